@@ -1,0 +1,120 @@
+//! The rules of rock-paper-scissors as a yomi game: both seats choose at once, each round is
+//! scored, the higher total after `rounds` throws wins.
+
+use serde_json::{json, Value};
+use yomi_plugin::api::opt;
+use yomi_plugin::{Decision, ErrorCode, ErrorInfo, Game, GameOutcome, Options};
+
+/// A hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hand {
+    Rock,
+    Paper,
+    Scissors,
+}
+
+impl Hand {
+    pub const ALL: [Hand; 3] = [Hand::Rock, Hand::Paper, Hand::Scissors];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Hand::Rock => "rock",
+            Hand::Paper => "paper",
+            Hand::Scissors => "scissors",
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Hand, ErrorInfo> {
+        Hand::ALL.into_iter().find(|h| h.name() == text).ok_or_else(|| {
+            ErrorInfo::new(ErrorCode::IllegalAction, format!("`{text}` is not a hand (rock, paper, scissors)"))
+        })
+    }
+
+    /// The hand that beats this one.
+    pub fn beaten_by(self) -> Hand {
+        match self {
+            Hand::Rock => Hand::Paper,
+            Hand::Paper => Hand::Scissors,
+            Hand::Scissors => Hand::Rock,
+        }
+    }
+
+    /// 1 for a win, 0.5 for a tie, 0 for a loss.
+    pub fn score_against(self, other: Hand) -> f64 {
+        if self == other {
+            0.5
+        } else if other.beaten_by() == self {
+            1.0
+        } else {
+            0.0
+        }
+    }
+}
+
+/// A game in progress.
+pub struct Rps {
+    rounds: usize,
+    history: Vec<[Hand; 2]>,
+}
+
+impl Rps {
+    pub fn new(options: &Options) -> Result<Rps, ErrorInfo> {
+        Ok(Rps { rounds: opt::i64(options, "rounds")? as usize, history: Vec::new() })
+    }
+
+    fn totals(&self) -> [f64; 2] {
+        self.history.iter().fold([0.0, 0.0], |[a, b], [x, y]| [a + x.score_against(*y), b + y.score_against(*x)])
+    }
+
+    fn observation(&self, seat: usize) -> Value {
+        let history: Vec<[&str; 2]> = self.history.iter().map(|[a, b]| [a.name(), b.name()]).collect();
+        json!({
+            "seat": seat,
+            "round": self.history.len() + 1,
+            "rounds": self.rounds,
+            "history": history,
+            "opponent_last": self.history.last().map(|h| h[1 - seat].name()),
+            "score": self.totals(),
+        })
+    }
+}
+
+impl Game for Rps {
+    fn decisions(&self) -> Vec<Decision> {
+        if self.history.len() >= self.rounds {
+            return vec![];
+        }
+        let legal: Vec<Value> = Hand::ALL.iter().map(|h| json!(h.name())).collect();
+        (0..2).map(|seat| Decision { seat, observation: self.observation(seat), legal: legal.clone() }).collect()
+    }
+
+    fn apply(&mut self, actions: &[(usize, Value)]) -> Result<Value, ErrorInfo> {
+        if self.history.len() >= self.rounds {
+            return Err(ErrorInfo::new(ErrorCode::IllegalAction, "the game is over"));
+        }
+        let mut hands = [None, None];
+        for (seat, action) in actions {
+            let slot = hands.get_mut(*seat).ok_or_else(|| {
+                ErrorInfo::new(ErrorCode::IllegalAction, format!("seat {seat}: there are only seats 0 and 1"))
+            })?;
+            let hand = action.as_str().ok_or_else(|| {
+                ErrorInfo::new(ErrorCode::IllegalAction, format!("seat {seat}: an action is a hand name string"))
+            })?;
+            *slot = Some(Hand::parse(hand).map_err(|e| ErrorInfo::new(e.code, format!("seat {seat}: {}", e.message)))?);
+        }
+        let [Some(a), Some(b)] = hands else {
+            return Err(ErrorInfo::new(ErrorCode::IllegalAction, "both seats must throw a hand"));
+        };
+        self.history.push([a, b]);
+        Ok(json!({"round": self.history.len(), "hands": [a.name(), b.name()], "score": self.totals()}))
+    }
+
+    fn outcome(&self) -> Option<GameOutcome> {
+        if self.history.len() < self.rounds {
+            return None;
+        }
+        let [a, b] = self.totals();
+        let scores = if a > b { vec![1.0, 0.0] } else if a < b { vec![0.0, 1.0] } else { vec![0.5, 0.5] };
+        Some(GameOutcome { scores, summary: json!({"points": [a, b], "rounds": self.history.len()}) })
+    }
+}

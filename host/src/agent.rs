@@ -1,0 +1,80 @@
+//! The `Agent` trait: one async interface in front of every bot, whatever serves it — a plugin in
+//! this process today, a child process or a connected client in a match.
+
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use serde_json::Value;
+use yomi_plugin::call::{Call, Open};
+use yomi_plugin::loader::PluginHandle;
+use yomi_plugin::AgentContext;
+use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
+
+use crate::registry::BotRef;
+
+/// A bot instance as the host sees it.
+#[async_trait]
+pub trait Agent: Send + Sync {
+    async fn act(&self, request: ActRequest) -> Result<ActReply, ErrorInfo>;
+    async fn observe(&self, event: Value) -> Result<(), ErrorInfo>;
+    /// `options` is the complete, schema-checked set.
+    async fn configure(&self, options: Options) -> Result<(), ErrorInfo>;
+    async fn call(&self, method: String, params: Value) -> Result<Value, ErrorInfo>;
+}
+
+/// An agent living in a plugin loaded into this process. Every call runs on tokio's blocking pool:
+/// a bot may think for a long time and must never hold up the reactor.
+pub struct InProcessAgent {
+    handle: Arc<Mutex<PluginHandle>>,
+}
+
+impl InProcessAgent {
+    /// Opens an agent of `bot` in its plugin (on the blocking pool: constructors may be slow).
+    pub async fn open(bot: &BotRef, options: Options, context: AgentContext) -> Result<InProcessAgent, ErrorInfo> {
+        let plugin = bot.plugin.clone();
+        let request = Open::Agent { bot: bot.info.name.clone(), options, context };
+        let handle = blocking(move || plugin.loaded.open(&request)).await?;
+        Ok(InProcessAgent { handle: Arc::new(Mutex::new(handle)) })
+    }
+
+    async fn invoke(&self, call: Call) -> Result<Value, ErrorInfo> {
+        let handle = self.handle.clone();
+        blocking(move || {
+            // A poisoned lock only means an earlier call panicked on the host side of the boundary;
+            // the plugin handle itself is still sound.
+            let mut handle = handle.lock().unwrap_or_else(|p| p.into_inner());
+            handle.invoke(&call)
+        })
+        .await
+    }
+}
+
+/// Runs `f` on the blocking pool and flattens a join failure into an internal error.
+pub async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ErrorInfo> + Send + 'static,
+) -> Result<T, ErrorInfo> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .unwrap_or_else(|e| Err(ErrorInfo::new(ErrorCode::Internal, format!("plugin call did not finish: {e}"))))
+}
+
+#[async_trait]
+impl Agent for InProcessAgent {
+    async fn act(&self, request: ActRequest) -> Result<ActReply, ErrorInfo> {
+        let value = self.invoke(Call::Act(request)).await?;
+        serde_json::from_value(value)
+            .map_err(|e| ErrorInfo::new(ErrorCode::BotError, format!("bot sent an unreadable decision: {e}")))
+    }
+
+    async fn observe(&self, event: Value) -> Result<(), ErrorInfo> {
+        self.invoke(Call::Observe { event }).await.map(|_| ())
+    }
+
+    async fn configure(&self, options: Options) -> Result<(), ErrorInfo> {
+        self.invoke(Call::Configure { options }).await.map(|_| ())
+    }
+
+    async fn call(&self, method: String, params: Value) -> Result<Value, ErrorInfo> {
+        self.invoke(Call::Service { method, params }).await
+    }
+}

@@ -1,0 +1,245 @@
+//! The command line: `yomi serve`, `yomi bots`, and the subcommands plugins add
+//! (`yomi <plugin> ...`, `yomi repro <plugin>`).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Args, Parser, Subcommand};
+use tokio_util::sync::CancellationToken;
+use yomi_plugin::CommandContext;
+
+use crate::registry::Registry;
+use crate::server::{listen, ServeConfig, Shared};
+
+#[derive(Debug, Parser)]
+#[command(name = "yomi", version, about = "A server of human-like game AI", long_about = None)]
+pub struct Cli {
+    #[command(flatten)]
+    pub common: Common,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every command shares.
+#[derive(Debug, Args, Clone)]
+pub struct Common {
+    /// A directory to load plugins from (repeatable). Default: the directory of the yomi binary.
+    #[arg(long = "plugins", value_name = "DIR", global = true)]
+    pub plugins: Vec<PathBuf>,
+    /// Where services and tournaments keep state that survives restarts.
+    /// Default: $YOMI_DATA_DIR, else $XDG_DATA_HOME/yomi, else ~/.local/share/yomi.
+    #[arg(long, value_name = "DIR", global = true)]
+    pub data_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the JSON-lines protocol on stdin/stdout and/or TCP.
+    Serve(ServeArgs),
+    /// Print the catalog: games, bots, their options and presets.
+    Bots {
+        /// Print JSON for scripts instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the loaded plugins.
+    Plugins {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Regenerate a plugin's tables from its seed paper: `yomi repro battle --json`.
+    Repro {
+        /// The plugin whose reproduction to run.
+        plugin: String,
+        /// Passed to the plugin (e.g. --json).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// A plugin's own subcommands: `yomi <plugin> <command> ...` (see `yomi plugins`).
+    #[command(external_subcommand)]
+    Plugin(Vec<String>),
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Serve one session on stdin/stdout (the default when no --tcp is given).
+    #[arg(long)]
+    pub stdio: bool,
+    /// Listen on this TCP address (repeatable), e.g. 127.0.0.1:7878.
+    #[arg(long, value_name = "ADDR")]
+    pub tcp: Vec<SocketAddr>,
+    /// Longest request line accepted, in bytes.
+    #[arg(long, default_value_t = 1 << 20)]
+    pub max_line_bytes: usize,
+    /// TCP connections served at once.
+    #[arg(long, default_value_t = 256)]
+    pub max_connections: usize,
+    /// Base seed for agents created without an explicit seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+impl Common {
+    /// The plugin directories in force.
+    pub fn plugin_dirs(&self) -> Vec<PathBuf> {
+        if !self.plugins.is_empty() {
+            return self.plugins.clone();
+        }
+        std::env::current_exe().ok().and_then(|exe| exe.parent().map(PathBuf::from)).into_iter().collect()
+    }
+
+    /// The data directory in force.
+    pub fn data_dir(&self) -> PathBuf {
+        if let Some(dir) = &self.data_dir {
+            return dir.clone();
+        }
+        if let Some(dir) = std::env::var_os("YOMI_DATA_DIR") {
+            return dir.into();
+        }
+        if let Some(dir) = std::env::var_os("XDG_DATA_HOME") {
+            return PathBuf::from(dir).join("yomi");
+        }
+        match std::env::var_os("HOME") {
+            Some(home) => PathBuf::from(home).join(".local/share/yomi"),
+            None => PathBuf::from("yomi-data"),
+        }
+    }
+
+    /// Loads the plugins, reporting problems on stderr.
+    pub fn registry(&self) -> Arc<Registry> {
+        let registry = Registry::new(&self.plugin_dirs());
+        registry.discover();
+        Arc::new(registry)
+    }
+}
+
+/// Entry point of the binary.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let default_level = if matches!(cli.command, Command::Serve(_)) { "info" } else { "warn" };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("YOMI_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_level));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .init();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("yomi: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Serve(args) => serve(&cli.common, args),
+        Command::Bots { json } => {
+            let catalog = cli.common.registry().catalog();
+            if json {
+                println!("{}", serde_json::to_string_pretty(&catalog)?);
+            } else {
+                print!("{}", crate::cli_text::catalog_table(&catalog));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Plugins { json } => {
+            let registry = cli.common.registry();
+            let list: Vec<_> = registry.list().iter().map(|p| p.describe()).collect();
+            if json {
+                println!("{}", serde_json::to_string_pretty(&list)?);
+            } else {
+                print!("{}", crate::cli_text::plugin_table(&list));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Repro { plugin, args } => {
+            let mut full = vec!["repro".to_string()];
+            full.extend(args);
+            plugin_command(&cli.common, &plugin, &full)
+        }
+        Command::Plugin(words) => {
+            let (plugin, rest) = words.split_first().expect("clap gives the subcommand name");
+            plugin_command(&cli.common, plugin, rest)
+        }
+    }
+}
+
+/// Runs `yomi <plugin> <args...>` inside the plugin and prints what it returns.
+fn plugin_command(common: &Common, plugin: &str, args: &[String]) -> anyhow::Result<ExitCode> {
+    let registry = common.registry();
+    let entry = registry.plugin(plugin, None).map_err(|e| {
+        let known: Vec<String> = registry.latest().iter().map(|p| p.name().to_string()).collect();
+        anyhow::anyhow!("{} (loaded plugins: {}; built-in commands: serve, bots, plugins, repro)", e.message, known.join(", "))
+    })?;
+    let context = CommandContext { data_dir: Some(common.data_dir()) };
+    match entry.loaded.command(args, &context) {
+        Ok(text) => {
+            print!("{text}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("yomi {plugin}: {}", e.message);
+            Ok(ExitCode::from(2))
+        }
+    }
+}
+
+fn serve(common: &Common, args: ServeArgs) -> anyhow::Result<ExitCode> {
+    let config = ServeConfig {
+        max_line_bytes: args.max_line_bytes,
+        max_connections: args.max_connections.max(1),
+        data_dir: Some(common.data_dir()),
+        base_seed: args.seed,
+    };
+    let shared = Arc::new(Shared { registry: common.registry(), config });
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async move {
+        let shutdown = CancellationToken::new();
+        tokio::spawn(signal_shutdown(shutdown.clone()));
+        let mut tasks = tokio::task::JoinSet::new();
+        for addr in &args.tcp {
+            let listener = listen::bind(*addr).await?;
+            tracing::info!("listening on {}", listener.local_addr()?);
+            tasks.spawn(listen::serve_tcp(listener, shared.clone(), shutdown.clone()));
+        }
+        if args.stdio || args.tcp.is_empty() {
+            let stdio_done = shutdown.clone();
+            let (shared, shutdown) = (shared.clone(), shutdown.clone());
+            tasks.spawn(async move {
+                listen::serve_stdio(shared, shutdown).await;
+                // stdin EOF: the parent that started us is gone; stop everything.
+                stdio_done.cancel();
+            });
+        }
+        while tasks.join_next().await.is_some() {}
+        anyhow::Ok(())
+    })?;
+    // Stdin may still be blocked in a reader thread; don't wait for it.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Cancels `shutdown` on Ctrl-C or SIGTERM.
+async fn signal_shutdown(shutdown: CancellationToken) {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(s) => s,
+            Err(_) => return,
+        };
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = ctrl_c.await;
+    tracing::info!("shutting down");
+    shutdown.cancel();
+}

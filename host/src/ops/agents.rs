@@ -1,0 +1,206 @@
+//! The agent operations: make an agent, change its personality or its bot, ask it to act, tell it
+//! what happened, call its services, drop it.
+
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+use yomi_plugin::AgentContext;
+use yomi_protocol::options::{apply_changes, resolve, OptionError};
+use yomi_protocol::{ActRequest, ErrorCode, ErrorInfo, Options};
+
+use crate::agent::{Agent, InProcessAgent};
+use crate::registry::BotRef;
+use crate::server::session::{AgentSlot, Session};
+
+/// Maps an option problem to its wire code.
+pub fn option_error(e: OptionError) -> ErrorInfo {
+    let code = match e {
+        OptionError::UnknownPreset { .. } => ErrorCode::UnknownPreset,
+        _ => ErrorCode::InvalidOption,
+    };
+    ErrorInfo::new(code, e.to_string())
+}
+
+/// Opens an in-process agent of `bot` with a complete option set.
+pub async fn open_agent(bot: &BotRef, options: &Options, seed: u64, session: &Session) -> Result<Arc<dyn Agent>, ErrorInfo> {
+    let context = AgentContext { seed, data_dir: session.shared.config.data_dir.clone() };
+    Ok(Arc::new(InProcessAgent::open(bot, options.clone(), context).await?))
+}
+
+fn describe(id: &str, slot: &AgentSlot) -> Value {
+    json!({
+        "agent": id,
+        "bot": slot.bot.qualified(),
+        "plugin": slot.bot.plugin.name(),
+        "version": slot.bot.plugin.loaded.manifest.version,
+        "build": slot.bot.plugin.build,
+        "generation": slot.bot.plugin.generation,
+        "options": slot.options,
+        "seed": slot.seed,
+    })
+}
+
+#[derive(Debug, Deserialize)]
+pub struct New {
+    /// `plugin/bot`, or a bare bot name that is unique (among the bots of `game`, if given).
+    pub bot: String,
+    #[serde(default)]
+    pub game: Option<String>,
+    #[serde(default)]
+    pub preset: Option<String>,
+    #[serde(default)]
+    pub options: Options,
+    /// Seed of the agent's randomness; the host derives one from its base seed if absent.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// A plugin generation to pin (see `plugin.list`); the newest by default.
+    #[serde(default)]
+    pub generation: Option<u32>,
+}
+
+pub async fn new(session: &mut Session, p: New) -> Result<Value, ErrorInfo> {
+    let bot = session.shared.registry.resolve_bot(&p.bot, p.game.as_deref(), p.generation)?;
+    let options = resolve(&bot.info.options, &bot.info.presets, p.preset.as_deref(), &p.options).map_err(option_error)?;
+    let (id, default_seed) = session.next_agent();
+    let seed = p.seed.unwrap_or(default_seed);
+    let agent = open_agent(&bot, &options, seed, session).await?;
+    let slot = AgentSlot { bot, options, seed, agent };
+    let reply = describe(&id, &slot);
+    session.agents.insert(id, slot);
+    Ok(reply)
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Configure {
+    pub agent: String,
+    /// Start again from this preset (on the defaults) before applying `options`.
+    #[serde(default)]
+    pub preset: Option<String>,
+    /// Options to change; the others keep their current values.
+    #[serde(default)]
+    pub options: Options,
+}
+
+/// The runtime personality swap: checked against the schema, applied on the next decision.
+pub async fn configure(session: &mut Session, p: Configure) -> Result<Value, ErrorInfo> {
+    let slot = session.agent(&p.agent)?;
+    let info = &slot.bot.info;
+    let options = match &p.preset {
+        Some(preset) => resolve(&info.options, &info.presets, Some(preset), &p.options),
+        None => apply_changes(&info.options, &slot.options, &p.options),
+    }
+    .map_err(option_error)?;
+    slot.agent.configure(options.clone()).await?;
+    let slot = session.agent_mut(&p.agent)?;
+    slot.options = options;
+    Ok(describe(&p.agent, slot))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Swap {
+    pub agent: String,
+    /// Another bot; the same bot (at the newest generation of its plugin) when absent.
+    #[serde(default)]
+    pub bot: Option<String>,
+    #[serde(default)]
+    pub generation: Option<u32>,
+    #[serde(default)]
+    pub preset: Option<String>,
+    /// Options for the new bot. When neither these nor a preset is given, the current options
+    /// that the new bot also has carry over.
+    #[serde(default)]
+    pub options: Option<Options>,
+}
+
+/// Puts another bot, or another build of the same plugin, behind the same agent id.
+pub async fn swap(session: &mut Session, p: Swap) -> Result<Value, ErrorInfo> {
+    let slot = session.agent(&p.agent)?;
+    let spec = p.bot.clone().unwrap_or_else(|| slot.bot.qualified());
+    let bot = session.shared.registry.resolve_bot(&spec, None, p.generation)?;
+    let options = match (&p.preset, &p.options) {
+        (None, None) => {
+            let carried: Options = slot
+                .options
+                .iter()
+                .filter(|(name, value)| bot.info.options.iter().any(|s| &s.name == *name && s.check(value).is_ok()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            resolve(&bot.info.options, &bot.info.presets, None, &carried)
+        }
+        (preset, options) => resolve(&bot.info.options, &bot.info.presets, preset.as_deref(), &options.clone().unwrap_or_default()),
+    }
+    .map_err(option_error)?;
+    let seed = slot.seed;
+    let agent = open_agent(&bot, &options, seed, session).await?;
+    let slot = session.agent_mut(&p.agent)?;
+    *slot = AgentSlot { bot, options, seed, agent };
+    Ok(describe(&p.agent, slot))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Act {
+    pub agent: String,
+    #[serde(default)]
+    pub observation: Value,
+    #[serde(default)]
+    pub legal: Vec<Value>,
+    #[serde(default)]
+    pub explain: bool,
+}
+
+/// A decision for an external game client: observation and legal actions in, action out.
+pub async fn act(session: &mut Session, p: Act) -> Result<Value, ErrorInfo> {
+    let agent = session.agent(&p.agent)?.agent.clone();
+    let reply = agent.act(ActRequest { observation: p.observation, legal: p.legal, explain: p.explain }).await?;
+    Ok(serde_json::to_value(reply).expect("decisions serialize"))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Observe {
+    pub agent: String,
+    pub event: Value,
+}
+
+pub async fn observe(session: &mut Session, p: Observe) -> Result<Value, ErrorInfo> {
+    let agent = session.agent(&p.agent)?.agent.clone();
+    agent.observe(p.event).await?;
+    Ok(json!({}))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Call {
+    pub agent: String,
+    pub method: String,
+    #[serde(default)]
+    pub params: Value,
+}
+
+/// A service request (dice, roles, analysis ...).
+pub async fn call(session: &mut Session, p: Call) -> Result<Value, ErrorInfo> {
+    let slot = session.agent(&p.agent)?;
+    let methods = &slot.bot.info.methods;
+    if !methods.iter().any(|m| m.name == p.method) {
+        let known: Vec<&str> = methods.iter().map(|m| m.name.as_str()).collect();
+        return Err(ErrorInfo::new(
+            ErrorCode::UnknownMethod,
+            format!("bot `{}` has no method `{}` (known: {})", slot.bot.qualified(), p.method, known.join(", ")),
+        ));
+    }
+    slot.agent.clone().call(p.method, p.params).await
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Drop {
+    pub agent: String,
+}
+
+pub fn drop(session: &mut Session, p: Drop) -> Result<Value, ErrorInfo> {
+    session.agents.remove(&p.agent).map(|_| json!({"dropped": p.agent})).ok_or_else(|| {
+        ErrorInfo::new(ErrorCode::UnknownAgent, format!("no agent `{}` in this session", p.agent))
+    })
+}
+
+pub fn list(session: &Session) -> Value {
+    Value::Array(session.agents.iter().map(|(id, slot)| describe(id, slot)).collect())
+}

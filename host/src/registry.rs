@@ -1,0 +1,305 @@
+//! The loaded plugins and how names resolve to them.
+//!
+//! Plugins are found in the plugin directories (files named `libyomi_*` / `yomi_*.dll`); other
+//! libraries there can be loaded on request with `plugin.load`. Loading a different build of a
+//! plugin that is already loaded puts it beside the old one as the next *generation*: new agents
+//! get the newest generation, existing agents keep theirs until swapped. Since the dynamic loader
+//! hands back the already-mapped library for a path it has seen, a rebuilt file is first copied to
+//! a fresh name in a private shadow directory.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use yomi_plugin::loader::LoadedPlugin;
+use yomi_protocol::{BotInfo, ErrorCode, ErrorInfo, GameInfo};
+
+/// One loaded build of a plugin.
+#[derive(Debug)]
+pub struct PluginEntry {
+    pub loaded: LoadedPlugin,
+    /// The file the operator named (before any shadow copy).
+    pub source: PathBuf,
+    /// First 12 hex digits of the file's SHA-256: which build this is.
+    pub build: String,
+    /// 1 for the first build of this plugin name loaded, then 2, 3 ...
+    pub generation: u32,
+}
+
+impl PluginEntry {
+    pub fn name(&self) -> &str {
+        &self.loaded.manifest.name
+    }
+
+    pub fn describe(&self) -> Value {
+        let m = &self.loaded.manifest;
+        json!({
+            "name": m.name, "version": m.version, "build": self.build, "generation": self.generation,
+            "path": self.source, "description": m.description,
+            "games": m.games.iter().map(|g| &g.name).collect::<Vec<_>>(),
+            "bots": m.bots.iter().map(|b| &b.name).collect::<Vec<_>>(),
+            "commands": m.commands,
+        })
+    }
+}
+
+/// A bot resolved to the plugin build that serves it.
+#[derive(Debug, Clone)]
+pub struct BotRef {
+    pub plugin: Arc<PluginEntry>,
+    pub info: BotInfo,
+}
+
+impl BotRef {
+    /// `plugin/bot`, the unambiguous name.
+    pub fn qualified(&self) -> String {
+        format!("{}/{}", self.plugin.name(), self.info.name)
+    }
+}
+
+/// A game resolved to the plugin build that carries its rules.
+#[derive(Debug, Clone)]
+pub struct GameRef {
+    pub plugin: Arc<PluginEntry>,
+    pub info: GameInfo,
+}
+
+/// All loaded plugins.
+#[derive(Debug, Default)]
+pub struct Registry {
+    /// Canonical plugin directories; `plugin.load` accepts only files inside them.
+    dirs: Vec<PathBuf>,
+    plugins: RwLock<Vec<Arc<PluginEntry>>>,
+}
+
+impl Registry {
+    /// A registry over these directories (missing ones are skipped with a warning).
+    pub fn new(dirs: &[PathBuf]) -> Registry {
+        let dirs = dirs
+            .iter()
+            .filter_map(|d| match d.canonicalize() {
+                Ok(c) => Some(c),
+                Err(e) => {
+                    tracing::warn!("plugin directory {} skipped: {e}", d.display());
+                    None
+                }
+            })
+            .collect();
+        Registry { dirs, plugins: RwLock::default() }
+    }
+
+    pub fn dirs(&self) -> &[PathBuf] {
+        &self.dirs
+    }
+
+    /// Loads every `libyomi_*` library in the plugin directories. Problems (a broken file, a
+    /// duplicate plugin name) are returned and logged; they do not stop the others from loading.
+    pub fn discover(&self) -> Vec<ErrorInfo> {
+        let mut problems = Vec::new();
+        for dir in self.dirs.clone() {
+            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+            let mut files: Vec<PathBuf> = entries.flatten().map(|e| e.path()).filter(|p| is_plugin_file(p)).collect();
+            files.sort();
+            for file in files {
+                let result = self.load_file(&file, SameName::Reject);
+                match result {
+                    Ok(entry) => tracing::info!(plugin = entry.name(), build = %entry.build, "loaded {}", file.display()),
+                    Err(e) => {
+                        tracing::warn!("{}", e.message);
+                        problems.push(e);
+                    }
+                }
+            }
+        }
+        problems
+    }
+
+    /// Loads a plugin file on request. Relative paths are taken inside the first plugin directory;
+    /// any path must resolve inside one of the plugin directories.
+    pub fn load_path(&self, path: &Path) -> Result<Arc<PluginEntry>, ErrorInfo> {
+        let candidate = if path.is_relative() {
+            self.dirs.iter().map(|d| d.join(path)).find(|p| p.exists()).unwrap_or_else(|| path.to_path_buf())
+        } else {
+            path.to_path_buf()
+        };
+        let canonical = candidate.canonicalize().map_err(|e| {
+            ErrorInfo::new(ErrorCode::NotFound, format!("{}: {e}", path.display()))
+        })?;
+        if !self.dirs.iter().any(|d| canonical.starts_with(d)) {
+            return Err(ErrorInfo::new(
+                ErrorCode::Forbidden,
+                format!("{} is outside the plugin directories; start yomi with --plugins DIR to allow it", path.display()),
+            ));
+        }
+        self.load_file(&canonical, SameName::NewGeneration)
+    }
+
+    fn load_file(&self, file: &Path, same_name: SameName) -> Result<Arc<PluginEntry>, ErrorInfo> {
+        let bytes = std::fs::read(file)
+            .map_err(|e| ErrorInfo::new(ErrorCode::PluginLoad, format!("{}: {e}", file.display())))?;
+        let build = hex_prefix(&Sha256::digest(&bytes));
+        let existing = self.list();
+        if let Some(same) = existing.iter().find(|p| p.build == build) {
+            return Ok(same.clone());
+        }
+        let seen_path = existing.iter().any(|p| p.source == file);
+        let open_path = if seen_path { shadow_copy(file, &build)? } else { file.to_path_buf() };
+        let loaded = LoadedPlugin::load(&open_path).map_err(ErrorInfo::from)?;
+        let mut plugins = self.plugins.write().unwrap();
+        let clash = plugins.iter().find(|p| p.name() == loaded.manifest.name && p.source != file);
+        if let (SameName::Reject, Some(other)) = (same_name, clash) {
+            return Err(ErrorInfo::new(
+                ErrorCode::PluginLoad,
+                format!(
+                    "{}: duplicate plugin name `{}` (already loaded from {}); skipped",
+                    file.display(),
+                    other.name(),
+                    other.source.display()
+                ),
+            ));
+        }
+        let generation = plugins.iter().filter(|p| p.name() == loaded.manifest.name).map(|p| p.generation).max().unwrap_or(0) + 1;
+        let entry = Arc::new(PluginEntry { loaded, source: file.to_path_buf(), build, generation });
+        plugins.push(entry.clone());
+        Ok(entry)
+    }
+
+    /// Every loaded build, oldest first.
+    pub fn list(&self) -> Vec<Arc<PluginEntry>> {
+        self.plugins.read().unwrap().clone()
+    }
+
+    /// The newest build of each plugin name, in name order.
+    pub fn latest(&self) -> Vec<Arc<PluginEntry>> {
+        let mut latest: Vec<Arc<PluginEntry>> = Vec::new();
+        for p in self.list() {
+            match latest.iter_mut().find(|q| q.name() == p.name()) {
+                Some(q) if q.generation < p.generation => *q = p,
+                Some(_) => {}
+                None => latest.push(p),
+            }
+        }
+        latest.sort_by(|a, b| a.name().cmp(b.name()));
+        latest
+    }
+
+    /// A plugin by name, at a generation or the newest.
+    pub fn plugin(&self, name: &str, generation: Option<u32>) -> Result<Arc<PluginEntry>, ErrorInfo> {
+        let found = match generation {
+            Some(g) => self.list().into_iter().find(|p| p.name() == name && p.generation == g),
+            None => self.latest().into_iter().find(|p| p.name() == name),
+        };
+        found.ok_or_else(|| {
+            let what = generation.map(|g| format!("`{name}` generation {g}")).unwrap_or_else(|| format!("`{name}`"));
+            ErrorInfo::new(ErrorCode::UnknownPlugin, format!("no plugin {what} is loaded"))
+        })
+    }
+
+    /// Resolves `plugin/bot` or a bare bot name. A bare name must be unique among the bots that
+    /// play `game` (or among all bots when no game is given).
+    pub fn resolve_bot(&self, spec: &str, game: Option<&str>, generation: Option<u32>) -> Result<BotRef, ErrorInfo> {
+        if let Some((plugin, bot)) = spec.split_once('/') {
+            let entry = self.plugin(plugin, generation)?;
+            let info = entry.loaded.manifest.bots.iter().find(|b| b.name == bot).cloned().ok_or_else(|| {
+                ErrorInfo::new(ErrorCode::UnknownBot, format!("plugin `{plugin}` has no bot `{bot}`"))
+            })?;
+            return Ok(BotRef { plugin: entry, info });
+        }
+        let candidates: Vec<BotRef> = self
+            .latest()
+            .into_iter()
+            .flat_map(|p| {
+                let bots: Vec<BotInfo> = p.loaded.manifest.bots.iter().filter(|b| b.name == spec).cloned().collect();
+                bots.into_iter().map(move |info| BotRef { plugin: p.clone(), info })
+            })
+            .filter(|b| game.is_none_or(|g| b.info.games.iter().any(|x| x == g)))
+            .collect();
+        match candidates.len() {
+            1 => {
+                let found = candidates.into_iter().next().unwrap();
+                match generation {
+                    Some(g) => self.resolve_bot(&format!("{}/{}", found.plugin.name(), spec), game, Some(g)),
+                    None => Ok(found),
+                }
+            }
+            0 => Err(ErrorInfo::new(
+                ErrorCode::UnknownBot,
+                match game {
+                    Some(g) => format!("no bot `{spec}` plays `{g}` (see `yomi bots`)"),
+                    None => format!("no bot `{spec}` (see `yomi bots`)"),
+                },
+            )),
+            _ => Err(ErrorInfo::new(
+                ErrorCode::AmbiguousBot,
+                format!(
+                    "bot name `{spec}` is in several plugins: {}; qualify it as plugin/bot",
+                    candidates.iter().map(BotRef::qualified).collect::<Vec<_>>().join(", ")
+                ),
+            )),
+        }
+    }
+
+    /// Finds the plugin that carries a game's rules.
+    pub fn resolve_game(&self, name: &str) -> Result<GameRef, ErrorInfo> {
+        self.latest()
+            .into_iter()
+            .find_map(|p| p.loaded.manifest.games.iter().find(|g| g.name == name).cloned().map(|info| GameRef { plugin: p.clone(), info }))
+            .ok_or_else(|| ErrorInfo::new(ErrorCode::UnknownGame, format!("no game `{name}` (see `yomi bots`)")))
+    }
+
+    /// The catalog: games and bots of the newest build of each plugin, with schemas and presets.
+    pub fn catalog(&self) -> Value {
+        let latest = self.latest();
+        let games: Vec<Value> = latest
+            .iter()
+            .flat_map(|p| p.loaded.manifest.games.iter().map(move |g| {
+                let mut v = serde_json::to_value(g).unwrap_or_default();
+                v["plugin"] = json!(p.name());
+                v
+            }))
+            .collect();
+        let bots: Vec<Value> = latest
+            .iter()
+            .flat_map(|p| p.loaded.manifest.bots.iter().map(move |b| {
+                let mut v = serde_json::to_value(b).unwrap_or_default();
+                v["plugin"] = json!(p.name());
+                v["id"] = json!(format!("{}/{}", p.name(), b.name));
+                v
+            }))
+            .collect();
+        let plugins: Vec<Value> = latest.iter().map(|p| p.describe()).collect();
+        json!({"games": games, "bots": bots, "plugins": plugins})
+    }
+}
+
+/// What loading does when a plugin of the same name from another file is already loaded.
+#[derive(Debug, Clone, Copy)]
+enum SameName {
+    /// Discovery: two files claiming one name is an operator error.
+    Reject,
+    /// `plugin.load`: a newer build goes beside the old one.
+    NewGeneration,
+}
+
+/// True for files discovery loads by itself: the platform's library naming with a `yomi_` stem.
+fn is_plugin_file(path: &Path) -> bool {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else { return false };
+    let ext_ok = path.extension().and_then(|e| e.to_str()).is_some_and(|e| e == std::env::consts::DLL_EXTENSION);
+    let stem_ok = name.starts_with(&format!("{}yomi_", std::env::consts::DLL_PREFIX));
+    ext_ok && stem_ok && path.is_file()
+}
+
+fn hex_prefix(digest: &[u8]) -> String {
+    digest.iter().take(6).map(|b| format!("{b:02x}")).collect()
+}
+
+/// Copies a rebuilt library to a unique name so the dynamic loader maps the new bytes.
+fn shadow_copy(file: &Path, build: &str) -> Result<PathBuf, ErrorInfo> {
+    let dir = std::env::temp_dir().join(format!("yomi-shadow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("{}: {e}", dir.display())))?;
+    let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("plugin");
+    let target = dir.join(format!("{stem}-{build}.{}", std::env::consts::DLL_EXTENSION));
+    std::fs::copy(file, &target).map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("{}: {e}", target.display())))?;
+    Ok(target)
+}

@@ -1,0 +1,77 @@
+//! One connection: read framed lines, answer each through the session, write replies and events.
+
+use std::sync::Arc;
+
+use futures_util::StreamExt;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
+use tokio::sync::mpsc;
+use tokio_util::codec::FramedRead;
+use tokio_util::sync::CancellationToken;
+use yomi_protocol::{ErrorCode, ErrorInfo, Reply};
+
+use super::framing::{BoundedLines, Line};
+use super::session::Session;
+use super::Shared;
+
+/// Outgoing lines (replies and events) queued for the writer task.
+pub type Outbox = mpsc::Sender<String>;
+
+/// Serves one client until it hangs up or the server shuts down.
+pub async fn serve<R, W>(reader: R, writer: W, shared: Arc<Shared>, shutdown: CancellationToken, peer: &str)
+where
+    R: AsyncRead + Unpin + Send,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    let (outbox, queue) = mpsc::channel::<String>(1024);
+    let writer = tokio::spawn(write_lines(writer, queue));
+    let limit = shared.config.max_line_bytes;
+    let mut session = Session::new(shared, outbox.clone());
+    let mut lines = FramedRead::new(reader, BoundedLines::new(limit));
+    tracing::debug!(peer, "session started");
+    loop {
+        let line = tokio::select! {
+            _ = shutdown.cancelled() => break,
+            line = lines.next() => line,
+        };
+        let reply = match line {
+            None => break,
+            Some(Err(e)) => {
+                tracing::warn!(peer, "read failed: {e}");
+                break;
+            }
+            Some(Ok(Line::Text(text))) if text.trim().is_empty() => continue,
+            Some(Ok(Line::Text(text))) => session.handle_line(&text).await,
+            Some(Ok(Line::TooLong)) => Reply::err(
+                None,
+                ErrorInfo::new(ErrorCode::LineTooLong, format!("line longer than {limit} bytes; it was skipped")),
+            ),
+            Some(Ok(Line::NotUtf8)) => {
+                Reply::err(None, ErrorInfo::new(ErrorCode::MalformedJson, "line is not UTF-8; it was skipped"))
+            }
+        };
+        let text = serde_json::to_string(&reply).expect("replies serialize");
+        if outbox.send(text).await.is_err() {
+            break;
+        }
+    }
+    session.close().await;
+    // The session holds a sender too: both must go for the writer to see the end of the queue.
+    drop(session);
+    drop(outbox);
+    let _ = writer.await;
+    tracing::debug!(peer, "session ended");
+}
+
+async fn write_lines<W: AsyncWrite + Unpin>(mut writer: W, mut queue: mpsc::Receiver<String>) {
+    while let Some(mut line) = queue.recv().await {
+        line.push('\n');
+        if writer.write_all(line.as_bytes()).await.is_err() {
+            break;
+        }
+        // Flush when nothing else is queued, so pipelined replies go out in one write.
+        if queue.is_empty() && writer.flush().await.is_err() {
+            break;
+        }
+    }
+    let _ = writer.shutdown().await;
+}

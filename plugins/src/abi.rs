@@ -1,0 +1,214 @@
+//! The C ABI between the host and a plugin library.
+//!
+//! A plugin exports one symbol, [`ENTRY_SYMBOL`], an `extern "C" fn() -> *const PluginTable`.
+//! The table's first field is its ABI version; the host reads nothing else until that matches
+//! [`ABI_VERSION`]. Every function takes and returns UTF-8 JSON: requests are borrowed from the
+//! caller, replies are [`RawBuffer`]s allocated by the plugin and handed back to its `free`.
+//! Every function catches panics and turns them into `plugin_panic` error replies.
+
+use std::ffi::c_void;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use serde_json::Value;
+use yomi_protocol::{ErrorCode, ErrorInfo};
+
+use crate::api::{CommandContext, Plugin};
+use crate::call::{Call, CallReply, Handle, Open};
+
+/// Bumped on any change to [`PluginTable`] or to the meaning of its calls.
+pub const ABI_VERSION: u32 = 1;
+
+/// The name of the exported entry point (NUL-terminated for `dlsym`).
+pub const ENTRY_SYMBOL: &[u8] = b"yomi_plugin_entry\0";
+
+/// Signature of the entry point.
+pub type EntryFn = unsafe extern "C" fn() -> *const PluginTable;
+
+/// Bytes owned by the side that allocated them (a `Vec<u8>` taken apart).
+#[repr(C)]
+pub struct RawBuffer {
+    pub ptr: *mut u8,
+    pub len: usize,
+    pub cap: usize,
+}
+
+impl RawBuffer {
+    /// Gives up ownership of `bytes`; only the same library's `free` may take it back.
+    pub fn from_vec(bytes: Vec<u8>) -> RawBuffer {
+        let mut bytes = std::mem::ManuallyDrop::new(bytes);
+        RawBuffer { ptr: bytes.as_mut_ptr(), len: bytes.len(), cap: bytes.capacity() }
+    }
+
+    /// Reassembles the `Vec`.
+    ///
+    /// # Safety
+    /// `self` must come from [`RawBuffer::from_vec`] in this same library and not be used again.
+    pub unsafe fn into_vec(self) -> Vec<u8> {
+        Vec::from_raw_parts(self.ptr, self.len, self.cap)
+    }
+
+    /// Views the bytes.
+    ///
+    /// # Safety
+    /// The buffer must be live (not yet freed).
+    pub unsafe fn as_slice(&self) -> &[u8] {
+        if self.ptr.is_null() {
+            &[]
+        } else {
+            std::slice::from_raw_parts(self.ptr, self.len)
+        }
+    }
+}
+
+/// The function table a plugin exports. `#[repr(C)]`, append-only within one ABI version.
+#[repr(C)]
+pub struct PluginTable {
+    /// Must equal the host's [`ABI_VERSION`].
+    pub abi_version: u32,
+    /// `() -> CallReply` whose result is the [`yomi_protocol::PluginManifest`].
+    pub manifest: unsafe extern "C" fn() -> RawBuffer,
+    /// `(Open JSON, out handle) -> CallReply`; on success `*out` is the new handle.
+    pub open: unsafe extern "C" fn(*const u8, usize, *mut *mut c_void) -> RawBuffer,
+    /// `(handle, Call JSON) -> CallReply`. One call per handle at a time.
+    pub invoke: unsafe extern "C" fn(*mut c_void, *const u8, usize) -> RawBuffer,
+    /// Destroys a handle.
+    pub close: unsafe extern "C" fn(*mut c_void),
+    /// `(Command JSON) -> CallReply` whose result is the text to print.
+    pub command: unsafe extern "C" fn(*const u8, usize) -> RawBuffer,
+    /// Frees a buffer this library returned.
+    pub free: unsafe extern "C" fn(RawBuffer),
+}
+
+// SAFETY: the table holds only function pointers and a number.
+unsafe impl Sync for PluginTable {}
+
+impl std::fmt::Debug for PluginTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PluginTable").field("abi_version", &self.abi_version).finish_non_exhaustive()
+    }
+}
+
+/// A CLI command request crossing the ABI.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct CommandRequest {
+    pub args: Vec<String>,
+    pub context: CommandContext,
+}
+
+/// Gives the generated ABI functions access to the plugin instance of one library.
+pub trait PluginInstance {
+    fn get() -> &'static dyn Plugin;
+}
+
+/// The table for one plugin type; `export_plugin!` puts it in a static.
+pub struct TableFor<E>(std::marker::PhantomData<E>);
+
+impl<E: PluginInstance> TableFor<E> {
+    pub const TABLE: PluginTable = PluginTable {
+        abi_version: ABI_VERSION,
+        manifest: manifest::<E>,
+        open: open::<E>,
+        invoke,
+        close,
+        command: command::<E>,
+        free,
+    };
+}
+
+fn reply_buffer(reply: Result<Value, ErrorInfo>) -> RawBuffer {
+    let reply = CallReply::from(reply);
+    let bytes = serde_json::to_vec(&reply).unwrap_or_else(|e| {
+        serde_json::to_vec(&CallReply::from(Err(ErrorInfo::new(ErrorCode::Internal, e.to_string()))))
+            .expect("an error reply serializes")
+    });
+    RawBuffer::from_vec(bytes)
+}
+
+/// Runs `f`, turning a panic into a `plugin_panic` error.
+pub fn guarded(f: impl FnOnce() -> Result<Value, ErrorInfo>) -> Result<Value, ErrorInfo> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "non-string panic payload".into());
+            Err(ErrorInfo::new(ErrorCode::PluginPanic, format!("the plugin panicked: {msg}")))
+        }
+    }
+}
+
+unsafe fn parse<T: serde::de::DeserializeOwned>(ptr: *const u8, len: usize) -> Result<T, ErrorInfo> {
+    let bytes = if ptr.is_null() { &[][..] } else { std::slice::from_raw_parts(ptr, len) };
+    serde_json::from_slice(bytes)
+        .map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, format!("bad request across the plugin ABI: {e}")))
+}
+
+unsafe extern "C" fn manifest<E: PluginInstance>() -> RawBuffer {
+    reply_buffer(guarded(|| {
+        serde_json::to_value(E::get().manifest()).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))
+    }))
+}
+
+unsafe extern "C" fn open<E: PluginInstance>(ptr: *const u8, len: usize, out: *mut *mut c_void) -> RawBuffer {
+    reply_buffer(guarded(|| {
+        let request: Open = parse(ptr, len)?;
+        let handle = match request {
+            Open::Agent { bot, options, context } => Handle::Agent(E::get().new_agent(&bot, &options, &context)?),
+            Open::Game { game, options, seed } => Handle::Game(E::get().new_game(&game, &options, seed)?),
+        };
+        *out = Box::into_raw(Box::new(handle)) as *mut c_void;
+        Ok(Value::Null)
+    }))
+}
+
+unsafe extern "C" fn invoke(handle: *mut c_void, ptr: *const u8, len: usize) -> RawBuffer {
+    reply_buffer(guarded(|| {
+        let call: Call = parse(ptr, len)?;
+        let handle = &mut *(handle as *mut Handle);
+        handle.dispatch(call)
+    }))
+}
+
+unsafe extern "C" fn close(handle: *mut c_void) {
+    if !handle.is_null() {
+        // A panicking Drop must not unwind into the host.
+        let _ = catch_unwind(AssertUnwindSafe(|| drop(Box::from_raw(handle as *mut Handle))));
+    }
+}
+
+unsafe extern "C" fn command<E: PluginInstance>(ptr: *const u8, len: usize) -> RawBuffer {
+    reply_buffer(guarded(|| {
+        let request: CommandRequest = parse(ptr, len)?;
+        E::get().command(&request.args, &request.context).map(Value::String)
+    }))
+}
+
+unsafe extern "C" fn free(buffer: RawBuffer) {
+    drop(buffer.into_vec());
+}
+
+/// Exports a plugin type (which must implement [`Plugin`] and `Default`) as a yomi plugin library:
+/// `yomi_plugin::export_plugin!(RpsPlugin);` at the crate root of a `cdylib` crate.
+#[macro_export]
+macro_rules! export_plugin {
+    ($plugin:ty) => {
+        #[doc(hidden)]
+        pub struct __YomiExport;
+
+        impl $crate::abi::PluginInstance for __YomiExport {
+            fn get() -> &'static dyn $crate::Plugin {
+                static INSTANCE: ::std::sync::OnceLock<$plugin> = ::std::sync::OnceLock::new();
+                INSTANCE.get_or_init(<$plugin as ::std::default::Default>::default)
+            }
+        }
+
+        /// The entry point the yomi host looks up.
+        #[no_mangle]
+        pub extern "C" fn yomi_plugin_entry() -> *const $crate::abi::PluginTable {
+            static TABLE: $crate::abi::PluginTable = $crate::abi::TableFor::<__YomiExport>::TABLE;
+            &TABLE
+        }
+    };
+}

@@ -1,0 +1,118 @@
+//! The safe, plain-Rust traits a plugin author implements.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+use yomi_protocol::{
+    ActReply, ActRequest, Decision, ErrorCode, ErrorInfo, GameOutcome, Options, PluginManifest,
+};
+
+/// A plugin: a named bundle of games and bots. One value of it lives for the whole process.
+pub trait Plugin: Send + Sync + 'static {
+    /// What the plugin offers. Called once at load time.
+    fn manifest(&self) -> PluginManifest;
+
+    /// Creates an agent of bot `bot`. `options` is complete and already checked against the bot's
+    /// schema (defaults, then preset, then overrides); the bot still rejects combinations the
+    /// schema cannot express.
+    fn new_agent(&self, bot: &str, options: &Options, ctx: &AgentContext) -> Result<Box<dyn Agent>, ErrorInfo>;
+
+    /// Creates a game (its referee) with checked options and a seed for any chance in it.
+    fn new_game(&self, game: &str, _options: &Options, _seed: u64) -> Result<Box<dyn Game>, ErrorInfo> {
+        Err(ErrorInfo::new(ErrorCode::UnknownGame, format!("this plugin has no game `{game}`")))
+    }
+
+    /// Runs a CLI subcommand (`yomi <plugin> <args...>`) and returns what to print on stdout.
+    /// Progress may go to stderr; never print to stdout directly.
+    fn command(&self, args: &[String], _ctx: &CommandContext) -> Result<String, ErrorInfo> {
+        Err(ErrorInfo::new(
+            ErrorCode::InvalidParams,
+            format!("this plugin has no command `{}`", args.first().map(String::as_str).unwrap_or("")),
+        ))
+    }
+}
+
+/// What an agent is given at birth besides its options.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub struct AgentContext {
+    /// Seed for all of the agent's randomness, so a recorded match replays exactly.
+    pub seed: u64,
+    /// Where a service may keep state that survives restarts (`--data-dir`), if the host has one.
+    #[serde(default)]
+    pub data_dir: Option<PathBuf>,
+}
+
+/// What a CLI subcommand is given.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub struct CommandContext {
+    #[serde(default)]
+    pub data_dir: Option<PathBuf>,
+}
+
+/// One bot instance with its own state (its personality, what it has learned of an opponent).
+/// The host calls it from one thread at a time.
+pub trait Agent: Send {
+    /// Chooses an action for an observation. Bots that do not play games keep the default.
+    fn act(&mut self, _request: &ActRequest) -> Result<ActReply, ErrorInfo> {
+        Err(ErrorInfo::new(ErrorCode::BotError, "this bot is a service; it does not play games"))
+    }
+
+    /// Learns what happened (the opponent's move, the end of a game ...).
+    fn observe(&mut self, _event: &Value) -> Result<(), ErrorInfo> {
+        Ok(())
+    }
+
+    /// Switches to a new complete, schema-checked option set; takes effect on the next decision.
+    fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo>;
+
+    /// A service request (`agent.call`).
+    fn call(&mut self, method: &str, _params: &Value) -> Result<Value, ErrorInfo> {
+        Err(ErrorInfo::new(ErrorCode::UnknownMethod, format!("this bot has no method `{method}`")))
+    }
+}
+
+/// A game in progress: the referee. Bots only ever see the observations it hands out.
+pub trait Game: Send {
+    /// The seats that must act now, each with its observation and legal actions. Several seats for
+    /// a simultaneous turn; empty when the game is over.
+    fn decisions(&self) -> Vec<Decision>;
+
+    /// Applies one action for every seat in [`Game::decisions`]. On an illegal action nothing
+    /// changes and the error (code `illegal_action`) names the seat. Returns the public event that
+    /// describes what happened, which the host passes to every agent and records.
+    fn apply(&mut self, actions: &[(usize, Value)]) -> Result<Value, ErrorInfo>;
+
+    /// The result once the game is over.
+    fn outcome(&self) -> Option<GameOutcome>;
+
+    /// The action played for a seat that timed out or answered illegally, when the match's failure
+    /// policy asks for one. The default is the first legal action.
+    fn default_action(&self, seat: usize) -> Option<Value> {
+        self.decisions().into_iter().find(|d| d.seat == seat).and_then(|d| d.legal.into_iter().next())
+    }
+}
+
+/// Helpers for bots: reading one option out of a checked set.
+pub mod opt {
+    use super::*;
+
+    fn missing(name: &str) -> ErrorInfo {
+        ErrorInfo::new(ErrorCode::InvalidOption, format!("option `{name}` is missing or of the wrong type"))
+    }
+
+    pub fn f64(options: &Options, name: &str) -> Result<f64, ErrorInfo> {
+        options.get(name).and_then(Value::as_f64).ok_or_else(|| missing(name))
+    }
+
+    pub fn i64(options: &Options, name: &str) -> Result<i64, ErrorInfo> {
+        options.get(name).and_then(Value::as_i64).ok_or_else(|| missing(name))
+    }
+
+    pub fn bool(options: &Options, name: &str) -> Result<bool, ErrorInfo> {
+        options.get(name).and_then(Value::as_bool).ok_or_else(|| missing(name))
+    }
+
+    pub fn str<'a>(options: &'a Options, name: &str) -> Result<&'a str, ErrorInfo> {
+        options.get(name).and_then(Value::as_str).ok_or_else(|| missing(name))
+    }
+}

@@ -1,0 +1,113 @@
+//! Stable error codes. Clients match on `code`; `message` is for people and may change.
+
+use serde::{Deserialize, Serialize};
+
+/// Every error a reply can carry. The serialized names are stable API.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The line is not valid JSON.
+    MalformedJson,
+    /// Valid JSON, but not a request object (not an object, no id, no op).
+    InvalidRequest,
+    /// The line is longer than the connection's limit.
+    LineTooLong,
+    /// No such operation.
+    UnknownOp,
+    /// The operation's parameters are missing or of the wrong type.
+    InvalidParams,
+    /// No such agent id in this session.
+    UnknownAgent,
+    /// No such bot.
+    UnknownBot,
+    /// No such game.
+    UnknownGame,
+    /// A bot name matches several plugins; qualify it as `plugin/bot`.
+    AmbiguousBot,
+    /// An option is unknown, of the wrong type or out of range.
+    InvalidOption,
+    /// No such preset for this bot.
+    UnknownPreset,
+    /// The action is not legal in the current state.
+    IllegalAction,
+    /// The bot does not offer that service method.
+    UnknownMethod,
+    /// The bot rejected the request (bad observation, bad service parameters ...).
+    BotError,
+    /// The plugin panicked while handling the call; the host and other agents are unaffected.
+    PluginPanic,
+    /// A plugin could not be loaded (not a library, no entry point, wrong ABI, duplicate name ...).
+    PluginLoad,
+    /// No such plugin.
+    UnknownPlugin,
+    /// The path is outside the plugin directories.
+    Forbidden,
+    /// A deadline passed.
+    Timeout,
+    /// No such match, tournament or record.
+    NotFound,
+    /// The request conflicts with the current state (e.g. resuming a finished tournament).
+    Conflict,
+    /// Something failed inside the host.
+    Internal,
+}
+
+impl ErrorCode {
+    /// The stable wire name of the code.
+    pub fn as_str(self) -> &'static str {
+        ALL_CODES.iter().find(|(c, _)| *c == self).map(|(_, n)| *n).expect("every code listed")
+    }
+}
+
+/// All codes with their wire names, for documentation and tests.
+pub const ALL_CODES: &[(ErrorCode, &str)] = &[
+    (ErrorCode::MalformedJson, "malformed_json"),
+    (ErrorCode::InvalidRequest, "invalid_request"),
+    (ErrorCode::LineTooLong, "line_too_long"),
+    (ErrorCode::UnknownOp, "unknown_op"),
+    (ErrorCode::InvalidParams, "invalid_params"),
+    (ErrorCode::UnknownAgent, "unknown_agent"),
+    (ErrorCode::UnknownBot, "unknown_bot"),
+    (ErrorCode::UnknownGame, "unknown_game"),
+    (ErrorCode::AmbiguousBot, "ambiguous_bot"),
+    (ErrorCode::InvalidOption, "invalid_option"),
+    (ErrorCode::UnknownPreset, "unknown_preset"),
+    (ErrorCode::IllegalAction, "illegal_action"),
+    (ErrorCode::UnknownMethod, "unknown_method"),
+    (ErrorCode::BotError, "bot_error"),
+    (ErrorCode::PluginPanic, "plugin_panic"),
+    (ErrorCode::PluginLoad, "plugin_load"),
+    (ErrorCode::UnknownPlugin, "unknown_plugin"),
+    (ErrorCode::Forbidden, "forbidden"),
+    (ErrorCode::Timeout, "timeout"),
+    (ErrorCode::NotFound, "not_found"),
+    (ErrorCode::Conflict, "conflict"),
+    (ErrorCode::Internal, "internal"),
+];
+
+/// The error object of a failed reply.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[error("{code:?}: {message}")]
+pub struct ErrorInfo {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl ErrorInfo {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ErrorInfo {
+        ErrorInfo { code, message: message.into() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_names_match_serde() {
+        for (code, name) in ALL_CODES {
+            assert_eq!(serde_json::to_value(code).unwrap(), serde_json::Value::String(name.to_string()));
+            assert_eq!(code.as_str(), *name);
+        }
+    }
+}

@@ -1,0 +1,23 @@
+//! The wire format of yomi.
+//!
+//! Everything that crosses a boundary — a client's JSON line, a reply, an event, a plugin manifest,
+//! a bot's option schema, a game's decision request — is defined here as serde types, so the host,
+//! the plugin plumbing and every bot agree on one shape. No I/O lives here.
+//!
+//! The protocol is versioned by [`PROTOCOL_VERSION`]: additive fields are ignored by receivers;
+//! a breaking change bumps the number.
+
+pub mod envelope;
+pub mod error;
+pub mod game;
+pub mod manifest;
+pub mod options;
+
+pub use envelope::{Event, Reply, Request, RequestId};
+pub use error::{ErrorCode, ErrorInfo};
+pub use game::{ActReply, ActRequest, Decision, GameOutcome};
+pub use manifest::{BotInfo, GameInfo, PluginManifest};
+pub use options::{OptionKind, OptionSpec, Options, Preset, OptionError};
+
+/// Version of the JSON-lines protocol spoken between clients and the host.
+pub const PROTOCOL_VERSION: u32 = 1;
