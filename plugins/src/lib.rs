@@ -18,6 +18,7 @@ pub mod call;
 #[cfg(feature = "host")]
 pub mod loader;
 pub mod referee;
+pub mod repro;
 pub mod rng;
 
 pub use api::{Agent, AgentContext, CommandContext, Game, Plugin};

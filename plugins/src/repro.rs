@@ -1,0 +1,109 @@
+//! Reproduction rows: one shape for every plugin's `yomi repro <plugin> --json` output, the
+//! markdown table REPRODUCTION.md is generated from, and the intervals the rows carry.
+
+use serde::{Deserialize, Serialize};
+
+/// One reproduced number beside the seed paper's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// The seed's table or figure, e.g. "5.2".
+    pub table: String,
+    pub row: String,
+    pub column: String,
+    /// The seed's number, or None where the seed gives none (or masks it).
+    pub seed: Option<f64>,
+    pub ours: f64,
+    /// 95 % interval of `ours`, where it is an estimate.
+    pub ci95: Option<[f64; 2]>,
+    /// Games or samples behind `ours`.
+    pub n: u64,
+}
+
+impl Row {
+    pub fn new(table: &str, row: &str, column: &str, seed: Option<f64>, ours: f64, ci95: Option<[f64; 2]>, n: u64) -> Row {
+        Row { table: table.into(), row: row.into(), column: column.into(), seed, ours, ci95, n }
+    }
+
+    /// True when the seed's number lies inside our interval (or equals ours when exact).
+    pub fn agrees(&self) -> Option<bool> {
+        let seed = self.seed?;
+        Some(match self.ci95 {
+            Some([lo, hi]) => seed >= lo && seed <= hi,
+            None => (seed - self.ours).abs() <= 1e-9_f64.max(seed.abs() * 1e-9),
+        })
+    }
+}
+
+/// Wilson score interval for a proportion: `successes` out of `n`, 95 %.
+pub fn wilson(successes: f64, n: u64) -> [f64; 2] {
+    if n == 0 {
+        return [0.0, 1.0];
+    }
+    let n = n as f64;
+    let z = 1.959_963_984_540_054_f64;
+    let p = successes / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    [(centre - half).max(0.0), (centre + half).min(1.0)]
+}
+
+/// Mean and normal-approximation 95 % interval of samples.
+pub fn mean_ci(samples: &[f64]) -> (f64, [f64; 2]) {
+    let n = samples.len() as f64;
+    if samples.is_empty() {
+        return (f64::NAN, [f64::NAN, f64::NAN]);
+    }
+    let mean = samples.iter().sum::<f64>() / n;
+    if samples.len() < 2 {
+        return (mean, [mean, mean]);
+    }
+    let var = samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    let half = 1.959_963_984_540_054 * (var / n).sqrt();
+    (mean, [mean - half, mean + half])
+}
+
+/// The rows as a markdown table (seed and ours side by side, with a mark where they disagree).
+pub fn markdown(rows: &[Row]) -> String {
+    let mut out = String::from("| table | row | column | seed | ours | 95 % CI | n | agrees |\n|---|---|---|---|---|---|---|---|\n");
+    for r in rows {
+        let seed = r.seed.map(fmt).unwrap_or_else(|| "—".into());
+        let ci = r.ci95.map(|[a, b]| format!("[{}, {}]", fmt(a), fmt(b))).unwrap_or_else(|| "—".into());
+        let agrees = match r.agrees() {
+            Some(true) => "yes",
+            Some(false) => "**no**",
+            None => "",
+        };
+        out.push_str(&format!("| {} | {} | {} | {} | {} | {} | {} | {} |\n", r.table, r.row, r.column, seed, fmt(r.ours), ci, r.n, agrees));
+    }
+    out
+}
+
+fn fmt(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e12 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.4}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_textbook_example() {
+        // 81 of 263 (Newcombe 1998, example): Wilson interval 0.2553 to 0.3662.
+        let [lo, hi] = wilson(81.0, 263);
+        assert!((lo - 0.2553).abs() < 5e-4 && (hi - 0.3662).abs() < 5e-4, "{lo} {hi}");
+    }
+
+    #[test]
+    fn agreement_uses_the_interval() {
+        let r = Row::new("5.2", "nash", "vs random", Some(0.968), 0.96, Some([0.94, 0.975]), 500);
+        assert_eq!(r.agrees(), Some(true));
+        let r = Row::new("5.2", "nash", "vs random", Some(0.968), 0.90, Some([0.87, 0.925]), 500);
+        assert_eq!(r.agrees(), Some(false));
+        assert!(markdown(&[r]).contains("**no**"));
+    }
+}
