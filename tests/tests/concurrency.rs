@@ -69,3 +69,22 @@ fn concurrent_clients_get_their_own_answers() {
     });
     server.connect().assert_alive();
 }
+
+/// SIGTERM while a bot is stuck: the server still exits instead of waiting for it forever.
+#[test]
+fn shutdown_does_not_wait_forever_for_a_stuck_bot() {
+    let dir = temp_dir();
+    let lib = install_library(&library("fixture_misbehave"), dir.path(), "libfixture_misbehave.so", b"");
+    let mut server = Server::tcp(&["--plugins", target_dir().to_str().unwrap(), "--plugins", dir.path().to_str().unwrap()]);
+    let mut a = server.connect();
+    a.ok("plugin.load", json!({"path": lib}));
+    let stuck = a.ok("agent.new", json!({"bot": "misbehave", "options": {"on_act": "hang"}}))["agent"].as_str().unwrap().to_string();
+    a.send(&json!({"id": "never", "op": "agent.act", "agent": stuck, "observation": {}, "legal": ["rock"]}));
+    let mut b = server.connect();
+    b.assert_alive();
+    std::thread::sleep(Duration::from_millis(100));
+    server.terminate();
+    let status = server.wait_exit(Duration::from_secs(20));
+    assert!(status.success(), "exit status {status}; log:\n{}", server.log());
+    assert!(b.is_closed_within(Duration::from_secs(5)));
+}
