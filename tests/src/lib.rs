@@ -151,7 +151,9 @@ impl Server {
         let stream = TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect {addr}: {e}"));
         stream.set_nodelay(true).expect("nodelay");
         let reader = stream.try_clone().expect("clone stream");
-        Conn::new(Box::new(stream), Box::new(reader))
+        let mut conn = Conn::new(Box::new(stream.try_clone().expect("clone stream")), Box::new(reader));
+        conn.socket = Some(stream);
+        conn
     }
 
     /// The server's stderr so far.
@@ -210,6 +212,17 @@ pub struct Conn {
     next_id: u64,
     /// Events received while waiting for replies, in order.
     pub events: Vec<Value>,
+    /// The TCP socket, shut down on drop: the reader thread holds a clone, so dropping the writer
+    /// alone would not hang up.
+    socket: Option<TcpStream>,
+}
+
+impl Drop for Conn {
+    fn drop(&mut self) {
+        if let Some(socket) = &self.socket {
+            let _ = socket.shutdown(std::net::Shutdown::Both);
+        }
+    }
 }
 
 impl Conn {
@@ -222,7 +235,7 @@ impl Conn {
                 }
             }
         });
-        Conn { writer: Some(writer), lines, next_id: 0, events: Vec::new() }
+        Conn { writer: Some(writer), lines, next_id: 0, events: Vec::new(), socket: None }
     }
 
     /// Writes raw bytes (a newline is not added).

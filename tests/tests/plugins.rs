@@ -45,8 +45,8 @@ fn a_panicking_bot_is_an_error_reply_and_nothing_else() {
     assert_eq!(conn.err("agent.call", json!({"agent": bad, "method": "panic", "params": {}})), "plugin_panic");
     assert_eq!(conn.ok("agent.call", json!({"agent": bad, "method": "echo", "params": [1]}))["params"], json!([1]));
 
-    // An answer the bot makes up is checked by no one but the caller here; illegal moves in
-    // matches are the referee's business. The reply is still well-formed.
+    // The host passes a made-up action through: legal entries may describe ranges (bet sizes), so
+    // only a game's referee can judge an action. The reply is still well-formed.
     conn.ok("agent.configure", json!({"agent": bad, "options": {"on_act": "illegal"}}));
     assert_eq!(conn.ok("agent.act", with_agent(&bad, rps_turn("rock", false)))["action"], json!("lizard"));
 
@@ -54,6 +54,47 @@ fn a_panicking_bot_is_an_error_reply_and_nothing_else() {
     conn.assert_alive();
     other.assert_alive();
     assert!(server.log().contains("loaded"), "{}", server.log());
+}
+
+/// A panic in every other kind of call: making the agent, observing, reconfiguring, dropping.
+#[test]
+fn panics_in_every_call_are_contained() {
+    let dir = temp_dir();
+    let server = with_misbehave(&dir);
+    let mut conn = server.connect();
+    let healthy = new_agent(&mut conn, json!({"bot": "example/rps", "preset": "reader"}));
+    let mut still_fine = |conn: &mut Conn| {
+        assert_eq!(conn.ok("agent.act", with_agent(&healthy, rps_turn("rock", false)))["action"], json!("paper"));
+    };
+
+    assert_eq!(conn.err("agent.new", json!({"bot": "misbehave", "options": {"panic_on": "new"}})), "plugin_panic");
+    still_fine(&mut conn);
+
+    let observer = new_agent(&mut conn, json!({"bot": "misbehave", "options": {"panic_on": "observe"}}));
+    assert_eq!(conn.err("agent.observe", json!({"agent": observer, "event": {"hands": ["rock", "rock"]}})), "plugin_panic");
+    assert_eq!(conn.ok("agent.act", with_agent(&observer, rps_turn("rock", false)))["action"], json!("rock"));
+    still_fine(&mut conn);
+
+    let stubborn = new_agent(&mut conn, json!({"bot": "misbehave", "options": {"panic_on": "configure"}}));
+    assert_eq!(conn.err("agent.configure", json!({"agent": stubborn, "options": {"on_act": "illegal"}})), "plugin_panic");
+    // The failed change was not recorded.
+    let listed = conn.ok("agent.list", json!({}));
+    let entry = listed.as_array().unwrap().iter().find(|a| a["agent"] == json!(stubborn)).unwrap();
+    assert_eq!(entry["options"]["on_act"], json!("ok"));
+    // A swap replaces the instance, so it is the way out of a broken agent.
+    conn.ok("agent.swap", json!({"agent": stubborn, "options": {"on_act": "ok"}}));
+    conn.ok("agent.configure", json!({"agent": stubborn, "options": {"on_act": "illegal"}}));
+    still_fine(&mut conn);
+
+    let dropper = new_agent(&mut conn, json!({"bot": "misbehave", "options": {"panic_on": "drop"}}));
+    assert_eq!(conn.ok("agent.drop", json!({"agent": dropper}))["dropped"], json!(dropper));
+    still_fine(&mut conn);
+    // Closing a session drops its agents: a panic there must not take the server down either.
+    let mut doomed = server.connect();
+    new_agent(&mut doomed, json!({"bot": "misbehave", "options": {"panic_on": "drop"}}));
+    drop(doomed);
+    still_fine(&mut conn);
+    server.connect().assert_alive();
 }
 
 #[test]
