@@ -111,6 +111,7 @@ fn main() {
     let server = Server::tcp(&["--max-connections", "256"]);
     let addr = server.addr.unwrap();
     println!("yomi serve --tcp {addr} (release build), client and server on the same machine");
+    println!("load average before: {}", load_average());
     println!();
     println!("round trip over one connection, {n} sequential requests");
     println!("| request | p50 µs | p99 µs | mean µs |");
@@ -128,4 +129,11 @@ fn main() {
         let act = throughput(addr, ACT, connections, secs);
         println!("| {connections} | {ping:.0} | {act:.0} |");
     }
+    println!();
+    println!("load average after: {}", load_average());
+}
+
+/// The machine's load (Linux), printed with the figures: the numbers mean little on a busy machine.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg").map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" ")).unwrap_or_else(|_| "unknown".into())
 }

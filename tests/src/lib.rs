@@ -73,6 +73,11 @@ pub fn install_library(from: &Path, dir: &Path, name: &str, extra: &[u8]) -> Pat
     target
 }
 
+/// Copies the misbehaving test plugin into `dir`; returns the path to give `plugin.load`.
+pub fn install_misbehave(dir: &Path) -> PathBuf {
+    install_library(&library("fixture_misbehave"), dir, "libfixture_misbehave.so", b"")
+}
+
 /// Runs `yomi ARGS...` to completion (for the non-serving commands).
 pub fn run_yomi(args: &[&str]) -> std::process::Output {
     Command::new(yomi_bin()).args(args).stdin(Stdio::null()).output().expect("run yomi")
@@ -115,6 +120,16 @@ impl Server {
             assert!(Instant::now() < deadline, "yomi never logged `listening on`; log:\n{}", server.log());
             std::thread::sleep(Duration::from_millis(10));
         }
+    }
+
+    /// `yomi serve --stdio` with the build's plugins, accepting `plugin.load` from `dir` too.
+    pub fn stdio_with_dir(dir: &Path) -> Server {
+        Server::stdio(&plugin_dir_args(dir).iter().map(String::as_str).collect::<Vec<_>>())
+    }
+
+    /// `yomi serve --tcp 127.0.0.1:0` with the build's plugins, accepting `plugin.load` from `dir` too.
+    pub fn tcp_with_dir(dir: &Path) -> Server {
+        Server::tcp(&plugin_dir_args(dir).iter().map(String::as_str).collect::<Vec<_>>())
     }
 
     fn spawn(args: &[&str]) -> Server {
@@ -196,6 +211,12 @@ impl Drop for Server {
             let _ = self.child.wait();
         }
     }
+}
+
+/// `--plugins target/<profile> --plugins DIR`.
+fn plugin_dir_args(dir: &Path) -> Vec<String> {
+    let path = |p: &Path| p.to_str().expect("UTF-8 path").to_string();
+    vec!["--plugins".into(), path(&target_dir()), "--plugins".into(), path(dir)]
 }
 
 /// Finds `listening on ADDR` in the server's log.

@@ -4,14 +4,14 @@
 use std::time::Duration;
 
 use serde_json::json;
-use yomi_e2e::{install_library, library, rps_turn, target_dir, temp_dir, with_agent, Server};
+use yomi_e2e::{install_misbehave, rps_turn, temp_dir, with_agent, Server};
 
 /// Client A asks a bot that never answers; client B gets through a whole session meanwhile.
 #[test]
 fn a_stuck_request_on_one_connection_does_not_stall_another() {
     let dir = temp_dir();
-    let lib = install_library(&library("fixture_misbehave"), dir.path(), "libfixture_misbehave.so", b"");
-    let server = Server::tcp(&["--plugins", target_dir().to_str().unwrap(), "--plugins", dir.path().to_str().unwrap()]);
+    let lib = install_misbehave(dir.path());
+    let server = Server::tcp_with_dir(dir.path());
     let mut a = server.connect();
     a.ok("plugin.load", json!({"path": lib}));
     let stuck = a.ok("agent.new", json!({"bot": "misbehave", "options": {"on_act": "hang"}}))["agent"].as_str().unwrap().to_string();
@@ -74,8 +74,8 @@ fn concurrent_clients_get_their_own_answers() {
 #[test]
 fn shutdown_does_not_wait_forever_for_a_stuck_bot() {
     let dir = temp_dir();
-    let lib = install_library(&library("fixture_misbehave"), dir.path(), "libfixture_misbehave.so", b"");
-    let mut server = Server::tcp(&["--plugins", target_dir().to_str().unwrap(), "--plugins", dir.path().to_str().unwrap()]);
+    let lib = install_misbehave(dir.path());
+    let mut server = Server::tcp_with_dir(dir.path());
     let mut a = server.connect();
     a.ok("plugin.load", json!({"path": lib}));
     let stuck = a.ok("agent.new", json!({"bot": "misbehave", "options": {"on_act": "hang"}}))["agent"].as_str().unwrap().to_string();

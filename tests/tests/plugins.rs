@@ -3,13 +3,13 @@
 //! plugin directories.
 
 use serde_json::json;
-use yomi_e2e::{install_library, library, rps_turn, target_dir, temp_dir, with_agent, Conn, Server};
+use yomi_e2e::{install_library, install_misbehave, library, rps_turn, temp_dir, with_agent, Conn, Server};
 
 /// A server whose plugin directories are the build's and a temp dir holding a copy of the
 /// misbehaving fixture, with the fixture loaded.
 fn with_misbehave(dir: &tempfile::TempDir) -> Server {
-    let lib = install_library(&library("fixture_misbehave"), dir.path(), "libfixture_misbehave.so", b"");
-    let server = Server::tcp(&["--plugins", target_dir().to_str().unwrap(), "--plugins", dir.path().to_str().unwrap()]);
+    let lib = install_misbehave(dir.path());
+    let server = Server::tcp_with_dir(dir.path());
     let loaded = server.connect().ok("plugin.load", json!({"path": lib}));
     assert_eq!(loaded["name"], json!("misbehave"));
     server
@@ -63,7 +63,7 @@ fn panics_in_every_call_are_contained() {
     let server = with_misbehave(&dir);
     let mut conn = server.connect();
     let healthy = new_agent(&mut conn, json!({"bot": "example/rps", "preset": "reader"}));
-    let mut still_fine = |conn: &mut Conn| {
+    let still_fine = |conn: &mut Conn| {
         assert_eq!(conn.ok("agent.act", with_agent(&healthy, rps_turn("rock", false)))["action"], json!("paper"));
     };
 
@@ -177,8 +177,8 @@ fn a_library_without_the_entry_symbol_is_refused() {
 fn plugin_load_stays_inside_the_plugin_directories() {
     let inside = temp_dir();
     let outside = temp_dir();
-    let stray = install_library(&library("fixture_misbehave"), outside.path(), "libfixture_misbehave.so", b"");
-    let mut server = Server::stdio(&["--plugins", target_dir().to_str().unwrap(), "--plugins", inside.path().to_str().unwrap()]);
+    let stray = install_misbehave(outside.path());
+    let mut server = Server::stdio_with_dir(inside.path());
     let conn = server.conn();
     assert_eq!(conn.err("plugin.load", json!({"path": stray})), "forbidden");
     assert_eq!(conn.err("plugin.load", json!({"path": "/etc/hostname"})), "forbidden");

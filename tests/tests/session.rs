@@ -3,7 +3,7 @@
 //! build of a plugin loaded while the server runs), observe, call, list, drop, plugins.
 
 use serde_json::{json, Value};
-use yomi_e2e::{install_library, library, rps_turn, temp_dir, with_agent, Conn, Server};
+use yomi_e2e::{install_library, install_misbehave, library, rps_turn, temp_dir, with_agent, Conn, Server};
 
 /// The hand the agent plays against an opponent whose last hand was `last`.
 fn answer(conn: &mut Conn, agent: &str, last: &str) -> String {
@@ -157,9 +157,7 @@ fn seeds_make_agents_repeat_themselves() {
 #[test]
 fn newer_plugin_build_is_loaded_beside_the_old_and_swapped_in() {
     let dir = temp_dir();
-    let dir_arg = dir.path().to_str().unwrap().to_string();
-    let release = yomi_e2e::target_dir();
-    let server = Server::tcp(&["--plugins", release.to_str().unwrap(), "--plugins", &dir_arg]);
+    let server = Server::tcp_with_dir(dir.path());
     let mut conn = server.connect();
 
     let old = conn.ok("agent.new", json!({"bot": "rps", "preset": "reader"}));
@@ -218,9 +216,8 @@ fn newer_plugin_build_is_loaded_beside_the_old_and_swapped_in() {
 #[test]
 fn swap_to_another_bot_and_back() {
     let dir = temp_dir();
-    let lib = install_library(&library("fixture_misbehave"), dir.path(), "libfixture_misbehave.so", b"");
-    let release = yomi_e2e::target_dir();
-    let mut server = Server::stdio(&["--plugins", release.to_str().unwrap(), "--plugins", dir.path().to_str().unwrap()]);
+    let lib = install_misbehave(dir.path());
+    let mut server = Server::stdio_with_dir(dir.path());
     let conn = server.conn();
     conn.ok("plugin.load", json!({"path": lib}));
     let id = conn.ok("agent.new", json!({"bot": "example/rps", "preset": "reader"}))["agent"].as_str().unwrap().to_string();
