@@ -176,6 +176,20 @@ impl Server {
         self.log.lock().unwrap().clone()
     }
 
+    /// Waits until the server's stderr contains every one of `needles` (it is read by a thread, so
+    /// a line written before a reply may arrive after it); returns the log.
+    pub fn wait_log(&self, needles: &[&str]) -> String {
+        let deadline = Instant::now() + REPLY_TIMEOUT;
+        loop {
+            let log = self.log();
+            if needles.iter().all(|n| log.contains(n)) {
+                return log;
+            }
+            assert!(Instant::now() < deadline, "the log never showed {needles:?}:\n{log}");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
@@ -187,8 +201,13 @@ impl Server {
 
     /// Sends SIGTERM.
     pub fn terminate(&self) {
-        let status = Command::new("kill").args(["-TERM", &self.pid().to_string()]).status().expect("run kill");
-        assert!(status.success(), "kill -TERM failed");
+        self.signal("TERM");
+    }
+
+    /// Sends a signal by name (`TERM`, `INT`) with kill(1).
+    pub fn signal(&self, name: &str) {
+        let status = Command::new("kill").args([&format!("-{name}"), &self.pid().to_string()]).status().expect("run kill");
+        assert!(status.success(), "kill -{name} failed");
     }
 
     /// Waits for the process to exit on its own.

@@ -39,15 +39,18 @@ fn sigterm_stops_a_tcp_server_cleanly() {
     assert!(status.success(), "exit status {status}; log:\n{}", server.log());
     assert!(idle.is_closed_within(EXIT_WAIT), "open connections are closed");
     assert!(busy.is_closed_within(EXIT_WAIT));
-    assert!(server.log().contains("shutting down"), "{}", server.log());
+    server.wait_log(&["shutting down"]);
 }
 
 #[test]
-fn sigterm_stops_a_stdio_server_too() {
-    let mut server = Server::stdio(&[]);
-    server.conn().assert_alive();
-    server.terminate();
-    assert!(server.wait_exit(EXIT_WAIT).success());
+fn sigterm_and_ctrl_c_stop_a_stdio_server_too() {
+    for signal in ["TERM", "INT"] {
+        let mut server = Server::stdio(&[]);
+        server.conn().assert_alive();
+        server.signal(signal);
+        assert!(server.wait_exit(EXIT_WAIT).success(), "SIG{signal}");
+        assert!(server.conn().is_closed_within(EXIT_WAIT));
+    }
 }
 
 #[test]

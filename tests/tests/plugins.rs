@@ -53,7 +53,7 @@ fn a_panicking_bot_is_an_error_reply_and_nothing_else() {
     assert_eq!(conn.ok("agent.drop", json!({"agent": bad}))["dropped"], json!(bad));
     conn.assert_alive();
     other.assert_alive();
-    assert!(server.log().contains("loaded"), "{}", server.log());
+    server.wait_log(&["loaded"]);
 }
 
 /// A panic in every other kind of call: making the agent, observing, reconfiguring, dropping.
@@ -145,7 +145,24 @@ fn files_that_are_not_plugins_are_refused_clearly() {
     // The log said why the fake library was skipped at startup.
     let mut server = Server::stdio(&["--plugins", dir.path().to_str().unwrap()]);
     server.conn().assert_alive();
-    assert!(server.log().contains("libyomi_fake.so"), "{}", server.log());
+    server.wait_log(&["libyomi_fake.so"]);
+}
+
+/// At startup, two different files claiming one plugin name: the first wins, the second is skipped
+/// with a clear warning (a newer build is loaded on purpose, with `plugin.load`).
+#[test]
+fn duplicate_plugin_names_at_startup_are_skipped() {
+    let dir = temp_dir();
+    install_library(&library("yomi_example"), dir.path(), "libyomi_example_copy.so", b"another build");
+    let mut server = Server::stdio_with_dir(dir.path());
+    let plugins = server.conn().ok("plugin.list", json!({}));
+    let examples: Vec<&serde_json::Value> = plugins.as_array().unwrap().iter().filter(|p| p["name"] == json!("example")).collect();
+    assert_eq!(examples.len(), 1, "{plugins}");
+    assert!(!examples[0]["path"].as_str().unwrap().contains("copy"), "the build directory comes first: {plugins}");
+    server.wait_log(&["duplicate plugin name `example`", "libyomi_example_copy.so"]);
+    // The same file loaded on request is a new generation instead.
+    let loaded = server.conn().ok("plugin.load", json!({"path": "libyomi_example_copy.so"}));
+    assert_eq!(loaded["generation"], json!(2));
 }
 
 #[test]
