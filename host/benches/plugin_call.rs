@@ -6,7 +6,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use serde_json::json;
-use yomi_plugin::call::{Call, Open};
+use yomi_plugin::call::{Call, CallReply, Open};
 use yomi_plugin::loader::LoadedPlugin;
 use yomi_plugin::{ActRequest, Agent, AgentContext, Options};
 
@@ -42,6 +42,18 @@ fn bench(c: &mut Criterion) {
     let encoded = serde_json::to_vec(&call).unwrap();
     group.bench_function("C ABI, pre-encoded request", |b| {
         b.iter(|| black_box(handle.invoke_raw(black_box(&encoded)).unwrap()))
+    });
+
+    // The same JSON work without the crossing: encode the call, decode it, act on the rlib bot,
+    // encode the reply, decode it. The difference to the C ABI rows is the crossing itself.
+    group.bench_function("JSON in/out, no crossing", |b| {
+        b.iter(|| {
+            let bytes = serde_json::to_vec(black_box(&call)).unwrap();
+            let Call::Act(request) = serde_json::from_slice::<Call>(&bytes).unwrap() else { unreachable!() };
+            let reply = serde_json::to_value(direct.act(&request).unwrap()).unwrap();
+            let out = serde_json::to_vec(&CallReply::from(Ok(reply))).unwrap();
+            black_box(serde_json::from_slice::<CallReply>(&out).unwrap())
+        })
     });
     group.finish();
 }
