@@ -98,26 +98,43 @@ impl Server {
     /// `yomi serve --stdio EXTRA...`.
     pub fn stdio(extra: &[&str]) -> Server {
         let mut server = Server::spawn(&[&["serve", "--stdio"], extra].concat());
-        let stdin = server.child.stdin.take().expect("piped stdin");
-        let stdout = server.child.stdout.take().expect("piped stdout");
-        server.stdio = Some(Conn::new(Box::new(stdin), Box::new(stdout)));
+        server.attach_stdio();
         server
     }
 
     /// `yomi serve --tcp 127.0.0.1:0 EXTRA...`; waits for the "listening on ADDR" log line.
+    /// With --tcp alone the server does not read its stdin.
     pub fn tcp(extra: &[&str]) -> Server {
         let mut server = Server::spawn(&[&["serve", "--tcp", "127.0.0.1:0"], extra].concat());
-        // Keep stdin open but unused: with --tcp alone the server does not read it.
+        server.wait_listening();
+        server
+    }
+
+    /// Both transports in one process: `yomi serve --stdio --tcp 127.0.0.1:0`.
+    pub fn stdio_and_tcp() -> Server {
+        let mut server = Server::spawn(&["serve", "--stdio", "--tcp", "127.0.0.1:0"]);
+        server.attach_stdio();
+        server.wait_listening();
+        server
+    }
+
+    fn attach_stdio(&mut self) {
+        let stdin = self.child.stdin.take().expect("piped stdin");
+        let stdout = self.child.stdout.take().expect("piped stdout");
+        self.stdio = Some(Conn::new(Box::new(stdin), Box::new(stdout)));
+    }
+
+    fn wait_listening(&mut self) {
         let deadline = Instant::now() + REPLY_TIMEOUT;
         loop {
-            if let Some(addr) = listening_addr(&server.log()) {
-                server.addr = Some(addr);
-                return server;
+            if let Some(addr) = listening_addr(&self.log()) {
+                self.addr = Some(addr);
+                return;
             }
-            if let Ok(Some(status)) = server.child.try_wait() {
-                panic!("yomi exited ({status}) before listening; log:\n{}", server.log());
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!("yomi exited ({status}) before listening; log:\n{}", self.log());
             }
-            assert!(Instant::now() < deadline, "yomi never logged `listening on`; log:\n{}", server.log());
+            assert!(Instant::now() < deadline, "yomi never logged `listening on`; log:\n{}", self.log());
             std::thread::sleep(Duration::from_millis(10));
         }
     }

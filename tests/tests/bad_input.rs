@@ -37,6 +37,9 @@ fn framing_and_envelope(conn: &mut Conn) {
     rejects_raw(conn, b"{\"id\": 78, \"op\": \"agent.dance\"}\n", "unknown_op", json!(78));
     rejects_raw(conn, b"\xff\xfe{\"id\": 1}\n", "malformed_json", Value::Null);
     rejects_raw(conn, b"{\"id\": 1, \"op\": \"ping\", \"x\": \"\xc3\x28\"}\n", "malformed_json", Value::Null);
+    // Nesting deep enough to overflow a naive recursive parser is refused, not a crash.
+    let deep = format!("{{\"id\": 1, \"op\": \"ping\", \"x\": {}{}}}\n", "[".repeat(100_000), "]".repeat(100_000));
+    rejects_raw(conn, deep.as_bytes(), "malformed_json", Value::Null);
     // Blank lines are skipped silently; CRLF line ends are fine.
     conn.send_raw(b"\n   \n{\"id\": \"crlf\", \"op\": \"ping\"}\r\n");
     assert_eq!(conn.reply()["id"], json!("crlf"));

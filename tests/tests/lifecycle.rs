@@ -53,6 +53,21 @@ fn sigterm_and_ctrl_c_stop_a_stdio_server_too() {
     }
 }
 
+/// Both transports in one process: they serve side by side, and the end of stdin (the parent that
+/// started yomi is gone) stops everything.
+#[test]
+fn stdio_and_tcp_in_one_process() {
+    let mut server = Server::stdio_and_tcp();
+    let mut tcp = server.connect();
+    tcp.ok("agent.new", json!({"bot": "rps"}));
+    server.conn().ok("agent.new", json!({"bot": "rps"}));
+    assert_eq!(tcp.ok("agent.list", json!({})).as_array().unwrap().len(), 1, "separate sessions");
+    server.conn().assert_alive();
+    server.close_stdin();
+    assert!(server.wait_exit(EXIT_WAIT).success());
+    assert!(tcp.is_closed_within(EXIT_WAIT));
+}
+
 #[test]
 fn bots_json_is_the_catalog_for_scripts() {
     let out = run_yomi(&["bots", "--json"]);
