@@ -6,17 +6,25 @@ use std::time::Duration;
 use serde_json::json;
 use yomi_e2e::{install_misbehave, rps_turn, temp_dir, with_agent, Server};
 
-/// Client A asks a bot that never answers; client B gets through a whole session meanwhile.
+/// Clients stuck on a bot that never answers do not hold up anyone else. There are more stuck
+/// clients than the server has reactor threads (one per core), so this also shows that plugin calls
+/// run off the reactor: were they on it, the stuck calls would occupy every reactor thread.
 #[test]
 fn a_stuck_request_on_one_connection_does_not_stall_another() {
     let dir = temp_dir();
     let lib = install_misbehave(dir.path());
     let server = Server::tcp_with_dir(dir.path());
-    let mut a = server.connect();
-    a.ok("plugin.load", json!({"path": lib}));
-    let stuck = a.ok("agent.new", json!({"bot": "misbehave", "options": {"on_act": "hang"}}))["agent"].as_str().unwrap().to_string();
-    let id = a.next_id();
-    a.send(&json!({"id": id, "op": "agent.act", "agent": stuck, "observation": {}, "legal": ["rock"]}));
+    let reactor_threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let mut stuck_clients: Vec<_> = (0..reactor_threads + 2)
+        .map(|_| {
+            let mut a = server.connect();
+            a.ok("plugin.load", json!({"path": lib}));
+            let stuck = a.ok("agent.new", json!({"bot": "misbehave", "options": {"on_act": "hang"}}))["agent"].as_str().unwrap().to_string();
+            let id = a.next_id();
+            a.send(&json!({"id": id, "op": "agent.act", "agent": stuck, "observation": {}, "legal": ["rock"]}));
+            a
+        })
+        .collect();
 
     let mut b = server.connect();
     let reader = b.ok("agent.new", json!({"bot": "example/rps", "preset": "reader"}))["agent"].as_str().unwrap().to_string();
@@ -29,8 +37,10 @@ fn a_stuck_request_on_one_connection_does_not_stall_another() {
     // A third client connecting now is served too.
     server.connect().assert_alive();
 
-    // A's request is still pending (its session answers in order, so nothing else comes back).
-    assert!(a.recv_within(Duration::from_millis(200)).is_none(), "the hanging bot cannot have answered");
+    // The stuck requests are still pending (a session answers in order, so nothing comes back).
+    for a in &mut stuck_clients {
+        assert!(a.recv_within(Duration::from_millis(50)).is_none(), "the hanging bot cannot have answered");
+    }
 }
 
 /// Several clients fire interleaved requests with overlapping ids and agent names; each gets
