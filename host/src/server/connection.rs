@@ -40,7 +40,10 @@ where
                 break;
             }
             Some(Ok(Line::Text(text))) if text.trim().is_empty() => continue,
-            Some(Ok(Line::Text(text))) => session.handle_line(&text).await,
+            Some(Ok(Line::Text(text))) => match session.handle_line(&text).await {
+                Some(reply) => reply,
+                None => continue,
+            },
             Some(Ok(Line::TooLong)) => Reply::err(
                 None,
                 ErrorInfo::new(ErrorCode::LineTooLong, format!("line longer than {limit} bytes; it was skipped")),
