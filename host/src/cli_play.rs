@@ -76,7 +76,10 @@ pub struct TournamentArgs {
     /// List the tournaments in the records.
     #[arg(long)]
     pub list: bool,
-    #[arg(long, required_unless_present_any = ["resume", "list"])]
+    /// Print the stored transcript of one game, `ID:INDEX`, for `yomi replay`.
+    #[arg(long, value_name = "ID:INDEX", conflicts_with_all = ["game", "list", "resume"])]
+    pub transcript: Option<String>,
+    #[arg(long, required_unless_present_any = ["resume", "list", "transcript"])]
     pub game: Option<String>,
     /// A participant: `bot[:option=value,...]` (repeatable; at least two).
     #[arg(long = "bot", value_name = "SPEC")]
@@ -200,6 +203,19 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
             for t in list.as_array().into_iter().flatten() {
                 println!("{:<20} {:<9} {:>6}/{:<6} {}", t["id"].as_str().unwrap_or(""), t["status"].as_str().unwrap_or(""), t["games"], t["total"], t["game"].as_str().unwrap_or(""));
             }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(which) = &args.transcript {
+        let (id, index) = which
+            .rsplit_once(':')
+            .and_then(|(id, i)| Some((id, i.parse::<u64>().ok()?)))
+            .ok_or_else(|| anyhow::anyhow!("--transcript takes ID:INDEX"))?;
+        let text = store.transcript(id, index).map_err(|e| anyhow::anyhow!(e.message))?;
+        match text {
+            Some(t) if !t.is_empty() => print!("{t}"),
+            Some(_) => anyhow::bail!("tournament `{id}` was run without keeping transcripts"),
+            None => anyhow::bail!("no game {index} of tournament `{id}` in the records"),
         }
         return Ok(ExitCode::SUCCESS);
     }

@@ -118,12 +118,19 @@ fn recorded_actions(recorded: &[Value], seat: usize) -> Vec<Value> {
         .collect()
 }
 
-/// A line without what legitimately changes between runs (timings, the host version).
+/// A line without what legitimately changes between runs: timings, the host version, and build
+/// hashes (a changed build is reported separately; only a changed *behaviour* is a divergence).
 fn strip(line: &Value) -> Value {
     let mut line = line.clone();
     if let Some(map) = line.as_object_mut() {
-        map.remove("ms");
-        map.remove("yomi");
+        for key in ["ms", "yomi", "build"] {
+            map.remove(key);
+        }
+        if let Some(Value::Array(seats)) = map.get_mut("seats") {
+            seats.iter_mut().filter_map(Value::as_object_mut).for_each(|s| {
+                s.remove("build");
+            });
+        }
     }
     line
 }
