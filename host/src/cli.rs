@@ -25,7 +25,8 @@ pub struct Cli {
 /// Options every command shares.
 #[derive(Debug, Args, Clone)]
 pub struct Common {
-    /// A directory to load plugins from (repeatable). Default: the directory of the yomi binary.
+    /// A directory to load plugins from, or one plugin library file (repeatable).
+    /// Default: the directory of the yomi binary.
     #[arg(long = "plugins", value_name = "DIR", global = true)]
     pub plugins: Vec<PathBuf>,
     /// Where services and tournaments keep state that survives restarts.
@@ -48,6 +49,18 @@ pub enum Command {
     Plugins {
         #[arg(long)]
         json: bool,
+    },
+    /// Play a match between bots: `yomi match --game rps --bot rps --bot rps:reading=1 --games 10`.
+    Match(crate::cli_play::MatchArgs),
+    /// Run, resume or list tournaments.
+    Tournament(crate::cli_play::TournamentArgs),
+    /// Play a recorded transcript again and check it plays out identically.
+    Replay(crate::cli_play::ReplayArgs),
+    /// Serve one agent of one plugin library on stdin/stdout (used by isolated seats).
+    #[command(hide = true)]
+    Worker {
+        #[arg(long)]
+        library: PathBuf,
     },
     /// Regenerate a plugin's tables from its seed paper: `yomi repro battle --json`.
     Repro {
@@ -107,10 +120,19 @@ impl Common {
         }
     }
 
-    /// Loads the plugins, reporting problems on stderr.
+    /// Loads the plugins: everything discovered in the directories, and each named library file
+    /// (whose directory becomes a plugin directory). Problems are logged on stderr.
     pub fn registry(&self) -> Arc<Registry> {
-        let registry = Registry::new(&self.plugin_dirs());
+        let (files, dirs): (Vec<PathBuf>, Vec<PathBuf>) = self.plugin_dirs().into_iter().partition(|p| p.is_file());
+        let mut all_dirs = dirs;
+        all_dirs.extend(files.iter().filter_map(|f| f.parent().map(PathBuf::from)));
+        let registry = Registry::new(&all_dirs);
         registry.discover();
+        for file in &files {
+            if let Err(e) = registry.load_path(file) {
+                tracing::warn!("{}", e.message);
+            }
+        }
         Arc::new(registry)
     }
 }
@@ -157,6 +179,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Match(args) => crate::cli_play::play_match(&cli.common, args),
+        Command::Tournament(args) => crate::cli_play::tournament(&cli.common, args),
+        Command::Replay(args) => crate::cli_play::replay(&cli.common, args),
+        Command::Worker { library } => crate::worker::serve_worker(&library).map(|_| ExitCode::SUCCESS),
         Command::Repro { plugin, args } => {
             let mut full = vec!["repro".to_string()];
             full.extend(args);
@@ -174,7 +200,7 @@ fn plugin_command(common: &Common, plugin: &str, args: &[String]) -> anyhow::Res
     let registry = common.registry();
     let entry = registry.plugin(plugin, None).map_err(|e| {
         let known: Vec<String> = registry.latest().iter().map(|p| p.name().to_string()).collect();
-        anyhow::anyhow!("{} (loaded plugins: {}; built-in commands: serve, bots, plugins, repro)", e.message, known.join(", "))
+        anyhow::anyhow!("{} (loaded plugins: {}; built-in commands: serve, bots, plugins, match, tournament, replay, repro)", e.message, known.join(", "))
     })?;
     let context = CommandContext { data_dir: Some(common.data_dir()) };
     match entry.loaded.command(args, &context) {

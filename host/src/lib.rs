@@ -9,7 +9,11 @@
 
 pub mod agent;
 pub mod cli;
+pub mod matches;
+mod cli_play;
 mod cli_text;
 pub mod ops;
 pub mod registry;
 pub mod server;
+pub mod tournament;
+pub mod worker;

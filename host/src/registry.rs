@@ -145,11 +145,7 @@ impl Registry {
         }
         let seen_path = existing.iter().any(|p| p.source == file);
         let open_path = if seen_path { shadow_copy(file, &build)? } else { file.to_path_buf() };
-        let loaded = LoadedPlugin::load(&open_path);
-        if seen_path {
-            remove_shadow(&open_path);
-        }
-        let loaded = loaded.map_err(ErrorInfo::from)?;
+        let loaded = LoadedPlugin::load(&open_path).map_err(ErrorInfo::from)?;
         let mut plugins = self.plugins.write().unwrap();
         let clash = plugins.iter().find(|p| p.name() == loaded.manifest.name && p.source != file);
         if let (SameName::Reject, Some(other)) = (same_name, clash) {
@@ -296,15 +292,6 @@ fn is_plugin_file(path: &Path) -> bool {
 
 fn hex_prefix(digest: &[u8]) -> String {
     digest.iter().take(6).map(|b| format!("{b:02x}")).collect()
-}
-
-/// Deletes a shadow copy once the loader has mapped it (or refused it), so no copy is left in the
-/// temp directory. On Unix the mapping keeps the deleted file's contents alive; elsewhere the file
-/// is in use and stays.
-fn remove_shadow(path: &Path) {
-    if cfg!(unix) {
-        let _ = std::fs::remove_file(path);
-    }
 }
 
 /// Copies a rebuilt library to a unique name so the dynamic loader maps the new bytes.

@@ -44,6 +44,10 @@ pub enum ErrorCode {
     Forbidden,
     /// A deadline passed.
     Timeout,
+    /// An isolated bot's worker process died (crash, abort, segfault); it is restarted on next use.
+    Crashed,
+    /// A connected client seat went away.
+    Disconnected,
     /// No such match, tournament or record.
     NotFound,
     /// The request conflicts with the current state (e.g. resuming a finished tournament).
@@ -80,6 +84,8 @@ pub const ALL_CODES: &[(ErrorCode, &str)] = &[
     (ErrorCode::UnknownPlugin, "unknown_plugin"),
     (ErrorCode::Forbidden, "forbidden"),
     (ErrorCode::Timeout, "timeout"),
+    (ErrorCode::Crashed, "crashed"),
+    (ErrorCode::Disconnected, "disconnected"),
     (ErrorCode::NotFound, "not_found"),
     (ErrorCode::Conflict, "conflict"),
     (ErrorCode::Internal, "internal"),

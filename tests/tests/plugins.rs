@@ -100,19 +100,23 @@ fn panics_in_every_call_are_contained() {
 #[test]
 fn ambiguous_bare_bot_names_must_be_qualified() {
     let dir = temp_dir();
-    let server = with_misbehave(&dir);
-    let mut conn = server.connect();
+    let twin = install_library(&library("fixture_twin"), dir.path(), "libfixture_twin.so", b"");
+    let mut server = Server::stdio_with_dir(dir.path());
+    let conn = server.conn();
+    assert_eq!(conn.ok("agent.new", json!({"bot": "rps"}))["bot"], json!("example/rps"), "unique so far");
+    conn.ok("plugin.load", json!({"path": twin}));
     // Two plugins now have a bot called `rps`.
     assert_eq!(conn.err("agent.new", json!({"bot": "rps"})), "ambiguous_bot");
     assert_eq!(conn.err("agent.new", json!({"bot": "rps", "game": "rps"})), "ambiguous_bot");
+    assert_eq!(conn.err("agent.swap", json!({"agent": "a1", "bot": "rps"})), "ambiguous_bot");
     let reply = conn.request("agent.new", json!({"bot": "rps"}));
     let message = reply["error"]["message"].as_str().unwrap();
-    assert!(message.contains("example/rps") && message.contains("misbehave/rps"), "{message}");
+    assert!(message.contains("example/rps") && message.contains("twin/rps"), "{message}");
     let ours = conn.ok("agent.new", json!({"bot": "example/rps"}));
     assert_eq!(ours["bot"], json!("example/rps"));
-    let twin = conn.ok("agent.new", json!({"bot": "misbehave/rps"}));
-    assert_eq!(twin["bot"], json!("misbehave/rps"));
-    assert_eq!(conn.ok("agent.act", with_agent(twin["agent"].as_str().unwrap(), rps_turn("rock", false)))["action"], json!("rock"));
+    let other = conn.ok("agent.new", json!({"bot": "twin/rps"}));
+    assert_eq!(other["bot"], json!("twin/rps"));
+    assert_eq!(conn.ok("agent.act", with_agent(other["agent"].as_str().unwrap(), rps_turn("rock", false)))["action"], json!("rock"));
 }
 
 #[test]

@@ -2,8 +2,10 @@
 //! from the request and applies them to the session.
 
 pub mod agents;
+pub mod matches;
 pub mod meta;
 pub mod plugins;
+pub mod tournaments;
 
 use serde_json::Value;
 use yomi_protocol::{ErrorCode, ErrorInfo, Request};
@@ -25,10 +27,24 @@ pub const OPERATIONS: &[&str] = &[
     "agent.list",
     "plugin.list",
     "plugin.load",
+    "match.run",
+    "match.move",
+    "match.replay",
+    "tournament.run",
+    "tournament.list",
 ];
 
-/// Routes a request to its operation.
-pub async fn dispatch(session: &mut Session, request: Request) -> Result<Value, ErrorInfo> {
+/// Routes a request to its operation. `Ok(None)` means the operation runs in the background and
+/// sends its own reply.
+pub async fn dispatch(session: &mut Session, request: Request) -> Result<Option<Value>, ErrorInfo> {
+    match request.op.as_str() {
+        "match.run" => matches::run(session, request.id.clone(), request.params()?).map(|_| None),
+        "tournament.run" => tournaments::run(session, request.id.clone(), request.params()?).map(|_| None),
+        _ => immediate(session, request).await.map(Some),
+    }
+}
+
+async fn immediate(session: &mut Session, request: Request) -> Result<Value, ErrorInfo> {
     match request.op.as_str() {
         "hello" => meta::hello(request.params()?),
         "ping" => Ok(meta::ping()),
@@ -43,6 +59,9 @@ pub async fn dispatch(session: &mut Session, request: Request) -> Result<Value, 
         "agent.list" => Ok(agents::list(session)),
         "plugin.list" => Ok(plugins::list(session)),
         "plugin.load" => plugins::load(session, request.params()?).await,
+        "match.move" => matches::play_move(session, request.params()?),
+        "match.replay" => matches::replay(session, request.params()?).await,
+        "tournament.list" => tournaments::list(session),
         other => Err(ErrorInfo::new(
             ErrorCode::UnknownOp,
             format!("unknown op `{other}`; known: {}", OPERATIONS.join(", ")),

@@ -1,15 +1,20 @@
 //! A session: one client's agents and its view of the server.
 
 use std::collections::BTreeMap;
+use std::future::Future;
 use std::sync::Arc;
+
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
 use serde_json::Value;
 use yomi_plugin::rng::derive_seed;
-use yomi_protocol::{ErrorCode, ErrorInfo, Event, Options, Reply, Request};
+use yomi_protocol::{ErrorCode, ErrorInfo, Event, Options, Reply, Request, RequestId};
 
 use super::connection::Outbox;
 use super::Shared;
 use crate::agent::Agent;
+use crate::matches::seat::Mailbox;
 use crate::ops;
 use crate::registry::BotRef;
 
@@ -30,25 +35,66 @@ pub struct Session {
     pub agents: BTreeMap<String, AgentSlot>,
     /// Counts agents made, for ids and default seeds.
     agents_made: u64,
+    /// Counts matches started, for match ids.
+    matches_started: u64,
+    /// Moves awaited from this client for the seats it plays.
+    pub mailbox: Arc<Mailbox>,
+    /// Long operations (matches, tournaments) running in the background for this client.
+    background: TaskTracker,
+    /// Cancels the background operations when the client goes away.
+    cancel: CancellationToken,
 }
 
 impl Session {
     pub fn new(shared: Arc<Shared>, outbox: Outbox) -> Session {
-        Session { shared, outbox, agents: BTreeMap::new(), agents_made: 0 }
+        Session {
+            shared,
+            outbox,
+            agents: BTreeMap::new(),
+            agents_made: 0,
+            matches_started: 0,
+            mailbox: Arc::default(),
+            background: TaskTracker::new(),
+            cancel: CancellationToken::new(),
+        }
     }
 
-    /// Answers one request line. Never fails: every problem becomes an error reply.
-    pub async fn handle_line(&mut self, text: &str) -> Reply {
+    /// Answers one request line. Never fails: every problem becomes an error reply. Returns None
+    /// when the operation went to the background and will reply by itself.
+    pub async fn handle_line(&mut self, text: &str) -> Option<Reply> {
         match Request::parse(text) {
-            Err((id, error)) => Reply::err(id, error),
+            Err((id, error)) => Some(Reply::err(id, error)),
             Ok(request) => {
                 let id = request.id.clone();
                 match ops::dispatch(self, request).await {
-                    Ok(result) => Reply::ok(id, result),
-                    Err(error) => Reply::err(Some(id), error),
+                    Ok(Some(result)) => Some(Reply::ok(id, result)),
+                    Ok(None) => None,
+                    Err(error) => Some(Reply::err(Some(id), error)),
                 }
             }
         }
+    }
+
+    /// Runs a long operation in the background; its result becomes the reply to `id`.
+    pub fn spawn(&self, id: RequestId, work: impl Future<Output = Result<Value, ErrorInfo>> + Send + 'static) {
+        let outbox = self.outbox.clone();
+        let cancel = self.cancel.clone();
+        self.background.spawn(async move {
+            let reply = tokio::select! {
+                result = work => match result {
+                    Ok(v) => Reply::ok(id, v),
+                    Err(e) => Reply::err(Some(id), e),
+                },
+                _ = cancel.cancelled() => return,
+            };
+            let _ = outbox.send(serde_json::to_string(&reply).expect("replies serialize")).await;
+        });
+    }
+
+    /// A fresh match id.
+    pub fn next_match(&mut self) -> String {
+        self.matches_started += 1;
+        format!("m{}", self.matches_started)
     }
 
     /// A fresh agent id and the seed it gets unless the client chose one.
@@ -71,8 +117,13 @@ impl Session {
         let _ = self.outbox.send(text).await;
     }
 
-    /// Drops every agent the session owns.
+    /// Drops every agent the session owns and stops its background operations (client seats see
+    /// a disconnect first).
     pub async fn close(&mut self) {
+        self.mailbox.close();
+        self.cancel.cancel();
+        self.background.close();
+        self.background.wait().await;
         self.agents.clear();
     }
 }

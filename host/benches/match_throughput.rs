@@ -1,0 +1,111 @@
+//! Games per second for each game with its fast bots: through the full host path (async
+//! referee, blocking pool, transcript, records) at concurrency 1 and 2, against the same plugin
+//! game and agents driven by a plain synchronous loop in this process. The ratio is the host's
+//! overhead. Run: `cargo bench -p yomi --bench match_throughput` (after `cargo build --release`).
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use serde_json::Value;
+use yomi_host::matches::seat::BotSeat;
+use yomi_host::registry::Registry;
+use yomi_host::tournament::runner::{self, Tournament};
+use yomi_host::tournament::schedule::{Format, TournamentSpec};
+use yomi_host::tournament::store::Store;
+use yomi_plugin::call::{Call, Open};
+use yomi_plugin::AgentContext;
+use yomi_protocol::options::resolve;
+use yomi_protocol::{ActReply, Decision, Options};
+
+/// The fastest bot of each game, by name preference.
+const FAST: &[&str] = &["random", "greedy", "calling-station", "rps"];
+
+fn release_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().unwrap().parent().unwrap().to_path_buf()
+}
+
+/// Plays `games` games with plugin handles and a synchronous loop: no host in between.
+fn direct(registry: &Registry, game: &str, bot: &str, seats: usize, games: u64) -> f64 {
+    let g = registry.resolve_game(game).unwrap();
+    let b = registry.resolve_bot(bot, Some(game), None).unwrap();
+    let game_options = resolve(&g.info.options, &g.info.presets, None, &Options::new()).unwrap();
+    let bot_options = resolve(&b.info.options, &b.info.presets, None, &Options::new()).unwrap();
+    let start = Instant::now();
+    for i in 0..games {
+        let mut handle = g.plugin.loaded.open(&Open::Game { game: game.into(), options: game_options.clone(), seed: i }).unwrap();
+        let mut agents: Vec<_> = (0..seats)
+            .map(|s| {
+                let context = AgentContext { seed: i * 10 + s as u64, data_dir: None };
+                b.plugin.loaded.open(&Open::Agent { bot: b.info.name.clone(), options: bot_options.clone(), context }).unwrap()
+            })
+            .collect();
+        loop {
+            let decisions: Vec<Decision> = serde_json::from_value(handle.invoke(&Call::Decisions).unwrap()).unwrap();
+            if decisions.is_empty() {
+                break;
+            }
+            let actions: Vec<(usize, Value)> = decisions
+                .into_iter()
+                .map(|d| {
+                    let request = yomi_protocol::ActRequest { observation: d.observation, legal: d.legal, explain: false };
+                    let reply: ActReply = serde_json::from_value(agents[d.seat].invoke(&Call::Act(request)).unwrap()).unwrap();
+                    (d.seat, reply.action)
+                })
+                .collect();
+            let event = handle.invoke(&Call::Apply { actions }).unwrap();
+            for a in agents.iter_mut() {
+                a.invoke(&Call::Observe { event: event.clone() }).unwrap();
+            }
+        }
+    }
+    games as f64 / start.elapsed().as_secs_f64()
+}
+
+/// Plays the same games as a tournament through the host, committing each to the records.
+fn hosted(registry: &Registry, game: &str, bot: &str, seats: usize, games: u64, concurrency: usize) -> f64 {
+    let data = std::env::temp_dir().join(format!("yomi-bench-{}-{game}-{concurrency}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let store = Store::open(&data).unwrap();
+    let spec = TournamentSpec {
+        game: game.into(),
+        game_options: Options::new(),
+        bots: (0..seats).map(|_| BotSeat::parse(bot).unwrap()).collect(),
+        format: Format::RoundRobin,
+        seats: Some(seats),
+        games_per_pair: games as u32,
+        seed: 1,
+        concurrency,
+        policy: Default::default(),
+        sprt: None,
+        keep_transcripts: true,
+    };
+    let t: Tournament = runner::create(registry, &store, spec).unwrap();
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    let start = Instant::now();
+    let summary = rt.block_on(runner::run(Arc::new(t), Arc::new(Mutex::new(store)), None, |_, _| {})).unwrap();
+    let rate = summary["games"].as_u64().unwrap() as f64 / start.elapsed().as_secs_f64();
+    let _ = std::fs::remove_dir_all(&data);
+    rate
+}
+
+fn main() {
+    let registry = Registry::new(&[release_dir()]);
+    registry.discover();
+    let catalog = registry.catalog();
+    let games: u64 = std::env::var("YOMI_BENCH_GAMES").ok().and_then(|g| g.parse().ok()).unwrap_or(200);
+    println!("{:<10} {:<24} {:>12} {:>12} {:>12} {:>10}", "game", "bot", "direct g/s", "host c=1", "host c=2", "overhead");
+    for game in catalog["games"].as_array().unwrap() {
+        let name = game["name"].as_str().unwrap();
+        let seats = game["min_seats"].as_u64().unwrap() as usize;
+        let plays = |b: &&Value| b["games"].as_array().unwrap().iter().any(|g| g == name);
+        let bots: Vec<&Value> = catalog["bots"].as_array().unwrap().iter().filter(plays).collect();
+        let Some(bot) = FAST.iter().find_map(|f| bots.iter().find(|b| b["name"] == *f)) else { continue };
+        let id = bot["id"].as_str().unwrap();
+        let d = direct(&registry, name, id, seats, games);
+        let h1 = hosted(&registry, name, id, seats, games, 1);
+        let h2 = hosted(&registry, name, id, seats, games, 2);
+        println!("{name:<10} {id:<24} {d:>12.1} {h1:>12.1} {h2:>12.1} {:>9.2}x", d / h1);
+    }
+}

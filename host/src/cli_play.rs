@@ -1,0 +1,276 @@
+//! The command-line side of matches, tournaments and replays.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::{json, Value};
+use yomi_protocol::Options;
+
+use crate::cli::Common;
+use crate::matches::policy::{OnFailure, Policy};
+use crate::matches::runner::{self, MatchPlan, MatchSpec};
+use crate::matches::seat::{BotSeat, SeatEnv, SeatSpec};
+use crate::matches::transcript;
+use crate::tournament::rating::SprtSpec;
+use crate::tournament::runner as tournaments;
+use crate::tournament::schedule::{Format, TournamentSpec};
+use crate::tournament::standings;
+use crate::tournament::store::Store;
+
+/// The failure policy flags shared by `match` and `tournament`.
+#[derive(Debug, Args, Clone)]
+pub struct PolicyArgs {
+    /// Per-decision deadline in milliseconds (none by default).
+    #[arg(long)]
+    pub deadline_ms: Option<u64>,
+    /// What a timeout costs the seat.
+    #[arg(long, value_enum, default_value = "forfeit")]
+    pub on_timeout: OnFailure,
+    /// What an illegal action costs the seat.
+    #[arg(long, value_enum, default_value = "forfeit")]
+    pub on_illegal: OnFailure,
+    /// What a bot error, crash or disconnect costs the seat.
+    #[arg(long, value_enum, default_value = "forfeit")]
+    pub on_error: OnFailure,
+}
+
+impl PolicyArgs {
+    fn policy(&self) -> Policy {
+        Policy { deadline_ms: self.deadline_ms, on_timeout: self.on_timeout, on_illegal: self.on_illegal, on_error: self.on_error }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// The game (see `yomi bots`).
+    #[arg(long)]
+    pub game: String,
+    /// A seat: `bot[:option=value,...]`, one per seat in seat order (`preset=NAME`, `isolate=true`).
+    #[arg(long = "bot", value_name = "SPEC", required = true)]
+    pub bots: Vec<String>,
+    /// A game option `name=value` (repeatable).
+    #[arg(long = "game-option", value_name = "NAME=VALUE")]
+    pub game_options: Vec<String>,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Games in the match; the agents keep what they learned from game to game.
+    #[arg(long, default_value_t = 1)]
+    pub games: u32,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
+    /// Write the transcript (JSON lines) to this file.
+    #[arg(long)]
+    pub transcript: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct TournamentArgs {
+    /// Resume an interrupted tournament by id.
+    #[arg(long, value_name = "ID", conflicts_with_all = ["game", "list"])]
+    pub resume: Option<String>,
+    /// List the tournaments in the records.
+    #[arg(long)]
+    pub list: bool,
+    /// Print the stored transcript of one game, `ID:INDEX`, for `yomi replay`.
+    #[arg(long, value_name = "ID:INDEX", conflicts_with_all = ["game", "list", "resume"])]
+    pub transcript: Option<String>,
+    #[arg(long, required_unless_present_any = ["resume", "list", "transcript"])]
+    pub game: Option<String>,
+    /// A participant: `bot[:option=value,...]` (repeatable; at least two).
+    #[arg(long = "bot", value_name = "SPEC")]
+    pub bots: Vec<String>,
+    #[arg(long = "game-option", value_name = "NAME=VALUE")]
+    pub game_options: Vec<String>,
+    /// Games per pairing, split evenly over every seat order of each deal.
+    #[arg(long, default_value_t = 2)]
+    pub games_per_pair: u32,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Games played at once (1 to 64).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Gauntlet: the first bot meets the others; otherwise round robin.
+    #[arg(long)]
+    pub gauntlet: bool,
+    /// Seats per game (default: the game's smallest).
+    #[arg(long)]
+    pub seats: Option<usize>,
+    /// Stop when the SPRT decides: `elo0,elo1[,alpha,beta]` (two bots only).
+    #[arg(long)]
+    pub sprt: Option<String>,
+    /// Do not keep game transcripts in the records.
+    #[arg(long)]
+    pub no_transcripts: bool,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// A transcript written by `yomi match --transcript`.
+    pub file: PathBuf,
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_game_options(pairs: &[String]) -> anyhow::Result<Options> {
+    let mut options = Options::new();
+    for pair in pairs {
+        let (k, v) = pair.split_once('=').ok_or_else(|| anyhow::anyhow!("--game-option `{pair}` is not NAME=VALUE"))?;
+        options.insert(k.to_string(), serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string())));
+    }
+    Ok(options)
+}
+
+fn bot_seats(specs: &[String]) -> anyhow::Result<Vec<BotSeat>> {
+    specs.iter().map(|s| BotSeat::parse(s).map_err(|e| anyhow::anyhow!(e.message))).collect()
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread().enable_all().build()?)
+}
+
+fn bar(total: u64, what: &str) -> ProgressBar {
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(total);
+    let style = ProgressStyle::with_template(&format!("{what} {{bar:40}} {{pos}}/{{len}} games, {{elapsed}} (eta {{eta}})"))
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar
+}
+
+/// `yomi match`.
+pub fn play_match(common: &Common, args: MatchArgs) -> anyhow::Result<ExitCode> {
+    let registry = common.registry();
+    let spec = MatchSpec {
+        game: args.game.clone(),
+        game_options: parse_game_options(&args.game_options)?,
+        seats: bot_seats(&args.bots)?.into_iter().map(SeatSpec::Bot).collect(),
+        seed: args.seed,
+        games: args.games,
+        policy: args.policy.policy(),
+    };
+    let plan = MatchPlan::new(&registry, spec).map_err(|e| anyhow::anyhow!(e.message))?;
+    let bar = bar(plan.spec.games as u64, "match");
+    let data_dir = Some(common.data_dir());
+    let (result, log) = runtime()?.block_on(async {
+        let env = SeatEnv { seat: 0, data_dir, deadline: plan.spec.policy.deadline(), client: None };
+        let agents = plan.start_agents(&env).await?;
+        let mut log = vec![plan.header()];
+        let result = runner::run(&plan, &agents, &mut log, |_, _, _| bar.inc(1)).await?;
+        Ok::<_, yomi_protocol::ErrorInfo>((result, log))
+    }).map_err(|e| anyhow::anyhow!(e.message))?;
+    bar.finish_and_clear();
+    if let Some(path) = &args.transcript {
+        std::fs::write(path, transcript::render(&log))?;
+    }
+    let summary = json!({
+        "game": result.game, "seats": result.seats, "games": result.games, "scores": result.scores,
+        "failures": result.failures, "forfeits": result.forfeits,
+    });
+    if args.json {
+        println!("{summary}");
+    } else {
+        println!("{} games of {}", result.games, result.game);
+        for (i, seat) in result.seats.iter().enumerate() {
+            let f = &result.failures[i];
+            println!(
+                "  seat {i}  {seat:<28} score {:>8.1}  ({:.3}/game)  forfeits {}  timeouts {} illegal {} errors {} crashes {}",
+                result.scores[i], result.scores[i] / result.games as f64, result.forfeits[i], f.timeout, f.illegal, f.error, f.crash
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `yomi tournament`.
+pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitCode> {
+    let store = Store::open(&common.data_dir()).map_err(|e| anyhow::anyhow!(e.message))?;
+    if args.list {
+        let list = tournaments::list(&store).map_err(|e| anyhow::anyhow!(e.message))?;
+        if args.json {
+            println!("{list}");
+        } else {
+            for t in list.as_array().into_iter().flatten() {
+                println!("{:<20} {:<9} {:>6}/{:<6} {}", t["id"].as_str().unwrap_or(""), t["status"].as_str().unwrap_or(""), t["games"], t["total"], t["game"].as_str().unwrap_or(""));
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(which) = &args.transcript {
+        let (id, index) = which
+            .rsplit_once(':')
+            .and_then(|(id, i)| Some((id, i.parse::<u64>().ok()?)))
+            .ok_or_else(|| anyhow::anyhow!("--transcript takes ID:INDEX"))?;
+        let text = store.transcript(id, index).map_err(|e| anyhow::anyhow!(e.message))?;
+        match text {
+            Some(t) if !t.is_empty() => print!("{t}"),
+            Some(_) => anyhow::bail!("tournament `{id}` was run without keeping transcripts"),
+            None => anyhow::bail!("no game {index} of tournament `{id}` in the records"),
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let registry = common.registry();
+    let t = match &args.resume {
+        Some(id) => tournaments::reopen(&registry, &store, id),
+        None => {
+            let spec = TournamentSpec {
+                game: args.game.clone().unwrap_or_default(),
+                game_options: parse_game_options(&args.game_options)?,
+                bots: bot_seats(&args.bots)?,
+                format: if args.gauntlet { Format::Gauntlet } else { Format::RoundRobin },
+                seats: args.seats,
+                games_per_pair: args.games_per_pair,
+                seed: args.seed,
+                concurrency: args.concurrency,
+                policy: args.policy.policy(),
+                sprt: args.sprt.as_deref().map(SprtSpec::parse).transpose().map_err(|e| anyhow::anyhow!(e))?,
+                keep_transcripts: !args.no_transcripts,
+            };
+            tournaments::create(&registry, &store, spec)
+        }
+    }
+    .map_err(|e| anyhow::anyhow!(e.message))?;
+    eprintln!("tournament {} ({} games scheduled; resume with `yomi tournament --resume {}`)", t.id, t.schedule.len(), t.id);
+    let bar = bar(t.schedule.len() as u64, "tournament");
+    let data_dir = Some(common.data_dir());
+    let summary = runtime()?
+        .block_on(tournaments::run(Arc::new(t), Arc::new(Mutex::new(store)), data_dir, |done, _| bar.set_position(done)))
+        .map_err(|e| anyhow::anyhow!(e.message))?;
+    bar.finish_and_clear();
+    if args.json {
+        println!("{summary}");
+    } else {
+        print!("{}", standings::render(&summary));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `yomi replay`: exit 0 when the transcript plays out identically, 1 when it diverges.
+pub fn replay(common: &Common, args: ReplayArgs) -> anyhow::Result<ExitCode> {
+    let lines = transcript::read(&args.file).map_err(|e| anyhow::anyhow!(e.message))?;
+    let registry = common.registry();
+    let report = runtime()?
+        .block_on(transcript::replay(&registry, &lines, Some(common.data_dir())))
+        .map_err(|e| anyhow::anyhow!(e.message))?;
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else if report.identical {
+        println!("identical: {} lines, scores {:?}", report.lines, report.scores);
+    } else {
+        println!("DIVERGED: {}", report.divergence.as_ref().map(|d| d.to_string()).unwrap_or_default());
+    }
+    for change in &report.build_changes {
+        eprintln!("note: plugin build changed since recording: {change}");
+    }
+    Ok(if report.identical { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}

@@ -1,0 +1,16 @@
+//! Matches: the host as referee between any bots (and connected clients) of any game plugin.
+//!
+//! - [`seat`]: who sits in a seat — a bot (in process or isolated in a worker) or a client.
+//! - [`game`]: a game handle in a plugin, called off the reactor.
+//! - [`policy`]: the deadline and what a timeout, an illegal action, an error, a crash or a
+//!   disconnect costs the seat.
+//! - [`referee`]: plays one game and records it.
+//! - [`transcript`]: the recorded form of a match, and replaying it.
+//! - [`runner`]: a match of several games with persistent agents.
+
+pub mod game;
+pub mod policy;
+pub mod referee;
+pub mod runner;
+pub mod seat;
+pub mod transcript;

@@ -1,0 +1,168 @@
+//! Plays one game between seated agents under a policy, recording every decision, action and
+//! event: the host side of the OpenSpiel loop, with deadlines and failures.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use futures_util::future::join_all;
+use serde::Serialize;
+use serde_json::{json, Value};
+use yomi_protocol::{ActRequest, Decision, ErrorCode, ErrorInfo};
+
+use super::game::HostedGame;
+use super::policy::{FailureCounts, FailureKind, OnFailure, Policy};
+use crate::agent::Agent;
+
+/// A game longer than this many steps is a broken referee, not a long game.
+const MAX_STEPS: usize = 1_000_000;
+
+/// The result of one game.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameRecord {
+    pub scores: Vec<f64>,
+    pub summary: Value,
+    pub failures: Vec<FailureCounts>,
+    /// The seat that forfeited, and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forfeit: Option<(usize, FailureKind)>,
+    pub steps: usize,
+}
+
+/// Plays `game` to the end. `log` receives the transcript lines of this game.
+pub async fn play(
+    game: &HostedGame,
+    agents: &[Arc<dyn Agent>],
+    policy: &Policy,
+    game_index: u32,
+    log: &mut Vec<Value>,
+) -> Result<GameRecord, ErrorInfo> {
+    let seats = agents.len();
+    let mut failures = vec![FailureCounts::default(); seats];
+    let mut steps = 0;
+    loop {
+        let decisions = game.decisions().await?;
+        if decisions.is_empty() {
+            break;
+        }
+        steps += 1;
+        if steps > MAX_STEPS {
+            return Err(ErrorInfo::new(ErrorCode::Internal, format!("game did not end within {MAX_STEPS} steps")));
+        }
+        for d in &decisions {
+            if d.seat >= seats {
+                return Err(ErrorInfo::new(ErrorCode::Internal, format!("game asked seat {} of {seats}", d.seat)));
+            }
+            log.push(json!({"type": "decision", "game": game_index, "seat": d.seat, "observation": d.observation, "legal": d.legal}));
+        }
+        let answers = join_all(decisions.iter().map(|d| ask(agents[d.seat].as_ref(), d, policy))).await;
+        let mut actions = Vec::with_capacity(decisions.len());
+        for (d, (answer, ms)) in decisions.iter().zip(answers) {
+            let (action, failure) = match answer {
+                Ok(action) => (Some(action), None),
+                Err(e) => (None, Some((FailureKind::of(&e), e.message))),
+            };
+            log.push(json!({
+                "type": "action", "game": game_index, "seat": d.seat, "action": action, "ms": ms,
+                "failure": failure.as_ref().map(|(k, m)| json!({"kind": k, "message": m})),
+            }));
+            match (action, failure) {
+                (Some(action), _) => actions.push((d.seat, action)),
+                (None, Some((kind, _))) => {
+                    failures[d.seat].add(kind);
+                    match substitute(game, d.seat, kind, policy).await? {
+                        Some(action) => actions.push((d.seat, action)),
+                        None => return forfeit(d.seat, kind, seats, failures, steps, game_index, log),
+                    }
+                }
+                (None, None) => unreachable!("an answer is an action or a failure"),
+            }
+        }
+        let event = loop {
+            match game.apply(actions.clone()).await {
+                Ok(event) => break event,
+                Err(e) if e.code == ErrorCode::IllegalAction => {
+                    let culprits = culprits(&decisions, &actions);
+                    let Some(&seat) = culprits.first() else {
+                        return Err(ErrorInfo::new(ErrorCode::Internal, format!("the game rejected a joint action without a culprit: {}", e.message)));
+                    };
+                    failures[seat].add(FailureKind::Illegal);
+                    log.push(json!({"type": "illegal", "game": game_index, "seat": seat, "message": e.message}));
+                    match substitute(game, seat, FailureKind::Illegal, policy).await? {
+                        Some(action) if Some(&action) != actions.iter().find(|(s, _)| *s == seat).map(|(_, a)| a) => {
+                            actions.iter_mut().filter(|(s, _)| *s == seat).for_each(|(_, a)| *a = action.clone());
+                        }
+                        _ => return forfeit(seat, FailureKind::Illegal, seats, failures, steps, game_index, log),
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        };
+        log.push(json!({"type": "event", "game": game_index, "event": event}));
+        let observed = join_all(agents.iter().map(|a| a.observe(event.clone()))).await;
+        for (seat, result) in observed.into_iter().enumerate() {
+            if let Err(e) = result {
+                failures[seat].add(FailureKind::of(&e));
+                log.push(json!({"type": "observe_failed", "game": game_index, "seat": seat, "message": e.message}));
+            }
+        }
+    }
+    let outcome = game
+        .outcome()
+        .await?
+        .ok_or_else(|| ErrorInfo::new(ErrorCode::Internal, "the game has no decisions left but no outcome"))?;
+    if outcome.scores.len() != seats {
+        return Err(ErrorInfo::new(ErrorCode::Internal, format!("the game scored {} seats of {seats}", outcome.scores.len())));
+    }
+    log.push(json!({"type": "outcome", "game": game_index, "scores": outcome.scores, "summary": outcome.summary, "failures": failures}));
+    Ok(GameRecord { scores: outcome.scores, summary: outcome.summary, failures, forfeit: None, steps })
+}
+
+/// Asks one agent under the deadline; returns the answer and the milliseconds it took.
+async fn ask(agent: &dyn Agent, decision: &Decision, policy: &Policy) -> (Result<Value, ErrorInfo>, u64) {
+    let request = ActRequest { observation: decision.observation.clone(), legal: decision.legal.clone(), explain: false };
+    let start = Instant::now();
+    let answer = match policy.deadline() {
+        Some(deadline) => match tokio::time::timeout(deadline, agent.act(request)).await {
+            Ok(r) => r,
+            Err(_) => Err(ErrorInfo::new(ErrorCode::Timeout, format!("no answer within {} ms", deadline.as_millis()))),
+        },
+        None => agent.act(request).await,
+    };
+    (answer.map(|r| r.action), start.elapsed().as_millis() as u64)
+}
+
+/// The action the policy plays instead of a failed one, or None for a forfeit.
+async fn substitute(game: &HostedGame, seat: usize, kind: FailureKind, policy: &Policy) -> Result<Option<Value>, ErrorInfo> {
+    match policy.response(kind) {
+        OnFailure::Forfeit => Ok(None),
+        OnFailure::Default => game.default_action(seat).await,
+    }
+}
+
+/// Seats whose action is not among their listed legal actions. A game that lists actions by
+/// range (bet amounts) can only be blamed through this when one seat acted.
+fn culprits(decisions: &[Decision], actions: &[(usize, Value)]) -> Vec<usize> {
+    if let [only] = actions {
+        return vec![only.0];
+    }
+    actions
+        .iter()
+        .filter(|(seat, action)| decisions.iter().find(|d| d.seat == *seat).is_some_and(|d| !d.legal.contains(action)))
+        .map(|(seat, _)| *seat)
+        .collect()
+}
+
+fn forfeit(
+    seat: usize,
+    kind: FailureKind,
+    seats: usize,
+    failures: Vec<FailureCounts>,
+    steps: usize,
+    game_index: u32,
+    log: &mut Vec<Value>,
+) -> Result<GameRecord, ErrorInfo> {
+    let scores: Vec<f64> = (0..seats).map(|s| if s == seat { 0.0 } else { 1.0 }).collect();
+    let summary = json!({"forfeit": {"seat": seat, "kind": kind}});
+    log.push(json!({"type": "outcome", "game": game_index, "scores": scores, "summary": summary, "failures": failures}));
+    Ok(GameRecord { scores, summary, failures, forfeit: Some((seat, kind)), steps })
+}

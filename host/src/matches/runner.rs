@@ -1,0 +1,157 @@
+//! A match: several games of one game between the same seated agents, with their state kept
+//! across games (a bot that learns its opponent keeps learning), recorded as one transcript.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use yomi_plugin::rng::derive_seed;
+use yomi_protocol::options::resolve;
+use yomi_protocol::{ErrorCode, ErrorInfo, Options};
+
+use super::game::HostedGame;
+use super::policy::{FailureCounts, Policy};
+use super::referee::{self, GameRecord};
+use super::seat::{SeatEnv, SeatPlan, SeatSpec};
+use crate::agent::Agent;
+use crate::ops::agents::option_error;
+use crate::registry::{GameRef, Registry};
+
+/// Most games one match may ask for.
+pub const MAX_GAMES: u32 = 1_000_000;
+
+/// Transcript format version, in the header.
+pub const TRANSCRIPT_FORMAT: u32 = 1;
+
+/// A match as requested.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MatchSpec {
+    pub game: String,
+    #[serde(default)]
+    pub game_options: Options,
+    pub seats: Vec<SeatSpec>,
+    #[serde(default)]
+    pub seed: u64,
+    #[serde(default = "one")]
+    pub games: u32,
+    #[serde(default)]
+    pub policy: Policy,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// A checked match, ready to run.
+#[derive(Debug, Clone)]
+pub struct MatchPlan {
+    pub spec: MatchSpec,
+    pub game: GameRef,
+    /// The complete game options.
+    pub game_options: Options,
+    pub seats: Vec<SeatPlan>,
+}
+
+impl MatchPlan {
+    /// Checks the spec: the game exists, the seat count fits, every bot plays the game, options check.
+    pub fn new(registry: &Registry, spec: MatchSpec) -> Result<MatchPlan, ErrorInfo> {
+        let game = registry.resolve_game(&spec.game)?;
+        let (min, max) = (game.info.min_seats, game.info.max_seats);
+        if spec.seats.len() < min || spec.seats.len() > max {
+            let want = if min == max { format!("{min}") } else { format!("{min} to {max}") };
+            return Err(ErrorInfo::new(
+                ErrorCode::InvalidParams,
+                format!("`{}` is played by {want} seats, not {}", spec.game, spec.seats.len()),
+            ));
+        }
+        if spec.games == 0 || spec.games > MAX_GAMES {
+            return Err(ErrorInfo::new(ErrorCode::InvalidParams, format!("games must be 1 to {MAX_GAMES}, not {}", spec.games)));
+        }
+        let game_options = resolve(&game.info.options, &game.info.presets, None, &spec.game_options).map_err(option_error)?;
+        let seats = spec.seats.iter().map(|s| SeatPlan::resolve(registry, &spec.game, s)).collect::<Result<Vec<_>, _>>()?;
+        Ok(MatchPlan { spec, game, game_options, seats })
+    }
+
+    /// The seed of seat `seat`'s agent: fixed for the match, so the agent's randomness replays.
+    pub fn seat_seed(&self, seat: usize) -> u64 {
+        derive_seed(self.spec.seed, 1_000_000 + seat as u64)
+    }
+
+    /// The seed of game `index` (its deal, its chance).
+    pub fn game_seed(&self, index: u32) -> u64 {
+        derive_seed(self.spec.seed, index as u64)
+    }
+
+    /// The transcript's first line: everything needed to play the match again.
+    pub fn header(&self) -> Value {
+        json!({
+            "type": "header", "format": TRANSCRIPT_FORMAT, "yomi": env!("CARGO_PKG_VERSION"),
+            "game": self.spec.game, "plugin": self.game.plugin.name(),
+            "plugin_version": self.game.plugin.loaded.manifest.version, "build": self.game.plugin.build,
+            "game_options": self.game_options, "seed": self.spec.seed, "games": self.spec.games,
+            "policy": self.spec.policy,
+            "seats": self.seats.iter().enumerate().map(|(i, s)| s.header(self.seat_seed(i))).collect::<Vec<_>>(),
+        })
+    }
+
+    /// Starts every seat's agent.
+    pub async fn start_agents(&self, env: &SeatEnv) -> Result<Vec<Arc<dyn Agent>>, ErrorInfo> {
+        let mut agents = Vec::with_capacity(self.seats.len());
+        for (seat, plan) in self.seats.iter().enumerate() {
+            let env = SeatEnv { seat, ..env.clone() };
+            agents.push(plan.start(self.seat_seed(seat), &env).await?);
+        }
+        Ok(agents)
+    }
+}
+
+/// The result of a match.
+#[derive(Debug, Clone, Serialize)]
+pub struct MatchResult {
+    pub game: String,
+    pub seats: Vec<String>,
+    pub games: u32,
+    /// Sum of each seat's scores over the games.
+    pub scores: Vec<f64>,
+    pub failures: Vec<FailureCounts>,
+    pub forfeits: Vec<u32>,
+    pub records: Vec<GameRecord>,
+}
+
+/// Plays every game of the plan with `agents`, appending transcript lines to `log` and calling
+/// `progress` after each game.
+pub async fn run(
+    plan: &MatchPlan,
+    agents: &[Arc<dyn Agent>],
+    log: &mut Vec<Value>,
+    mut progress: impl FnMut(u32, &GameRecord, &[f64]),
+) -> Result<MatchResult, ErrorInfo> {
+    let seats = plan.seats.len();
+    let mut result = MatchResult {
+        game: plan.spec.game.clone(),
+        seats: plan.seats.iter().map(SeatPlan::label).collect(),
+        games: 0,
+        scores: vec![0.0; seats],
+        failures: vec![FailureCounts::default(); seats],
+        forfeits: vec![0; seats],
+        records: Vec::new(),
+    };
+    for index in 0..plan.spec.games {
+        let seed = plan.game_seed(index);
+        log.push(json!({"type": "game", "game": index, "seed": seed}));
+        let game = HostedGame::open(&plan.game, plan.game_options.clone(), seed).await?;
+        let record = referee::play(&game, agents, &plan.spec.policy, index, log).await?;
+        for seat in 0..seats {
+            result.scores[seat] += record.scores[seat];
+            result.failures[seat].merge(&record.failures[seat]);
+        }
+        if let Some((seat, _)) = record.forfeit {
+            result.forfeits[seat] += 1;
+        }
+        result.games += 1;
+        progress(index, &record, &result.scores);
+        result.records.push(record);
+    }
+    log.push(json!({"type": "result", "scores": result.scores, "failures": result.failures, "forfeits": result.forfeits}));
+    Ok(result)
+}

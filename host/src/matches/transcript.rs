@@ -1,0 +1,166 @@
+//! Transcripts: a match as JSON lines (a header, then every game's decisions, actions, events and
+//! outcome, then the result), and replaying one to check that it plays out identically.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use yomi_protocol::{ErrorCode, ErrorInfo, Options};
+
+use super::runner::{self, MatchPlan, MatchSpec};
+use super::seat::{BotSeat, ScriptedAgent, SeatEnv, SeatPlan, SeatSpec};
+use crate::agent::Agent;
+use crate::registry::Registry;
+
+/// Reads a transcript file into its lines, naming the first line that is not a JSON object.
+pub fn read(path: &Path) -> Result<Vec<Value>, ErrorInfo> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ErrorInfo::new(ErrorCode::NotFound, format!("{}: {e}", path.display())))?;
+    parse(&text).map_err(|e| ErrorInfo::new(e.code, format!("{}: {}", path.display(), e.message)))
+}
+
+/// Parses transcript text.
+pub fn parse(text: &str) -> Result<Vec<Value>, ErrorInfo> {
+    let mut lines = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let value: Value = serde_json::from_str(line)
+            .map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, format!("line {}: not JSON: {e}", i + 1)))?;
+        if value.get("type").and_then(Value::as_str).is_none() {
+            return Err(ErrorInfo::new(ErrorCode::InvalidParams, format!("line {}: a transcript line needs a `type`", i + 1)));
+        }
+        lines.push(value);
+    }
+    match lines.first() {
+        Some(h) if h["type"] == "header" => Ok(lines),
+        _ => Err(ErrorInfo::new(ErrorCode::InvalidParams, "line 1: a transcript starts with its header")),
+    }
+}
+
+/// Renders transcript lines as JSON-lines text.
+pub fn render(lines: &[Value]) -> String {
+    lines.iter().map(|l| format!("{l}\n")).collect()
+}
+
+/// The match spec a header describes (bots with their complete recorded options).
+pub fn spec_from_header(header: &Value) -> Result<MatchSpec, ErrorInfo> {
+    let field = |name: &str| {
+        header.get(name).cloned().ok_or_else(|| ErrorInfo::new(ErrorCode::InvalidParams, format!("line 1: header has no `{name}`")))
+    };
+    let bad = |name: &str, e: serde_json::Error| ErrorInfo::new(ErrorCode::InvalidParams, format!("line 1: header `{name}`: {e}"));
+    let seats = field("seats")?
+        .as_array()
+        .ok_or_else(|| ErrorInfo::new(ErrorCode::InvalidParams, "line 1: header `seats` is not a list"))?
+        .iter()
+        .map(|s| match (s.get("bot").and_then(Value::as_str), s.get("client").and_then(Value::as_str)) {
+            (Some(bot), _) => Ok(SeatSpec::Bot(BotSeat {
+                bot: bot.to_string(),
+                preset: None,
+                options: serde_json::from_value::<Options>(s.get("options").cloned().unwrap_or(json!({}))).map_err(|e| bad("seats", e))?,
+                isolate: s.get("isolate").and_then(Value::as_bool).unwrap_or(false),
+            })),
+            (None, Some(client)) => Ok(SeatSpec::Client { client: client.to_string() }),
+            _ => Err(ErrorInfo::new(ErrorCode::InvalidParams, "line 1: a seat is neither a bot nor a client")),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(MatchSpec {
+        game: field("game")?.as_str().unwrap_or_default().to_string(),
+        game_options: serde_json::from_value(field("game_options")?).map_err(|e| bad("game_options", e))?,
+        seats,
+        seed: field("seed")?.as_u64().ok_or_else(|| ErrorInfo::new(ErrorCode::InvalidParams, "line 1: `seed` is not a number"))?,
+        games: field("games")?.as_u64().unwrap_or(1) as u32,
+        policy: serde_json::from_value(field("policy")?).map_err(|e| bad("policy", e))?,
+    })
+}
+
+/// The outcome of a replay.
+#[derive(Debug, serde::Serialize)]
+pub struct ReplayReport {
+    pub identical: bool,
+    pub lines: usize,
+    pub scores: Vec<f64>,
+    /// The first line that differs (1-based), with what the file says and what the replay did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub divergence: Option<Value>,
+    /// Plugins whose build differs from the one recorded.
+    pub build_changes: Vec<String>,
+}
+
+/// Plays the recorded match again and compares it line by line (timings aside). Client seats
+/// replay their recorded moves.
+pub async fn replay(registry: &Registry, recorded: &[Value], data_dir: Option<std::path::PathBuf>) -> Result<ReplayReport, ErrorInfo> {
+    let header = &recorded[0];
+    let spec = spec_from_header(header)?;
+    let plan = MatchPlan::new(registry, spec)?;
+    let mut agents: Vec<Arc<dyn Agent>> = Vec::with_capacity(plan.seats.len());
+    for (seat, seat_plan) in plan.seats.iter().enumerate() {
+        agents.push(match seat_plan {
+            SeatPlan::Client { .. } => Arc::new(ScriptedAgent::new(recorded_actions(recorded, seat))),
+            bot => bot.start(plan.seat_seed(seat), &SeatEnv { seat, data_dir: data_dir.clone(), ..SeatEnv::default() }).await?,
+        });
+    }
+    let mut log = vec![plan.header()];
+    let result = runner::run(&plan, &agents, &mut log, |_, _, _| {}).await?;
+    let build_changes = build_changes(header, &log[0]);
+    let divergence = recorded.iter().zip(log.iter()).enumerate().find(|(_, (a, b))| strip(a) != strip(b)).map(|(i, (a, b))| {
+        json!({"line": i + 1, "recorded": a, "replayed": b})
+    });
+    let divergence = divergence.or_else(|| {
+        (recorded.len() != log.len()).then(|| json!({"line": recorded.len().min(log.len()) + 1, "recorded_lines": recorded.len(), "replayed_lines": log.len()}))
+    });
+    Ok(ReplayReport { identical: divergence.is_none(), lines: log.len(), scores: result.scores, divergence, build_changes })
+}
+
+fn recorded_actions(recorded: &[Value], seat: usize) -> Vec<Value> {
+    recorded
+        .iter()
+        .filter(|l| l["type"] == "action" && l["seat"].as_u64() == Some(seat as u64))
+        .map(|l| l["action"].clone())
+        .collect()
+}
+
+/// A line without what legitimately changes between runs: timings, the host version, and build
+/// hashes (a changed build is reported separately; only a changed *behaviour* is a divergence).
+fn strip(line: &Value) -> Value {
+    let mut line = line.clone();
+    if let Some(map) = line.as_object_mut() {
+        for key in ["ms", "yomi", "build"] {
+            map.remove(key);
+        }
+        if let Some(Value::Array(seats)) = map.get_mut("seats") {
+            seats.iter_mut().filter_map(Value::as_object_mut).for_each(|s| {
+                s.remove("build");
+            });
+        }
+    }
+    line
+}
+
+fn build_changes(recorded: &Value, replayed: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    if recorded["build"] != replayed["build"] {
+        out.push(format!("game plugin {}: {} -> {}", replayed["plugin"], recorded["build"], replayed["build"]));
+    }
+    if let (Some(a), Some(b)) = (recorded["seats"].as_array(), replayed["seats"].as_array()) {
+        for (i, (x, y)) in a.iter().zip(b).enumerate() {
+            if x["build"] != y["build"] {
+                out.push(format!("seat {i} ({}): {} -> {}", y["bot"], x["build"], y["build"]));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corrupt_transcripts_name_the_line() {
+        let e = parse("{\"type\":\"header\"}\n{\"type\":\"game\"}\nnot json\n").unwrap_err();
+        assert!(e.message.starts_with("line 3:"), "{}", e.message);
+        let e = parse("{\"type\":\"game\"}\n").unwrap_err();
+        assert!(e.message.starts_with("line 1:"), "{}", e.message);
+        let e = parse("{\"type\":\"header\"}\n[1]\n").unwrap_err();
+        assert!(e.message.starts_with("line 2:"), "{}", e.message);
+    }
+}

@@ -1,0 +1,56 @@
+//! `tournament.run` and `tournament.list` over the protocol.
+
+use std::sync::{Arc, Mutex};
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+use yomi_protocol::{ErrorCode, ErrorInfo, Event, RequestId};
+
+use crate::server::session::Session;
+use crate::tournament::runner::{self, Tournament};
+use crate::tournament::schedule::TournamentSpec;
+use crate::tournament::store::Store;
+
+#[derive(Debug, Deserialize)]
+pub struct Run {
+    /// Resume this interrupted tournament instead of starting one.
+    #[serde(default)]
+    pub resume: Option<String>,
+    #[serde(flatten)]
+    pub spec: Option<TournamentSpec>,
+}
+
+fn store(session: &Session) -> Result<Store, ErrorInfo> {
+    let dir = session.shared.config.data_dir.clone().ok_or_else(|| ErrorInfo::new(ErrorCode::Internal, "the server has no data directory"))?;
+    Store::open(&dir)
+}
+
+/// Checks and records the tournament now, then plays it in the background with
+/// `tournament.progress` events; the reply is the summary.
+pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo> {
+    let store = store(session)?;
+    let registry = &session.shared.registry;
+    let t: Tournament = match (p.resume, p.spec) {
+        (Some(resume), _) => runner::reopen(registry, &store, &resume)?,
+        (None, Some(spec)) => runner::create(registry, &store, spec)?,
+        (None, None) => return Err(ErrorInfo::new(ErrorCode::InvalidParams, "give a tournament spec or `resume`")),
+    };
+    let t = Arc::new(t);
+    let outbox = session.outbox.clone();
+    let data_dir = session.shared.config.data_dir.clone();
+    let tid = t.id.clone();
+    session.spawn(id, async move {
+        let started = Event::new("tournament.started", json!({"id": tid, "scheduled": t.schedule.len()}));
+        let _ = outbox.send(serde_json::to_string(&started).expect("events serialize")).await;
+        runner::run(t, Arc::new(Mutex::new(store)), data_dir, move |games, total| {
+            let event = Event::new("tournament.progress", json!({"id": tid, "games": games, "total": total}));
+            let _ = outbox.try_send(serde_json::to_string(&event).expect("events serialize"));
+        })
+        .await
+    });
+    Ok(())
+}
+
+pub fn list(session: &Session) -> Result<Value, ErrorInfo> {
+    runner::list(&store(session)?)
+}

@@ -1,0 +1,14 @@
+//! Tournaments between bots, as cutechess-cli and fastchess run them for chess engines, for
+//! simultaneous, multi-player and imperfect-information games.
+//!
+//! - [`schedule`]: which bots meet, in which seat orders, on which deals.
+//! - [`standings`]: scores, pairing tables and Elo from finished games.
+//! - [`rating`]: Elo arithmetic and the SPRT.
+//! - [`store`]: the SQLite records that make a tournament survive `kill -9`.
+//! - [`runner`]: plays the schedule with games in parallel, committing each before it counts.
+
+pub mod rating;
+pub mod runner;
+pub mod schedule;
+pub mod standings;
+pub mod store;

@@ -1,0 +1,171 @@
+//! Ratings from results: Elo with a 95 % interval per bot, and the SPRT for two-bot comparisons.
+//!
+//! Multi-seat games are reduced to pairwise comparisons (a bot beats another in a game when its
+//! score is higher; equal scores are a draw), so the same arithmetic serves two- and n-player
+//! games.
+
+use serde::{Deserialize, Serialize};
+
+/// The Elo difference that an expected score `s` (0 < s < 1) corresponds to.
+pub fn elo_from_score(s: f64) -> f64 {
+    let s = s.clamp(1e-6, 1.0 - 1e-6);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+/// A bot's pairwise results against the rest of the field.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct PairwiseTally {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+impl PairwiseTally {
+    pub fn add(&mut self, my_score: f64, their_score: f64) {
+        if my_score > their_score {
+            self.wins += 1;
+        } else if my_score < their_score {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+
+    pub fn n(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Mean score per comparison (win 1, draw 0.5).
+    pub fn score(&self) -> f64 {
+        if self.n() == 0 {
+            return 0.5;
+        }
+        (self.wins as f64 + 0.5 * self.draws as f64) / self.n() as f64
+    }
+
+    /// Elo against the field and its 95 % interval from the score's standard error.
+    pub fn elo(&self) -> (f64, [f64; 2]) {
+        let n = self.n() as f64;
+        let s = self.score();
+        if n == 0.0 {
+            return (0.0, [f64::NEG_INFINITY, f64::INFINITY]);
+        }
+        let (w, d, l) = (self.wins as f64 / n, self.draws as f64 / n, self.losses as f64 / n);
+        let var = w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * (0.0 - s).powi(2);
+        let se = (var / n).sqrt();
+        let z = 1.959_963_984_540_054;
+        (elo_from_score(s), [elo_from_score(s - z * se), elo_from_score(s + z * se)])
+    }
+}
+
+/// Parameters of a sequential probability ratio test: H0 Elo = elo0 against H1 Elo = elo1.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SprtSpec {
+    pub elo0: f64,
+    pub elo1: f64,
+    #[serde(default = "five_percent")]
+    pub alpha: f64,
+    #[serde(default = "five_percent")]
+    pub beta: f64,
+}
+
+fn five_percent() -> f64 {
+    0.05
+}
+
+/// Where an SPRT stands.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SprtState {
+    pub llr: f64,
+    pub lower: f64,
+    pub upper: f64,
+    /// "H0" or "H1" once a bound is crossed, else "continue".
+    pub decision: &'static str,
+}
+
+impl SprtSpec {
+    /// Parses `elo0,elo1[,alpha,beta]`.
+    pub fn parse(text: &str) -> Result<SprtSpec, String> {
+        let parts: Vec<f64> = text
+            .split(',')
+            .map(|p| p.trim().parse::<f64>().map_err(|_| format!("`{p}` in --sprt is not a number")))
+            .collect::<Result<_, _>>()?;
+        let spec = match parts[..] {
+            [elo0, elo1] => SprtSpec { elo0, elo1, alpha: 0.05, beta: 0.05 },
+            [elo0, elo1, alpha, beta] => SprtSpec { elo0, elo1, alpha, beta },
+            _ => return Err("--sprt takes elo0,elo1 or elo0,elo1,alpha,beta".into()),
+        };
+        spec.check()?;
+        Ok(spec)
+    }
+
+    pub fn check(&self) -> Result<(), String> {
+        let ok = self.elo0.is_finite() && self.elo1.is_finite() && self.elo1 > self.elo0;
+        let probs = (0.0..0.5).contains(&self.alpha) && (0.0..0.5).contains(&self.beta) && self.alpha > 0.0 && self.beta > 0.0;
+        if ok && probs {
+            Ok(())
+        } else {
+            Err("SPRT needs finite elo0 < elo1 and 0 < alpha, beta < 0.5".into())
+        }
+    }
+
+    /// The log-likelihood ratio of the results so far (win/draw/loss of the first bot), with the
+    /// normal approximation used by chess engine testing (the GSPRT of fishtest and cutechess).
+    pub fn state(&self, t: &PairwiseTally) -> SprtState {
+        let lower = (self.beta / (1.0 - self.alpha)).ln();
+        let upper = ((1.0 - self.beta) / self.alpha).ln();
+        let n = t.n() as f64;
+        let llr = if t.wins == 0 || t.losses == 0 || n == 0.0 {
+            0.0
+        } else {
+            let (w, d) = (t.wins as f64 / n, t.draws as f64 / n);
+            let s = w + d / 2.0;
+            let var = (w + d / 4.0 - s * s) / n;
+            let s0 = 1.0 / (1.0 + 10f64.powf(-self.elo0 / 400.0));
+            let s1 = 1.0 / (1.0 + 10f64.powf(-self.elo1 / 400.0));
+            (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+        };
+        let decision = if llr >= upper {
+            "H1"
+        } else if llr <= lower {
+            "H0"
+        } else {
+            "continue"
+        };
+        SprtState { llr, lower, upper, decision }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_of_known_scores() {
+        assert!(elo_from_score(0.5).abs() < 1e-12);
+        // 0.64 expected score is about +100 Elo (the logistic table every rating list uses).
+        assert!((elo_from_score(0.64) - 99.99).abs() < 0.2);
+        assert!((elo_from_score(0.36) + 99.99).abs() < 0.2);
+    }
+
+    #[test]
+    fn interval_contains_estimate_and_shrinks() {
+        let small = PairwiseTally { wins: 6, draws: 0, losses: 4 };
+        let big = PairwiseTally { wins: 600, draws: 0, losses: 400 };
+        let (e, [lo, hi]) = small.elo();
+        let (e2, [lo2, hi2]) = big.elo();
+        assert!(lo < e && e < hi && lo2 < e2 && e2 < hi2);
+        assert!((e - e2).abs() < 1e-9);
+        assert!(hi2 - lo2 < hi - lo);
+    }
+
+    #[test]
+    fn sprt_accepts_clear_results() {
+        let spec = SprtSpec::parse("0,20").unwrap();
+        assert_eq!(spec.state(&PairwiseTally { wins: 900, draws: 0, losses: 100 }).decision, "H1");
+        assert_eq!(spec.state(&PairwiseTally { wins: 100, draws: 0, losses: 900 }).decision, "H0");
+        assert_eq!(spec.state(&PairwiseTally { wins: 5, draws: 0, losses: 5 }).decision, "continue");
+        assert!(SprtSpec::parse("10,0").is_err());
+        assert!(SprtSpec::parse("0,10,0.6,0.05").is_err());
+    }
+}

@@ -1,0 +1,214 @@
+//! Plays a tournament's schedule: games in parallel up to the concurrency, each committed to the
+//! records before it counts; a resumed tournament plays only the games that have no record.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use serde_json::{json, Value};
+use tokio::task::JoinSet;
+use yomi_protocol::options::resolve;
+use yomi_protocol::{ErrorCode, ErrorInfo, Options};
+
+use super::schedule::{Slot, TournamentSpec};
+use super::standings::{self, Finished};
+use super::store::Store;
+use crate::agent::blocking;
+use crate::matches::policy::FailureCounts;
+use crate::matches::runner::{self, MatchPlan, MatchSpec};
+use crate::matches::seat::{SeatEnv, SeatPlan, SeatSpec};
+use crate::ops::agents::option_error;
+use crate::registry::{GameRef, Registry};
+
+/// A checked tournament, ready to run.
+pub struct Tournament {
+    pub id: String,
+    pub spec: TournamentSpec,
+    pub seats: usize,
+    game: GameRef,
+    game_options: Options,
+    bots: Vec<SeatPlan>,
+    /// One distinct name per bot of the spec, for the tables.
+    pub labels: Vec<String>,
+    pub schedule: Vec<Slot>,
+}
+
+impl Tournament {
+    /// Checks the spec against the plugins: the game exists, every bot plays it, options check.
+    pub fn prepare(registry: &Registry, id: String, spec: TournamentSpec) -> Result<Tournament, ErrorInfo> {
+        spec.check()?;
+        let game = registry.resolve_game(&spec.game)?;
+        let seats = spec.seats.unwrap_or(game.info.min_seats);
+        if seats < game.info.min_seats || seats > game.info.max_seats {
+            return Err(ErrorInfo::new(
+                ErrorCode::InvalidParams,
+                format!("`{}` is played by {} to {} seats, not {seats}", spec.game, game.info.min_seats, game.info.max_seats),
+            ));
+        }
+        if spec.bots.len() < seats {
+            return Err(ErrorInfo::new(ErrorCode::InvalidParams, format!("{seats}-seat games need at least {seats} bots")));
+        }
+        let game_options = resolve(&game.info.options, &game.info.presets, None, &spec.game_options).map_err(option_error)?;
+        let bots = spec
+            .bots
+            .iter()
+            .map(|b| SeatPlan::resolve(registry, &spec.game, &SeatSpec::Bot(b.clone())))
+            .collect::<Result<Vec<_>, _>>()?;
+        let labels = labels(&spec, &bots);
+        let schedule = spec.schedule(seats);
+        Ok(Tournament { id, spec, seats, game, game_options, bots, labels, schedule })
+    }
+
+    fn plan(&self, slot: &Slot) -> MatchPlan {
+        MatchPlan {
+            spec: MatchSpec {
+                game: self.spec.game.clone(),
+                game_options: self.game_options.clone(),
+                seats: slot.seats.iter().map(|&b| SeatSpec::Bot(self.spec.bots[b].clone())).collect(),
+                seed: slot.seed,
+                games: 1,
+                policy: self.spec.policy.clone(),
+            },
+            game: self.game.clone(),
+            game_options: self.game_options.clone(),
+            seats: slot.seats.iter().map(|&b| self.bots[b].clone()).collect(),
+        }
+    }
+}
+
+/// Distinct labels: `plugin/bot`, with the bot's own options when two entries share a bot.
+fn labels(spec: &TournamentSpec, bots: &[SeatPlan]) -> Vec<String> {
+    let base: Vec<String> = bots.iter().map(SeatPlan::label).collect();
+    let mut labels: Vec<String> = base
+        .iter()
+        .zip(&spec.bots)
+        .map(|(name, seat)| {
+            let shared = base.iter().filter(|b| *b == name).count() > 1;
+            let extras: Vec<String> = seat.preset.iter().map(|p| format!("preset={p}")).chain(seat.options.iter().map(|(k, v)| format!("{k}={v}"))).collect();
+            if shared && !extras.is_empty() { format!("{name}:{}", extras.join(",")) } else { name.clone() }
+        })
+        .collect();
+    for i in 0..labels.len() {
+        if labels[..i].contains(&labels[i]) {
+            labels[i] = format!("{}#{}", labels[i], i + 1);
+        }
+    }
+    labels
+}
+
+/// A fresh tournament id.
+pub fn new_id() -> String {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    format!("t{}-{:04x}", now.as_secs(), (now.subsec_nanos() ^ std::process::id()) & 0xffff)
+}
+
+/// Plays the tournament's missing games and returns the summary. `progress(done, total)` is
+/// called after each committed game.
+pub async fn run(
+    t: Arc<Tournament>,
+    store: Arc<Mutex<Store>>,
+    data_dir: Option<PathBuf>,
+    mut progress: impl FnMut(u64, u64) + Send,
+) -> Result<Value, ErrorInfo> {
+    let id = t.id.clone();
+    let stored = {
+        let (store, id) = (store.clone(), id.clone());
+        blocking(move || store.lock().unwrap().games(&id)).await?
+    };
+    let done: HashSet<u64> = stored.iter().map(|g| g.index).collect();
+    let mut finished: Vec<Finished> = stored
+        .iter()
+        .filter_map(|g| {
+            let slot = t.schedule.get(g.index as usize)?.clone();
+            let failures: Vec<FailureCounts> = serde_json::from_value(g.failures.clone()).unwrap_or_default();
+            Some(Finished { slot, scores: g.scores.clone(), failures })
+        })
+        .collect();
+    let total = t.schedule.len() as u64;
+    let mut todo = t.schedule.iter().filter(|s| !done.contains(&s.index)).cloned();
+    let mut running = JoinSet::new();
+    let mut stop_early = sprt_decided(&t, &finished);
+    loop {
+        while !stop_early && running.len() < t.spec.concurrency {
+            let Some(slot) = todo.next() else { break };
+            let (t, data_dir) = (t.clone(), data_dir.clone());
+            running.spawn(async move { play_slot(&t, slot, data_dir).await });
+        }
+        let Some(joined) = running.join_next().await else { break };
+        let (slot, scores, failures, forfeit, transcript) =
+            joined.map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("a game task failed: {e}")))??;
+        let seats_json = json!(slot.seats.iter().map(|&b| t.labels[b].clone()).collect::<Vec<_>>());
+        let failures_json = serde_json::to_value(&failures).expect("failures serialize");
+        {
+            let (store, id, index, scores) = (store.clone(), id.clone(), slot.index, scores.clone());
+            let transcript = if t.spec.keep_transcripts { transcript } else { String::new() };
+            blocking(move || store.lock().unwrap().record_game(&id, index, &seats_json, &scores, &failures_json, &forfeit, &transcript)).await?;
+        }
+        finished.push(Finished { slot, scores, failures });
+        progress(finished.len() as u64, total);
+        stop_early = stop_early || sprt_decided(&t, &finished);
+    }
+    let summary = summary(&t, &finished, "finished");
+    let (store, id2, result) = (store.clone(), id.clone(), summary.clone());
+    blocking(move || store.lock().unwrap().finish(&id2, &result)).await?;
+    Ok(summary)
+}
+
+type PlayedSlot = (Slot, Vec<f64>, Vec<FailureCounts>, Value, String);
+
+/// Plays one scheduled game with fresh agents.
+async fn play_slot(t: &Tournament, slot: Slot, data_dir: Option<PathBuf>) -> Result<PlayedSlot, ErrorInfo> {
+    let plan = t.plan(&slot);
+    let env = SeatEnv { seat: 0, data_dir, deadline: t.spec.policy.deadline(), client: None };
+    let agents = plan.start_agents(&env).await?;
+    let mut log = vec![plan.header()];
+    let result = runner::run(&plan, &agents, &mut log, |_, _, _| {}).await?;
+    let record = result.records.into_iter().next().expect("a one-game match has one record");
+    let forfeit = serde_json::to_value(record.forfeit).expect("forfeits serialize");
+    Ok((slot, record.scores, record.failures, forfeit, crate::matches::transcript::render(&log)))
+}
+
+fn sprt_decided(t: &Tournament, finished: &[Finished]) -> bool {
+    t.spec.sprt.is_some() && summary(t, finished, "running")["sprt"]["decision"] != "continue"
+}
+
+/// The tournament's result object: id, status, games finished, standings, pairings (and SPRT).
+pub fn summary(t: &Tournament, finished: &[Finished], status: &str) -> Value {
+    let mut out = standings::standings(&t.spec, &t.labels, t.seats, finished);
+    out["id"] = json!(t.id);
+    out["status"] = json!(status);
+    out["game"] = json!(t.spec.game);
+    out["games"] = json!(finished.len());
+    out["scheduled"] = json!(t.schedule.len());
+    out
+}
+
+/// Checks a new tournament and records it as running.
+pub fn create(registry: &Registry, store: &Store, spec: TournamentSpec) -> Result<Tournament, ErrorInfo> {
+    let t = Tournament::prepare(registry, new_id(), spec)?;
+    let spec_json = serde_json::to_value(&t.spec).expect("specs serialize");
+    store.create(&t.id, &spec_json, t.schedule.len() as u64)?;
+    Ok(t)
+}
+
+/// Reopens an interrupted tournament from its stored spec.
+pub fn reopen(registry: &Registry, store: &Store, id: &str) -> Result<Tournament, ErrorInfo> {
+    let stored = store.get(id)?.ok_or_else(|| ErrorInfo::new(ErrorCode::NotFound, format!("no tournament `{id}` in the records")))?;
+    if stored.status == "finished" {
+        return Err(ErrorInfo::new(ErrorCode::Conflict, format!("tournament `{id}` is already finished ({} games)", stored.games)));
+    }
+    let spec: TournamentSpec = serde_json::from_value(stored.spec)
+        .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("stored spec of `{id}` is unreadable: {e}")))?;
+    Tournament::prepare(registry, id.to_string(), spec)
+}
+
+/// The stored tournaments as `{id, status, games, total, game}` objects.
+pub fn list(store: &Store) -> Result<Value, ErrorInfo> {
+    Ok(Value::Array(
+        store
+            .list()?
+            .into_iter()
+            .map(|t| json!({"id": t.id, "status": t.status, "games": t.games, "total": t.total, "game": t.spec["game"]}))
+            .collect(),
+    ))
+}

@@ -1,0 +1,170 @@
+//! The records store: tournaments and their finished games in an embedded SQLite database in the
+//! data directory. A game counts once its row is committed; the primary key (tournament, game
+//! index) makes a game impossible to record twice, so a run killed at any moment resumes with
+//! nothing lost and nothing doubled.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{params, Connection, OptionalExtension};
+use serde_json::Value;
+use yomi_protocol::{ErrorCode, ErrorInfo};
+
+/// A tournament's stored row.
+#[derive(Debug, Clone)]
+pub struct StoredTournament {
+    pub id: String,
+    pub spec: Value,
+    pub status: String,
+    pub games: u64,
+    pub total: u64,
+}
+
+/// One finished game as stored.
+#[derive(Debug, Clone)]
+pub struct StoredGame {
+    pub index: u64,
+    pub scores: Vec<f64>,
+    pub failures: Value,
+    pub forfeit: Value,
+}
+
+/// An open records database.
+pub struct Store {
+    conn: Connection,
+}
+
+fn db_error(e: rusqlite::Error) -> ErrorInfo {
+    ErrorInfo::new(ErrorCode::Internal, format!("records database: {e}"))
+}
+
+impl Store {
+    /// The database file inside a data directory.
+    pub fn path_in(data_dir: &Path) -> PathBuf {
+        data_dir.join("records.sqlite3")
+    }
+
+    /// Opens (creating if needed) the records database in `data_dir`.
+    pub fn open(data_dir: &Path) -> Result<Store, ErrorInfo> {
+        std::fs::create_dir_all(data_dir)
+            .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("{}: {e}", data_dir.display())))?;
+        let conn = Connection::open(Self::path_in(data_dir)).map_err(db_error)?;
+        // WAL with NORMAL sync survives a killed process (not a power cut) and lets readers in.
+        conn.execute_batch(
+            "PRAGMA journal_mode = WAL;
+             PRAGMA synchronous = NORMAL;
+             PRAGMA busy_timeout = 5000;
+             CREATE TABLE IF NOT EXISTS tournaments (
+                 id TEXT PRIMARY KEY, spec TEXT NOT NULL, status TEXT NOT NULL,
+                 total_games INTEGER NOT NULL, created TEXT NOT NULL, result TEXT);
+             CREATE TABLE IF NOT EXISTS games (
+                 tournament TEXT NOT NULL REFERENCES tournaments(id), idx INTEGER NOT NULL,
+                 seats TEXT NOT NULL, scores TEXT NOT NULL, failures TEXT NOT NULL, forfeit TEXT NOT NULL,
+                 transcript TEXT NOT NULL, PRIMARY KEY (tournament, idx));",
+        )
+        .map_err(db_error)?;
+        Ok(Store { conn })
+    }
+
+    pub fn create(&self, id: &str, spec: &Value, total: u64) -> Result<(), ErrorInfo> {
+        let created = format!("{:?}", std::time::SystemTime::now());
+        self.conn
+            .execute(
+                "INSERT INTO tournaments (id, spec, status, total_games, created) VALUES (?1, ?2, 'running', ?3, ?4)",
+                params![id, spec.to_string(), total as i64, created],
+            )
+            .map_err(db_error)?;
+        Ok(())
+    }
+
+    pub fn get(&self, id: &str) -> Result<Option<StoredTournament>, ErrorInfo> {
+        self.conn
+            .query_row(
+                "SELECT t.id, t.spec, t.status, t.total_games, (SELECT COUNT(*) FROM games g WHERE g.tournament = t.id)
+                 FROM tournaments t WHERE t.id = ?1",
+                params![id],
+                row_to_tournament,
+            )
+            .optional()
+            .map_err(db_error)
+    }
+
+    pub fn list(&self) -> Result<Vec<StoredTournament>, ErrorInfo> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT t.id, t.spec, t.status, t.total_games, (SELECT COUNT(*) FROM games g WHERE g.tournament = t.id)
+                 FROM tournaments t ORDER BY t.created",
+            )
+            .map_err(db_error)?;
+        let rows = stmt.query_map([], row_to_tournament).map_err(db_error)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(db_error)
+    }
+
+    /// Commits one finished game. Recording a game twice is refused by the primary key.
+    pub fn record_game(
+        &self,
+        id: &str,
+        index: u64,
+        seats: &Value,
+        scores: &[f64],
+        failures: &Value,
+        forfeit: &Value,
+        transcript: &str,
+    ) -> Result<(), ErrorInfo> {
+        self.conn
+            .execute(
+                "INSERT INTO games (tournament, idx, seats, scores, failures, forfeit, transcript) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![id, index as i64, seats.to_string(), serde_json::to_string(scores).unwrap(), failures.to_string(), forfeit.to_string(), transcript],
+            )
+            .map_err(db_error)?;
+        Ok(())
+    }
+
+    /// The finished games of a tournament, in index order.
+    pub fn games(&self, id: &str) -> Result<Vec<StoredGame>, ErrorInfo> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT idx, scores, failures, forfeit FROM games WHERE tournament = ?1 ORDER BY idx")
+            .map_err(db_error)?;
+        let rows = stmt
+            .query_map(params![id], |r| {
+                let scores: String = r.get(1)?;
+                let failures: String = r.get(2)?;
+                let forfeit: String = r.get(3)?;
+                Ok(StoredGame {
+                    index: r.get::<_, i64>(0)? as u64,
+                    scores: serde_json::from_str(&scores).unwrap_or_default(),
+                    failures: serde_json::from_str(&failures).unwrap_or_default(),
+                    forfeit: serde_json::from_str(&forfeit).unwrap_or_default(),
+                })
+            })
+            .map_err(db_error)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(db_error)
+    }
+
+    /// A stored game's transcript.
+    pub fn transcript(&self, id: &str, index: u64) -> Result<Option<String>, ErrorInfo> {
+        self.conn
+            .query_row("SELECT transcript FROM games WHERE tournament = ?1 AND idx = ?2", params![id, index as i64], |r| r.get(0))
+            .optional()
+            .map_err(db_error)
+    }
+
+    pub fn finish(&self, id: &str, result: &Value) -> Result<(), ErrorInfo> {
+        self.conn
+            .execute("UPDATE tournaments SET status = 'finished', result = ?2 WHERE id = ?1", params![id, result.to_string()])
+            .map_err(db_error)?;
+        Ok(())
+    }
+}
+
+fn row_to_tournament(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredTournament> {
+    let spec: String = r.get(1)?;
+    Ok(StoredTournament {
+        id: r.get(0)?,
+        spec: serde_json::from_str(&spec).unwrap_or(Value::Null),
+        status: r.get(2)?,
+        total: r.get::<_, i64>(3)? as u64,
+        games: r.get::<_, i64>(4)? as u64,
+    })
+}

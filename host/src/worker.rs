@@ -1,0 +1,176 @@
+//! Process isolation: an agent served by a `yomi worker` child process.
+//!
+//! The worker loads one plugin library and serves one agent over JSON lines on its stdin/stdout,
+//! with the same [`Open`] and [`Call`] messages that cross the C ABI. The host side,
+//! [`WorkerAgent`], enforces the decision deadline by killing the child, notices a crash (even a
+//! segfault or abort) as the end of its stdout, and starts a fresh worker on the next call with
+//! the agent's current options — so a bot that hangs or crashes costs its seat that decision,
+//! never the host or the tournament. What the agent had learned dies with the process.
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::sync::Mutex;
+use yomi_plugin::call::{Call, CallReply, Open};
+use yomi_plugin::loader::{LoadedPlugin, PluginHandle};
+use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
+
+use crate::agent::Agent;
+
+/// One line from the host to a worker.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WorkerRequest {
+    Open(Open),
+    Call(Call),
+}
+
+/// The child side: `yomi worker --library PATH`. Serves until stdin closes.
+pub fn serve_worker(library: &Path) -> anyhow::Result<()> {
+    let plugin = LoadedPlugin::load(library)?;
+    let mut handle: Option<PluginHandle> = None;
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout().lock();
+    for line in stdin.lock().lines() {
+        let line = line?;
+        let reply: Result<Value, ErrorInfo> = match serde_json::from_str::<WorkerRequest>(&line) {
+            Err(e) => Err(ErrorInfo::new(ErrorCode::InvalidRequest, format!("worker: bad request: {e}"))),
+            Ok(WorkerRequest::Open(open)) => plugin.open(&open).map(|h| {
+                handle = Some(h);
+                Value::Null
+            }),
+            Ok(WorkerRequest::Call(call)) => match handle.as_mut() {
+                Some(h) => h.invoke(&call),
+                None => Err(ErrorInfo::new(ErrorCode::InvalidRequest, "worker: call before open")),
+            },
+        };
+        serde_json::to_writer(&mut stdout, &CallReply::from(reply))?;
+        stdout.write_all(b"\n")?;
+        stdout.flush()?;
+    }
+    Ok(())
+}
+
+/// A running worker process.
+struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: Lines<BufReader<ChildStdout>>,
+}
+
+/// An agent in its own child process.
+pub struct WorkerAgent {
+    library: PathBuf,
+    /// How to open the agent again after a restart; `configure` keeps its options current.
+    open: Mutex<Open>,
+    /// How long one call may take before the worker is killed.
+    deadline: Option<Duration>,
+    process: Mutex<Option<Process>>,
+}
+
+impl WorkerAgent {
+    /// Starts a worker for `open` from `library` and opens the agent in it.
+    pub async fn start(library: PathBuf, open: Open, deadline: Option<Duration>) -> Result<WorkerAgent, ErrorInfo> {
+        let agent = WorkerAgent { library, open: Mutex::new(open), deadline, process: Mutex::new(None) };
+        let mut process = agent.process.lock().await;
+        *process = Some(agent.spawn().await?);
+        drop(process);
+        Ok(agent)
+    }
+
+    async fn spawn(&self) -> Result<Process, ErrorInfo> {
+        let exe = std::env::current_exe().map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?;
+        let mut child = Command::new(exe)
+            .arg("worker")
+            .arg("--library")
+            .arg(&self.library)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("cannot start a worker: {e}")))?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("piped stdout")).lines();
+        let mut process = Process { child, stdin, stdout };
+        let open = WorkerRequest::Open(self.open.lock().await.clone());
+        exchange(&mut process, &open, self.deadline).await?;
+        Ok(process)
+    }
+
+    /// One request/reply with the worker, restarting it first if it died earlier.
+    async fn invoke(&self, call: Call) -> Result<Value, ErrorInfo> {
+        let mut slot = self.process.lock().await;
+        if slot.is_none() {
+            *slot = Some(self.spawn().await?);
+        }
+        let process = slot.as_mut().expect("just started");
+        let result = exchange(process, &WorkerRequest::Call(call), self.deadline).await;
+        if let Err(e) = &result {
+            if matches!(e.code, ErrorCode::Timeout | ErrorCode::Crashed) {
+                if let Some(mut dead) = slot.take() {
+                    let _ = dead.child.kill().await;
+                }
+            }
+        }
+        result
+    }
+}
+
+/// Sends one line and waits for one line back within the deadline.
+async fn exchange(process: &mut Process, request: &WorkerRequest, deadline: Option<Duration>) -> Result<Value, ErrorInfo> {
+    let mut line = serde_json::to_vec(request).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?;
+    line.push(b'\n');
+    let roundtrip = async {
+        process.stdin.write_all(&line).await?;
+        process.stdin.flush().await?;
+        process.stdout.next_line().await
+    };
+    let answer = match deadline {
+        Some(d) => tokio::time::timeout(d, roundtrip)
+            .await
+            .map_err(|_| ErrorInfo::new(ErrorCode::Timeout, format!("the bot did not answer within {} ms", d.as_millis())))?,
+        None => roundtrip.await,
+    };
+    let crashed = |why: String| ErrorInfo::new(ErrorCode::Crashed, format!("the bot's worker process died ({why}); it restarts on next use"));
+    match answer {
+        Ok(Some(text)) => serde_json::from_str::<CallReply>(&text)
+            .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("unreadable worker reply: {e}")))?
+            .into(),
+        Ok(None) => {
+            let status = process.child.wait().await.map(|s| s.to_string()).unwrap_or_else(|e| e.to_string());
+            Err(crashed(status))
+        }
+        Err(e) => Err(crashed(e.to_string())),
+    }
+}
+
+#[async_trait]
+impl Agent for WorkerAgent {
+    async fn act(&self, request: ActRequest) -> Result<ActReply, ErrorInfo> {
+        let value = self.invoke(Call::Act(request)).await?;
+        serde_json::from_value(value).map_err(|e| ErrorInfo::new(ErrorCode::BotError, format!("unreadable decision: {e}")))
+    }
+
+    async fn observe(&self, event: Value) -> Result<(), ErrorInfo> {
+        self.invoke(Call::Observe { event }).await.map(|_| ())
+    }
+
+    async fn configure(&self, options: Options) -> Result<(), ErrorInfo> {
+        if let Open::Agent { options: current, .. } = &mut *self.open.lock().await {
+            *current = options.clone();
+        }
+        self.invoke(Call::Configure { options }).await.map(|_| ())
+    }
+
+    async fn call(&self, method: String, params: Value) -> Result<Value, ErrorInfo> {
+        self.invoke(Call::Service { method, params }).await
+    }
+}
