@@ -25,7 +25,22 @@ pub trait Agent: Send + Sync {
 /// An agent living in a plugin loaded into this process. Every call runs on tokio's blocking pool:
 /// a bot may think for a long time and must never hold up the reactor.
 pub struct InProcessAgent {
-    handle: Arc<Mutex<PluginHandle>>,
+    handle: Arc<Mutex<ClosedOffReactor>>,
+}
+
+/// An open plugin handle that is closed on the blocking pool too: closing runs the bot's
+/// destructor, which is plugin code like any other call and may be slow (or never return).
+struct ClosedOffReactor(Option<PluginHandle>);
+
+impl Drop for ClosedOffReactor {
+    fn drop(&mut self) {
+        let Some(handle) = self.0.take() else { return };
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => drop(runtime.spawn_blocking(move || drop(handle))),
+            // Outside the runtime (at exit) there is no reactor to protect.
+            Err(_) => drop(handle),
+        }
+    }
 }
 
 impl InProcessAgent {
@@ -34,7 +49,7 @@ impl InProcessAgent {
         let plugin = bot.plugin.clone();
         let request = Open::Agent { bot: bot.info.name.clone(), options, context };
         let handle = blocking(move || plugin.loaded.open(&request)).await?;
-        Ok(InProcessAgent { handle: Arc::new(Mutex::new(handle)) })
+        Ok(InProcessAgent { handle: Arc::new(Mutex::new(ClosedOffReactor(Some(handle)))) })
     }
 
     async fn invoke(&self, call: Call) -> Result<Value, ErrorInfo> {
@@ -43,7 +58,7 @@ impl InProcessAgent {
             // A poisoned lock only means an earlier call panicked on the host side of the boundary;
             // the plugin handle itself is still sound.
             let mut handle = handle.lock().unwrap_or_else(|p| p.into_inner());
-            handle.invoke(&call)
+            handle.0.as_mut().expect("a handle is open until its agent is dropped").invoke(&call)
         })
         .await
     }

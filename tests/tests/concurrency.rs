@@ -43,6 +43,35 @@ fn a_stuck_request_on_one_connection_does_not_stall_another() {
     }
 }
 
+/// Dropping an agent runs the bot's destructor, which is plugin code too: one that never returns
+/// must not take a reactor thread with it. More sessions than reactor threads drop such agents
+/// (explicitly and by hanging up); another client is still served.
+#[test]
+fn a_destructor_that_never_returns_stalls_no_one() {
+    let dir = temp_dir();
+    let lib = install_misbehave(dir.path());
+    let server = Server::tcp_with_dir(dir.path());
+    let reactor_threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let mut dropping = Vec::new();
+    for n in 0..reactor_threads + 2 {
+        let mut conn = server.connect();
+        conn.ok("plugin.load", json!({"path": lib}));
+        let id = conn.ok("agent.new", json!({"bot": "misbehave", "options": {"hang_on_drop": true}}))["agent"].as_str().unwrap().to_string();
+        if n % 2 == 0 {
+            conn.ok("agent.drop", json!({"agent": id}));
+            dropping.push(conn);
+        } // else: the connection is closed here, dropping the session's agents.
+    }
+    let mut other = server.connect();
+    other.ok("agent.new", json!({"bot": "example/rps", "preset": "reader"}));
+    for _ in 0..20 {
+        assert_eq!(other.ok("agent.act", with_agent("a1", rps_turn("rock", false)))["action"], json!("paper"));
+    }
+    for conn in &mut dropping {
+        conn.assert_alive();
+    }
+}
+
 /// Several clients fire interleaved requests with overlapping ids and agent names; each gets
 /// exactly its own answers, in its own order.
 #[test]

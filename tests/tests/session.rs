@@ -223,7 +223,7 @@ fn swap_to_another_bot_and_back() {
     let id = conn.ok("agent.new", json!({"bot": "example/rps", "preset": "reader"}))["agent"].as_str().unwrap().to_string();
     let swapped = conn.ok("agent.swap", json!({"agent": id, "bot": "misbehave"}));
     assert_eq!(swapped["bot"], json!("misbehave/misbehave"));
-    assert_eq!(swapped["options"], json!({"on_act": "ok", "panic_on": "nothing"}));
+    assert_eq!(swapped["options"], json!({"on_act": "ok", "panic_on": "nothing", "hang_on_drop": false}));
     assert_eq!(answer(conn, &id, "rock"), "rock");
     // Its service methods are now reachable through the same id.
     let echoed = conn.ok("agent.call", json!({"agent": id, "method": "echo", "params": {"n": 3}}));
