@@ -40,7 +40,14 @@ where
                 break;
             }
             Some(Ok(Line::Text(text))) if text.trim().is_empty() => continue,
-            Some(Ok(Line::Text(text))) => match session.handle_line(&text).await {
+            Some(Ok(Line::Text(text))) => match tokio::select! {
+                reply = session.handle_line(&text) => reply,
+                // A bot that never answers must not keep the server from shutting down.
+                _ = grace_expired(&shutdown) => {
+                    tracing::warn!(peer, "shutting down with a request still running; abandoning it");
+                    break;
+                }
+            } {
                 Some(reply) => reply,
                 None => continue,
             },
@@ -63,6 +70,15 @@ where
     drop(outbox);
     let _ = writer.await;
     tracing::debug!(peer, "session ended");
+}
+
+/// How long a request already running at shutdown may take to finish before it is abandoned.
+pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Completes [`SHUTDOWN_GRACE`] after shutdown starts.
+async fn grace_expired(shutdown: &CancellationToken) {
+    shutdown.cancelled().await;
+    tokio::time::sleep(SHUTDOWN_GRACE).await;
 }
 
 async fn write_lines<W: AsyncWrite + Unpin>(mut writer: W, mut queue: mpsc::Receiver<String>) {

@@ -1,0 +1,50 @@
+//! The cost of the plugin boundary: one `act` on the example `rps` bot through the C ABI (JSON in,
+//! JSON out, as the host makes it) against the same bot called as a plain Rust library.
+//!
+//! Needs the plugin library built: `cargo build --release --workspace`, then
+//! `cargo bench -p yomi --bench plugin_call`.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use serde_json::json;
+use yomi_plugin::call::{Call, Open};
+use yomi_plugin::loader::LoadedPlugin;
+use yomi_plugin::{ActRequest, Agent, AgentContext, Options};
+
+/// A reading bot (no randomness in the decision beyond one draw) and a typical observation.
+fn setup() -> (Options, ActRequest) {
+    let options: Options = serde_json::from_value(json!({"favourite": "rock", "bias": 0.0, "reading": 1})).unwrap();
+    let request = ActRequest {
+        observation: json!({"seat": 0, "round": 2, "rounds": 3, "history": [["rock", "paper"]], "opponent_last": "paper", "score": [0.0, 1.0]}),
+        legal: vec![json!("rock"), json!("paper"), json!("scissors")],
+        explain: false,
+    };
+    (options, request)
+}
+
+fn bench(c: &mut Criterion) {
+    let (options, request) = setup();
+    let mut group = c.benchmark_group("rps act");
+
+    // The bot as a Rust library: a virtual call, no serialization.
+    let mut direct = yomi_example::bot::RpsBot::new(&options, 1).unwrap();
+    group.bench_function("direct (rlib)", |b| b.iter(|| black_box(direct.act(black_box(&request)).unwrap())));
+
+    // The same bot behind the C ABI, as the host calls it: encode the call, cross, decode inside,
+    // act, encode the reply, cross back, decode, free.
+    let plugin = LoadedPlugin::load(&yomi_e2e::library("yomi_example")).expect("load the example plugin");
+    let open = Open::Agent { bot: "rps".into(), options: options.clone(), context: AgentContext { seed: 1, data_dir: None } };
+    let mut handle = plugin.open(&open).unwrap();
+    let call = Call::Act(request.clone());
+    group.bench_function("C ABI (JSON in/out)", |b| b.iter(|| black_box(handle.invoke(black_box(&call)).unwrap())));
+
+    // The crossing alone, with the request already encoded (what a host that forwards a client's
+    // bytes could do).
+    let encoded = serde_json::to_vec(&call).unwrap();
+    group.bench_function("C ABI, pre-encoded request", |b| {
+        b.iter(|| black_box(handle.invoke_raw(black_box(&encoded)).unwrap()))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,139 @@
+//! Load on a real `yomi serve --tcp 127.0.0.1:0` child process: round-trip latency of `ping` and
+//! of an `agent.act` on the example `rps` bot over one connection (p50/p99), then requests per
+//! second with 1, 10 and 100 concurrent connections, each a closed loop of one request at a time.
+//!
+//! Not a criterion bench: it prints one table. Needs the release build of the workspace:
+//! `cargo build --release --workspace && cargo bench -p yomi --bench tcp_load`.
+//! `YOMI_BENCH_SECS` sets the seconds per throughput cell (default 3), `YOMI_BENCH_N` the
+//! round trips per latency row (default 20000).
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
+
+use yomi_e2e::Server;
+
+/// A bare blocking client: one request line out, one reply line in. No helper threads, so the
+/// client costs as little CPU as possible on a machine it shares with the server.
+struct Client {
+    writer: TcpStream,
+    reader: BufReader<TcpStream>,
+    line: String,
+}
+
+impl Client {
+    fn connect(addr: SocketAddr) -> Client {
+        let stream = TcpStream::connect(addr).expect("connect");
+        stream.set_nodelay(true).unwrap();
+        Client { reader: BufReader::new(stream.try_clone().unwrap()), writer: stream, line: String::new() }
+    }
+
+    /// Sends one request line and waits for its reply; panics on an error reply.
+    fn round_trip(&mut self, request: &[u8]) {
+        self.writer.write_all(request).unwrap();
+        self.line.clear();
+        self.reader.read_line(&mut self.line).unwrap();
+        assert!(self.line.contains("\"ok\":true"), "request failed: {}", self.line);
+    }
+
+    /// Makes an rps agent in this session (its id is `a1`).
+    fn new_agent(&mut self) {
+        self.round_trip(b"{\"id\":0,\"op\":\"agent.new\",\"bot\":\"example/rps\",\"preset\":\"reader\"}\n");
+    }
+}
+
+const PING: &[u8] = b"{\"id\":1,\"op\":\"ping\"}\n";
+const ACT: &[u8] = b"{\"id\":2,\"op\":\"agent.act\",\"agent\":\"a1\",\"observation\":{\"opponent_last\":\"rock\"},\"legal\":[\"rock\",\"paper\",\"scissors\"]}\n";
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// p50, p99 and mean of `n` sequential round trips, in microseconds.
+fn latency(addr: SocketAddr, request: &[u8], n: usize) -> (f64, f64, f64) {
+    let mut client = Client::connect(addr);
+    client.new_agent();
+    for _ in 0..n / 10 {
+        client.round_trip(request);
+    }
+    let mut samples: Vec<Duration> = (0..n)
+        .map(|_| {
+            let start = Instant::now();
+            client.round_trip(request);
+            start.elapsed()
+        })
+        .collect();
+    samples.sort();
+    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    let pct = |p: f64| us(samples[((samples.len() as f64 * p) as usize).min(samples.len() - 1)]);
+    let mean = samples.iter().map(|d| us(*d)).sum::<f64>() / samples.len() as f64;
+    (pct(0.50), pct(0.99), mean)
+}
+
+/// Requests per second over `connections` clients, each sending one request at a time for `secs`.
+fn throughput(addr: SocketAddr, request: &'static [u8], connections: usize, secs: u64) -> f64 {
+    let mut clients: Vec<Client> = (0..connections).map(|_| Client::connect(addr)).collect();
+    for client in &mut clients {
+        client.new_agent();
+    }
+    let start = Arc::new(Barrier::new(connections + 1));
+    let workers: Vec<_> = clients
+        .into_iter()
+        .map(|mut client| {
+            let start = start.clone();
+            std::thread::spawn(move || {
+                start.wait();
+                let deadline = Instant::now() + Duration::from_secs(secs);
+                let mut done = 0u64;
+                while Instant::now() < deadline {
+                    client.round_trip(request);
+                    done += 1;
+                }
+                done
+            })
+        })
+        .collect();
+    start.wait();
+    let began = Instant::now();
+    let total: u64 = workers.into_iter().map(|w| w.join().unwrap()).sum();
+    total as f64 / began.elapsed().as_secs_f64()
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; a filter argument that names neither part skips this bench.
+    let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    if !filter.is_empty() && !filter.iter().any(|f| "tcp_load".contains(f.as_str())) {
+        return;
+    }
+    let n = env_number("YOMI_BENCH_N", 20_000) as usize;
+    let secs = env_number("YOMI_BENCH_SECS", 3);
+    let server = Server::tcp(&["--max-connections", "256"]);
+    let addr = server.addr.unwrap();
+    println!("yomi serve --tcp {addr} (release build), client and server on the same machine");
+    println!("load average before: {}", load_average());
+    println!();
+    println!("round trip over one connection, {n} sequential requests");
+    println!("| request | p50 µs | p99 µs | mean µs |");
+    println!("|---|---:|---:|---:|");
+    for (name, request) in [("ping", PING), ("agent.act example/rps", ACT)] {
+        let (p50, p99, mean) = latency(addr, request, n);
+        println!("| {name} | {p50:.1} | {p99:.1} | {mean:.1} |");
+    }
+    println!();
+    println!("throughput, closed loop (one request in flight per connection), {secs} s per cell");
+    println!("| connections | ping req/s | agent.act req/s |");
+    println!("|---:|---:|---:|");
+    for connections in [1, 10, 100] {
+        let ping = throughput(addr, PING, connections, secs);
+        let act = throughput(addr, ACT, connections, secs);
+        println!("| {connections} | {ping:.0} | {act:.0} |");
+    }
+    println!();
+    println!("load average after: {}", load_average());
+}
+
+/// The machine's load (Linux), printed with the figures: the numbers mean little on a busy machine.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg").map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" ")).unwrap_or_else(|_| "unknown".into())
+}

@@ -1,0 +1,105 @@
+//! Many TCP clients at once: each session is answered on its own, and a request that never ends
+//! on one connection does not stall the others.
+
+use std::time::Duration;
+
+use serde_json::json;
+use yomi_e2e::{install_misbehave, rps_turn, temp_dir, with_agent, Server};
+
+/// Client A asks a bot that never answers; client B gets through a whole session meanwhile.
+#[test]
+fn a_stuck_request_on_one_connection_does_not_stall_another() {
+    let dir = temp_dir();
+    let lib = install_misbehave(dir.path());
+    let server = Server::tcp_with_dir(dir.path());
+    let mut a = server.connect();
+    a.ok("plugin.load", json!({"path": lib}));
+    let stuck = a.ok("agent.new", json!({"bot": "misbehave", "options": {"on_act": "hang"}}))["agent"].as_str().unwrap().to_string();
+    let id = a.next_id();
+    a.send(&json!({"id": id, "op": "agent.act", "agent": stuck, "observation": {}, "legal": ["rock"]}));
+
+    let mut b = server.connect();
+    let reader = b.ok("agent.new", json!({"bot": "example/rps", "preset": "reader"}))["agent"].as_str().unwrap().to_string();
+    for _ in 0..50 {
+        assert_eq!(b.ok("agent.act", with_agent(&reader, rps_turn("rock", false)))["action"], json!("paper"));
+    }
+    // Even another agent of the hanging bot, on another connection, is served.
+    let fine = b.ok("agent.new", json!({"bot": "misbehave"}))["agent"].as_str().unwrap().to_string();
+    assert_eq!(b.ok("agent.act", with_agent(&fine, rps_turn("rock", false)))["action"], json!("rock"));
+    // A third client connecting now is served too.
+    server.connect().assert_alive();
+
+    // A's request is still pending (its session answers in order, so nothing else comes back).
+    assert!(a.recv_within(Duration::from_millis(200)).is_none(), "the hanging bot cannot have answered");
+}
+
+/// Several clients fire interleaved requests with overlapping ids and agent names; each gets
+/// exactly its own answers, in its own order.
+#[test]
+fn concurrent_clients_get_their_own_answers() {
+    let server = Server::tcp(&[]);
+    let clients = 8;
+    let rounds = 150;
+    std::thread::scope(|scope| {
+        for c in 0..clients {
+            let mut conn = server.connect();
+            scope.spawn(move || {
+                // Every client's agent is `a1` in its own session, with its own personality.
+                let reading = 1 + c % 2;
+                let agent = conn.ok("agent.new", json!({"bot": "rps", "options": {"reading": reading}, "seed": c}));
+                assert_eq!(agent["agent"], json!("a1"));
+                let hands = ["rock", "paper", "scissors"];
+                // Pipeline a batch, then read it back: replies interleave on the server side.
+                for round in 0..rounds {
+                    let id = format!("c{c}-r{round}");
+                    conn.send(&json!({"id": id, "op": "agent.act", "agent": "a1", "observation": {"opponent_last": hands[round % 3]}, "legal": hands}));
+                }
+                for round in 0..rounds {
+                    let reply = conn.reply();
+                    assert_eq!(reply["id"], json!(format!("c{c}-r{round}")), "{reply}");
+                    let last = round % 3;
+                    let expected = hands[(last + reading) % 3];
+                    assert_eq!(reply["result"]["action"], json!(expected), "client {c} round {round}: {reply}");
+                }
+                let listed = conn.ok("agent.list", json!({}));
+                assert_eq!(listed.as_array().unwrap().len(), 1);
+                assert_eq!(listed[0]["options"]["reading"], json!(reading));
+            });
+        }
+    });
+    server.connect().assert_alive();
+}
+
+/// SIGTERM while a bot is stuck: the server still exits instead of waiting for it forever.
+#[test]
+fn shutdown_does_not_wait_forever_for_a_stuck_bot() {
+    let dir = temp_dir();
+    let lib = install_misbehave(dir.path());
+    let mut server = Server::tcp_with_dir(dir.path());
+    let mut a = server.connect();
+    a.ok("plugin.load", json!({"path": lib}));
+    let stuck = a.ok("agent.new", json!({"bot": "misbehave", "options": {"on_act": "hang"}}))["agent"].as_str().unwrap().to_string();
+    a.send(&json!({"id": "never", "op": "agent.act", "agent": stuck, "observation": {}, "legal": ["rock"]}));
+    let mut b = server.connect();
+    b.assert_alive();
+    std::thread::sleep(Duration::from_millis(100));
+    server.terminate();
+    let status = server.wait_exit(Duration::from_secs(20));
+    assert!(status.success(), "exit status {status}; log:\n{}", server.log());
+    assert!(b.is_closed_within(Duration::from_secs(5)));
+}
+
+/// `--max-connections`: clients beyond the limit wait, and are served once a place frees up.
+#[test]
+fn clients_beyond_the_connection_limit_wait_their_turn() {
+    let server = Server::tcp(&["--max-connections", "1"]);
+    let mut first = server.connect();
+    first.assert_alive();
+    let mut second = server.connect();
+    let id = second.next_id();
+    second.send(&json!({"id": id, "op": "ping"}));
+    assert!(second.recv_within(Duration::from_millis(300)).is_none(), "the second client waits");
+    first.assert_alive();
+    drop(first);
+    assert_eq!(second.reply()["id"], json!(id), "served once the first hung up");
+}
