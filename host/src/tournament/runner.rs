@@ -16,7 +16,6 @@ use crate::agent::blocking;
 use crate::matches::policy::FailureCounts;
 use crate::matches::runner::{self, MatchPlan, MatchSpec};
 use crate::matches::seat::{SeatEnv, SeatPlan, SeatSpec};
-use crate::ops::agents::option_error;
 use crate::registry::{GameRef, Registry};
 
 /// A checked tournament, ready to run.
