@@ -164,8 +164,14 @@ pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec
             dvalue_vs_typical = Some(r);
         }
     }
-    let r = run(&greedy, [&typical, &typical], progress)?;
-    rows.push(proportion("3", "baseline: greedy vs student (typical) ×2", "3rd (loss rate)", None, r.places[2], r.games));
+    // Ablation: rule 4 ("prefer anything but A/K") switched off, the rule our games find costly.
+    let no_rule4 = BotSpec::new("dvalue without rule 4", "dvalue", None, json!({"w_prefer_non_ak": 0.0}));
+    for (name, opps) in [("random ×2", [&random, &random]), ("student (typical) ×2", [&typical, &typical])] {
+        let r = run(&no_rule4, opps, progress)?;
+        let row = format!("dvalue without rule 4 vs {name}");
+        rows.push(proportion("3", &row, "1st", None, r.places[0], r.games));
+        rows.push(proportion("3", &row, "3rd (loss rate)", Some(SEED_LOSS_RATE), r.places[2], r.games));
+    }
 
     // Seed 2.2: start-of-game D totals.
     let starts: Vec<f64> = all_seats.iter().map(|(d, _)| *d as f64).collect();

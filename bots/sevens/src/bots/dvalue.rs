@@ -8,11 +8,12 @@
 //!   covered), middle game between;
 //! - passes: own passes left against the most any opponent still playing has left.
 //!
-//! Rules (seed section 3) and their scores; the move with the highest total is played:
+//! Rules (seed section 3) and their default scores (each weight is an option `w_*`; 0 switches a
+//! rule off); the move with the highest total is played:
 //! 1. cards behind which you hold your own cards further out: +2 per such card;
 //! 2. cards you hold in consecutive runs: +1 per own card continuing the run outward;
-//! 3. more passes left than every opponent: hold A/K, −8 (below a pass, so with only A/K playable
-//!    the player passes);
+//! 3. more passes left than every opponent: hold A/K, −12 (below a pass even with rule 5's bonus,
+//!    so with only A/K playable the player passes);
 //! 4. prefer anything but A/K: −4 on A/K when another card is playable;
 //! 5. exactly one playable card, 2+ passes left and `H <= B / p`: opening, play it (+3); middle game
 //!    or later, hold it (the pass gets +10);
@@ -83,11 +84,50 @@ pub fn options() -> Vec<OptionSpec> {
         OptionSpec::float("temperature", 0.0, Some(0.0), Some(20.0), "0: always the best-scored move (the seed's player); above 0: softmax over the rule scores"),
         OptionSpec::int("opening_above", 80, Some(0), Some(120), "the opening lasts while the board D total is above this"),
         OptionSpec::int("endgame_at_most", 40, Some(0), Some(120), "the endgame starts once the board D total is at most this"),
+        OptionSpec::float("w_outside", 2.0, Some(-20.0), Some(20.0), "rule 1: points per own card further out"),
+        OptionSpec::float("w_run", 1.0, Some(-20.0), Some(20.0), "rule 2: points per own card continuing the run"),
+        OptionSpec::float("w_hold_ak", 12.0, Some(0.0), Some(50.0), "rule 3: penalty on A/K with more passes than the opponents"),
+        OptionSpec::float("w_prefer_non_ak", 4.0, Some(-50.0), Some(50.0), "rule 4: penalty on A/K when another card is playable"),
+        OptionSpec::float("w_single", 3.0, Some(0.0), Some(50.0), "rule 5, opening: bonus for playing the single playable card"),
+        OptionSpec::float("w_distance", 0.25, Some(-5.0), Some(5.0), "rule 6: points per step from 7 (ahead: far, behind: near)"),
+        OptionSpec::float("w_hold_pass", 10.0, Some(0.0), Some(50.0), "rules 5 and 7: bonus for passing (holding)"),
     ]
 }
 
+/// The rules' weights (defaults as in the module documentation; 0 switches a rule off).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Weights {
+    pub outside: f64,
+    pub run: f64,
+    pub hold_ak: f64,
+    pub prefer_non_ak: f64,
+    pub single: f64,
+    pub distance: f64,
+    pub hold_pass: f64,
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights { outside: 2.0, run: 1.0, hold_ak: 12.0, prefer_non_ak: 4.0, single: 3.0, distance: 0.25, hold_pass: 10.0 }
+    }
+}
+
+impl Weights {
+    fn from_options(options: &Options) -> Result<Weights, ErrorInfo> {
+        Ok(Weights {
+            outside: opt::f64(options, "w_outside")?,
+            run: opt::f64(options, "w_run")?,
+            hold_ak: opt::f64(options, "w_hold_ak")?,
+            prefer_non_ak: opt::f64(options, "w_prefer_non_ak")?,
+            single: opt::f64(options, "w_single")?,
+            distance: opt::f64(options, "w_distance")?,
+            hold_pass: opt::f64(options, "w_hold_pass")?,
+        })
+    }
+}
+
 /// Scores every legal move of `view` by the seven rules.
-pub fn score(view: &View, phases: Phases) -> (Vec<Scored>, Judgement, Phase) {
+pub fn score(view: &View, phases: Phases, w: &Weights) -> (Vec<Scored>, Judgement, Phase) {
     let j = view.judge();
     let phase = phases.of(j.board_d);
     let more_passes = view.my_passes() > view.opponents_passes();
@@ -100,24 +140,24 @@ pub fn score(view: &View, phases: Phases) -> (Vec<Scored>, Judgement, Phase) {
             let mut s = Scored::new(Move::Play(card));
             let beyond = view.own_beyond(card);
             if beyond > 0 {
-                s.add(2.0 * beyond as f64, "1: own cards further out");
+                s.add(w.outside * beyond as f64, "1: own cards further out");
             }
             let run = view.own_run(card);
             if run > 0 {
-                s.add(run as f64, "2: consecutive own cards");
+                s.add(w.run * run as f64, "2: consecutive own cards");
             }
             if card.distance() == 6 {
                 if more_passes {
-                    s.add(-8.0, "3: more passes than opponents, hold A/K");
+                    s.add(-w.hold_ak, "3: more passes than opponents, hold A/K");
                 }
                 if non_ak {
-                    s.add(-4.0, "4: prefer a card other than A/K");
+                    s.add(-w.prefer_non_ak, "4: prefer a card other than A/K");
                 }
             }
             if single && phase == Phase::Opening {
-                s.add(3.0, "5: single playable card, opening: play it");
+                s.add(w.single, "5: single playable card, opening: play it");
             }
-            let step = 0.25 * card.distance() as f64;
+            let step = w.distance * card.distance() as f64;
             if j.ahead {
                 s.add(step, "6: ahead, far from 7");
             } else {
@@ -133,10 +173,10 @@ pub fn score(view: &View, phases: Phases) -> (Vec<Scored>, Judgement, Phase) {
         } else {
             s.add(-6.0, "pass only when a rule asks");
             if single && phase != Phase::Opening {
-                s.add(10.0, "5: single playable card, middle game on: hold it");
+                s.add(w.hold_pass, "5: single playable card, middle game on: hold it");
             }
             if phase == Phase::Endgame && more_passes {
-                s.add(10.0, "7: endgame, more passes than opponents: pass");
+                s.add(w.hold_pass, "7: endgame, more passes than opponents: pass");
             }
         }
         out.push(s);
@@ -164,12 +204,13 @@ pub fn assessment(view: &View, j: &Judgement, phase: Phase) -> Value {
 pub struct DValueBot {
     temperature: f64,
     phases: Phases,
+    weights: Weights,
     rng: SeededRng,
 }
 
 impl DValueBot {
     pub fn new(options: &Options, seed: u64) -> Result<DValueBot, ErrorInfo> {
-        let mut bot = DValueBot { temperature: 0.0, phases: Phases::default(), rng: SeededRng::seed_from_u64(seed) };
+        let mut bot = DValueBot { temperature: 0.0, phases: Phases::default(), weights: Weights::default(), rng: SeededRng::seed_from_u64(seed) };
         bot.configure(options)?;
         Ok(bot)
     }
@@ -178,7 +219,7 @@ impl DValueBot {
 impl Agent for DValueBot {
     fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
         let view = View::parse(request)?;
-        let (scored, j, phase) = score(&view, self.phases);
+        let (scored, j, phase) = score(&view, self.phases, &self.weights);
         let i = choose(&scored, self.temperature, &mut self.rng);
         let action = scored[i].mv.to_json();
         if !request.explain {
@@ -213,6 +254,7 @@ impl Agent for DValueBot {
         }
         self.phases = phases;
         self.temperature = opt::f64(options, "temperature")?;
+        self.weights = Weights::from_options(options)?;
         Ok(())
     }
 
@@ -225,7 +267,7 @@ impl Agent for DValueBot {
                 }))
                 .map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, format!("assess: {e}")))?;
                 let view = View::parse(&request)?;
-                let (scored, j, phase) = score(&view, self.phases);
+                let (scored, j, phase) = score(&view, self.phases, &self.weights);
                 let mut out = assessment(&view, &j, phase);
                 out["moves"] = json!(scored.iter().map(Scored::to_json).collect::<Vec<_>>());
                 Ok(out)
