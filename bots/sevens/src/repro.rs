@@ -165,12 +165,15 @@ pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec
         }
     }
     // Ablation: rule 4 ("prefer anything but A/K") switched off, the rule our games find costly.
-    let no_rule4 = BotSpec::new("dvalue without rule 4", "dvalue", None, json!({"w_prefer_non_ak": 0.0}));
+    let no_rule4_at =
+        |t: f64| BotSpec::new(&format!("dvalue without rule 4, T={t}"), "dvalue", None, json!({"w_prefer_non_ak": 0.0, "temperature": t}));
+    let mut no_rule4_vs_typical = None;
     for (name, opps) in [("random ×2", [&random, &random]), ("student (typical) ×2", [&typical, &typical])] {
-        let r = run(&no_rule4, opps, progress)?;
+        let r = run(&no_rule4_at(0.0), opps, progress)?;
         let row = format!("dvalue without rule 4 vs {name}");
         rows.push(proportion("3", &row, "1st", None, r.places[0], r.games));
         rows.push(proportion("3", &row, "3rd (loss rate)", Some(SEED_LOSS_RATE), r.places[2], r.games));
+        no_rule4_vs_typical = Some(r);
     }
 
     // Seed 2.2: start-of-game D totals.
@@ -190,6 +193,10 @@ pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec
     for t in TEMPERATURES {
         let reuse = if t == 0.0 { dvalue_vs_typical.take() } else { None };
         subjects.push((dvalue_at(t), reuse));
+    }
+    for t in TEMPERATURES {
+        let reuse = if t == 0.0 { no_rule4_vs_typical.take() } else { None };
+        subjects.push((no_rule4_at(t), reuse));
     }
     for b in [&typical, &greedy, &random] {
         subjects.push((b.clone(), None));
