@@ -70,6 +70,8 @@ pub struct Series {
     /// Subject's finishing places: 1st, 2nd, 3rd.
     pub places: [u64; 3],
     pub scores: Vec<f64>,
+    /// Games in which the subject went out on passes.
+    pub went_out: u64,
     pub start_d_won: Vec<f64>,
     pub start_d_lost: Vec<f64>,
     /// (start hand D, rank) of every seat of every game.
@@ -97,6 +99,7 @@ pub fn series(plugin: &SevensPlugin, subject: &BotSpec, opponents: [&BotSpec; 2]
         out.games += 1;
         out.places[rank.clamp(1, 3) - 1] += 1;
         out.scores.push(played.outcome.scores[seat]);
+        out.went_out += u64::from(played.outcome.summary["went_out"][seat].as_bool().unwrap_or(false));
         match rank {
             1 => out.start_d_won.push(start[seat] as f64),
             3 => out.start_d_lost.push(start[seat] as f64),
@@ -157,6 +160,7 @@ pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec
         rows.push(proportion("3", &row, "2nd", None, r.places[1], r.games));
         rows.push(proportion("3", &row, "3rd (loss rate)", Some(SEED_LOSS_RATE), r.places[2], r.games));
         rows.push(mean("3", &row, "mean score", None, &r.scores));
+        rows.push(proportion("3", &row, "went out on passes", None, r.went_out, r.games));
         won.extend(&r.start_d_won);
         lost.extend(&r.start_d_lost);
         all_seats.extend(r.seats.iter().copied());
