@@ -105,7 +105,7 @@ mod tests {
         let e = move_effect(t, hand, Card::parse("8S").unwrap());
         assert_eq!(e, MoveEffect { hand_drop: 2, board_drop: 5 });
         let j = judge(t, hand, 3);
-        assert_eq!(j.hand_d, 0 + 2 + 5 + 0);
+        assert_eq!(j.hand_d, 2 + 5, "8S and 6H 0, 10S 2, KS 5");
         assert!(j.ahead && (j.share - 40.0).abs() < 1e-9);
     }
 }

@@ -99,7 +99,7 @@ fn explain_and_assess_carry_the_d_values() {
     let mut bot = agent("dvalue", None, json!({}), 1);
     let reply = bot.act(&ActRequest { observation: d.observation.clone(), legal: d.legal.clone(), explain: true }).unwrap();
     let e = reply.explain.unwrap();
-    assert_eq!(e["hand_d"], json!(0 + 3 + 5 + 4));
+    assert_eq!(e["hand_d"], json!(3 + 5 + 4), "6S 0, JH 3, KH 5, 2C 4");
     assert_eq!(e["card_d"]["KH"], json!(5));
     assert_eq!(e["phase"], json!("opening"));
     let assessed = bot.call("assess", &json!({"observation": d.observation, "legal": d.legal})).unwrap();

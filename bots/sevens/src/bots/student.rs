@@ -98,8 +98,8 @@ impl Memory {
             self.last_ends = ends(view);
         }
         let now = ends(view);
-        for i in 0..8 {
-            self.moved[i] = now[i] != self.last_ends[i];
+        for (i, end) in now.iter().enumerate() {
+            self.moved[i] = *end != self.last_ends[i];
             self.released[i] = self.moved[i] && self.still[i] >= 2;
             self.still[i] = if self.moved[i] { 0 } else { self.still[i] + 1 };
         }
