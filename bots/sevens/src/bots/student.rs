@@ -79,7 +79,10 @@ fn side(card: Card) -> usize {
 /// What the student remembers of the game between its turns.
 #[derive(Debug, Clone, Default)]
 struct Memory {
+    /// The table and own hand size at my last turn: a shrinking table or a growing hand means a
+    /// new game.
     last_table: CardSet,
+    last_hand: usize,
     /// Row ends at my last turn.
     last_ends: [u8; 8],
     /// My turns each row end has stood still.
@@ -93,8 +96,10 @@ struct Memory {
 
 impl Memory {
     fn update(&mut self, view: &View, board_d: u32) {
-        if view.table.cards().len() < self.last_table.len() || self.last_table.is_empty() {
-            *self = Memory { last_table: view.table.cards(), ..Memory::default() };
+        let new_game = view.table.cards().len() < self.last_table.len() || view.hand.len() > self.last_hand;
+        self.last_hand = view.hand.len();
+        if new_game || self.last_table.is_empty() {
+            *self = Memory { last_table: view.table.cards(), last_hand: view.hand.len(), ..Memory::default() };
             self.last_ends = ends(view);
         }
         let now = ends(view);
