@@ -135,14 +135,14 @@ impl ExactSampler {
         for s in (1..=full).rev() {
             if s != full {
                 // Odometer step downwards.
-                for d in 0..self.k {
-                    if r[d] > 0 {
-                        r[d] -= 1;
+                for (digit, &count) in r.iter_mut().zip(&self.counts) {
+                    if *digit > 0 {
+                        *digit -= 1;
                         size -= 1;
                         break;
                     }
-                    r[d] = self.counts[d];
-                    size += r[d];
+                    *digit = count;
+                    size += count;
                 }
             }
             let i = self.n - size;

@@ -56,7 +56,7 @@ pub fn fifteen(beta: f64) -> Problem {
     let players = players(15);
     let roles = Roles::parse("werewolf=3,seer=1,knight=1,medium=1,villager=9").expect("valid roles");
     let mut deck: Vec<String> =
-        roles.names.iter().zip(&roles.counts).flat_map(|(name, &c)| std::iter::repeat(name.clone()).take(c)).collect();
+        roles.names.iter().zip(&roles.counts).flat_map(|(name, &c)| vec![name.clone(); c]).collect();
     let mut rng = rng::seeded(15);
     let past: Vec<PastGame> = (0..10)
         .map(|_| {

@@ -39,7 +39,7 @@ impl Chain {
         let k = problem.k();
         let cost = (0..problem.n()).flat_map(|i| (0..k).map(move |r| (i, r))).map(|(i, r)| -problem.log_weight(i, r)).collect();
         let mut state: Assignment =
-            problem.roles.counts.iter().enumerate().flat_map(|(r, &c)| std::iter::repeat(r).take(c)).collect();
+            problem.roles.counts.iter().enumerate().flat_map(|(r, &c)| vec![r; c]).collect();
         state.shuffle(rng);
         Chain { k, cost, state, accepted: 0, steps: 0 }
     }
