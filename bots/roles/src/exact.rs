@@ -7,15 +7,17 @@
 //! `Z(r) = sum_k [r_k > 0] w[n-|r|][k] * Z(r - e_k)`, `Z(0) = 1`. The table has
 //! `prod_k (c_k + 1)` entries (320 for 15 players and 5 role types), is kept in log space so no
 //! beta underflows, and a draw walks it once: player `i` gets role `k` with probability
-//! `w[i][k] Z(r - e_k) / Z(r)`. Exact, no burn-in, no mixing problem.
+//! `w[i][k] Z(r - e_k) / Z(r)`. Exact, no burn-in, no mixing problem. Those conditional
+//! probabilities fall out of the log-sum-exp that builds `Z(r)`, so the table keeps them and a
+//! draw is `n` table look-ups with no `exp` at all.
 
 use rand::Rng;
 
 use crate::model::{invalid, log_add, Assignment, Problem};
 use yomi_plugin::ErrorInfo;
 
-/// Largest table accepted (entries of `prod (c_k + 1)`); 128 MB of f64.
-pub const MAX_STATES: usize = 1 << 24;
+/// Largest table accepted: `prod (c_k + 1) * K` entries, 128 MB of f64.
+pub const MAX_ENTRIES: usize = 1 << 24;
 
 /// The prepared sampler for one problem.
 #[derive(Debug, Clone)]
@@ -29,10 +31,12 @@ pub struct ExactSampler {
     log_w: Vec<f64>,
     /// `ln_z[state]`: log of the total weight of finishing the deal from that state.
     ln_z: Vec<f64>,
+    /// `next[state * k + d]`: probability that the next player gets role `d` from that state.
+    next: Vec<f64>,
 }
 
 impl ExactSampler {
-    /// Builds the table: `prod (c_k + 1) * K` log-additions.
+    /// Builds the table: for each of the `prod (c_k + 1)` states, a log-sum-exp over `K` roles.
     pub fn new(problem: &Problem) -> Result<ExactSampler, ErrorInfo> {
         let (n, k) = (problem.n(), problem.k());
         let counts = problem.roles.counts.clone();
@@ -42,12 +46,14 @@ impl ExactSampler {
             stride.push(states);
             states = states
                 .checked_mul(c + 1)
-                .filter(|&s| s <= MAX_STATES)
-                .ok_or_else(|| invalid(format!("too many role-count states for the exact sampler (limit {MAX_STATES})")))?;
+                .filter(|&s| s.saturating_mul(k) <= MAX_ENTRIES)
+                .ok_or_else(|| invalid(format!("too many role-count states for the exact sampler (limit {MAX_ENTRIES} entries)")))?;
         }
         let log_w: Vec<f64> = (0..n).flat_map(|i| (0..k).map(move |r| (i, r))).map(|(i, r)| problem.log_weight(i, r)).collect();
         let mut ln_z = vec![f64::NEG_INFINITY; states];
         ln_z[0] = 0.0;
+        let mut next = vec![0.0; states * k];
+        let mut terms = vec![f64::NEG_INFINITY; k];
         // Visit states in increasing index: `r - e_k` always has a smaller index than `r`. An
         // odometer over the digits keeps `r` and `|r|` without decoding every index.
         let mut r = vec![0usize; k];
@@ -64,15 +70,22 @@ impl ExactSampler {
             }
             let i = n - size;
             let row = &log_w[i * k..(i + 1) * k];
-            let mut acc = f64::NEG_INFINITY;
+            let mut top = f64::NEG_INFINITY;
             for d in 0..k {
-                if r[d] > 0 {
-                    acc = log_add(acc, row[d] + ln_z[s - stride[d]]);
-                }
+                terms[d] = if r[d] > 0 { row[d] + ln_z[s - stride[d]] } else { f64::NEG_INFINITY };
+                top = top.max(terms[d]);
             }
-            ln_z[s] = acc;
+            // `top` is finite: some digit is positive and every weight is finite.
+            let probs = &mut next[s * k..(s + 1) * k];
+            let mut sum = 0.0;
+            for (p, &t) in probs.iter_mut().zip(&terms) {
+                *p = (t - top).exp();
+                sum += *p;
+            }
+            probs.iter_mut().for_each(|p| *p /= sum);
+            ln_z[s] = top + sum.ln();
         }
-        Ok(ExactSampler { n, k, counts, stride, log_w, ln_z })
+        Ok(ExactSampler { n, k, counts, stride, log_w, ln_z, next })
     }
 
     fn full_state(&self) -> usize {
@@ -94,17 +107,14 @@ impl ExactSampler {
     pub fn draw(&self, rng: &mut impl Rng) -> Assignment {
         let mut out = Vec::with_capacity(self.n);
         let mut s = self.full_state();
-        let mut remaining = self.counts.clone();
-        for i in 0..self.n {
-            let row = &self.log_w[i * self.k..(i + 1) * self.k];
-            let here = self.ln_z[s];
+        for _ in 0..self.n {
+            let probs = &self.next[s * self.k..(s + 1) * self.k];
             let mut u: f64 = rng.gen();
             let mut chosen = None;
-            for d in 0..self.k {
-                if remaining[d] == 0 {
+            for (d, &p) in probs.iter().enumerate() {
+                if p == 0.0 {
                     continue;
                 }
-                let p = (row[d] + self.ln_z[s - self.stride[d]] - here).exp();
                 chosen = Some(d);
                 if u < p {
                     break;
@@ -112,9 +122,8 @@ impl ExactSampler {
                 u -= p;
             }
             // The probabilities sum to 1 up to rounding; if `u` outlives them all, the last
-            // available role (the one rounding shortchanged) is taken.
+            // role with any probability (the one rounding shortchanged) is taken.
             let d = chosen.expect("a role remains for every player");
-            remaining[d] -= 1;
             s -= self.stride[d];
             out.push(d);
         }
