@@ -5,7 +5,7 @@
 //! the two players' terms of the energy change. Z is never needed. Swaps generate every
 //! permutation, so the chain is irreducible; proposals that pick two players with the same role
 //! (or are rejected) are self-loops, which make it aperiodic. The price is burn-in and correlated
-//! samples, which [`crate::analysis::marginal_tv`] measures against the exact sampler.
+//! samples, which [`crate::convergence`] measures against the exact sampler.
 
 use rand::seq::SliceRandom;
 use rand::Rng;
