@@ -198,7 +198,14 @@ fn check_beta_arg(draw: &DrawArgs) -> Result<(), ErrorInfo> {
 
 /// Runs `yomi roles <args>`.
 pub fn run(args: &[String], ctx: &CommandContext) -> Result<String, ErrorInfo> {
-    let cli = Cli::try_parse_from(args).map_err(|e| invalid(e.to_string()))?;
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        // `--help` is an answer, not a failure.
+        Err(e) if matches!(e.kind(), clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) => {
+            return Ok(e.render().to_string())
+        }
+        Err(e) => return Err(invalid(e.to_string())),
+    };
     let mut params = Map::new();
     let mut put = |k: &str, v: Value| {
         params.insert(k.to_string(), v);
