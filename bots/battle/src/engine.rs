@@ -18,20 +18,24 @@ pub struct State {
 
 impl State {
     /// HP of `side`'s Pokémon in party slot `slot`.
+    #[inline]
     pub fn hp_of(&self, side: usize, slot: usize) -> u8 {
         self.hp[side * 3 + slot]
     }
 
     /// HP of `side`'s active Pokémon.
+    #[inline]
     pub fn active_hp(&self, side: usize) -> u8 {
         self.hp_of(side, self.active[side] as usize)
     }
 
-    fn alive(&self, side: usize) -> usize {
+    #[inline]
+    pub fn alive(&self, side: usize) -> usize {
         (0..3).filter(|&k| self.hp_of(side, k) > 0).count()
     }
 
-    fn total_hp(&self, side: usize) -> u32 {
+    #[inline]
+    pub fn total_hp(&self, side: usize) -> u32 {
         (0..3).map(|k| self.hp_of(side, k) as u32).sum()
     }
 }
@@ -56,11 +60,13 @@ impl Actions {
         Actions { items: [Action::Move(0); 5], len: 0 }
     }
 
+    #[inline]
     fn push(&mut self, a: Action) {
         self.items[self.len] = a;
         self.len += 1;
     }
 
+    #[inline]
     pub fn as_slice(&self) -> &[Action] {
         &self.items[..self.len]
     }
@@ -131,9 +137,22 @@ impl Engine {
     }
 
     /// Damage of `side`'s active's move `m` on the other side's active, in state `s`.
+    #[inline]
     pub fn damage(&self, s: &State, side: usize, m: u8) -> u8 {
-        let attacker = side * 3 + s.active[side] as usize;
-        self.damage[attacker][m as usize][s.active[1 - side] as usize]
+        self.damage_between(side, s.active[side], m, s.active[1 - side])
+    }
+
+    /// Damage of `side`'s Pokémon in slot `attacker` with move `m` on the opponent's slot
+    /// `defender`.
+    #[inline]
+    pub fn damage_between(&self, side: usize, attacker: u8, m: u8, defender: u8) -> u8 {
+        self.damage[side * 3 + attacker as usize][m as usize][defender as usize]
+    }
+
+    /// The side that moves first when party 1's slot `a1` faces party 2's slot `a2`.
+    #[inline]
+    pub fn first_mover(&self, a1: u8, a2: u8) -> usize {
+        self.first[a1 as usize][a2 as usize]
     }
 
     /// The multiplier class of `side`'s move `m` against the opponent's active, for the biases:
@@ -145,6 +164,7 @@ impl Engine {
 
     /// The actions open to `side` in a `Play` state: its three moves, then a switch to every
     /// benched Pokémon with HP > 0 in party order.
+    #[inline]
     pub fn legal(&self, s: &State, side: usize) -> Actions {
         let mut out = Actions::new();
         for m in 0..3 {
@@ -155,12 +175,14 @@ impl Engine {
     }
 
     /// The Pokémon `side` may send in after its active fainted.
+    #[inline]
     pub fn replacements(&self, s: &State, side: usize) -> Actions {
         let mut out = Actions::new();
         self.push_bench(s, side, &mut out);
         out
     }
 
+    #[inline]
     fn push_bench(&self, s: &State, side: usize, out: &mut Actions) {
         for k in 0..3u8 {
             if k != s.active[side] && s.hp_of(side, k as usize) > 0 {
@@ -172,6 +194,7 @@ impl Engine {
     /// Resolves one turn: switches first, then the moves in speed order of the Pokémon active
     /// after the switches; a Pokémon that fainted before its move loses it. The turn advances.
     /// Actions must be legal (see [`Engine::check`]).
+    #[inline]
     pub fn resolve(&self, s: &State, actions: [Action; 2]) -> State {
         let mut n = *s;
         for (side, a) in actions.iter().enumerate() {
@@ -179,7 +202,7 @@ impl Engine {
                 n.active[side] = *k;
             }
         }
-        let first = self.first[n.active[0] as usize][n.active[1] as usize];
+        let first = self.first_mover(n.active[0], n.active[1]);
         for side in [first, 1 - first] {
             if let Action::Move(m) = actions[side] {
                 if n.active_hp(side) == 0 {
@@ -194,6 +217,7 @@ impl Engine {
     }
 
     /// Sends in `slot` as `side`'s replacement (no turn passes).
+    #[inline]
     pub fn replace(&self, s: &State, side: usize, slot: u8) -> State {
         let mut n = *s;
         n.active[side] = slot;
@@ -202,6 +226,7 @@ impl Engine {
 
     /// Where `s` stands. A wipe-out is checked first, then the turn limit's judge (more Pokémon
     /// standing, then more total HP, else a draw), then a pending replacement.
+    #[inline]
     pub fn status(&self, s: &State) -> Status {
         let alive = [s.alive(0), s.alive(1)];
         if alive[1] == 0 {

@@ -232,7 +232,8 @@ mod tests {
     fn bad_parties_are_rejected_clearly() {
         let two = serde_json::json!([[{"name":"A","type":"grass","hp":5,"speed":5,"moves":["grass","fire","water"]}], []]);
         assert!(parse_parties(&two).unwrap_err().message.contains("exactly three"));
-        let bad_type = serde_json::json!([[{"name":"A","type":"rock","hp":5,"speed":5,"moves":["grass","fire","water"]}], []]);
+        let mon = |ty: &str| serde_json::json!({"name":"A","type":ty,"hp":5,"speed":5,"moves":["grass","fire","water"]});
+        let bad_type = serde_json::json!([[mon("rock"), mon("fire"), mon("water")], [mon("fire"), mon("fire"), mon("fire")]]);
         assert!(parse_parties(&bad_type).unwrap_err().message.contains("rock"));
         let mut parties = preset_parties("thesis").unwrap();
         parties[0][0].hp = 6;
