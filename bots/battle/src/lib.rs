@@ -6,15 +6,21 @@
 //!   table per rule set; [`reference`] is the plain memoised baseline that checks it;
 //! - [`game`], [`codec`]: the referee and the JSON a seat sees and sends;
 //! - [`analysis`], [`service`], [`cli`]: any position's matrix and equilibrium, by call or CLI;
-//! - the bots; [`repro`] regenerates the seed's tables.
+//! - the bots: [`random`]; [`player`] (`nash`, `delta-nash`, `mc`, `exploiter`) built on
+//!   [`personality`] (noise and bias), [`mc`] and [`exploit`]; [`repro`] regenerates the seed's
+//!   tables.
 
 pub mod analysis;
 pub mod cache;
 pub mod cli;
 pub mod codec;
 pub mod engine;
+pub mod exploit;
 pub mod game;
 pub mod lp;
+pub mod mc;
+pub mod personality;
+pub mod player;
 pub mod random;
 pub mod reference;
 pub mod repro;
@@ -22,6 +28,7 @@ pub mod rules;
 pub mod service;
 pub mod solver;
 
+use player::{Kind, Player};
 use yomi_plugin::protocol::manifest::CommandInfo;
 use yomi_plugin::{
     Agent, AgentContext, BotInfo, CommandContext, ErrorCode, ErrorInfo, Game, GameInfo, Options, Plugin,
@@ -36,14 +43,21 @@ yomi_plugin::export_plugin!(BattlePlugin);
 
 /// Every bot of the plugin.
 pub fn bots() -> Vec<BotInfo> {
-    vec![BotInfo {
-        name: "random".into(),
-        description: "Uniform over the legal actions (the seed's baseline)".into(),
+    let bot = |name: &str, description: &str, kind: Option<Kind>| BotInfo {
+        name: name.into(),
+        description: description.into(),
         games: vec!["battle".into()],
-        options: vec![],
-        presets: vec![],
-        methods: service::methods(),
-    }]
+        options: kind.map(Kind::options).unwrap_or_default(),
+        presets: kind.map(Kind::presets).unwrap_or_default(),
+        methods: service::methods(kind == Some(Kind::Exploiter)),
+    };
+    vec![
+        bot("random", "Uniform over the legal actions (the seed's baseline)", None),
+        bot("mc", "Primitive Monte Carlo (seed 5.1): random playouts per action pair, greedy or soft-max", Some(Kind::Mc)),
+        bot("nash", "Samples the exact equilibrium of every position (seed 5.2)", Some(Kind::Nash)),
+        bot("delta-nash", "Human-like: averages the equilibria of n noisy, optionally biased, win-rate matrices (seed 5.3-6.2)", Some(Kind::DeltaNash)),
+        bot("exploiter", "δ-Nash that models its opponent as a biased δ-Nash player and best-responds when confident (seed ch. 7)", Some(Kind::Exploiter)),
+    ]
 }
 
 impl Plugin for BattlePlugin {
@@ -70,9 +84,10 @@ impl Plugin for BattlePlugin {
         }
     }
 
-    fn new_agent(&self, bot: &str, _options: &Options, ctx: &AgentContext) -> Result<Box<dyn Agent>, ErrorInfo> {
+    fn new_agent(&self, bot: &str, options: &Options, ctx: &AgentContext) -> Result<Box<dyn Agent>, ErrorInfo> {
         match bot {
             "random" => Ok(Box::new(random::RandomBot::new(ctx.seed))),
+            _ if Kind::parse(bot).is_some() => Ok(Box::new(Player::new(Kind::parse(bot).expect("checked"), options, ctx.seed)?)),
             _ => Err(ErrorInfo::new(ErrorCode::UnknownBot, format!("no bot `{bot}` in plugin battle"))),
         }
     }

@@ -7,12 +7,16 @@ use yomi_plugin::{ErrorCode, ErrorInfo};
 use crate::analysis::{analyze, Query};
 use crate::cache;
 
-/// The methods, for the manifest.
-pub fn methods() -> Vec<MethodInfo> {
-    vec![MethodInfo::new(
+/// The methods, for the manifest; the exploiter also reports its opponent model.
+pub fn methods(exploiter: bool) -> Vec<MethodInfo> {
+    let mut m = vec![MethodInfo::new(
         "analyze",
         "{parties?: thesis|delta-experiment|[[..],[..]], active: \"A,D\", hp?: [6], turn?, same_type_neutral?, turn_limit?} → {value, row_strategy, col_strategy, matrix, row_actions, col_actions}",
-    )]
+    )];
+    if exploiter {
+        m.push(MethodInfo::new("opponent_model", "{} → {best_model, posterior, log_likelihood, observed} or null before any observation"));
+    }
+    m
 }
 
 /// Dispatches a service call.
