@@ -368,6 +368,19 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
 
     rows.extend(exploiter_rows(games, &mut next_seed)?);
     progress("exploiter", &start);
+
+    // Table 6.2's large-δ cells again with p clamped to [0, 1] inside eq. (6.1)'s factor (spec
+    // U20): at δ 0.2 the normal-variable noise often pushes p outside [0, 1], where the literal
+    // factor turns negative and flips the bias.
+    for (alpha, win) in [(0.03, 0.326), (0.06, 0.382)] {
+        let mut p = delta_nash("normal-variable", 0.2, "attack", alpha);
+        p.options["clamp_bias"] = json!(true);
+        let t = duel(&p, &nash, games, next_seed())?;
+        let column = format!("α = {alpha}, δ = 0.2, clamped");
+        rows.push(rate_row("6.2 (U20 variant)", "win rate", &column, Some(win), &t));
+        rows.push(share_row("6.2 (U20 variant)", "attack selection rate", &column, Some(if alpha == 0.03 { 0.849 } else { 0.889 }), t.choices.attacks, t.choices.decisions));
+    }
+    progress("clamped bias variant", &start);
     Ok(rows)
 }
 
