@@ -53,7 +53,7 @@ fn full_solve(c: &mut Criterion) {
                     memo.value(&engine.initial([a, d]));
                 }
             }
-            memo.len()
+            memo.positions()
         })
     });
     g.finish();

@@ -20,12 +20,8 @@ impl<'a> Memo<'a> {
     }
 
     /// Positions solved so far.
-    pub fn len(&self) -> usize {
+    pub fn positions(&self) -> usize {
         self.values.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
     }
 
     /// Party 1's equilibrium value of `s`.
