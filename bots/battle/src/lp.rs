@@ -112,16 +112,14 @@ fn simplex(m: &Matrix) -> Equilibrium {
     let mut t = [[0.0f64; RHS + 1]; MAX + 1];
     let mut basis = [0usize; MAX];
     for i in 0..rows {
-        for j in 0..cols {
-            t[i][j] = m.w[i][j] + shift;
+        for (x, w) in t[i][..cols].iter_mut().zip(&m.w[i][..cols]) {
+            *x = w + shift;
         }
         t[i][MAX + i] = 1.0;
         t[i][RHS] = 1.0;
         basis[i] = MAX + i;
     }
-    for j in 0..cols {
-        t[rows][j] = -1.0;
-    }
+    t[rows][..cols].fill(-1.0);
     let columns = || (0..cols).chain(MAX..MAX + rows);
     // Bland's rule: the lowest-index improving column enters; the lowest-index basic variable
     // among the ratio-test ties leaves. Terminates on every input.
@@ -248,11 +246,12 @@ mod tests {
                 return None;
             }
             a.swap(c, p);
-            for r in 0..k {
+            let pivot = a[c].clone();
+            for (r, row) in a.iter_mut().enumerate() {
                 if r != c {
-                    let f = a[r][c] / a[c][c];
-                    for j in c..=k {
-                        a[r][j] -= f * a[c][j];
+                    let f = row[c] / pivot[c];
+                    for (x, p) in row[c..].iter_mut().zip(&pivot[c..]) {
+                        *x -= f * p;
                     }
                 }
             }

@@ -196,10 +196,10 @@ impl Personality {
         let mut samples = Vec::with_capacity(self.samples());
         for _ in 0..self.samples() {
             let mut noisy = *w;
-            for i in 0..w.rows {
+            for (i, &hit) in biased.iter().enumerate() {
                 for j in 0..w.cols {
                     let p = w.w[i][j] + self.noise.sample(self.delta, w.w[i][j], rng);
-                    noisy.w[i][j] = if biased[i] { self.biased(p) } else { p };
+                    noisy.w[i][j] = if hit { self.biased(p) } else { p };
                 }
             }
             let e = lp::solve(&noisy);
