@@ -134,3 +134,21 @@ fn a_seeded_random_match() {
     assert!((scores[0] + scores[1] - 1.0).abs() < 1e-12);
     insta::assert_json_snapshot!("random_vs_random_seed_2024", played);
 }
+
+#[test]
+fn the_repro_rows_have_the_stable_shape() {
+    let args: Vec<String> = ["repro", "--json", "--games", "2"].iter().map(|s| s.to_string()).collect();
+    let out = BattlePlugin.command(&args, &CommandContext::default()).unwrap();
+    let rows: Vec<Value> = serde_json::from_str(&out).unwrap();
+    for row in &rows {
+        let keys: Vec<&String> = row.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["ci95", "column", "n", "ours", "row", "seed", "table"], "{row}");
+    }
+    for table in ["5.1", "5.2", "5.3", "5.4", "6.1", "6.2", "fig 6.1-6.2", "7 (ours)"] {
+        assert!(rows.iter().any(|r| r["table"] == table), "no rows for table {table}");
+    }
+    let seeded = rows.iter().filter(|r| r["seed"].is_number()).count();
+    assert_eq!(seeded, 49, "every seed number the issue asks for, plus the U20 variant");
+    let err = BattlePlugin.command(&["repro".to_string(), "--games".into(), "0".into()], &CommandContext::default()).unwrap_err();
+    assert!(err.message.contains("at least 1"));
+}
