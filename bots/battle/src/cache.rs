@@ -20,12 +20,21 @@ pub fn threads() -> usize {
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
+/// Rule sets kept at once (22 MB each for the seed's parties): custom parties sent to `analyze`
+/// must not grow memory without bound. Past it the cache starts afresh; agents keep the tables
+/// they hold.
+const KEEP: usize = 8;
+
 /// The solved table for `rules`, solving it on first use. Callers for other rules are not blocked
 /// while one table is being solved.
 pub fn table(rules: &Rules) -> Arc<Table> {
     let slot = {
         let mut map = slots().lock().unwrap_or_else(|e| e.into_inner());
-        map.entry(rules.key()).or_default().clone()
+        let key = rules.key();
+        if !map.contains_key(&key) && map.len() >= KEEP {
+            map.clear();
+        }
+        map.entry(key).or_default().clone()
     };
     slot.get_or_init(|| Arc::new(Table::solve(Engine::new(rules.clone()), threads()))).clone()
 }
