@@ -36,7 +36,10 @@ pub fn parse_state(rules: &Rules, value: &Value) -> Result<State, ErrorInfo> {
         let name = active[side].as_str().ok_or_else(|| bad("position `active` must name two Pokémon".into()))?;
         slots[side] = active_slot(rules, side, name)?;
     }
-    Ok(State { hp: flat, active: slots, turn: turn.min(u8::MAX as u64) as u8 })
+    if turn < 1 || turn > rules.turn_limit as u64 {
+        return Err(bad(format!("position turn {turn} is out of range [1, {}]", rules.turn_limit)));
+    }
+    Ok(State { hp: flat, active: slots, turn: turn as u8 })
 }
 
 /// Checks one HP value against its Pokémon's maximum.

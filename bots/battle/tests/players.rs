@@ -115,3 +115,18 @@ fn a_seeded_nash_vs_delta_nash_match() {
     let played = referee::play(g.as_mut(), &mut [a.as_mut(), b.as_mut()]).unwrap();
     insta::assert_json_snapshot!("nash_vs_delta_nash_seed_77", played);
 }
+
+#[test]
+fn a_malformed_observation_is_an_error_not_a_panic() {
+    let mut bot = agent("nash", None, json!({}), 1);
+    let mut request = first_request(false);
+    request.observation["state"]["turn"] = json!(0);
+    request.observation["phase"] = json!("replace");
+    assert!(bot.act(&request).unwrap_err().message.contains("turn 0 is out of range"));
+    let mut request = first_request(false);
+    request.observation["state"]["hp"] = json!([[9, 5, 5], [5, 4, 4]]);
+    assert!(bot.act(&request).unwrap_err().message.contains("HP 9 is out of range"));
+    let mut request = first_request(false);
+    request.observation["rules"] = json!("chess");
+    assert!(bot.act(&request).unwrap_err().message.contains("no valid `rules`"));
+}
