@@ -1,0 +1,149 @@
+//! Desired feature ranges `[alpha, beta]` with weights `gamma`, and the seed's error
+//! `Err(S) = sum gamma_i * Err_i(f_i(S))` (section 6).
+//!
+//! The seed's table 2 is for n = 50 faces of a d6. For other lengths and dice each bound is scaled
+//! by the ratio of the feature's exact expected value (see [`crate::features::expected`]) to its
+//! expected value at n = 50 on a d6: a bound that sat 20 % below the theoretical value stays 20 %
+//! below it. Count features (F6..F15) take whole-number bounds, alpha rounded down and beta up, so
+//! a range never becomes unreachable between two integers. Chi-square ranges scale with
+//! `sides - 1` and not with n (the statistic's mean does not depend on the length). On dice with
+//! an odd number of sides F6 (parity changes) gets weight 0: odd and even faces are not equally
+//! many there, and pushing for parity changes would favour the rarer parity and break fairness.
+
+use serde_json::{json, Value};
+
+use crate::features::{expected, COUNT, NAMES};
+
+/// A personality's ranges and weights.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ranges {
+    pub alpha: [f64; COUNT],
+    pub beta: [f64; COUNT],
+    pub gamma: [f64; COUNT],
+}
+
+/// Seed table 2 (n = 50, d6).
+pub const TABLE2_ALPHA: [f64; COUNT] = [2., 2., 2., 2., 2., 27., 5., 0., 0., 1., 0., 0., 1., 0., 0.];
+pub const TABLE2_BETA: [f64; COUNT] = [5., 5., 5., 5., 5., 30., 8., 1., 0., 3., 0., 1., 2., 0., 0.];
+pub const TABLE2_GAMMA: [f64; COUNT] = [3., 3., 3., 3., 3., 1., 1., 3., 10., 4., 4., 4., 4., 4., 4.];
+
+/// The length table 2 was written for.
+pub const TABLE2_LENGTH: usize = 50;
+
+impl Ranges {
+    /// Seed table 2 exactly (n = 50, six sides).
+    pub fn table2() -> Ranges {
+        Ranges { alpha: TABLE2_ALPHA, beta: TABLE2_BETA, gamma: TABLE2_GAMMA }
+    }
+
+    /// Ranges written for (`base_n`, six sides) carried over to `n` faces of a `sides`-sided die.
+    pub fn scaled(&self, base_n: usize, n: usize, sides: u8) -> Ranges {
+        let from = expected(base_n, 6);
+        let to = expected(n, sides);
+        let mut out = self.clone();
+        for i in 0..COUNT {
+            let ratio = if from[i] > 0.0 { to[i] / from[i] } else { 1.0 };
+            let (a, b) = (self.alpha[i] * ratio, self.beta[i] * ratio);
+            // The tolerance keeps exact integers (ratio 1) from drifting to the next integer.
+            (out.alpha[i], out.beta[i]) = if i >= 5 { ((a + 1e-9).floor(), (b - 1e-9).ceil()) } else { (a, b) };
+        }
+        if sides % 2 == 1 {
+            out.gamma[5] = 0.0;
+        }
+        out
+    }
+
+    /// The default personality for `n` faces of a `sides`-sided die: table 2 scaled.
+    pub fn default_for(n: usize, sides: u8) -> Ranges {
+        Ranges::table2().scaled(TABLE2_LENGTH, n, sides)
+    }
+
+    /// Rejects ranges no sequence can be judged by: alpha > beta, negative or non-finite numbers.
+    pub fn validate(&self) -> Result<(), String> {
+        for i in 0..COUNT {
+            let (a, b, g) = (self.alpha[i], self.beta[i], self.gamma[i]);
+            if !(a.is_finite() && b.is_finite() && g.is_finite()) {
+                return Err(format!("{}: bounds and weight must be finite numbers", NAMES[i]));
+            }
+            if a > b {
+                return Err(format!("{}: alpha {a} is greater than beta {b}", NAMES[i]));
+            }
+            if g < 0.0 {
+                return Err(format!("{}: weight {g} is negative", NAMES[i]));
+            }
+            if a < 0.0 {
+                return Err(format!("{}: alpha {a} is negative (features are never negative)", NAMES[i]));
+            }
+        }
+        Ok(())
+    }
+
+    /// `Err(S)` of a feature vector. Example: F7 = 10 with [5, 8] and weight 1 adds 2.
+    #[inline]
+    pub fn err(&self, f: &[f64; COUNT]) -> f64 {
+        let mut total = 0.0;
+        for i in 0..COUNT {
+            let x = f[i];
+            let d = if x < self.alpha[i] {
+                self.alpha[i] - x
+            } else if x > self.beta[i] {
+                x - self.beta[i]
+            } else {
+                0.0
+            };
+            total += self.gamma[i] * d;
+        }
+        total
+    }
+
+    /// Parses `{"F1": [alpha, beta, gamma], ...}` over `base` (features not named keep theirs).
+    pub fn parse_over(base: &Ranges, value: &Value) -> Result<Ranges, String> {
+        let obj = value.as_object().ok_or("ranges must be an object {\"F1\": [alpha, beta, gamma], ...}")?;
+        let mut out = base.clone();
+        for (name, v) in obj {
+            let i = NAMES.iter().position(|n| n == name).ok_or_else(|| format!("unknown feature `{name}` (F1..F15)"))?;
+            let nums: Vec<f64> = v.as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).unwrap_or_default();
+            if nums.len() != 3 || v.as_array().map(Vec::len) != Some(3) {
+                return Err(format!("{name}: expected [alpha, beta, gamma], got {v}"));
+            }
+            (out.alpha[i], out.beta[i], out.gamma[i]) = (nums[0], nums[1], nums[2]);
+        }
+        out.validate()?;
+        Ok(out)
+    }
+
+    /// `{"F1": [alpha, beta, gamma], ...}`.
+    pub fn to_json(&self) -> Value {
+        let map: serde_json::Map<String, Value> =
+            (0..COUNT).map(|i| (NAMES[i].to_string(), json!([self.alpha[i], self.beta[i], self.gamma[i]]))).collect();
+        Value::Object(map)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table2_is_its_own_scaling_at_50() {
+        assert_eq!(Ranges::default_for(50, 6), Ranges::table2());
+    }
+
+    #[test]
+    fn longer_sequences_get_wider_count_ranges() {
+        let r = Ranges::default_for(100, 6);
+        assert_eq!((r.alpha[0], r.beta[0]), (2.0, 5.0));
+        assert!(r.alpha[6] >= 10.0 && r.beta[6] >= 16.0, "{:?}", (r.alpha[6], r.beta[6]));
+        assert_eq!(r.gamma[5], 1.0);
+        assert_eq!(Ranges::default_for(50, 5).gamma[5], 0.0);
+    }
+
+    #[test]
+    fn inconsistent_ranges_are_rejected() {
+        let base = Ranges::table2();
+        assert!(Ranges::parse_over(&base, &json!({"F7": [9, 3, 1]})).unwrap_err().contains("greater"));
+        assert!(Ranges::parse_over(&base, &json!({"F7": [1, 3, -1]})).unwrap_err().contains("negative"));
+        assert!(Ranges::parse_over(&base, &json!({"F77": [1, 3, 1]})).is_err());
+        assert_eq!(Ranges::parse_over(&base, &json!({"F7": [4, 9, 2]})).unwrap().beta[6], 9.0);
+    }
+}
