@@ -22,7 +22,7 @@ pub const NAMES: [&str; COUNT] =
 const WINDOW_STARTS_AT_100: [usize; 4] = [0, 23, 47, 69];
 
 /// Longest window any pattern feature looks at (F15).
-pub const MAX_PATTERN: usize = 7;
+const MAX_PATTERN: usize = 7;
 
 /// Where the chi-square windows lie for a sequence of length `n`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,15 +64,32 @@ pub fn chi_square(sum_sq: i64, len: usize, sides: u8) -> f64 {
 /// - 5: F11 full house with equal ends (`31113`, `31313`), F13 ends X, exactly 3 X (`32133`);
 /// - 6: F14 ends X, exactly 4 X (`313233`);
 /// - 7: F15 ends X, exactly 4 X (`3313453`).
-#[inline]
 pub fn window_pattern(w: &[u8], out: &mut [i32; 10]) {
-    let first = w[0];
-    let last = w[w.len() - 1];
     match w.len() {
-        2 => {
-            out[0] += ((first ^ last) & 1) as i32;
-            out[1] += (first == last) as i32;
-        }
+        2 => pair(w[0], w[1], out),
+        3 => span::<3>(w.try_into().expect("length 3"), out),
+        4 => span::<4>(w.try_into().expect("length 4"), out),
+        5 => span::<5>(w.try_into().expect("length 5"), out),
+        6 => span::<6>(w.try_into().expect("length 6"), out),
+        7 => span::<7>(w.try_into().expect("length 7"), out),
+        _ => {}
+    }
+}
+
+/// F6 and F7 of two neighbours.
+#[inline(always)]
+fn pair(a: u8, b: u8, out: &mut [i32; 10]) {
+    out[0] += ((a ^ b) & 1) as i32;
+    out[1] += (a == b) as i32;
+}
+
+/// The features of one window of length `W` in 3..=7 (see [`window_pattern`]). Only equalities
+/// between faces matter here, so a window padded with values that equal nothing counts nothing.
+#[inline(always)]
+fn span<const W: usize>(w: &[u8; W], out: &mut [i32; 10]) {
+    let (first, last) = (w[0], w[W - 1]);
+    let ends_count = || w.iter().map(|&f| (f == first) as u32).sum::<u32>();
+    match W {
         3 => out[2] += (first == w[1] && first == last) as i32,
         4 => {
             let (a, b, c, d) = (w[0], w[1], w[2], w[3]);
@@ -80,36 +97,35 @@ pub fn window_pattern(w: &[u8], out: &mut [i32; 10]) {
             let two_pair = (a == b && c == d && a != c) || (a == c && b == d && a != b) || (a == d && b == c && a != b);
             out[4] += two_pair as i32;
             if first == last {
-                out[6] += (count(w, first) == 3) as i32;
+                out[6] += (ends_count() == 3) as i32;
             }
         }
         5 => {
             if first == last {
-                let x = count(w, first);
-                // The faces other than the ends' all equal each other: two faces in total.
-                let other = w[1..4].iter().copied().find(|&f| f != first);
-                let two_faces = other.is_some_and(|o| w.iter().all(|&f| f == first || f == o));
-                out[5] += ((x == 3 || x == 2) && two_faces) as i32;
-                out[7] += (x == 3) as i32;
+                let (x, m) = (first, [w[1], w[2], w[3]]);
+                let full_house = match ends_count() {
+                    // XYYYX
+                    2 => m[0] == m[1] && m[1] == m[2],
+                    // one more X in the middle, the other two equal: XXYYX, XYXYX, XYYXX
+                    3 => (m[0] == x && m[1] == m[2]) || (m[1] == x && m[0] == m[2]) || (m[2] == x && m[0] == m[1]),
+                    _ => false,
+                };
+                out[5] += full_house as i32;
+                out[7] += (ends_count() == 3) as i32;
             }
         }
         6 => {
             if first == last {
-                out[8] += (count(w, first) == 4) as i32;
+                out[8] += (ends_count() == 4) as i32;
             }
         }
         7 => {
             if first == last {
-                out[9] += (count(w, first) == 4) as i32;
+                out[9] += (ends_count() == 4) as i32;
             }
         }
         _ => {}
     }
-}
-
-#[inline]
-fn count(w: &[u8], face: u8) -> usize {
-    w.iter().filter(|&&f| f == face).count()
 }
 
 /// All fifteen features of `seq` (faces 1..=sides), computed from scratch.

@@ -6,3 +6,6 @@ pub mod features;
 pub mod ranges;
 pub mod search;
 pub mod tracker;
+
+/// Largest die the service rolls (a sanity limit: faces are bytes, counts are per face).
+pub const MAX_SIDES: u8 = 100;

@@ -1,10 +1,13 @@
 //! Incremental feature evaluation: a sequence with its fifteen features kept current, where a
 //! one-position change costs O(1) instead of a rescan. Chi-square features keep the sum of
-//! squared counts per span (changing one face moves two counts); pattern features F6..F15 only
-//! look at windows of at most 7 faces, so only the windows that contain the changed position are
-//! re-examined, before and after the change.
+//! squared counts per span (changing one face moves two counts). Pattern features F6..F15 only
+//! look at windows of at most 7 faces, and only through equalities between faces: the tracker
+//! keeps, per position i, a byte whose bit d-1 says "face i equals face i+d" (d = 1..6). Every
+//! pattern of a window starting at i is then a few bit tests on the bytes of i, i+1, i+2, and a
+//! change at p touches only the bytes (and window starts) p-6..p. This is a second, independent
+//! implementation of [`crate::features::compute`], which the tests hold it to.
 
-use crate::features::{chi_square, window_pattern, Layout, COUNT, MAX_PATTERN};
+use crate::features::{chi_square, Layout, COUNT};
 use crate::ranges::Ranges;
 
 /// A sequence and its features.
@@ -16,6 +19,8 @@ pub struct Tracker {
     counts: Vec<i32>,
     sum_sq: [i64; 5],
     patterns: [i32; 10],
+    /// Equality bytes, two zero bytes past the end so every start can read i+1 and i+2.
+    eq: Vec<u8>,
 }
 
 /// The features a proposed change would give, ready to be committed.
@@ -26,6 +31,59 @@ pub struct Proposal {
     pub features: [f64; COUNT],
     sum_sq: [i64; 5],
     patterns: [i32; 10],
+    /// New equality bytes for positions `pos - 6 ..= pos` (as many as exist), from index 0.
+    eq: [u8; 7],
+}
+
+/// Equality byte of position `i` when it holds `face`.
+#[inline(always)]
+fn eq_byte(seq: &[u8], i: usize, face: u8) -> u8 {
+    let mut e = 0u8;
+    for d in 1..=6 {
+        if i + d < seq.len() && seq[i + d] == face {
+            e |= 1 << (d - 1);
+        }
+    }
+    e
+}
+
+/// Adds `sign` x the pattern counts of every window starting at `i` (`e0`, `e1`, `e2`: equality
+/// bytes of i, i+1, i+2; `parity`: faces i and i+1 differ in parity; `fits4`: i+3 < n). Bits
+/// are only ever set inside the sequence, so "ends equal" implies the window fits.
+#[inline(always)]
+fn add_starts(out: &mut [i32; 10], sign: i32, e0: u8, e1: u8, e2: u8, parity: bool, fits4: bool) {
+    let bit = |e: u8, d: u8| (e >> (d - 1)) & 1 == 1;
+    let count = |mask: u8| (e0 & mask).count_ones();
+    out[0] += sign * parity as i32;
+    let run2 = bit(e0, 1);
+    out[1] += sign * run2 as i32;
+    let run3 = run2 && bit(e1, 1);
+    out[2] += sign * run3 as i32;
+    out[3] += sign * (run3 && bit(e2, 1)) as i32;
+    // XXYY, XYXY, XYYX over faces a b c d.
+    let two_pair = fits4
+        && ((run2 && bit(e2, 1) && !bit(e0, 2)) || (bit(e0, 2) && bit(e1, 2) && !run2) || (bit(e0, 3) && bit(e1, 1) && !run2));
+    out[4] += sign * two_pair as i32;
+    if bit(e0, 3) {
+        out[6] += sign * (count(0b111) == 2) as i32;
+    }
+    if bit(e0, 4) {
+        let full_house = match count(0b1111) {
+            // XYYYX
+            1 => bit(e1, 1) && bit(e1, 2),
+            // XXYYX, XYXYX, XYYXX
+            2 => (run2 && bit(e2, 1)) || (bit(e0, 2) && bit(e1, 2)) || (bit(e0, 3) && bit(e1, 1)),
+            _ => false,
+        };
+        out[5] += sign * full_house as i32;
+        out[7] += sign * (count(0b1111) == 2) as i32;
+    }
+    if bit(e0, 5) {
+        out[8] += sign * (count(0b1_1111) == 3) as i32;
+    }
+    if bit(e0, 6) {
+        out[9] += sign * (count(0b11_1111) == 3) as i32;
+    }
 }
 
 impl Tracker {
@@ -41,13 +99,15 @@ impl Tracker {
             }
             sum_sq[span] = counts[span * stride..(span + 1) * stride].iter().map(|&c| (c as i64) * (c as i64)).sum();
         }
+        let n = seq.len();
+        let mut eq: Vec<u8> = (0..n).map(|i| eq_byte(&seq, i, seq[i])).collect();
+        eq.extend([0, 0]);
         let mut patterns = [0i32; 10];
-        for w in 2..=MAX_PATTERN {
-            for win in seq.windows(w) {
-                window_pattern(win, &mut patterns);
-            }
+        for i in 0..n {
+            let parity = i + 1 < n && (seq[i] ^ seq[i + 1]) & 1 == 1;
+            add_starts(&mut patterns, 1, eq[i], eq[i + 1], eq[i + 2], parity, i + 3 < n);
         }
-        Tracker { layout, seq, counts, sum_sq, patterns }
+        Tracker { layout, seq, counts, sum_sq, patterns, eq }
     }
 
     pub fn seq(&self) -> &[u8] {
@@ -78,31 +138,26 @@ impl Tracker {
         f
     }
 
-    /// Pattern counts of every window (length 2..=7) that contains `pos`.
-    #[inline]
-    fn around(&self, pos: usize) -> [i32; 10] {
-        let mut out = [0i32; 10];
-        let n = self.seq.len();
-        for w in 2..=MAX_PATTERN.min(n) {
-            let first = pos.saturating_sub(w - 1);
-            let last = pos.min(n - w);
-            for start in first..=last {
-                window_pattern(&self.seq[start..start + w], &mut out);
-            }
-        }
-        out
-    }
-
     /// What setting `pos` to `face` would give, without changing anything.
-    pub fn propose(&mut self, pos: usize, face: u8) -> Proposal {
+    pub fn propose(&self, pos: usize, face: u8) -> Proposal {
         let old = self.seq[pos];
-        let before = self.around(pos);
-        self.seq[pos] = face;
-        let after = self.around(pos);
-        self.seq[pos] = old;
+        let n = self.seq.len();
+        let lo = pos.saturating_sub(6);
+        // New equality bytes of lo..=pos: earlier positions flip one bit, pos is recomputed.
+        let mut new_eq = [0u8; 7];
+        for i in lo..pos {
+            let bit = 1u8 << (pos - i - 1);
+            new_eq[i - lo] = (self.eq[i] & !bit) | if self.seq[i] == face { bit } else { 0 };
+        }
+        new_eq[pos - lo] = eq_byte(&self.seq, pos, face);
+        let eq_new = |i: usize| if i <= pos { new_eq[i - lo] } else { self.eq[i] };
+        let face_at = |i: usize, f: u8| if i == pos { f } else { self.seq[i] };
         let mut patterns = self.patterns;
-        for i in 0..10 {
-            patterns[i] += after[i] - before[i];
+        for i in lo..=pos {
+            let fits4 = i + 3 < n;
+            let parity = |f: u8| i + 1 < n && (face_at(i, f) ^ face_at(i + 1, f)) & 1 == 1;
+            add_starts(&mut patterns, -1, self.eq[i], self.eq[i + 1], self.eq[i + 2], parity(old), fits4);
+            add_starts(&mut patterns, 1, eq_new(i), eq_new(i + 1), eq_new(i + 2), parity(face), fits4);
         }
         let stride = self.layout.sides as usize + 1;
         let mut sum_sq = self.sum_sq;
@@ -116,7 +171,7 @@ impl Tracker {
                 }
             }
         }
-        Proposal { pos, face, features: self.assemble(&sum_sq, &patterns), sum_sq, patterns }
+        Proposal { pos, face, features: self.assemble(&sum_sq, &patterns), sum_sq, patterns, eq: new_eq }
     }
 
     /// Makes a proposal (from this tracker, with nothing committed since) the current state.
@@ -130,6 +185,8 @@ impl Tracker {
             }
         }
         self.seq[p.pos] = p.face;
+        let lo = p.pos.saturating_sub(6);
+        self.eq[lo..=p.pos].copy_from_slice(&p.eq[..=p.pos - lo]);
         self.sum_sq = p.sum_sq;
         self.patterns = p.patterns;
     }
