@@ -1,0 +1,153 @@
+//! An endless stream of rolls. Natural streams are generated in blocks of half the window
+//! length `n`: each new block is optimised together with the last `n - block` faces already
+//! shown, which stay locked, so every window the features are judged on straddles the previous
+//! block edge and a clump cannot hide there. Every face's long-run share stays 1/sides: the
+//! features and the search treat all faces alike (on odd dice the parity feature, which does not,
+//! is switched off; see [`crate::ranges`]). A roll may be restricted to some faces (trap
+//! control); the stream then picks the allowed face that keeps Err lowest and repairs the rest
+//! of the block around it.
+
+use std::collections::VecDeque;
+
+use rand::Rng;
+use yomi_plugin::rng::{seeded, Rng as SeededRng};
+
+use crate::ranges::Ranges;
+use crate::search::{minimise, uniform, Params};
+use crate::tracker::Tracker;
+
+/// A source of die faces.
+#[derive(Debug, Clone)]
+pub enum Dice {
+    /// An ordinary seeded PRNG: independent uniform faces.
+    Plain { sides: u8, rng: SeededRng },
+    Natural(NaturalStream),
+}
+
+impl Dice {
+    pub fn plain(sides: u8, seed: u64) -> Dice {
+        Dice::Plain { sides, rng: seeded(seed) }
+    }
+
+    pub fn sides(&self) -> u8 {
+        match self {
+            Dice::Plain { sides, .. } => *sides,
+            Dice::Natural(s) => s.sides,
+        }
+    }
+
+    pub fn next(&mut self) -> u8 {
+        match self {
+            Dice::Plain { sides, rng } => rng.gen_range(1..=*sides),
+            Dice::Natural(s) => s.next_in(None),
+        }
+    }
+
+    /// The next face among those with `allowed[face - 1]` (at least one must be allowed). Plain
+    /// dice draw uniformly among the allowed faces.
+    pub fn next_in(&mut self, allowed: &[bool]) -> u8 {
+        match self {
+            Dice::Plain { sides, rng } => {
+                let faces: Vec<u8> = (1..=*sides).filter(|&f| allowed[f as usize - 1]).collect();
+                faces[rng.gen_range(0..faces.len())]
+            }
+            Dice::Natural(s) => s.next_in(Some(allowed)),
+        }
+    }
+}
+
+/// A natural stream's state.
+#[derive(Debug, Clone)]
+pub struct NaturalStream {
+    sides: u8,
+    /// Length of the window features are judged on.
+    n: usize,
+    ranges: Ranges,
+    params: Params,
+    rng: SeededRng,
+    /// Faces already shown, the last `n` at most (older ones are dropped in batches).
+    shown: Vec<u8>,
+    /// Faces generated but not yet shown.
+    pending: VecDeque<u8>,
+}
+
+impl NaturalStream {
+    /// A stream judged on windows of `n` faces (n >= 2) under `ranges` (for length n).
+    pub fn new(sides: u8, n: usize, ranges: Ranges, params: Params, seed: u64) -> NaturalStream {
+        NaturalStream { sides, n, ranges, params, rng: seeded(seed), shown: Vec::new(), pending: VecDeque::new() }
+    }
+
+    /// How many new faces each block adds once the stream is running.
+    fn block(&self) -> usize {
+        (self.n / 2).max(1)
+    }
+
+    /// The last `len` shown faces followed by the pending ones, tracked.
+    fn window(&self, shown: usize) -> (Tracker, usize) {
+        let keep = shown.min(self.shown.len());
+        let mut seq = self.shown[self.shown.len() - keep..].to_vec();
+        seq.extend(self.pending.iter().copied());
+        (Tracker::new(seq, self.sides), keep)
+    }
+
+    fn refill(&mut self) {
+        let keep = self.shown.len().min(self.n - self.block());
+        let fresh = uniform(self.n - keep, self.sides, &mut self.rng);
+        self.pending.extend(fresh);
+        let (mut t, keep) = self.window(keep);
+        minimise(&mut t, keep, &self.ranges, &self.params, &mut self.rng);
+        self.pending = t.seq()[keep..].iter().copied().collect();
+    }
+
+    /// The next face, restricted to `allowed` faces when given.
+    pub fn next_in(&mut self, allowed: Option<&[bool]>) -> u8 {
+        if self.pending.is_empty() {
+            self.refill();
+        }
+        let ok = |f: u8| allowed.is_none_or(|a| a[f as usize - 1]);
+        if !ok(self.pending[0]) {
+            self.force_first(&ok);
+        }
+        let face = self.pending.pop_front().expect("refilled above");
+        self.shown.push(face);
+        if self.shown.len() >= 2 * self.n {
+            self.shown.drain(..self.shown.len() - self.n);
+        }
+        face
+    }
+
+    /// Replaces the first pending face by the allowed one with the lowest Err over the window,
+    /// then re-optimises the pending faces after it.
+    fn force_first(&mut self, ok: &dyn Fn(u8) -> bool) {
+        let (mut t, keep) = self.window(self.n.saturating_sub(self.pending.len()));
+        let mut best: Option<(f64, u8)> = None;
+        let mut ties = 0u32;
+        for face in (1..=self.sides).filter(|&f| ok(f)) {
+            let e = self.ranges.err(&t.propose(keep, face).features);
+            // Ties go to a uniformly random one of the tied faces (reservoir sampling), so no
+            // face is favoured by its number.
+            match best {
+                Some((b, _)) if e > b => {}
+                Some((b, _)) if e == b => {
+                    ties += 1;
+                    if self.rng.gen_range(0..ties) == 0 {
+                        best = Some((e, face));
+                    }
+                }
+                _ => {
+                    best = Some((e, face));
+                    ties = 1;
+                }
+            }
+        }
+        let Some((_, face)) = best else { return };
+        t.set(keep, face);
+        minimise(&mut t, keep + 1, &self.ranges, &self.params, &mut self.rng);
+        self.pending = t.seq()[keep..].iter().copied().collect();
+    }
+
+    /// The faces shown so far that are still remembered (the last `n` at least).
+    pub fn recent(&self) -> &[u8] {
+        &self.shown
+    }
+}
