@@ -95,8 +95,22 @@ impl NaturalStream {
         let fresh = uniform(self.n - keep, self.sides, &mut self.rng);
         self.pending.extend(fresh);
         let (mut t, keep) = self.window(keep);
-        minimise(&mut t, keep, &self.ranges, &self.params, &mut self.rng);
+        let ranges = self.judged(&t, keep);
+        minimise(&mut t, keep, &ranges, &self.params, &mut self.rng);
         self.pending = t.seq()[keep..].iter().copied().collect();
+    }
+
+    /// The ranges a window is optimised under when its first `locked` faces are already shown:
+    /// a chi-square span lying wholly inside them cannot change any more, so it gets weight 0
+    /// instead of blocking Err = 0 for the faces that can.
+    fn judged(&self, t: &Tracker, locked: usize) -> Ranges {
+        let mut ranges = self.ranges.clone();
+        for (i, (start, len)) in t.layout().chi_spans().into_iter().enumerate() {
+            if start + len <= locked {
+                ranges.gamma[i] = 0.0;
+            }
+        }
+        ranges
     }
 
     /// The next face, restricted to `allowed` faces when given.
@@ -120,10 +134,11 @@ impl NaturalStream {
     /// then re-optimises the pending faces after it.
     fn force_first(&mut self, ok: &dyn Fn(u8) -> bool) {
         let (mut t, keep) = self.window(self.n.saturating_sub(self.pending.len()));
+        let ranges = self.judged(&t, keep);
         let mut best: Option<(f64, u8)> = None;
         let mut ties = 0u32;
         for face in (1..=self.sides).filter(|&f| ok(f)) {
-            let e = self.ranges.err(&t.propose(keep, face).features);
+            let e = ranges.err(&t.propose(keep, face).features);
             // Ties go to a uniformly random one of the tied faces (reservoir sampling), so no
             // face is favoured by its number.
             match best {
@@ -142,7 +157,7 @@ impl NaturalStream {
         }
         let Some((_, face)) = best else { return };
         t.set(keep, face);
-        minimise(&mut t, keep + 1, &self.ranges, &self.params, &mut self.rng);
+        minimise(&mut t, keep + 1, &ranges, &self.params, &mut self.rng);
         self.pending = t.seq()[keep..].iter().copied().collect();
     }
 
