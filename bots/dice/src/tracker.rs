@@ -3,8 +3,8 @@
 //! squared counts per span (changing one face moves two counts). Pattern features F6..F15 only
 //! look at windows of at most 7 faces, and only through equalities between faces: the tracker
 //! keeps, per position i, a byte whose bit d-1 says "face i equals face i+d" (d = 1..6). Every
-//! pattern of a window starting at i is then a few bit tests on the bytes of i, i+1, i+2, and a
-//! change at p touches only the bytes (and window starts) p-6..p. This is a second, independent
+//! pattern of a window starting at i is then a few bit tests on the bytes of i, i+1, i+2, kept
+//! as a 10-bit mask per start; a change at p touches only the bytes and masks of p-6..p. This is a second, independent
 //! implementation of [`crate::features::compute`], which the tests hold it to.
 
 use crate::features::{chi_square, Layout, COUNT};
@@ -21,6 +21,8 @@ pub struct Tracker {
     patterns: [i32; 10],
     /// Equality bytes, two zero bytes past the end so every start can read i+1 and i+2.
     eq: Vec<u8>,
+    /// Pattern mask of the windows starting at each position (see [`start_mask`]).
+    masks: Vec<u16>,
 }
 
 /// The features a proposed change would give, ready to be committed.
@@ -31,8 +33,9 @@ pub struct Proposal {
     pub features: [f64; COUNT],
     sum_sq: [i64; 5],
     patterns: [i32; 10],
-    /// New equality bytes for positions `pos - 6 ..= pos` (as many as exist), from index 0.
+    /// New equality bytes and start masks for positions `pos - 6 ..= pos` (as many as exist).
     eq: [u8; 7],
+    masks: [u16; 7],
 }
 
 /// Equality byte of position `i` when it holds `face`.
@@ -47,25 +50,33 @@ fn eq_byte(seq: &[u8], i: usize, face: u8) -> u8 {
     e
 }
 
-/// Adds `sign` x the pattern counts of every window starting at `i` (`e0`, `e1`, `e2`: equality
-/// bytes of i, i+1, i+2; `parity`: faces i and i+1 differ in parity; `fits4`: i+3 < n). Bits
-/// are only ever set inside the sequence, so "ends equal" implies the window fits.
+/// Set bits of a 6-bit number (a table: the build targets CPUs without a popcount instruction).
+const POPCOUNT6: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = (i as u8).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Which pattern features (bit k = feature F(6+k)) the windows starting at `i` show (`e0`, `e1`,
+/// `e2`: equality bytes of i, i+1, i+2; `parity`: faces i and i+1 differ in parity; `fits4`:
+/// i+3 < n). Each start adds at most one to each feature. Bits are only ever set inside the
+/// sequence, so "ends equal" implies the window fits.
 #[inline(always)]
-fn add_starts(out: &mut [i32; 10], sign: i32, e0: u8, e1: u8, e2: u8, parity: bool, fits4: bool) {
+fn start_mask(e0: u8, e1: u8, e2: u8, parity: bool, fits4: bool) -> u16 {
     let bit = |e: u8, d: u8| (e >> (d - 1)) & 1 == 1;
-    let count = |mask: u8| (e0 & mask).count_ones();
-    out[0] += sign * parity as i32;
+    let count = |mask: u8| POPCOUNT6[(e0 & mask) as usize];
     let run2 = bit(e0, 1);
-    out[1] += sign * run2 as i32;
     let run3 = run2 && bit(e1, 1);
-    out[2] += sign * run3 as i32;
-    out[3] += sign * (run3 && bit(e2, 1)) as i32;
     // XXYY, XYXY, XYYX over faces a b c d.
     let two_pair = fits4
         && ((run2 && bit(e2, 1) && !bit(e0, 2)) || (bit(e0, 2) && bit(e1, 2) && !run2) || (bit(e0, 3) && bit(e1, 1) && !run2));
-    out[4] += sign * two_pair as i32;
+    let mut m = parity as u16 | (run2 as u16) << 1 | (run3 as u16) << 2 | ((run3 && bit(e2, 1)) as u16) << 3 | (two_pair as u16) << 4;
     if bit(e0, 3) {
-        out[6] += sign * (count(0b111) == 2) as i32;
+        m |= ((count(0b111) == 2) as u16) << 6;
     }
     if bit(e0, 4) {
         let full_house = match count(0b1111) {
@@ -75,15 +86,15 @@ fn add_starts(out: &mut [i32; 10], sign: i32, e0: u8, e1: u8, e2: u8, parity: bo
             2 => (run2 && bit(e2, 1)) || (bit(e0, 2) && bit(e1, 2)) || (bit(e0, 3) && bit(e1, 1)),
             _ => false,
         };
-        out[5] += sign * full_house as i32;
-        out[7] += sign * (count(0b1111) == 2) as i32;
+        m |= (full_house as u16) << 5 | ((count(0b1111) == 2) as u16) << 7;
     }
     if bit(e0, 5) {
-        out[8] += sign * (count(0b1_1111) == 3) as i32;
+        m |= ((count(0b1_1111) == 3) as u16) << 8;
     }
     if bit(e0, 6) {
-        out[9] += sign * (count(0b11_1111) == 3) as i32;
+        m |= ((count(0b11_1111) == 3) as u16) << 9;
     }
+    m
 }
 
 impl Tracker {
@@ -102,12 +113,14 @@ impl Tracker {
         let n = seq.len();
         let mut eq: Vec<u8> = (0..n).map(|i| eq_byte(&seq, i, seq[i])).collect();
         eq.extend([0, 0]);
+        let masks: Vec<u16> = (0..n)
+            .map(|i| start_mask(eq[i], eq[i + 1], eq[i + 2], i + 1 < n && (seq[i] ^ seq[i + 1]) & 1 == 1, i + 3 < n))
+            .collect();
         let mut patterns = [0i32; 10];
-        for i in 0..n {
-            let parity = i + 1 < n && (seq[i] ^ seq[i + 1]) & 1 == 1;
-            add_starts(&mut patterns, 1, eq[i], eq[i + 1], eq[i + 2], parity, i + 3 < n);
+        for (k, p) in patterns.iter_mut().enumerate() {
+            *p = masks.iter().map(|m| ((m >> k) & 1) as i32).sum();
         }
-        Tracker { layout, seq, counts, sum_sq, patterns, eq }
+        Tracker { layout, seq, counts, sum_sq, patterns, eq, masks }
     }
 
     pub fn seq(&self) -> &[u8] {
@@ -151,13 +164,19 @@ impl Tracker {
         }
         new_eq[pos - lo] = eq_byte(&self.seq, pos, face);
         let eq_new = |i: usize| if i <= pos { new_eq[i - lo] } else { self.eq[i] };
-        let face_at = |i: usize, f: u8| if i == pos { f } else { self.seq[i] };
+        let face_at = |i: usize| if i == pos { face } else { self.seq[i] };
         let mut patterns = self.patterns;
+        let mut masks = [0u16; 7];
         for i in lo..=pos {
-            let fits4 = i + 3 < n;
-            let parity = |f: u8| i + 1 < n && (face_at(i, f) ^ face_at(i + 1, f)) & 1 == 1;
-            add_starts(&mut patterns, -1, self.eq[i], self.eq[i + 1], self.eq[i + 2], parity(old), fits4);
-            add_starts(&mut patterns, 1, eq_new(i), eq_new(i + 1), eq_new(i + 2), parity(face), fits4);
+            let parity = i + 1 < n && (face_at(i) ^ face_at(i + 1)) & 1 == 1;
+            let new = start_mask(eq_new(i), eq_new(i + 1), eq_new(i + 2), parity, i + 3 < n);
+            masks[i - lo] = new;
+            let mut diff = new ^ self.masks[i];
+            while diff != 0 {
+                let k = diff.trailing_zeros() as usize;
+                patterns[k] += if (new >> k) & 1 == 1 { 1 } else { -1 };
+                diff &= diff - 1;
+            }
         }
         let stride = self.layout.sides as usize + 1;
         let mut sum_sq = self.sum_sq;
@@ -171,7 +190,7 @@ impl Tracker {
                 }
             }
         }
-        Proposal { pos, face, features: self.assemble(&sum_sq, &patterns), sum_sq, patterns, eq: new_eq }
+        Proposal { pos, face, features: self.assemble(&sum_sq, &patterns), sum_sq, patterns, eq: new_eq, masks }
     }
 
     /// Makes a proposal (from this tracker, with nothing committed since) the current state.
@@ -187,6 +206,7 @@ impl Tracker {
         self.seq[p.pos] = p.face;
         let lo = p.pos.saturating_sub(6);
         self.eq[lo..=p.pos].copy_from_slice(&p.eq[..=p.pos - lo]);
+        self.masks[lo..=p.pos].copy_from_slice(&p.masks[..=p.pos - lo]);
         self.sum_sq = p.sum_sq;
         self.patterns = p.patterns;
     }
