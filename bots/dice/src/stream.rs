@@ -13,7 +13,7 @@ use rand::Rng;
 use yomi_plugin::rng::{seeded, Rng as SeededRng};
 
 use crate::ranges::Ranges;
-use crate::search::{minimise, uniform, Params};
+use crate::search::{minimise, uniform, Method, Params};
 use crate::tracker::Tracker;
 
 /// A source of die faces.
@@ -56,6 +56,9 @@ impl Dice {
     }
 }
 
+/// Most annealing proposals per stream block.
+const STREAM_ANNEAL_STEPS: usize = 2000;
+
 /// A natural stream's state.
 #[derive(Debug, Clone)]
 pub struct NaturalStream {
@@ -74,6 +77,9 @@ pub struct NaturalStream {
 impl NaturalStream {
     /// A stream judged on windows of `n` faces (n >= 2) under `ranges` (for length n).
     pub fn new(sides: u8, n: usize, ranges: Ranges, params: Params, seed: u64) -> NaturalStream {
+        // With half of every window locked Err = 0 is sometimes out of reach; a short annealing
+        // gets what can be had without making every such block cost 20 000 proposals.
+        let params = Params { anneal_steps: params.anneal_steps.min(STREAM_ANNEAL_STEPS), ..params };
         NaturalStream { sides, n, ranges, params, rng: seeded(seed), shown: Vec::new(), pending: VecDeque::new() }
     }
 
@@ -157,7 +163,9 @@ impl NaturalStream {
         }
         let Some((_, face)) = best else { return };
         t.set(keep, face);
-        minimise(&mut t, keep + 1, &ranges, &self.params, &mut self.rng);
+        // A repair, not a new block: the local search only.
+        let repair = Params { method: Method::Local, ..self.params };
+        minimise(&mut t, keep + 1, &ranges, &repair, &mut self.rng);
         self.pending = t.seq()[keep..].iter().copied().collect();
     }
 
