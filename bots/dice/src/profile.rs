@@ -9,7 +9,7 @@ use std::path::Path;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::features::{compute, expected, COUNT};
-use crate::ranges::{Ranges, TABLE2_ALPHA, TABLE2_BETA, TABLE2_GAMMA, TABLE2_LENGTH};
+use crate::ranges::{bounds, Ranges, TABLE2_ALPHA, TABLE2_BETA, TABLE2_GAMMA, TABLE2_LENGTH};
 
 /// Shortest hand-written sequence a profile is derived from (a few windows of every pattern).
 pub const MIN_PROFILE_LENGTH: usize = 20;
@@ -31,7 +31,7 @@ pub fn derive(sequence: &[u8], sides: u8, n: usize) -> Result<Ranges, String> {
         let centre = if at_m[i] > 0.0 { own[i] * at_n[i] / at_m[i] } else { own[i] };
         let half = (TABLE2_BETA[i] - TABLE2_ALPHA[i]) / 2.0 * if table_scale[i] > 0.0 { at_n[i] / table_scale[i] } else { 1.0 };
         let (lo, hi) = ((centre - half).max(0.0), centre + half);
-        (r.alpha[i], r.beta[i]) = if i >= 5 { ((lo + 1e-9).floor(), (hi - 1e-9).ceil()) } else { (lo, hi) };
+        (r.alpha[i], r.beta[i]) = bounds(i, lo, hi);
         r.gamma[i] = if sides % 2 == 1 && i == 5 { 0.0 } else { TABLE2_GAMMA[i] };
     }
     Ok(r)

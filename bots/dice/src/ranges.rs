@@ -30,6 +30,17 @@ pub const TABLE2_GAMMA: [f64; COUNT] = [3., 3., 3., 3., 3., 1., 1., 3., 10., 4.,
 /// The length table 2 was written for.
 pub const TABLE2_LENGTH: usize = 50;
 
+/// Bounds for feature `i`: as given for chi-square features, widened to whole numbers for count
+/// features (F6..F15). The tolerance keeps exact integers from drifting to the next one; `+ 0.0`
+/// turns the -0 that `ceil(-1e-9)` gives into 0.
+pub fn bounds(i: usize, lo: f64, hi: f64) -> (f64, f64) {
+    if i >= 5 {
+        ((lo + 1e-9).floor(), (hi - 1e-9).ceil() + 0.0)
+    } else {
+        (lo, hi)
+    }
+}
+
 impl Ranges {
     /// Seed table 2 exactly (n = 50, six sides).
     pub fn table2() -> Ranges {
@@ -43,9 +54,7 @@ impl Ranges {
         let mut out = self.clone();
         for i in 0..COUNT {
             let ratio = if from[i] > 0.0 { to[i] / from[i] } else { 1.0 };
-            let (a, b) = (self.alpha[i] * ratio, self.beta[i] * ratio);
-            // The tolerance keeps exact integers (ratio 1) from drifting to the next integer.
-            (out.alpha[i], out.beta[i]) = if i >= 5 { ((a + 1e-9).floor(), (b - 1e-9).ceil()) } else { (a, b) };
+            (out.alpha[i], out.beta[i]) = bounds(i, self.alpha[i] * ratio, self.beta[i] * ratio);
         }
         if sides % 2 == 1 {
             out.gamma[5] = 0.0;
