@@ -24,9 +24,9 @@ fn stream(c: &mut Criterion) {
     let mut natural = NaturalStream::new(6, 50, Ranges::table2(), Params::default(), 2);
     c.bench_function("streamed_roll_natural", |b| b.iter(|| natural.next_in(None)));
     let mut plain = Dice::plain(6, 2);
-    c.bench_function("streamed_roll_plain", |b| b.iter(|| plain.next()));
+    c.bench_function("streamed_roll_plain", |b| b.iter(|| plain.roll()));
     let board = Board::standard();
-    let dice = Dice::Natural(NaturalStream::new(6, 50, Ranges::table2(), Params::default(), 3));
+    let dice = Dice::natural(6, 50, Ranges::table2(), Params::default(), 3);
     let mut player = Player { dice, control: TrapControl::new(10) };
     let mut pos = 0;
     c.bench_function("controlled_roll_standard_board", |b| {

@@ -27,7 +27,7 @@ impl Board {
     /// Builds and checks a board.
     pub fn new(next: Vec<Vec<usize>>, trap: Vec<bool>) -> Result<Board, String> {
         let n = next.len();
-        if n < 2 || n > MAX_SQUARES {
+        if !(2..=MAX_SQUARES).contains(&n) {
             return Err(format!("a board has 2..={MAX_SQUARES} squares, this one has {n}"));
         }
         for (s, succ) in next.iter().enumerate() {

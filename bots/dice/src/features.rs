@@ -100,30 +100,20 @@ fn span<const W: usize>(w: &[u8; W], out: &mut [i32; 10]) {
                 out[6] += (ends_count() == 3) as i32;
             }
         }
-        5 => {
-            if first == last {
-                let (x, m) = (first, [w[1], w[2], w[3]]);
-                let full_house = match ends_count() {
-                    // XYYYX
-                    2 => m[0] == m[1] && m[1] == m[2],
-                    // one more X in the middle, the other two equal: XXYYX, XYXYX, XYYXX
-                    3 => (m[0] == x && m[1] == m[2]) || (m[1] == x && m[0] == m[2]) || (m[2] == x && m[0] == m[1]),
-                    _ => false,
-                };
-                out[5] += full_house as i32;
-                out[7] += (ends_count() == 3) as i32;
-            }
+        5 if first == last => {
+            let (x, m) = (first, [w[1], w[2], w[3]]);
+            let full_house = match ends_count() {
+                // XYYYX
+                2 => m[0] == m[1] && m[1] == m[2],
+                // one more X in the middle, the other two equal: XXYYX, XYXYX, XYYXX
+                3 => (m[0] == x && m[1] == m[2]) || (m[1] == x && m[0] == m[2]) || (m[2] == x && m[0] == m[1]),
+                _ => false,
+            };
+            out[5] += full_house as i32;
+            out[7] += (ends_count() == 3) as i32;
         }
-        6 => {
-            if first == last {
-                out[8] += (ends_count() == 4) as i32;
-            }
-        }
-        7 => {
-            if first == last {
-                out[9] += (ends_count() == 4) as i32;
-            }
-        }
+        6 if first == last => out[8] += (ends_count() == 4) as i32,
+        7 if first == last => out[9] += (ends_count() == 4) as i32,
         _ => {}
     }
 }
@@ -160,7 +150,7 @@ pub fn compute(seq: &[u8], sides: u8) -> [f64; COUNT] {
 /// dice, and as the "theory" column of the reproduction.
 pub fn expected(n: usize, sides: u8) -> [f64; COUNT] {
     let k = sides as f64;
-    let odd = ((sides as usize + 1) / 2) as f64 / k;
+    let odd = (sides as usize).div_ceil(2) as f64 / k;
     let windows = |w: usize| n.saturating_sub(w - 1) as f64;
     let choose = |a: f64, b: f64| -> f64 { (0..b as usize).fold(1.0, |acc, i| acc * (a - i as f64) / (i as f64 + 1.0)) };
     let q = (k - 1.0) / k; // a given position is not the repeated face

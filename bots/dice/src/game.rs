@@ -15,7 +15,7 @@ use crate::control::TrapControl;
 use crate::ranges::Ranges;
 use crate::search::Params;
 use crate::service::Player;
-use crate::stream::{Dice, NaturalStream};
+use crate::stream::Dice;
 
 /// The game's options.
 pub fn options() -> Vec<OptionSpec> {
@@ -80,7 +80,7 @@ impl Sugoroku {
                 let seed = derive_seed(seed, s);
                 let dice = match kind {
                     DiceKind::Plain => Dice::plain(6, seed),
-                    _ => Dice::Natural(NaturalStream::new(6, 50, Ranges::table2(), Params::default(), seed)),
+                    _ => Dice::natural(6, 50, Ranges::table2(), Params::default(), seed),
                 };
                 Seat { player: Player { dice, control: TrapControl::new(window) }, position: 0, runs: 0, hits: 0, goals: 0, roll: 0 }
             })
@@ -95,7 +95,7 @@ impl Sugoroku {
         let s = &mut self.seats[seat];
         s.roll = match self.kind {
             DiceKind::Controlled => s.player.roll_on(&self.board, s.position).0,
-            _ => s.player.dice.next(),
+            _ => s.player.dice.roll(),
         };
     }
 

@@ -68,6 +68,7 @@ impl Ranges {
     }
 
     /// Rejects ranges no sequence can be judged by: alpha > beta, negative or non-finite numbers.
+    #[allow(clippy::needless_range_loop)] // four parallel arrays
     pub fn validate(&self) -> Result<(), String> {
         for i in 0..COUNT {
             let (a, b, g) = (self.alpha[i], self.beta[i], self.gamma[i]);
@@ -89,6 +90,7 @@ impl Ranges {
 
     /// `Err(S)` of a feature vector. Example: F7 = 10 with [5, 8] and weight 1 adds 2.
     #[inline]
+    #[allow(clippy::needless_range_loop)] // three parallel arrays and the features
     pub fn err(&self, f: &[f64; COUNT]) -> f64 {
         let mut total = 0.0;
         for i in 0..COUNT {

@@ -113,7 +113,7 @@ pub fn rows() -> Vec<Row> {
     for (table, d, seed) in [("5.1", 9, 0.28), ("5.2 Q9", 6, 0.36)] {
         for natural in [false, true] {
             let mut dice = if natural {
-                Dice::Natural(NaturalStream::new(6, 50, Ranges::table2(), params, 9))
+                Dice::natural(6, 50, Ranges::table2(), params, 9)
             } else {
                 Dice::plain(6, 9)
             };
@@ -122,7 +122,7 @@ pub fn rows() -> Vec<Row> {
                 .filter(|_| {
                     let mut pos = 0;
                     while pos < d {
-                        pos += dice.next() as usize;
+                        pos += dice.roll() as usize;
                     }
                     pos == d
                 })

@@ -16,7 +16,7 @@ use crate::features::{compute, NAMES};
 use crate::profile::{self, Store};
 use crate::ranges::Ranges;
 use crate::search::{generate, uniform, Method, Params};
-use crate::stream::{Dice, NaturalStream};
+use crate::stream::Dice;
 use crate::MAX_SIDES;
 
 /// Most faces one request may ask for.
@@ -90,7 +90,7 @@ impl Config {
         if self.plain {
             Dice::plain(self.sides, seed)
         } else {
-            Dice::Natural(NaturalStream::new(self.sides, self.length, ranges, self.params, seed))
+            Dice::natural(self.sides, self.length, ranges, self.params, seed)
         }
     }
 }
@@ -109,12 +109,12 @@ impl Player {
         let hits = board.forced_hits(position, sides);
         let p = hits.iter().filter(|&&h| h).count() as f64 / sides as f64;
         if p == 0.0 || p == 1.0 {
-            let face = self.dice.next();
+            let face = self.dice.roll();
             return (face, hits[face as usize - 1], p, Verdict::Free);
         }
         let verdict = self.control.verdict(p);
         let face = match verdict {
-            Verdict::Free => self.dice.next(),
+            Verdict::Free => self.dice.roll(),
             Verdict::Hit => self.dice.next_in(&hits),
             Verdict::Avoid => self.dice.next_in(&hits.iter().map(|h| !h).collect::<Vec<_>>()),
         };
@@ -185,7 +185,7 @@ impl DiceBot {
             Some(v) => Some(Board::parse(v).map_err(|e| bad(format!("board: {e}")))?),
         };
         let Some(board) = board else {
-            return Ok(json!({"face": self.player(params)?.dice.next()}));
+            return Ok(json!({"face": self.player(params)?.dice.roll()}));
         };
         let position = params.get("position").ok_or_else(|| bad("a roll on a board needs `position`"))?;
         let position = position.as_u64().ok_or_else(|| bad(format!("position must be a square number, got {position}")))? as usize;
@@ -299,7 +299,7 @@ impl Agent for DiceBot {
             "rolls" => {
                 let n = Self::count(params, "n", None)?;
                 let player = self.player(params)?;
-                Ok(json!({"faces": (0..n).map(|_| player.dice.next()).collect::<Vec<_>>()}))
+                Ok(json!({"faces": (0..n).map(|_| player.dice.roll()).collect::<Vec<_>>()}))
             }
             "sequence" => self.sequence(params),
             "score" => {

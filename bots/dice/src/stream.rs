@@ -16,8 +16,9 @@ use crate::ranges::Ranges;
 use crate::search::{minimise, uniform, Method, Params};
 use crate::tracker::Tracker;
 
-/// A source of die faces.
+/// A source of die faces. One per player, never held in bulk, so variant sizes do not matter.
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)]
 pub enum Dice {
     /// An ordinary seeded PRNG: independent uniform faces.
     Plain { sides: u8, rng: SeededRng },
@@ -29,6 +30,11 @@ impl Dice {
         Dice::Plain { sides, rng: seeded(seed) }
     }
 
+    /// A natural stream (see [`NaturalStream::new`]).
+    pub fn natural(sides: u8, n: usize, ranges: Ranges, params: Params, seed: u64) -> Dice {
+        Dice::Natural(NaturalStream::new(sides, n, ranges, params, seed))
+    }
+
     pub fn sides(&self) -> u8 {
         match self {
             Dice::Plain { sides, .. } => *sides,
@@ -36,7 +42,7 @@ impl Dice {
         }
     }
 
-    pub fn next(&mut self) -> u8 {
+    pub fn roll(&mut self) -> u8 {
         match self {
             Dice::Plain { sides, rng } => rng.gen_range(1..=*sides),
             Dice::Natural(s) => s.next_in(None),
