@@ -26,7 +26,7 @@ pub fn derive(sequence: &[u8], sides: u8, n: usize) -> Result<Ranges, String> {
     crate::features::check_faces(sequence, sides)?;
     let own = compute(sequence, sides);
     let (at_m, at_n, table_scale) = (expected(sequence.len(), sides), expected(n, sides), expected(TABLE2_LENGTH, 6));
-    let mut r = Ranges::table2().scaled(TABLE2_LENGTH, n, sides);
+    let mut r = Ranges::table2().scaled(TABLE2_LENGTH, 6, n, sides);
     for i in 0..COUNT {
         let centre = if at_m[i] > 0.0 { own[i] * at_n[i] / at_m[i] } else { own[i] };
         let half = (TABLE2_BETA[i] - TABLE2_ALPHA[i]) / 2.0 * if table_scale[i] > 0.0 { at_n[i] / table_scale[i] } else { 1.0 };

@@ -47,9 +47,10 @@ impl Ranges {
         Ranges { alpha: TABLE2_ALPHA, beta: TABLE2_BETA, gamma: TABLE2_GAMMA }
     }
 
-    /// Ranges written for (`base_n`, six sides) carried over to `n` faces of a `sides`-sided die.
-    pub fn scaled(&self, base_n: usize, n: usize, sides: u8) -> Ranges {
-        let from = expected(base_n, 6);
+    /// Ranges written for `base_n` faces of a `base_sides`-sided die carried over to `n` faces of
+    /// a `sides`-sided die.
+    pub fn scaled(&self, base_n: usize, base_sides: u8, n: usize, sides: u8) -> Ranges {
+        let from = expected(base_n, base_sides);
         let to = expected(n, sides);
         let mut out = self.clone();
         for i in 0..COUNT {
@@ -64,7 +65,7 @@ impl Ranges {
 
     /// The default personality for `n` faces of a `sides`-sided die: table 2 scaled.
     pub fn default_for(n: usize, sides: u8) -> Ranges {
-        Ranges::table2().scaled(TABLE2_LENGTH, n, sides)
+        Ranges::table2().scaled(TABLE2_LENGTH, 6, n, sides)
     }
 
     /// Rejects ranges no sequence can be judged by: alpha > beta, negative or non-finite numbers.
@@ -147,6 +148,10 @@ mod tests {
         assert!(r.alpha[6] >= 10.0 && r.beta[6] >= 16.0, "{:?}", (r.alpha[6], r.beta[6]));
         assert_eq!(r.gamma[5], 1.0);
         assert_eq!(Ranges::default_for(50, 5).gamma[5], 0.0);
+        // Carrying a d20 personality to another length scales by length only.
+        let d20 = Ranges::default_for(50, 20);
+        assert_eq!(d20.scaled(50, 20, 50, 20), d20);
+        assert_eq!(d20.scaled(50, 20, 100, 20).alpha[0], d20.alpha[0]);
     }
 
     #[test]

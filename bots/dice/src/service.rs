@@ -257,7 +257,7 @@ pub fn scaled_ranges(config: &Config, n: usize) -> Ranges {
     if n == config.length {
         config.ranges.clone()
     } else {
-        config.ranges.scaled(config.length, n, config.sides)
+        config.ranges.scaled(config.length, config.sides, n, config.sides)
     }
 }
 

@@ -78,6 +78,13 @@ fn sequence_and_score_agree() {
     let scored = a.call("score", &json!({"faces": s["faces"]})).unwrap();
     assert_eq!(scored["err"], json!(0.0));
     assert_eq!(scored["features"].as_object().unwrap().len(), 15);
+    // Other dice and lengths reach Err = 0 under the derived ranges (d4 and up).
+    for sides in [4, 5, 8, 12, 20, 100] {
+        for length in [30, 50, 80] {
+            let s = agent(json!({"sides": sides}), None).call("sequence", &json!({"length": length, "seed": 1})).unwrap();
+            assert_eq!(s["err"], json!(0.0), "d{sides}, length {length}");
+        }
+    }
     let d12 = agent(json!({"sides": 12}), None).call("sequence", &json!({"length": 60})).unwrap();
     assert!(faces(&d12).iter().all(|&f| (1..=12).contains(&f)) && faces(&d12).len() == 60);
 }
