@@ -95,21 +95,28 @@ impl Ranges {
     pub fn err(&self, f: &[f64; COUNT]) -> f64 {
         let mut total = 0.0;
         for i in 0..COUNT {
-            let x = f[i];
-            let d = if x < self.alpha[i] {
-                self.alpha[i] - x
-            } else if x > self.beta[i] {
-                x - self.beta[i]
-            } else {
-                0.0
-            };
-            // Chi-square values and scaled bounds are not exact binary fractions; a deviation
-            // of rounding size is no deviation (so Err is exactly 0 inside every range).
-            if d > 1e-9 {
-                total += self.gamma[i] * d;
-            }
+            total += self.term(i, f[i]);
         }
         total
+    }
+
+    /// Feature `i`'s share of Err at value `x`: `gamma_i * Err_i(x)`.
+    #[inline]
+    pub fn term(&self, i: usize, x: f64) -> f64 {
+        let d = if x < self.alpha[i] {
+            self.alpha[i] - x
+        } else if x > self.beta[i] {
+            x - self.beta[i]
+        } else {
+            0.0
+        };
+        // Chi-square values and scaled bounds are not exact binary fractions; a deviation of
+        // rounding size is no deviation (so Err is exactly 0 inside every range).
+        if d > 1e-9 {
+            self.gamma[i] * d
+        } else {
+            0.0
+        }
     }
 
     /// Parses `{"F1": [alpha, beta, gamma], ...}` over `base` (features not named keep theirs).

@@ -97,10 +97,10 @@ fn local(t: &mut Tracker, free_from: usize, r: &Ranges, steps: usize, target: f6
         rep.steps += 1;
         let (pos, face) = random_change(t, free_from, rng);
         let p = t.propose(pos, face);
-        let e = r.err(&p.features);
-        if e < rep.err {
+        if t.err_change(&p, r) < -1e-12 {
             t.commit(&p);
-            rep.err = e;
+            // Exact after every accepted change, so rounding never builds up.
+            rep.err = t.err(r);
         }
     }
 }
@@ -120,9 +120,10 @@ fn anneal(t: &mut Tracker, free_from: usize, r: &Ranges, steps: usize, target: f
         rep.steps += 1;
         let (pos, face) = random_change(t, free_from, rng);
         let p = t.propose(pos, face);
-        let e = r.err(&p.features);
-        if e <= current || rng.gen::<f64>() < ((current - e) / temp).exp() {
+        let delta = t.err_change(&p, r);
+        if delta <= 0.0 || rng.gen::<f64>() < (-delta / temp).exp() {
             t.commit(&p);
+            let e = t.err(r);
             current = e;
             if e < rep.err {
                 rep.err = e;

@@ -150,7 +150,7 @@ impl NaturalStream {
         let mut best: Option<(f64, u8)> = None;
         let mut ties = 0u32;
         for face in (1..=self.sides).filter(|&f| ok(f)) {
-            let e = ranges.err(&t.propose(keep, face).features);
+            let e = ranges.err(&t.features_of(&t.propose(keep, face)));
             // Ties go to a uniformly random one of the tied faces (reservoir sampling), so no
             // face is favoured by its number.
             match best {

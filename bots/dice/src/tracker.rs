@@ -23,14 +23,15 @@ pub struct Tracker {
     eq: Vec<u8>,
     /// Pattern mask of the windows starting at each position (see [`start_mask`]).
     masks: Vec<u16>,
+    /// The current features, assembled.
+    current: [f64; COUNT],
 }
 
-/// The features a proposed change would give, ready to be committed.
+/// What a proposed change would give, ready to be committed.
 #[derive(Debug, Clone, Copy)]
 pub struct Proposal {
     pub pos: usize,
     pub face: u8,
-    pub features: [f64; COUNT],
     sum_sq: [i64; 5],
     patterns: [i32; 10],
     /// New equality bytes and start masks for positions `pos - 6 ..= pos` (as many as exist).
@@ -120,7 +121,9 @@ impl Tracker {
         for (k, p) in patterns.iter_mut().enumerate() {
             *p = masks.iter().map(|m| ((m >> k) & 1) as i32).sum();
         }
-        Tracker { layout, seq, counts, sum_sq, patterns, eq, masks }
+        let mut t = Tracker { layout, seq, counts, sum_sq, patterns, eq, masks, current: [0.0; COUNT] };
+        t.current = t.assemble(&t.sum_sq, &t.patterns);
+        t
     }
 
     pub fn seq(&self) -> &[u8] {
@@ -137,7 +140,7 @@ impl Tracker {
 
     /// The current features.
     pub fn features(&self) -> [f64; COUNT] {
-        self.assemble(&self.sum_sq, &self.patterns)
+        self.current
     }
 
     fn assemble(&self, sum_sq: &[i64; 5], patterns: &[i32; 10]) -> [f64; COUNT] {
@@ -190,7 +193,32 @@ impl Tracker {
                 }
             }
         }
-        Proposal { pos, face, features: self.assemble(&sum_sq, &patterns), sum_sq, patterns, eq: new_eq, masks }
+        Proposal { pos, face, sum_sq, patterns, eq: new_eq, masks }
+    }
+
+    /// The features a proposal would give.
+    pub fn features_of(&self, p: &Proposal) -> [f64; COUNT] {
+        self.assemble(&p.sum_sq, &p.patterns)
+    }
+
+    /// How much a proposal would change Err under `ranges`, looking only at the features it
+    /// changes (the chi-square spans holding the position, the pattern counts that moved).
+    #[inline]
+    pub fn err_change(&self, p: &Proposal, ranges: &Ranges) -> f64 {
+        let mut delta = 0.0;
+        let current = &self.current;
+        for (span, (_, len)) in self.layout.chi_spans().into_iter().enumerate() {
+            if p.sum_sq[span] != self.sum_sq[span] {
+                let x = chi_square(p.sum_sq[span], len, self.layout.sides);
+                delta += ranges.term(span, x) - ranges.term(span, current[span]);
+            }
+        }
+        for k in 0..10 {
+            if p.patterns[k] != self.patterns[k] {
+                delta += ranges.term(5 + k, p.patterns[k] as f64) - ranges.term(5 + k, current[5 + k]);
+            }
+        }
+        delta
     }
 
     /// Makes a proposal (from this tracker, with nothing committed since) the current state.
@@ -209,6 +237,7 @@ impl Tracker {
         self.masks[lo..=p.pos].copy_from_slice(&p.masks[..=p.pos - lo]);
         self.sum_sq = p.sum_sq;
         self.patterns = p.patterns;
+        self.current = self.assemble(&self.sum_sq, &self.patterns);
     }
 
     /// Sets one position (propose and commit).

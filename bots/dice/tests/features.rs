@@ -3,6 +3,7 @@
 
 use proptest::prelude::*;
 use yomi_dice::features::{compute, expected, COUNT, NAMES};
+use yomi_dice::ranges::Ranges;
 use yomi_dice::search::uniform;
 use yomi_dice::tracker::Tracker;
 use yomi_plugin::rng::seeded;
@@ -52,12 +53,17 @@ proptest! {
             let pos = index.index(seq.len());
             let face = 1 + (face - 1) % sides;
             let proposal = t.propose(pos, face);
+            let proposed = t.features_of(&proposal);
+            let err_before = Ranges::table2().err(&t.features());
             let mut changed = t.seq().to_vec();
             changed[pos] = face;
             let full = compute(&changed, sides);
             for i in 0..COUNT {
-                prop_assert!((proposal.features[i] - full[i]).abs() < 1e-9, "{} {} vs {}", NAMES[i], proposal.features[i], full[i]);
+                prop_assert!((proposed[i] - full[i]).abs() < 1e-9, "{} {} vs {}", NAMES[i], proposed[i], full[i]);
             }
+            // The Err change from the changed features alone equals the full difference.
+            let change = t.err_change(&proposal, &Ranges::table2());
+            prop_assert!((err_before + change - Ranges::table2().err(&full)).abs() < 1e-9);
             t.commit(&proposal);
             prop_assert_eq!(t.seq(), &changed[..]);
         }
