@@ -111,7 +111,6 @@ fn anneal(t: &mut Tracker, free_from: usize, r: &Ranges, steps: usize, target: f
     let (t0, t1) = (4.0_f64, 0.05_f64);
     let cooling = (t1 / t0).powf(1.0 / steps.max(1) as f64);
     let mut temp = t0;
-    let mut current = rep.err;
     let mut best = t.clone();
     for _ in 0..steps {
         if rep.err <= target {
@@ -124,7 +123,6 @@ fn anneal(t: &mut Tracker, free_from: usize, r: &Ranges, steps: usize, target: f
         if delta <= 0.0 || rng.gen::<f64>() < (-delta / temp).exp() {
             t.commit(&p);
             let e = t.err(r);
-            current = e;
             if e < rep.err {
                 rep.err = e;
                 best = t.clone();
