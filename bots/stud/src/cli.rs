@@ -38,6 +38,18 @@ enum Command {
         first: String,
         second: String,
     },
+    /// Reproduces the seed's chapter-4 tables (slow: minutes on two threads).
+    Repro {
+        #[arg(long)]
+        json: bool,
+        /// Deal sets: the one closest to Table 4.1, then the next closest.
+        #[arg(long, default_value_t = 6)]
+        sets: usize,
+        #[arg(long, default_value_t = 500)]
+        games: usize,
+        #[arg(long, default_value_t = 2004)]
+        seed: u64,
+    },
     /// Prints a deal file of seeded deals.
     Deals {
         #[arg(long, default_value_t = 1)]
@@ -74,6 +86,14 @@ pub fn run(args: &[String], _ctx: &CommandContext) -> Result<String, ErrorInfo> 
             parse_cards(&both).map_err(|e| ErrorInfo::new(e.code, format!("the two hands share a card: {}", e.message)))?;
             let w = winner(&a, &b, TieRule::parse(&tie_rule)?);
             Ok(if json { format!("{}\n", json!({"winner": w})) } else { format!("{}\n", ["draw", "first wins", "second wins"][w as usize]) })
+        }
+        Command::Repro { json, sets, games, seed } => {
+            let rows = crate::repro::rows(sets, games, seed)?;
+            Ok(if json {
+                serde_json::to_string_pretty(&rows).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))? + "\n"
+            } else {
+                yomi_plugin::repro::markdown(&rows)
+            })
         }
         Command::Deals { seed, count } => Ok(DealSet::seeded(seed, count).to_text()),
     }
