@@ -3,18 +3,21 @@
 //!
 //! - aggressive ⇔ the share of the opponent's middle/end-game bets (turns ≥ 3) that fire the
 //!   "Much" rules (bet > half the pot it faced) reaches [`MUCH_SHARE`];
-//! - tight ⇔ of the games that reach turn 5, the share the opponent drops from turn 5 on
-//!   reaches [`LATE_DROP`] (a tight player drops whenever it judges itself behind).
+//! - loose ⇔ the opponent loses at least [`SHOWDOWN_LOSS`] of the showdowns it reaches (a loose
+//!   player stays to the end with hands weaker than it estimated; a tight one only when ahead).
 //!
-//! The thresholds are midpoints between the model opponents' values measured by `yomi repro stud`
-//! (see REPRODUCTION.md, the confusion matrix).
+//! The thresholds are midpoints between the model opponents' means in a 150-game calibration
+//! run (`yomi repro stud --sets 1 --games 150`); the late-drop rate is reported as evidence but
+//! separated the models worse (REPRODUCTION.md, "classifier features").
 
 use serde_json::{json, Value};
 
-/// Aggressive when at least this share of late bets is above half the pot.
-pub const MUCH_SHARE: f64 = 0.15;
-/// Tight when at least this share of games reaching turn 5 end with the opponent's late drop.
-pub const LATE_DROP: f64 = 0.30;
+/// Aggressive when at least this share of late bets is above half the pot (models: aggressive
+/// 0.54–0.56, passive 0.35).
+pub const MUCH_SHARE: f64 = 0.45;
+/// Loose when at least this share of its showdowns is lost (models: tight 0.17–0.28, loose
+/// 0.44–0.58).
+pub const SHOWDOWN_LOSS: f64 = 0.36;
 /// Games needed before a verdict.
 pub const MIN_GAMES: u64 = 20;
 
@@ -26,6 +29,9 @@ pub struct OppStats {
     pub late_much: u64,
     pub reached_turn5: u64,
     pub late_drops: u64,
+    pub showdowns: u64,
+    /// Showdowns the opponent lost: it stayed in with the weaker hand.
+    pub showdown_losses: u64,
 }
 
 impl OppStats {
@@ -42,6 +48,10 @@ impl OppStats {
         }
         if let Some(end) = event.get("end") {
             self.games += 1;
+            if end["ending"] == "showdown" {
+                self.showdowns += 1;
+                self.showdown_losses += u64::from(end["winner"].as_u64() == Some(1 - opp_seat as u64));
+            }
             if end["turn"].as_u64().unwrap_or(0) >= 5 {
                 self.reached_turn5 += 1;
                 if end["ending"] == "drop" && end["winner"].as_u64() != Some(opp_seat as u64) {
@@ -59,8 +69,12 @@ impl OppStats {
         self.late_drops as f64 / self.reached_turn5.max(1) as f64
     }
 
+    pub fn showdown_loss_rate(&self) -> f64 {
+        self.showdown_losses as f64 / self.showdowns.max(1) as f64
+    }
+
     pub fn summary(&self) -> Value {
-        json!({"games": self.games, "much_share": self.much_share(), "late_drop_rate": self.late_drop_rate()})
+        json!({"games": self.games, "much_share": self.much_share(), "late_drop_rate": self.late_drop_rate(), "showdown_loss_rate": self.showdown_loss_rate()})
     }
 }
 
@@ -84,5 +98,5 @@ impl Style {
 
 /// The style, once [`MIN_GAMES`] games have been seen.
 pub fn classify(stats: &OppStats) -> Option<Style> {
-    (stats.games >= MIN_GAMES).then(|| Style { tight: stats.late_drop_rate() >= LATE_DROP, aggressive: stats.much_share() >= MUCH_SHARE })
+    (stats.games >= MIN_GAMES).then(|| Style { tight: stats.showdown_loss_rate() < SHOWDOWN_LOSS, aggressive: stats.much_share() >= MUCH_SHARE })
 }

@@ -97,6 +97,10 @@ pub struct RunStats {
     pub q_end_few: Vec<f64>,
     pub q_mid_bet: Vec<f64>,
     pub style: Option<&'static str>,
+    /// The classifier's features at the end of the run.
+    pub much_share: f64,
+    pub late_drop_rate: f64,
+    pub showdown_loss_rate: f64,
 }
 
 fn options(schema: Vec<yomi_plugin::OptionSpec>, changes: serde_json::Value) -> Options {
@@ -123,7 +127,7 @@ pub fn run(deals: &DealSet, model: usize, reveal: &str, system_first: bool, seed
     let mut system = FuzzyPlayer::new(&options(player_options(None), json!({"adapt": adapt})), derive_seed(seed, 1))?;
     let mut opponent = FuzzyPlayer::new(&options(player_options(Some((drop, bet))), json!({"reveal": reveal})), derive_seed(seed, 2))?;
     play(&mut session, &mut [&mut system, &mut opponent])?;
-    let mut s = RunStats { style: system.style().map(|s| s.label()), ..RunStats::default() };
+    let mut s = RunStats { style: system.style().map(|s| s.label()), much_share: system.opp.much_share(), late_drop_rate: system.opp.late_drop_rate(), showdown_loss_rate: system.opp.showdown_loss_rate(), ..RunStats::default() };
     for g in &system.games {
         s.nets.push(g.net as f64);
         let c = [g.net.max(0) as u64, u64::from(g.won), u64::from(g.bluffed), u64::from(g.bluffed && g.opp_dropped), u64::from(g.slow_played && g.showdown && g.won), u64::from(g.net.abs() >= 10_000), u64::from(g.net.abs() >= 20_000)];
@@ -323,6 +327,17 @@ pub fn rows(sets: usize, games: usize, seed: u64) -> Result<Vec<Row>, ErrorInfo>
         }
     }
     let total_runs = (chosen.len() * 6) as u64;
+    for (model, label) in labels.iter().enumerate() {
+        let of_model: Vec<&RunStats> = runs.iter().flat_map(|set| set.iter().flat_map(move |by_model| by_model[model].iter())).collect();
+        let much: Vec<f64> = of_model.iter().map(|r| r.much_share).collect();
+        let late: Vec<f64> = of_model.iter().map(|r| r.late_drop_rate).collect();
+        let (m, ci) = mean_ci(&much);
+        rows.push(Row::new("classifier features", label, "much share of late bets", None, m, Some(ci), total_runs));
+        let (m, ci) = mean_ci(&late);
+        rows.push(Row::new("classifier features", label, "late drop rate", None, m, Some(ci), total_runs));
+        let (m, ci) = mean_ci(&of_model.iter().map(|r| r.showdown_loss_rate).collect::<Vec<_>>());
+        rows.push(Row::new("classifier features", label, "showdown loss rate", None, m, Some(ci), total_runs));
+    }
     for (model, row) in matrix.iter().enumerate() {
         for (col, count) in row.iter().enumerate() {
             let column = format!("detected {}", labels.get(col).copied().unwrap_or("none"));
