@@ -49,6 +49,9 @@ enum Command {
         games: usize,
         #[arg(long, default_value_t = 2004)]
         seed: u64,
+        /// Render saved `--json` rows as the markdown table instead of running.
+        #[arg(long)]
+        markdown_from: Option<std::path::PathBuf>,
     },
     /// Prints a deal file of seeded deals.
     Deals {
@@ -87,8 +90,14 @@ pub fn run(args: &[String], _ctx: &CommandContext) -> Result<String, ErrorInfo> 
             let w = winner(&a, &b, TieRule::parse(&tie_rule)?);
             Ok(if json { format!("{}\n", json!({"winner": w})) } else { format!("{}\n", ["draw", "first wins", "second wins"][w as usize]) })
         }
-        Command::Repro { json, sets, games, seed } => {
-            let rows = crate::repro::rows(sets, games, seed)?;
+        Command::Repro { json, sets, games, seed, markdown_from } => {
+            let rows = match markdown_from {
+                Some(path) => {
+                    let text = std::fs::read_to_string(&path).map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, format!("{}: {e}", path.display())))?;
+                    serde_json::from_str(&text).map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, format!("{}: {e}", path.display())))?
+                }
+                None => crate::repro::rows(sets, games, seed)?,
+            };
             Ok(if json {
                 serde_json::to_string_pretty(&rows).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))? + "\n"
             } else {

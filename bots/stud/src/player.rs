@@ -106,6 +106,8 @@ impl Config {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GameRecord {
     pub net: i64,
+    /// The interval the game ended in.
+    pub turn: u8,
     pub won: bool,
     pub showdown: bool,
     /// The player entered bluff mode (inferior, continuing on potential).
@@ -336,6 +338,7 @@ impl FuzzyPlayer {
         let showdown = end["ending"] == "showdown";
         self.games.push(GameRecord {
             net,
+            turn: end["turn"].as_u64().unwrap_or(0) as u8,
             won: end["winner"].as_u64() == Some(seat as u64),
             showdown,
             bluffed: self.bluffed,

@@ -101,6 +101,10 @@ pub struct RunStats {
     pub much_share: f64,
     pub late_drop_rate: f64,
     pub showdown_loss_rate: f64,
+    pub big_share: f64,
+    pub showdowns: u64,
+    /// Sum of the turns games ended in.
+    pub end_turns: u64,
 }
 
 fn options(schema: Vec<yomi_plugin::OptionSpec>, changes: serde_json::Value) -> Options {
@@ -127,13 +131,15 @@ pub fn run(deals: &DealSet, model: usize, reveal: &str, system_first: bool, seed
     let mut system = FuzzyPlayer::new(&options(player_options(None), json!({"adapt": adapt})), derive_seed(seed, 1))?;
     let mut opponent = FuzzyPlayer::new(&options(player_options(Some((drop, bet))), json!({"reveal": reveal})), derive_seed(seed, 2))?;
     play(&mut session, &mut [&mut system, &mut opponent])?;
-    let mut s = RunStats { style: system.style().map(|s| s.label()), much_share: system.opp.much_share(), late_drop_rate: system.opp.late_drop_rate(), showdown_loss_rate: system.opp.showdown_loss_rate(), ..RunStats::default() };
+    let mut s = RunStats { style: system.style().map(|s| s.label()), much_share: system.opp.much_share(), late_drop_rate: system.opp.late_drop_rate(), showdown_loss_rate: system.opp.showdown_loss_rate(), big_share: system.opp.big_share(), ..RunStats::default() };
     for g in &system.games {
         s.nets.push(g.net as f64);
         let c = [g.net.max(0) as u64, u64::from(g.won), u64::from(g.bluffed), u64::from(g.bluffed && g.opp_dropped), u64::from(g.slow_played && g.showdown && g.won), u64::from(g.net.abs() >= 10_000), u64::from(g.net.abs() >= 20_000)];
         for k in 1..7 {
             s.counts[k] += c[k];
         }
+        s.showdowns += u64::from(g.showdown);
+        s.end_turns += g.turn as u64;
     }
     for r in 0..18 {
         if r / 6 == 2 {
@@ -337,6 +343,12 @@ pub fn rows(sets: usize, games: usize, seed: u64) -> Result<Vec<Row>, ErrorInfo>
         rows.push(Row::new("classifier features", label, "late drop rate", None, m, Some(ci), total_runs));
         let (m, ci) = mean_ci(&of_model.iter().map(|r| r.showdown_loss_rate).collect::<Vec<_>>());
         rows.push(Row::new("classifier features", label, "showdown loss rate", None, m, Some(ci), total_runs));
+        let (m, ci) = mean_ci(&of_model.iter().map(|r| r.big_share).collect::<Vec<_>>());
+        rows.push(Row::new("classifier features", label, "opens and raises above 0.7 pot", None, m, Some(ci), total_runs));
+        let (m, ci) = mean_ci(&of_model.iter().map(|r| r.showdowns as f64).collect::<Vec<_>>());
+        rows.push(Row::new("game length", label, "showdowns per run", None, m, Some(ci), total_runs));
+        let (m, ci) = mean_ci(&of_model.iter().map(|r| r.end_turns as f64 / r.nets.len().max(1) as f64).collect::<Vec<_>>());
+        rows.push(Row::new("game length", label, "mean turn a game ends in", None, m, Some(ci), total_runs));
     }
     for (model, row) in matrix.iter().enumerate() {
         for (col, count) in row.iter().enumerate() {
