@@ -163,10 +163,8 @@ fn top_ranks(mut mask: u16, k: usize, out: &mut [u8; 5], at: &mut usize) {
 pub fn evaluate(cards: &[Card], rules: EvalRules) -> HandValue {
     debug_assert!(cards.len() <= 7);
     let mut suit_mask = [0u16; 4];
-    let mut counts = [0u8; 15];
     for c in cards {
         suit_mask[c.suit() as usize] |= 1 << c.rank();
-        counts[c.rank() as usize] += 1;
     }
     let all = suit_mask[0] | suit_mask[1] | suit_mask[2] | suit_mask[3];
     let mut ranks = [0u8; 5];
@@ -180,11 +178,13 @@ pub fn evaluate(cards: &[Card], rules: EvalRules) -> HandValue {
             return value(cat, [top, 0, 0, 0, 0], 1, 1);
         }
     }
-    // Rank masks by multiplicity: a rank with count c sets bit r in by_count[c].
-    let mut by_count = [0u16; 5];
-    for r in 2..=14 {
-        by_count[counts[r] as usize] |= 1 << r;
-    }
+    // Rank masks by multiplicity, from the suit masks alone: by_count[c] holds the ranks held
+    // exactly c times.
+    let [h0, h1, h2, h3] = suit_mask;
+    let at_least2 = (h0 & h1) | (h0 & h2) | (h0 & h3) | (h1 & h2) | (h1 & h3) | (h2 & h3);
+    let at_least3 = (h0 & h1 & h2) | (h0 & h1 & h3) | (h0 & h2 & h3) | (h1 & h2 & h3);
+    let four = h0 & h1 & h2 & h3;
+    let by_count = [0, all & !at_least2, at_least2 & !at_least3, at_least3 & !four, four];
     if by_count[4] != 0 {
         top_ranks(by_count[4], 1, &mut ranks, &mut at);
         top_ranks(all & !(1 << ranks[0]), 1, &mut ranks, &mut at);

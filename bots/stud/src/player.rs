@@ -177,12 +177,12 @@ impl FuzzyPlayer {
 
     fn estimate(&mut self, view: &View) -> Estimate {
         let nt = (view.turn as f64 - 1.0) / 6.0;
-        let e = estimate(&view.own(), &view.opp_up, view.opp_hole_count, Self::norm_bet(view), nt, &self.learner.tendencies, self.cfg.scoring);
+        let mut e = estimate(&view.own(), &view.opp_up, view.opp_hole_count, Self::norm_bet(view), nt, &self.learner.tendencies, self.cfg.scoring);
         // The strongest-firing rule learns from this estimation; a later rule wins ties.
         if let Some((rule, _)) = e.fired.iter().copied().reduce(|a, b| if b.1 >= a.1 { b } else { a }) {
             self.learner.firings[rule] += 1;
             let opp_cards = if view.turn <= 4 { view.turn as usize + 2 } else { 7 };
-            self.records.push(Record { rule, expect: e.expect, com: e.com, scores: e.scores.clone(), opp_cards });
+            self.records.push(Record { rule, expect: e.expect, com: e.com, scores: std::mem::take(&mut e.scores), opp_cards });
         }
         e
     }
