@@ -159,8 +159,8 @@ impl Session {
     fn finish_game(&mut self, end: Ending) -> Value {
         let net_pos = self.game.net().unwrap_or([0, 0]);
         let net = [net_pos[self.position(0)], net_pos[self.position(1)]];
-        for s in 0..2 {
-            self.chips[s] += net[s];
+        for (chips, n) in self.chips.iter_mut().zip(net) {
+            *chips += n;
         }
         let show = matches!(end, Ending::Showdown { .. }) || self.config.disclose;
         let hands = show.then(|| (0..2).map(|s| Self::cards(&self.game.deal.cards[self.position(s)])).collect::<Vec<_>>());

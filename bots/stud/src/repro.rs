@@ -134,9 +134,10 @@ pub fn run(deals: &DealSet, model: usize, reveal: &str, system_first: bool, seed
     let mut s = RunStats { style: system.style().map(|s| s.label()), much_share: system.opp.much_share(), late_drop_rate: system.opp.late_drop_rate(), showdown_loss_rate: system.opp.showdown_loss_rate(), big_share: system.opp.big_share(), ..RunStats::default() };
     for g in &system.games {
         s.nets.push(g.net as f64);
-        let c = [g.net.max(0) as u64, u64::from(g.won), u64::from(g.bluffed), u64::from(g.bluffed && g.opp_dropped), u64::from(g.slow_played && g.showdown && g.won), u64::from(g.net.abs() >= 10_000), u64::from(g.net.abs() >= 20_000)];
-        for k in 1..7 {
-            s.counts[k] += c[k];
+        // counts[0] is unused: column 0 (profit) comes from the nets.
+        let c = [0, u64::from(g.won), u64::from(g.bluffed), u64::from(g.bluffed && g.opp_dropped), u64::from(g.slow_played && g.showdown && g.won), u64::from(g.net.abs() >= 10_000), u64::from(g.net.abs() >= 20_000)];
+        for (total, x) in s.counts.iter_mut().zip(c) {
+            *total += x;
         }
         s.showdowns += u64::from(g.showdown);
         s.end_turns += g.turn as u64;
