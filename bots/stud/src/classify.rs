@@ -14,6 +14,9 @@
 
 use serde_json::{json, Value};
 
+use crate::estimate::rule_name;
+use crate::learning::Change;
+
 /// Aggressive when at least this share of opens and raises is above 0.7 of the pot.
 pub const BIG_SHARE: f64 = 0.05;
 /// Tight when at least this share of the games reaching turn 5 ends with its late drop (models
@@ -112,4 +115,74 @@ impl Style {
 /// The style, once [`MIN_GAMES`] games have been seen.
 pub fn classify(stats: &OppStats) -> Option<Style> {
     (stats.games >= MIN_GAMES).then(|| Style { tight: stats.late_drop_rate() >= LATE_DROP, aggressive: stats.big_share() >= BIG_SHARE })
+}
+
+/// The seed's reading of one rule's tendency curve (§4.3.1, spec §5.3): `monotone-decreasing`
+/// (≥ 5 changes, ≥ 80 % of the non-zero ones negative, net ≤ −20), `monotone-increasing` (the
+/// mirror), `oscillating` (≥ 5 changes, neither direction reaches 80 %), `steady` (one
+/// direction with a net change under 20), or `few-firings`.
+pub fn pattern(changes: &[f64]) -> &'static str {
+    let nonzero: Vec<f64> = changes.iter().copied().filter(|c| c.abs() > 1e-9).collect();
+    if changes.len() < 5 || nonzero.is_empty() {
+        return "few-firings";
+    }
+    let down = nonzero.iter().filter(|c| **c < 0.0).count() as f64 / nonzero.len() as f64;
+    let net: f64 = changes.iter().sum();
+    match (down, net) {
+        (d, n) if d >= 0.8 && n <= -20.0 => "monotone-decreasing",
+        (d, n) if d <= 0.2 && n >= 20.0 => "monotone-increasing",
+        (d, _) if (0.2..0.8).contains(&d) => "oscillating",
+        _ => "steady",
+    }
+}
+
+/// The pattern of the end-game and Much rules, the ones the seed reads styles from.
+pub fn tendency_patterns(log: &[Change]) -> Value {
+    let mut out = serde_json::Map::new();
+    for rule in 0..18 {
+        let (end, much) = (rule / 6 == 2, rule % 3 == 2);
+        if end || much {
+            let changes: Vec<f64> = log.iter().filter(|c| c.rule == rule).map(|c| c.change).collect();
+            out.insert(rule_name(rule), json!(pattern(&changes)));
+        }
+    }
+    Value::Object(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bet(seat: usize, turn: u64, act: &str, paid: u64, pot: u64) -> Value {
+        json!({"kind": "bet", "seat": seat, "turn": turn, "act": act, "paid": paid, "pot": pot})
+    }
+
+    #[test]
+    fn a_big_betting_late_dropper_is_tight_aggressive() {
+        let mut s = OppStats::default();
+        for _ in 0..MIN_GAMES {
+            s.observe(&bet(1, 3, "open", 90, 190), 1);
+            s.observe(&json!({"kind": "bet", "seat": 1, "turn": 5, "act": "drop", "end": {"ending": "drop", "winner": 0, "turn": 5}}), 1);
+        }
+        assert_eq!(classify(&s).map(Style::label), Some("tight-aggressive"));
+    }
+
+    #[test]
+    fn a_small_betting_stayer_is_loose_passive() {
+        let mut s = OppStats::default();
+        assert_eq!(classify(&s), None);
+        for _ in 0..MIN_GAMES {
+            s.observe(&bet(1, 3, "open", 10, 110), 1);
+            s.observe(&json!({"kind": "bet", "seat": 0, "turn": 7, "act": "call", "end": {"ending": "showdown", "winner": 0, "turn": 7}}), 1);
+        }
+        assert_eq!(classify(&s).map(Style::label), Some("loose-passive"));
+        assert_eq!(s.showdown_loss_rate(), 1.0);
+    }
+
+    #[test]
+    fn tendency_patterns_follow_the_seed_reading() {
+        assert_eq!(pattern(&[-5.0; 6]), "monotone-decreasing");
+        assert_eq!(pattern(&[5.0, -5.0, 5.0, -5.0, 5.0]), "oscillating");
+        assert_eq!(pattern(&[-5.0, -5.0]), "few-firings");
+    }
 }

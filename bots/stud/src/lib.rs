@@ -94,7 +94,7 @@ fn player_bot(name: &str, description: &str, model: Option<(&str, &str)>) -> Bot
         presets,
         methods: vec![
             yomi_plugin::protocol::manifest::MethodInfo::new("tendencies", "{} -> the 18 tendency values with firing counts, and every change so far"),
-            yomi_plugin::protocol::manifest::MethodInfo::new("style", "{} -> the opponent's detected style (or null before 20 games) and the statistics behind it"),
+            yomi_plugin::protocol::manifest::MethodInfo::new("style", "{} -> the opponent's detected style (or null before 20 games), the statistics behind it, and the seed's reading of the end-game and Much tendency curves"),
         ],
     }
 }

@@ -380,7 +380,11 @@ impl Agent for FuzzyPlayer {
                 "tendencies": (0..18).map(|r| json!({"rule": rule_name(r), "t": self.learner.tendencies[r], "firings": self.learner.firings[r]})).collect::<Vec<_>>(),
                 "changes": self.learner.log,
             })),
-            "style" => Ok(json!({"style": self.style().map(|s| s.label()), "stats": self.opp.summary()})),
+            "style" => Ok(json!({
+                "style": self.style().map(|s| s.label()),
+                "stats": self.opp.summary(),
+                "tendency_patterns": crate::classify::tendency_patterns(&self.learner.log),
+            })),
             _ => Err(ErrorInfo::new(ErrorCode::UnknownMethod, format!("no method `{method}` (tendencies, style)"))),
         }
     }
