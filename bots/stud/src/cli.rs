@@ -49,6 +49,9 @@ enum Command {
         games: usize,
         #[arg(long, default_value_t = 2004)]
         seed: u64,
+        /// Scale both players' fuzzy drop intention (a sensitivity check; 1 = the reproduction).
+        #[arg(long, default_value_t = 1.0)]
+        drop_scale: f64,
         /// Render saved `--json` rows as the markdown table instead of running.
         #[arg(long)]
         markdown_from: Option<std::path::PathBuf>,
@@ -90,13 +93,14 @@ pub fn run(args: &[String], _ctx: &CommandContext) -> Result<String, ErrorInfo> 
             let w = winner(&a, &b, TieRule::parse(&tie_rule)?);
             Ok(if json { format!("{}\n", json!({"winner": w})) } else { format!("{}\n", ["draw", "first wins", "second wins"][w as usize]) })
         }
-        Command::Repro { json, sets, games, seed, markdown_from } => {
+        Command::Repro { json, sets, games, seed, drop_scale, markdown_from } => {
             let rows = match markdown_from {
                 Some(path) => {
                     let text = std::fs::read_to_string(&path).map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, format!("{}: {e}", path.display())))?;
                     serde_json::from_str(&text).map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, format!("{}: {e}", path.display())))?
                 }
-                None => crate::repro::rows(sets, games, seed)?,
+                None if !(0.0..=1.0).contains(&drop_scale) => return Err(ErrorInfo::new(ErrorCode::InvalidParams, "--drop-scale must be in [0, 1]")),
+                None => crate::repro::rows(sets, games, seed, drop_scale)?,
             };
             Ok(if json {
                 serde_json::to_string_pretty(&rows).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))? + "\n"

@@ -67,6 +67,7 @@ pub fn player_options(model: Option<(&str, &str)>) -> Vec<OptionSpec> {
         OptionSpec::bool("learning", true, "modify the tendency values after each game whose hands are shown"),
         OptionSpec::float("tendency_init", 50.0, Some(0.0), Some(100.0), "initial tendency value of the 18 rules"),
         OptionSpec::int("history", 5, Some(1), Some(1000), "past modification amounts averaged by the change rule"),
+        OptionSpec::float("drop_scale", 1.0, Some(0.0), Some(1.0), "multiplies the fuzzy drop intention (sensitivity to the reconstructed Fig. 3.7 sets; 1 = as reconstructed)"),
         OptionSpec::bool("adapt", false, "adapt the bluff margin to the classified opponent style (x0.75 against tight, x1.5 against loose)"),
     ]
 }

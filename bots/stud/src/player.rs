@@ -54,6 +54,7 @@ pub struct Config {
     pub tendency_init: f64,
     pub history_len: usize,
     pub adapt: bool,
+    pub drop_scale: f64,
 }
 
 fn invalid(m: String) -> ErrorInfo {
@@ -98,6 +99,7 @@ impl Config {
             tendency_init: range("tendency_init", 0.0, 100.0)?,
             history_len: opt::i64(o, "history")?.clamp(1, 1000) as usize,
             adapt: opt::bool(o, "adapt")?,
+            drop_scale: range("drop_scale", 0.0, 1.0)?,
         })
     }
 }
@@ -264,7 +266,7 @@ impl FuzzyPlayer {
         if e.result < 0.0 {
             let fuzzy = view.turn <= 4 || self.cfg.drop == DropStyle::Loose;
             if fuzzy {
-                let i = Self::drop_intention(nb, nt);
+                let i = Self::drop_intention(nb, nt) * self.cfg.drop_scale;
                 intention = Some(i);
                 if self.rng.gen::<f64>() <= i {
                     return Ok(drop("inferior; the random draw did not exceed the drop intention", intention));

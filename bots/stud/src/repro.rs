@@ -116,7 +116,7 @@ fn options(schema: Vec<yomi_plugin::OptionSpec>, changes: serde_json::Value) -> 
 }
 
 /// The bluffing player (seat 0) against model `model` with `reveal`, on `deals`.
-pub fn run(deals: &DealSet, model: usize, reveal: &str, system_first: bool, seed: u64, adapt: bool) -> Result<RunStats, ErrorInfo> {
+pub fn run(deals: &DealSet, model: usize, reveal: &str, system_first: bool, seed: u64, adapt: bool, drop_scale: f64) -> Result<RunStats, ErrorInfo> {
     let (_, _, drop, bet) = MODELS[model];
     let config = SessionConfig {
         games: deals.deals.len(),
@@ -128,8 +128,8 @@ pub fn run(deals: &DealSet, model: usize, reveal: &str, system_first: bool, seed
         disclose: true,
     };
     let mut session = Session::new(config, Deals::Fixed(deals.clone()))?;
-    let mut system = FuzzyPlayer::new(&options(player_options(None), json!({"adapt": adapt})), derive_seed(seed, 1))?;
-    let mut opponent = FuzzyPlayer::new(&options(player_options(Some((drop, bet))), json!({"reveal": reveal})), derive_seed(seed, 2))?;
+    let mut system = FuzzyPlayer::new(&options(player_options(None), json!({"adapt": adapt, "drop_scale": drop_scale})), derive_seed(seed, 1))?;
+    let mut opponent = FuzzyPlayer::new(&options(player_options(Some((drop, bet))), json!({"reveal": reveal, "drop_scale": drop_scale})), derive_seed(seed, 2))?;
     play(&mut session, &mut [&mut system, &mut opponent])?;
     let mut s = RunStats { style: system.style().map(|s| s.label()), much_share: system.opp.much_share(), late_drop_rate: system.opp.late_drop_rate(), showdown_loss_rate: system.opp.showdown_loss_rate(), big_share: system.opp.big_share(), ..RunStats::default() };
     for g in &system.games {
@@ -252,8 +252,9 @@ fn parallel<T: Send>(jobs: Vec<Box<dyn FnOnce() -> T + Send + '_>>) -> Vec<T> {
     slots.into_iter().flatten().collect()
 }
 
-/// All rows of the reproduction: `sets` deal sets (the first is the main one), `games` per run.
-pub fn rows(sets: usize, games: usize, seed: u64) -> Result<Vec<Row>, ErrorInfo> {
+/// All rows of the reproduction: `sets` deal sets (the first is the main one), `games` per run,
+/// both players' fuzzy drop intention scaled by `drop_scale` (1 for the reproduction proper).
+pub fn rows(sets: usize, games: usize, seed: u64, drop_scale: f64) -> Result<Vec<Row>, ErrorInfo> {
     let t0 = std::time::Instant::now();
     let chosen = closest_deal_sets(400, sets.max(1), games);
     let mut rows = Vec::new();
@@ -276,7 +277,7 @@ pub fn rows(sets: usize, games: usize, seed: u64) -> Result<Vec<Row>, ErrorInfo>
             for model in 0..4 {
                 for first in [true, false] {
                     let s = derive_seed(seed ^ set_seed, (model * 2 + usize::from(first)) as u64);
-                    jobs.push(Box::new(move || run(set, model, reveal, first, s, false)));
+                    jobs.push(Box::new(move || run(set, model, reveal, first, s, false, drop_scale)));
                 }
             }
         }
@@ -285,7 +286,7 @@ pub fn rows(sets: usize, games: usize, seed: u64) -> Result<Vec<Row>, ErrorInfo>
     for model in 0..4 {
         for first in [true, false] {
             let s = derive_seed(seed ^ chosen[0].0, (model * 2 + usize::from(first)) as u64);
-            jobs.push(Box::new(move || run(adapt_set, model, "random", first, s, true)));
+            jobs.push(Box::new(move || run(adapt_set, model, "random", first, s, true, drop_scale)));
         }
     }
     let mut flat = parallel(jobs).into_iter().collect::<Result<Vec<_>, _>>()?.into_iter();
