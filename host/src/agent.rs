@@ -10,7 +10,7 @@ use yomi_plugin::loader::PluginHandle;
 use yomi_plugin::AgentContext;
 use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
-use crate::registry::BotRef;
+use crate::registry::{BotRef, PluginEntry};
 
 /// A bot instance as the host sees it.
 #[async_trait]
@@ -22,13 +22,12 @@ pub trait Agent: Send + Sync {
     async fn call(&self, method: String, params: Value) -> Result<Value, ErrorInfo>;
 }
 
-/// An agent living in a plugin loaded into this process. Every call runs on tokio's blocking pool:
-/// a bot may think for a long time and must never hold up the reactor.
-pub struct InProcessAgent {
-    handle: Arc<Mutex<ClosedOffReactor>>,
-}
+/// An open plugin handle (agent or game) whose calls run on tokio's blocking pool: a bot may think
+/// for a long time and must never hold up the reactor.
+#[derive(Clone)]
+pub struct BlockingHandle(Arc<Mutex<ClosedOffReactor>>);
 
-/// An open plugin handle that is closed on the blocking pool too: closing runs the bot's
+/// A plugin handle that is closed on the blocking pool too: closing runs the bot's or game's
 /// destructor, which is plugin code like any other call and may be slow (or never return).
 struct ClosedOffReactor(Option<PluginHandle>);
 
@@ -43,24 +42,38 @@ impl Drop for ClosedOffReactor {
     }
 }
 
-impl InProcessAgent {
-    /// Opens an agent of `bot` in its plugin (on the blocking pool: constructors may be slow).
-    pub async fn open(bot: &BotRef, options: Options, context: AgentContext) -> Result<InProcessAgent, ErrorInfo> {
-        let plugin = bot.plugin.clone();
-        let request = Open::Agent { bot: bot.info.name.clone(), options, context };
+impl BlockingHandle {
+    /// Opens a handle in `plugin` (on the blocking pool too: constructors may be slow).
+    pub async fn open(plugin: Arc<PluginEntry>, request: Open) -> Result<BlockingHandle, ErrorInfo> {
         let handle = blocking(move || plugin.loaded.open(&request)).await?;
-        Ok(InProcessAgent { handle: Arc::new(Mutex::new(ClosedOffReactor(Some(handle)))) })
+        Ok(BlockingHandle(Arc::new(Mutex::new(ClosedOffReactor(Some(handle))))))
     }
 
-    async fn invoke(&self, call: Call) -> Result<Value, ErrorInfo> {
-        let handle = self.handle.clone();
+    pub async fn invoke(&self, call: Call) -> Result<Value, ErrorInfo> {
+        let handle = self.0.clone();
         blocking(move || {
             // A poisoned lock only means an earlier call panicked on the host side of the boundary;
             // the plugin handle itself is still sound.
             let mut handle = handle.lock().unwrap_or_else(|p| p.into_inner());
-            handle.0.as_mut().expect("a handle is open until its agent is dropped").invoke(&call)
+            handle.0.as_mut().expect("a handle is open until it is dropped").invoke(&call)
         })
         .await
+    }
+}
+
+/// An agent living in a plugin loaded into this process.
+pub struct InProcessAgent {
+    handle: BlockingHandle,
+}
+
+impl InProcessAgent {
+    pub async fn open(bot: &BotRef, options: Options, context: AgentContext) -> Result<InProcessAgent, ErrorInfo> {
+        let request = Open::Agent { bot: bot.info.name.clone(), options, context };
+        Ok(InProcessAgent { handle: BlockingHandle::open(bot.plugin.clone(), request).await? })
+    }
+
+    async fn invoke(&self, call: Call) -> Result<Value, ErrorInfo> {
+        self.handle.invoke(call).await
     }
 }
 

@@ -89,10 +89,6 @@ impl Registry {
         Registry { dirs, plugins: RwLock::default() }
     }
 
-    pub fn dirs(&self) -> &[PathBuf] {
-        &self.dirs
-    }
-
     /// Loads every `libyomi_*` library in the plugin directories. Problems (a broken file, a
     /// duplicate plugin name) are returned and logged; they do not stop the others from loading.
     pub fn discover(&self) -> Vec<ErrorInfo> {

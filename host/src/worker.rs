@@ -32,8 +32,9 @@ pub enum WorkerRequest {
     Call(Call),
 }
 
-/// The child side: `yomi worker --library PATH`. Serves until stdin closes.
+/// The child side: `yomi worker --library PATH`. Serves until stdin closes or the host dies.
 pub fn serve_worker(library: &Path) -> anyhow::Result<()> {
+    exit_with_parent();
     let plugin = LoadedPlugin::load(library)?;
     let mut handle: Option<PluginHandle> = None;
     let stdin = std::io::stdin();
@@ -56,6 +57,21 @@ pub fn serve_worker(library: &Path) -> anyhow::Result<()> {
         stdout.flush()?;
     }
     Ok(())
+}
+
+/// A worker stuck in a bot that hangs never reads the end of its stdin, so it watches its parent
+/// instead: once the host is gone (the worker is re-parented), the worker exits.
+fn exit_with_parent() {
+    #[cfg(unix)]
+    {
+        let parent = std::os::unix::process::parent_id();
+        std::thread::spawn(move || loop {
+            std::thread::sleep(Duration::from_millis(250));
+            if std::os::unix::process::parent_id() != parent {
+                std::process::exit(0);
+            }
+        });
+    }
 }
 
 /// A running worker process.

@@ -1,24 +1,16 @@
 //! End-to-end tests of matches, tournaments, transcripts and isolation through the real binary.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-
-/// The release directory holding `yomi` and the plugins (the README's test command builds it).
-fn release_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().unwrap().parent().unwrap().to_path_buf();
-    assert!(dir.join("yomi").exists(), "build first: cargo build --release --workspace ({} has no yomi)", dir.display());
-    dir
-}
+use yomi_e2e::{library, target_dir, temp_dir, yomi_bin};
 
 /// A `yomi` command with its own data directory and the misbehaving fixture available.
 fn yomi(data: &Path) -> Command {
-    let dir = release_dir();
-    let mut cmd = Command::new(dir.join("yomi"));
-    cmd.arg("--plugins").arg(&dir).arg("--plugins").arg(dir.join("libfixture_misbehave.so"));
+    let mut cmd = Command::new(yomi_bin());
+    cmd.arg("--plugins").arg(target_dir()).arg("--plugins").arg(library("fixture_misbehave"));
     cmd.arg("--data-dir").arg(data);
     cmd.env("YOMI_LOG", "error");
     cmd
@@ -32,13 +24,6 @@ fn run_ok(cmd: &mut Command) -> Output {
 
 fn json_out(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("yomi-e2e-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// What legitimately differs between runs and builds: timings, build hashes, the host version.
@@ -75,7 +60,8 @@ fn redact_value(v: &mut Value) {
 /// replayed to the identical result. A changed bot shows up as a snapshot diff to review.
 #[test]
 fn every_game_and_bot_has_a_snapshotted_replayable_match() {
-    let data = temp_dir("snap");
+    let tmp = temp_dir();
+    let data = tmp.path().to_path_buf();
     let catalog = json_out(&run_ok(yomi(&data).args(["bots", "--json"])));
     let mut checked = 0;
     for game in catalog["games"].as_array().unwrap() {
@@ -110,9 +96,10 @@ fn every_game_and_bot_has_a_snapshotted_replayable_match() {
 
 #[test]
 fn a_corrupted_transcript_names_its_line() {
-    let data = temp_dir("corrupt");
+    let tmp = temp_dir();
+    let data = tmp.path().to_path_buf();
     let file = data.join("t.jsonl");
-    run_ok(yomi(&data).args(["match", "--game", "rps", "--bot", "rps", "--bot", "rps", "--transcript"]).arg(&file));
+    run_ok(yomi(&data).args(["match", "--game", "rps", "--bot", "example/rps", "--bot", "example/rps", "--transcript"]).arg(&file));
     let mut lines: Vec<String> = std::fs::read_to_string(&file).unwrap().lines().map(String::from).collect();
     lines[3] = "{\"type\": \"action\", broken".into();
     std::fs::write(&file, lines.join("\n")).unwrap();
@@ -124,15 +111,16 @@ fn a_corrupted_transcript_names_its_line() {
 
 #[test]
 fn bad_match_and_tournament_requests_are_clear_errors() {
-    let data = temp_dir("bad");
+    let tmp = temp_dir();
+    let data = tmp.path().to_path_buf();
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["match", "--game", "chess", "--bot", "rps", "--bot", "rps"], "no game `chess`"),
-        (vec!["match", "--game", "rps", "--bot", "nosuch", "--bot", "rps"], "no bot `nosuch`"),
-        (vec!["match", "--game", "rps", "--bot", "rps"], "played by 2 seats, not 1"),
-        (vec!["match", "--game", "rps", "--bot", "rps", "--bot", "rps", "--games", "0"], "games must be"),
-        (vec!["match", "--game", "rps", "--bot", "rps:reading=9", "--bot", "rps"], "out of range"),
-        (vec!["tournament", "--game", "rps", "--bot", "rps", "--bot", "rps", "--concurrency", "65"], "concurrency must be 1 to 64"),
-        (vec!["tournament", "--game", "rps", "--bot", "rps", "--bot", "rps", "--games-per-pair", "0"], "at least 1"),
+        (vec!["match", "--game", "chess", "--bot", "example/rps", "--bot", "example/rps"], "no game `chess`"),
+        (vec!["match", "--game", "rps", "--bot", "nosuch", "--bot", "example/rps"], "no bot `nosuch`"),
+        (vec!["match", "--game", "rps", "--bot", "example/rps"], "played by 2 seats, not 1"),
+        (vec!["match", "--game", "rps", "--bot", "example/rps", "--bot", "example/rps", "--games", "0"], "games must be"),
+        (vec!["match", "--game", "rps", "--bot", "example/rps:reading=9", "--bot", "example/rps"], "out of range"),
+        (vec!["tournament", "--game", "rps", "--bot", "example/rps", "--bot", "example/rps", "--concurrency", "65"], "concurrency must be 1 to 64"),
+        (vec!["tournament", "--game", "rps", "--bot", "example/rps", "--bot", "example/rps", "--games-per-pair", "0"], "at least 1"),
         (vec!["tournament", "--resume", "t-nope"], "no tournament `t-nope`"),
     ];
     for (args, want) in cases {
@@ -146,13 +134,14 @@ fn bad_match_and_tournament_requests_are_clear_errors() {
 /// their failures are counted by kind, and the healthy bot's games are unaffected.
 #[test]
 fn isolated_bots_that_hang_or_crash_do_not_stop_a_tournament() {
-    let data = temp_dir("isolate");
+    let tmp = temp_dir();
+    let data = tmp.path().to_path_buf();
     let out = run_ok(yomi(&data).args([
         "tournament", "--game", "rps", "--games-per-pair", "2", "--concurrency", "2", "--json",
         "--deadline-ms", "300", "--on-timeout", "default", "--on-error", "default",
         "--bot", "misbehave:on_act=hang,isolate=true",
         "--bot", "misbehave:on_act=abort,isolate=true",
-        "--bot", "rps",
+        "--bot", "example/rps",
     ]));
     let summary = json_out(&out);
     assert_eq!(summary["games"], json!(6));
@@ -166,13 +155,13 @@ fn isolated_bots_that_hang_or_crash_do_not_stop_a_tournament() {
 /// exactly once.
 #[test]
 fn a_killed_tournament_resumes_with_no_game_lost_or_doubled() {
-    let data = temp_dir("resume");
+    let tmp = temp_dir();
+    let data = tmp.path().to_path_buf();
     let mut child = yomi(&data)
         .args([
-            // The hanging bot makes every game take a few deadlines, whatever the machine's speed.
-            "tournament", "--game", "rps", "--games-per-pair", "30", "--concurrency", "2", "--seed", "5",
-            "--json", "--deadline-ms", "40", "--on-timeout", "default",
-            "--bot", "rps", "--bot", "misbehave:on_act=hang,isolate=true",
+            // The slow bot makes every game take at least 90 ms, whatever the machine's speed.
+            "tournament", "--game", "rps", "--games-per-pair", "60", "--concurrency", "2", "--seed", "5",
+            "--json", "--bot", "example/rps", "--bot", "misbehave:on_act=slow",
         ])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -185,21 +174,21 @@ fn a_killed_tournament_resumes_with_no_game_lost_or_doubled() {
         if list.as_array().is_some_and(|l| l.first().is_some_and(|t| t["games"].as_u64().unwrap_or(0) >= 3)) {
             break list;
         }
-        assert!(start.elapsed() < Duration::from_secs(60), "tournament made no progress");
+        assert!(start.elapsed() < Duration::from_secs(300), "tournament made no progress");
     };
     child.kill().unwrap();
     child.wait().unwrap();
     let id = list[0]["id"].as_str().unwrap().to_string();
     let before = json_out(&run_ok(yomi(&data).args(["tournament", "--list", "--json"])))[0].clone();
     assert_eq!(before["status"], json!("running"));
-    assert!(before["games"].as_u64().unwrap() < 30, "killed too late to test resuming: {before}");
+    assert!(before["games"].as_u64().unwrap() < 60, "killed too late to test resuming: {before}");
     let summary = json_out(&run_ok(yomi(&data).args(["tournament", "--resume", &id, "--json"])));
     assert_eq!(summary["id"], json!(id));
-    assert_eq!(summary["games"], json!(30));
+    assert_eq!(summary["games"], json!(60));
     let played: u64 = summary["standings"].as_array().unwrap().iter().map(|r| r["games"].as_u64().unwrap()).sum();
-    assert_eq!(played, 60, "each game counts once for each of its two bots");
+    assert_eq!(played, 120, "each game counts once for each of its two bots");
     let after = json_out(&run_ok(yomi(&data).args(["tournament", "--list", "--json"])))[0].clone();
-    assert_eq!(after, json!({"id": id, "status": "finished", "games": 30, "total": 30, "game": "rps"}));
+    assert_eq!(after, json!({"id": id, "status": "finished", "games": 60, "total": 60, "game": "rps"}));
     let again = yomi(&data).args(["tournament", "--resume", &id]).output().unwrap();
     assert!(String::from_utf8_lossy(&again.stderr).contains("already finished"));
 }
@@ -208,12 +197,13 @@ fn a_killed_tournament_resumes_with_no_game_lost_or_doubled() {
 #[test]
 fn a_client_plays_a_seat_through_the_protocol() {
     use std::io::{BufRead, BufReader, Write};
-    let data = temp_dir("client");
+    let tmp = temp_dir();
+    let data = tmp.path().to_path_buf();
     let mut child = yomi(&data).args(["serve", "--stdio"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let run = json!({"id": 1, "op": "match.run", "game": "rps", "game_options": {"rounds": 3}, "seed": 1,
-                     "seats": [{"bot": "rps", "options": {"reading": 1}}, {"client": "me"}]});
+                     "seats": [{"bot": "example/rps", "options": {"reading": 1}}, {"client": "me"}]});
     writeln!(stdin, "{run}").unwrap();
     let mut turns = 0;
     let reply = loop {

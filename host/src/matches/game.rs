@@ -1,31 +1,25 @@
 //! A game (referee) instance living in its plugin, called on the blocking pool.
 
-use std::sync::{Arc, Mutex};
-
 use serde_json::Value;
 use yomi_plugin::call::{Call, Open};
-use yomi_plugin::loader::PluginHandle;
 use yomi_protocol::{Decision, ErrorCode, ErrorInfo, GameOutcome, Options};
 
-use crate::agent::blocking;
+use crate::agent::BlockingHandle;
 use crate::registry::GameRef;
 
 /// A game in progress.
 pub struct HostedGame {
-    handle: Arc<Mutex<PluginHandle>>,
+    handle: BlockingHandle,
 }
 
 impl HostedGame {
     pub async fn open(game: &GameRef, options: Options, seed: u64) -> Result<HostedGame, ErrorInfo> {
-        let plugin = game.plugin.clone();
         let request = Open::Game { game: game.info.name.clone(), options, seed };
-        let handle = blocking(move || plugin.loaded.open(&request)).await?;
-        Ok(HostedGame { handle: Arc::new(Mutex::new(handle)) })
+        Ok(HostedGame { handle: BlockingHandle::open(game.plugin.clone(), request).await? })
     }
 
     async fn invoke(&self, call: Call) -> Result<Value, ErrorInfo> {
-        let handle = self.handle.clone();
-        blocking(move || handle.lock().unwrap_or_else(|p| p.into_inner()).invoke(&call)).await
+        self.handle.invoke(call).await
     }
 
     pub async fn decisions(&self) -> Result<Vec<Decision>, ErrorInfo> {

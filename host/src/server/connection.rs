@@ -40,20 +40,17 @@ where
                 break;
             }
             Some(Ok(Line::Text(text))) if text.trim().is_empty() => continue,
-            Some(Ok(Line::Text(text))) => {
-                let answered = tokio::select! {
-                    answered = session.handle_line(&text) => answered,
-                    // A bot that never answers must not keep the server from shutting down.
-                    _ = grace_expired(&shutdown) => {
-                        tracing::warn!(peer, "shutting down with a request still running; abandoning it");
-                        break;
-                    }
-                };
-                match answered {
-                    Some(reply) => reply,
-                    None => continue,
+            Some(Ok(Line::Text(text))) => match tokio::select! {
+                reply = session.handle_line(&text) => reply,
+                // A bot that never answers must not keep the server from shutting down.
+                _ = grace_expired(&shutdown) => {
+                    tracing::warn!(peer, "shutting down with a request still running; abandoning it");
+                    break;
                 }
-            }
+            } {
+                Some(reply) => reply,
+                None => continue,
+            },
             Some(Ok(Line::TooLong)) => Reply::err(
                 None,
                 ErrorInfo::new(ErrorCode::LineTooLong, format!("line longer than {limit} bytes; it was skipped")),

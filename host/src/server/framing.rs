@@ -20,16 +20,11 @@ pub enum Line {
 /// `LinesCodec` whose recoverable errors are items.
 pub struct BoundedLines {
     inner: LinesCodec,
-    limit: usize,
 }
 
 impl BoundedLines {
     pub fn new(limit: usize) -> BoundedLines {
-        BoundedLines { inner: LinesCodec::new_with_max_length(limit), limit }
-    }
-
-    pub fn limit(&self) -> usize {
-        self.limit
+        BoundedLines { inner: LinesCodec::new_with_max_length(limit) }
     }
 }
 

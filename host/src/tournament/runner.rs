@@ -7,7 +7,6 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
 use tokio::task::JoinSet;
-use yomi_protocol::options::resolve;
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use super::schedule::{Slot, TournamentSpec};
@@ -17,7 +16,6 @@ use crate::agent::blocking;
 use crate::matches::policy::FailureCounts;
 use crate::matches::runner::{self, MatchPlan, MatchSpec};
 use crate::matches::seat::{SeatEnv, SeatPlan, SeatSpec};
-use crate::ops::agents::option_error;
 use crate::registry::{GameRef, Registry};
 
 /// A checked tournament, ready to run.
@@ -48,7 +46,7 @@ impl Tournament {
         if spec.bots.len() < seats {
             return Err(ErrorInfo::new(ErrorCode::InvalidParams, format!("{seats}-seat games need at least {seats} bots")));
         }
-        let game_options = resolve(&game.info.options, &game.info.presets, None, &spec.game_options).map_err(option_error)?;
+        let game_options = runner::game_options_for(&game, &spec.game_options, seats)?;
         let bots = spec
             .bots
             .iter()

@@ -1,0 +1,113 @@
+//! Analysis of any position: the matrix of true win rates for every action pair, both sides'
+//! equilibrium strategies and the value, actions named as in the game. One entry point for the
+//! CLI (`yomi battle analyze`) and for `agent.call("analyze")`.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+use yomi_plugin::{ErrorCode, ErrorInfo};
+
+use crate::codec::{active_slot, check_hp};
+use crate::engine::{State, Status};
+use crate::lp;
+use crate::rules::{parse_parties, preset_parties, Rules, TURN_LIMIT};
+use crate::solver::Table;
+
+fn bad(message: String) -> ErrorInfo {
+    ErrorInfo::new(ErrorCode::InvalidParams, message)
+}
+
+/// A position to analyse, as `agent.call` parameters:
+/// `{"parties": "thesis" | "delta-experiment" | [[..],[..]], "active": "A,D" | ["A","D"],
+///   "hp": [6 values, party order]?, "turn": 1?, "same_type_neutral": false?, "turn_limit": 20?}`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Query {
+    #[serde(default = "thesis")]
+    pub parties: Value,
+    pub active: Value,
+    #[serde(default)]
+    pub hp: Option<Vec<u64>>,
+    #[serde(default)]
+    pub turn: Option<u64>,
+    #[serde(default)]
+    pub same_type_neutral: bool,
+    #[serde(default)]
+    pub turn_limit: Option<u64>,
+}
+
+fn thesis() -> Value {
+    Value::from("thesis")
+}
+
+impl Query {
+    pub fn from_params(params: &Value) -> Result<Query, ErrorInfo> {
+        serde_json::from_value(params.clone()).map_err(|e| bad(format!("analyze parameters: {e}")))
+    }
+
+    /// The rules the query names.
+    pub fn rules(&self) -> Result<Rules, ErrorInfo> {
+        let parties = match &self.parties {
+            Value::String(name) => preset_parties(name)?,
+            other => parse_parties(other)?,
+        };
+        let limit = self.turn_limit.unwrap_or(TURN_LIMIT as u64);
+        if limit > 40 {
+            return Err(bad(format!("turn limit {limit} is out of range [2, 40]")));
+        }
+        Rules::new(parties, self.same_type_neutral, limit as u8)
+    }
+
+    /// The position the query names (full HP and turn 1 unless given).
+    pub fn state(&self, rules: &Rules) -> Result<State, ErrorInfo> {
+        let names: Vec<String> = match &self.active {
+            Value::String(s) => s.split(',').map(|x| x.trim().to_string()).collect(),
+            Value::Array(a) => a.iter().map(|x| x.as_str().unwrap_or("").to_string()).collect(),
+            _ => vec![],
+        };
+        if names.len() != 2 {
+            return Err(bad(format!("`active` names party 1's and party 2's active Pokémon, like A,D; got {}", self.active)));
+        }
+        let active = [active_slot(rules, 0, &names[0])?, active_slot(rules, 1, &names[1])?];
+        let mut hp = [0u8; 6];
+        match &self.hp {
+            None => (0..6).for_each(|k| hp[k] = rules.pokemon(k).hp),
+            Some(list) if list.len() == 6 => {
+                for (k, h) in list.iter().enumerate() {
+                    hp[k] = check_hp(rules, k, *h)?;
+                }
+            }
+            Some(list) => return Err(bad(format!("`hp` needs six values (A..F in party order), got {}", list.len()))),
+        }
+        let turn = self.turn.unwrap_or(1);
+        if turn < 1 || turn >= rules.turn_limit as u64 {
+            return Err(bad(format!("turn {turn} is out of range [1, {}]", rules.turn_limit - 1)));
+        }
+        Ok(State { hp, active, turn: turn as u8 })
+    }
+}
+
+/// The analysis of decision state `s`: `{"value", "row_strategy", "col_strategy", "matrix",
+/// "row_actions", "col_actions"}`; rows are party 1's actions (moves in order, then switches in
+/// party order), columns party 2's.
+pub fn analyze(table: &Table, s: &State) -> Result<Value, ErrorInfo> {
+    match table.engine.status(s) {
+        Status::Play => {}
+        Status::Over(v) => return Err(bad(format!("the game is over in this position (party 1 scores {v})"))),
+        Status::Replace(side) => {
+            return Err(bad(format!("party {}'s active Pokémon has fainted: a replacement is due, not a turn", side + 1)))
+        }
+    }
+    let m = table.matrix(s);
+    let e = lp::solve(&m);
+    let names = |side: usize| -> Vec<Value> {
+        table.engine.legal(s, side).as_slice().iter().map(|a| table.engine.action_json(side, s, *a)).collect()
+    };
+    Ok(json!({
+        "value": e.value,
+        "row_strategy": &e.row[..m.rows],
+        "col_strategy": &e.col[..m.cols],
+        "matrix": (0..m.rows).map(|i| m.w[i][..m.cols].to_vec()).collect::<Vec<_>>(),
+        "row_actions": names(0),
+        "col_actions": names(1),
+    }))
+}

@@ -1,0 +1,173 @@
+//! The plugin's CLI: `yomi battle analyze ...`, `yomi battle solve ...` and `yomi repro battle`.
+//! Returns the text to print; never writes to stdout itself.
+
+use clap::{Args, Parser, Subcommand};
+use serde_json::{json, Value};
+use yomi_plugin::{ErrorCode, ErrorInfo};
+
+use crate::analysis::{analyze, Query};
+use crate::cache;
+use crate::engine::Engine;
+use crate::solver::Table;
+
+#[derive(Parser)]
+#[command(name = "yomi battle", about = "The δ-Nash battler's analysis tools")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Which rules: a party preset (thesis, delta-experiment) or inline JSON parties, and switches.
+#[derive(Args)]
+struct RulesArgs {
+    /// thesis | delta-experiment | inline JSON `[[3 Pokémon],[3 Pokémon]]`
+    #[arg(long, default_value = "thesis")]
+    parties: String,
+    /// Same-type moves at ×1.0 also get ×1.5 (spec U2 variant).
+    #[arg(long)]
+    same_type_neutral: bool,
+    /// Turn at which an undecided game is judged.
+    #[arg(long, default_value_t = 20)]
+    turn_limit: u64,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// The true win-rate matrix, both Nash strategies and the value of one position.
+    Analyze {
+        #[command(flatten)]
+        rules: RulesArgs,
+        /// Party 1's and party 2's active Pokémon, e.g. A,D.
+        #[arg(long)]
+        active: String,
+        /// The six HP values in party order, e.g. 5,5,5,5,4,4 (default: full).
+        #[arg(long)]
+        hp: Option<String>,
+        /// The turn (1-based).
+        #[arg(long, default_value_t = 1)]
+        turn: u64,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Solves every position by backward induction and reports the count and wall time.
+    Solve {
+        #[command(flatten)]
+        rules: RulesArgs,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn bad(message: String) -> ErrorInfo {
+    ErrorInfo::new(ErrorCode::InvalidParams, message)
+}
+
+impl RulesArgs {
+    fn parties(&self) -> Result<Value, ErrorInfo> {
+        if self.parties.trim_start().starts_with('[') {
+            serde_json::from_str(&self.parties).map_err(|e| bad(format!("--parties is not valid JSON: {e}")))
+        } else {
+            Ok(Value::from(self.parties.clone()))
+        }
+    }
+
+    fn query(&self, active: &str, hp: Option<&str>, turn: u64) -> Result<Query, ErrorInfo> {
+        let hp = hp
+            .map(|h| h.split(',').map(|x| x.trim().parse::<u64>().map_err(|_| bad(format!("--hp: `{x}` is not a non-negative integer")))).collect::<Result<Vec<_>, _>>())
+            .transpose()?;
+        Ok(Query {
+            parties: self.parties()?,
+            active: Value::from(active),
+            hp,
+            turn: Some(turn),
+            same_type_neutral: self.same_type_neutral,
+            turn_limit: Some(self.turn_limit),
+        })
+    }
+}
+
+/// Runs one CLI command (`args` excludes the plugin name).
+pub fn run(args: &[String]) -> Result<String, ErrorInfo> {
+    if args.first().map(String::as_str) == Some("repro") {
+        return crate::repro::command(&args[1..]);
+    }
+    let argv = std::iter::once("yomi battle".to_string()).chain(args.iter().cloned());
+    let cli = Cli::try_parse_from(argv).map_err(|e| bad(e.to_string()))?;
+    match cli.command {
+        Command::Analyze { rules, active, hp, turn, json } => {
+            let query = rules.query(&active, hp.as_deref(), turn)?;
+            let r = query.rules()?;
+            let state = query.state(&r)?;
+            let table = cache::table(&r);
+            let a = analyze(&table, &state)?;
+            Ok(if json { format!("{a}\n") } else { text(&a) })
+        }
+        Command::Solve { rules, json } => {
+            let r = rules.query("", None, 1).and_then(|q| q.rules())?;
+            let threads = cache::threads();
+            let table = Table::solve(Engine::new(r), threads);
+            let report = json!({
+                "states_solved": table.solved,
+                "states_in_table": table.states(),
+                "wall_seconds": table.seconds,
+                "cpu_seconds": cpu_seconds(),
+                "threads": threads,
+                "table_bytes": table.bytes(),
+                "peak_rss_bytes": peak_rss_bytes(),
+            });
+            Ok(if json {
+                format!("{report}\n")
+            } else {
+                format!("solved {} positions in {:.3} s on {threads} threads ({} MB table)\n", table.solved, table.seconds, table.bytes() / 1_000_000)
+            })
+        }
+    }
+}
+
+/// CPU time (user + system) the process has used so far, from Linux `/proc/self/stat`: on a
+/// shared machine it measures the work where wall time measures the contention.
+pub fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are the 14th and 15th fields.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+/// The process's peak resident memory (Linux `VmHWM`), when the system says.
+pub fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// The analysis as a table for people.
+fn text(a: &Value) -> String {
+    let name = |v: &Value| match (v.get("move"), v.get("switch")) {
+        (Some(m), _) => m.as_str().unwrap_or("?").to_string(),
+        (_, Some(s)) => format!("→{}", s.as_str().unwrap_or("?")),
+        _ => "?".into(),
+    };
+    let cols: Vec<String> = a["col_actions"].as_array().into_iter().flatten().map(name).collect();
+    let mut out = format!("value {:.4}\n{:>10} |", a["value"].as_f64().unwrap_or(f64::NAN), "");
+    for c in &cols {
+        out.push_str(&format!(" {c:>8}"));
+    }
+    out.push_str(" |  p(row)\n");
+    let rows = a["row_actions"].as_array().cloned().unwrap_or_default();
+    for (i, r) in rows.iter().enumerate() {
+        out.push_str(&format!("{:>10} |", name(r)));
+        for x in a["matrix"][i].as_array().into_iter().flatten() {
+            out.push_str(&format!(" {:>8.4}", x.as_f64().unwrap_or(f64::NAN)));
+        }
+        out.push_str(&format!(" | {:>7.4}\n", a["row_strategy"][i].as_f64().unwrap_or(f64::NAN)));
+    }
+    out.push_str(&format!("{:>10} |", "p(col)"));
+    for x in a["col_strategy"].as_array().into_iter().flatten() {
+        out.push_str(&format!(" {:>8.4}", x.as_f64().unwrap_or(f64::NAN)));
+    }
+    out.push('\n');
+    out
+}

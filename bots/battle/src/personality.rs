@@ -1,0 +1,328 @@
+//! A δ-Nash player's personality (seed 5.3, 5.4.2, 6.1–6.2): how it misjudges win rates (a noise
+//! model and its size δ), how many noisy equilibria it averages (n), and its habit (a bias on a
+//! class of its own actions, of strength α, by eq. (6.1)). [`Personality::mix`] turns the true
+//! win-rate matrix of a position into the mixed strategy such a player samples from.
+
+use rand::Rng;
+use serde_json::{json, Value};
+use yomi_plugin::api::opt;
+use yomi_plugin::{ErrorCode, ErrorInfo, OptionSpec, Options};
+
+use crate::engine::{Action, Engine, State};
+use crate::lp::{self, Matrix};
+
+/// The four noise models of seed 5.4.2 (p is the true entry).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Noise {
+    /// U(−δ, δ).
+    Uniform,
+    /// N(0, σ) with σ = δ/√3, the uniform's variance.
+    Normal,
+    /// U(−δ(1+4p(1−p)), δ(1+4p(1−p))): larger misjudgement of close positions.
+    UniformVariable,
+    /// N(0, σ) with σ = δ(1+4p(1−p)) (spec U19: the seed's second argument is a deviation).
+    NormalVariable,
+}
+
+pub const NOISES: [&str; 4] = ["uniform", "normal", "uniform-variable", "normal-variable"];
+
+impl Noise {
+    pub fn parse(name: &str) -> Result<Noise, ErrorInfo> {
+        Ok(match name {
+            "uniform" => Noise::Uniform,
+            "normal" => Noise::Normal,
+            "uniform-variable" => Noise::UniformVariable,
+            "normal-variable" => Noise::NormalVariable,
+            _ => return Err(invalid(format!("unknown noise model `{name}` (known: {})", NOISES.join(", ")))),
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        NOISES[self as usize]
+    }
+
+    /// One draw of the noise added to an entry whose true value is `p`.
+    fn sample(self, delta: f64, p: f64, rng: &mut impl Rng) -> f64 {
+        let variable = delta * (1.0 + 4.0 * p * (1.0 - p));
+        match self {
+            Noise::Uniform => delta * (2.0 * rng.gen::<f64>() - 1.0),
+            Noise::UniformVariable => variable * (2.0 * rng.gen::<f64>() - 1.0),
+            Noise::Normal => delta / 3f64.sqrt() * standard_normal(rng),
+            Noise::NormalVariable => variable * standard_normal(rng),
+        }
+    }
+}
+
+/// A standard normal draw by Box–Muller (rand 0.8 has no normal distribution without another
+/// crate; one draw per call keeps the stream simple to replay).
+fn standard_normal(rng: &mut impl Rng) -> f64 {
+    let u1: f64 = 1.0 - rng.gen::<f64>(); // (0, 1]
+    let u2: f64 = rng.gen();
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
+/// The four biases of seed 6.2, or none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bias {
+    None,
+    /// Every move.
+    Attack,
+    /// Every switch (and, for replacements, every candidate).
+    Switch,
+    /// Moves with multiplier ≥ 1.5 against the opponent's active.
+    EffectiveAttack,
+    /// Moves with multiplier 0.5 against the opponent's active.
+    IneffectiveAttack,
+}
+
+pub const BIASES: [&str; 5] = ["none", "attack", "switch", "effective-attack", "ineffective-attack"];
+
+impl Bias {
+    pub fn parse(name: &str) -> Result<Bias, ErrorInfo> {
+        Ok(match name {
+            "none" => Bias::None,
+            "attack" => Bias::Attack,
+            "switch" => Bias::Switch,
+            "effective-attack" => Bias::EffectiveAttack,
+            "ineffective-attack" => Bias::IneffectiveAttack,
+            _ => return Err(invalid(format!("unknown bias `{name}` (known: {})", BIASES.join(", ")))),
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        BIASES[self as usize]
+    }
+
+    /// Whether `side`'s action `a` in `s` is of the favoured class.
+    pub fn applies(self, engine: &Engine, s: &State, side: usize, a: Action) -> bool {
+        match (self, a) {
+            (Bias::None, _) => false,
+            (Bias::Attack, Action::Move(_)) => true,
+            (Bias::Switch, Action::Switch(_)) => true,
+            (Bias::EffectiveAttack, Action::Move(m)) => engine.multiplier(s, side, m) >= 1.5,
+            (Bias::IneffectiveAttack, Action::Move(m)) => engine.multiplier(s, side, m) == 0.5,
+            _ => false,
+        }
+    }
+}
+
+fn invalid(message: String) -> ErrorInfo {
+    ErrorInfo::new(ErrorCode::InvalidOption, message)
+}
+
+/// The options that make a personality, shared by `delta-nash` and `exploiter`.
+pub fn options() -> Vec<OptionSpec> {
+    vec![
+        OptionSpec::choice("noise", "uniform-variable", &NOISES, "how win rates are misjudged (seed 5.4.2); the seed recommends uniform-variable"),
+        OptionSpec::float("delta", 0.15, Some(0.0), None, "noise size δ ≥ 0 (0 is Nash; the seed's human-like range is 0.1-0.2)"),
+        OptionSpec::int("n", 10, Some(1), Some(1000), "noisy equilibria averaged per decision"),
+        OptionSpec::choice("bias", "none", &BIASES, "favoured action class (seed 6.2)"),
+        OptionSpec::float("alpha", 0.0, None, None, "bias strength α of eq. (6.1); negative avoids the class"),
+        OptionSpec::bool("clamp_bias", false, "clamp p to [0,1] inside eq. (6.1)'s factor (spec U20); off is the seed's literal formula"),
+    ]
+}
+
+/// A complete personality.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Personality {
+    pub noise: Noise,
+    pub delta: f64,
+    pub n: usize,
+    pub bias: Bias,
+    pub alpha: f64,
+    pub clamp_bias: bool,
+}
+
+/// The mixed strategy a personality plays in one decision, with what went into it.
+#[derive(Debug, Clone)]
+pub struct Mix {
+    pub probs: Vec<f64>,
+    /// Which of the actions the bias touched.
+    pub biased: Vec<bool>,
+    /// The equilibrium strategy of each noisy (and biased) matrix; `probs` is their mean.
+    pub samples: Vec<Vec<f64>>,
+}
+
+impl Personality {
+    /// The exact Nash player.
+    pub const NASH: Personality = Personality { noise: Noise::Uniform, delta: 0.0, n: 1, bias: Bias::None, alpha: 0.0, clamp_bias: false };
+
+    pub fn from_options(options: &Options) -> Result<Personality, ErrorInfo> {
+        let p = Personality {
+            noise: Noise::parse(opt::str(options, "noise")?)?,
+            delta: opt::f64(options, "delta")?,
+            n: opt::i64(options, "n")?.max(0) as usize,
+            bias: Bias::parse(opt::str(options, "bias")?)?,
+            alpha: opt::f64(options, "alpha")?,
+            clamp_bias: opt::bool(options, "clamp_bias")?,
+        };
+        p.validate()?;
+        Ok(p)
+    }
+
+    pub fn validate(&self) -> Result<(), ErrorInfo> {
+        if !(self.delta.is_finite() && self.delta >= 0.0) {
+            return Err(invalid(format!("delta must be finite and ≥ 0, got {}", self.delta)));
+        }
+        if !self.alpha.is_finite() {
+            return Err(invalid(format!("alpha must be finite, got {}", self.alpha)));
+        }
+        if self.n == 0 {
+            return Err(invalid("n must be at least 1".into()));
+        }
+        Ok(())
+    }
+
+    /// Without noise or bias every sample is the same equilibrium; one solve is enough.
+    fn samples(&self) -> usize {
+        if self.delta == 0.0 && (self.alpha == 0.0 || self.bias == Bias::None) {
+            1
+        } else {
+            self.n
+        }
+    }
+
+    /// Eq. (6.1): p' = p + α(1 + 20p(1−p)).
+    fn biased(&self, p: f64) -> f64 {
+        let q = if self.clamp_bias { p.clamp(0.0, 1.0) } else { p };
+        p + self.alpha * (1.0 + 20.0 * q * (1.0 - q))
+    }
+
+    /// The δ-Nash strategy for `side` in a turn: `w` is the true matrix in the player's own view
+    /// (its actions as rows, its win rates), `actions` its actions in row order.
+    pub fn mix(&self, engine: &Engine, s: &State, side: usize, w: &Matrix, actions: &[Action], rng: &mut impl Rng) -> Mix {
+        let biased: Vec<bool> = actions.iter().map(|a| self.bias.applies(engine, s, side, *a)).collect();
+        let mut probs = vec![0.0; w.rows];
+        let mut samples = Vec::with_capacity(self.samples());
+        for _ in 0..self.samples() {
+            let mut noisy = *w;
+            for (i, &hit) in biased.iter().enumerate() {
+                for j in 0..w.cols {
+                    let p = w.w[i][j] + self.noise.sample(self.delta, w.w[i][j], rng);
+                    noisy.w[i][j] = if hit { self.biased(p) } else { p };
+                }
+            }
+            let e = lp::solve(&noisy);
+            for (acc, x) in probs.iter_mut().zip(&e.row[..w.rows]) {
+                *acc += x;
+            }
+            samples.push(e.row[..w.rows].to_vec());
+        }
+        let k = samples.len() as f64;
+        probs.iter_mut().for_each(|x| *x /= k);
+        Mix { probs, biased, samples }
+    }
+
+    /// The replacement choice after a faint (spec U18): each candidate's true value (in the
+    /// player's view) is perceived with noise, and with the switch bias if any, the best one
+    /// taken, and the n choices averaged into a mix.
+    pub fn replacement_mix(&self, values: &[f64], rng: &mut impl Rng) -> Mix {
+        let favoured = self.bias == Bias::Switch;
+        let mut probs = vec![0.0; values.len()];
+        let mut samples = Vec::with_capacity(self.samples());
+        for _ in 0..self.samples() {
+            let mut best = (0, f64::NEG_INFINITY);
+            for (k, v) in values.iter().enumerate() {
+                let p = v + self.noise.sample(self.delta, *v, rng);
+                let p = if favoured { self.biased(p) } else { p };
+                if p > best.1 {
+                    best = (k, p);
+                }
+            }
+            probs[best.0] += 1.0;
+            let mut one = vec![0.0; values.len()];
+            one[best.0] = 1.0;
+            samples.push(one);
+        }
+        let k = samples.len() as f64;
+        probs.iter_mut().for_each(|x| *x /= k);
+        Mix { probs, biased: vec![favoured; values.len()], samples }
+    }
+
+    pub fn to_json(&self) -> Value {
+        json!({"noise": self.noise.name(), "delta": self.delta, "n": self.n, "bias": self.bias.name(), "alpha": self.alpha, "clamp_bias": self.clamp_bias})
+    }
+}
+
+/// The true win-rate matrix of a turn in `side`'s own view: its actions as rows, its win rates.
+pub fn own_view(w: &Matrix, side: usize) -> Matrix {
+    if side == 0 {
+        *w
+    } else {
+        w.transposed_complement()
+    }
+}
+
+/// Samples an index from a mixed strategy.
+pub fn sample_index(probs: &[f64], rng: &mut impl Rng) -> usize {
+    let mut x: f64 = rng.gen::<f64>() * probs.iter().sum::<f64>();
+    for (k, p) in probs.iter().enumerate() {
+        if x < *p {
+            return k;
+        }
+        x -= p;
+    }
+    probs.iter().rposition(|p| *p > 0.0).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+    use yomi_plugin::rng::seeded;
+
+    #[test]
+    fn noise_has_the_stated_spread() {
+        let mut rng = seeded(5);
+        for (noise, p, sd) in [
+            (Noise::Uniform, 0.5, 0.1 / 3f64.sqrt()),
+            (Noise::Normal, 0.5, 0.1 / 3f64.sqrt()),
+            (Noise::UniformVariable, 0.5, 0.2 / 3f64.sqrt()),
+            (Noise::NormalVariable, 0.5, 0.2),
+            (Noise::NormalVariable, 0.0, 0.1),
+        ] {
+            let xs: Vec<f64> = (0..40_000).map(|_| noise.sample(0.1, p, &mut rng)).collect();
+            let mean = xs.iter().sum::<f64>() / xs.len() as f64;
+            let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / xs.len() as f64;
+            assert!(mean.abs() < 0.01 && (var.sqrt() / sd - 1.0).abs() < 0.03, "{noise:?} p={p}: sd {} vs {sd}", var.sqrt());
+        }
+    }
+
+    #[test]
+    fn eq_6_1_shifts_by_alpha_at_the_ends_and_6_alpha_at_a_half() {
+        let p = Personality { alpha: 0.03, bias: Bias::Attack, ..Personality::NASH };
+        assert!((p.biased(0.0) - 0.03).abs() < 1e-12);
+        assert!((p.biased(0.5) - (0.5 + 6.0 * 0.03)).abs() < 1e-12);
+        // The literal formula flips the bias far outside [0, 1]; clamping does not.
+        assert!(p.biased(-0.2) < -0.2);
+        assert!(Personality { clamp_bias: true, ..p }.biased(-0.2) > -0.2);
+    }
+
+    #[test]
+    fn biases_pick_the_right_rows() {
+        let e = Engine::new(Rules::preset("thesis").unwrap());
+        let s = e.initial([0, 2]); // A vs F: grass ×1.5 (effective), fire ×1.0, electric ×0.5
+        let rows = e.legal(&s, 0);
+        let hits = |b: Bias| rows.as_slice().iter().map(|a| b.applies(&e, &s, 0, *a)).collect::<Vec<_>>();
+        assert_eq!(hits(Bias::Attack), [true, true, true, false, false]);
+        assert_eq!(hits(Bias::Switch), [false, false, false, true, true]);
+        assert_eq!(hits(Bias::EffectiveAttack), [true, false, false, false, false]);
+        assert_eq!(hits(Bias::IneffectiveAttack), [false, false, true, false, false]);
+    }
+
+    #[test]
+    fn bad_personalities_are_rejected() {
+        let bad = [
+            Personality { delta: -0.1, ..Personality::NASH },
+            Personality { delta: f64::NAN, ..Personality::NASH },
+            Personality { alpha: f64::INFINITY, ..Personality::NASH },
+            Personality { n: 0, ..Personality::NASH },
+        ];
+        for p in bad {
+            assert_eq!(p.validate().unwrap_err().code, ErrorCode::InvalidOption);
+        }
+        assert!(Personality { alpha: -0.05, ..Personality::NASH }.validate().is_ok(), "a negative α is an aversion");
+        assert!(Noise::parse("cauchy").unwrap_err().message.contains("unknown noise model"));
+        assert!(Bias::parse("defence").unwrap_err().message.contains("unknown bias"));
+    }
+}

@@ -1,0 +1,264 @@
+//! The table-backed bots as yomi agents: `nash`, `delta-nash`, `mc` and `exploiter`. Each decision
+//! reads the observation, finds the shared solved table for its rules, builds a mixed strategy
+//! over the legal actions, samples from it with the agent's seeded RNG and can explain itself.
+
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use yomi_plugin::api::opt;
+use yomi_plugin::rng::{seeded, Rng as SeededRng};
+use yomi_plugin::{ActReply, ActRequest, Agent, ErrorCode, ErrorInfo, OptionSpec, Options, Preset};
+
+use crate::codec::{self, parse_observation, Seen};
+use crate::engine::{Action, State};
+use crate::exploit::{best_response, grid, Opponent};
+use crate::lp;
+use crate::mc::{self, Mc};
+use crate::personality::{self, own_view, sample_index, Noise, Personality, NOISES};
+use crate::rules::Rules;
+use crate::solver::Table;
+use crate::{cache, service};
+
+/// Which bot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Nash,
+    DeltaNash,
+    Mc,
+    Exploiter,
+}
+
+impl Kind {
+    pub fn parse(bot: &str) -> Option<Kind> {
+        Some(match bot {
+            "nash" => Kind::Nash,
+            "delta-nash" => Kind::DeltaNash,
+            "mc" => Kind::Mc,
+            "exploiter" => Kind::Exploiter,
+            _ => return None,
+        })
+    }
+
+    pub fn options(self) -> Vec<OptionSpec> {
+        match self {
+            Kind::Nash => vec![],
+            Kind::DeltaNash => personality::options(),
+            Kind::Mc => mc::options(),
+            Kind::Exploiter => {
+                let mut o = personality::options();
+                o.extend([
+                    OptionSpec::float("threshold", 0.5, Some(0.0), Some(1.0), "posterior the best opponent model needs before the exploiter best-responds to it"),
+                    OptionSpec::choice("model_noise", "normal-variable", &NOISES, "noise model assumed for the candidate opponents"),
+                    OptionSpec::int("model_samples", 10, Some(1), Some(1000), "noisy equilibria per candidate model per observation"),
+                    OptionSpec::bool("exploit", true, "false: learn the model but keep playing δ-Nash (for comparisons)"),
+                ]);
+                o
+            }
+        }
+    }
+
+    pub fn presets(self) -> Vec<Preset> {
+        let biased = |bias: &str| json!({"noise": "normal-variable", "delta": 0.05, "bias": bias, "alpha": 0.03});
+        match self {
+            Kind::Nash => vec![],
+            Kind::DeltaNash => vec![
+                Preset::new("human-like", "the seed's recommended standard: uniform ±δ(1+4p(1−p)), δ 0.15", json!({"noise": "uniform-variable", "delta": 0.15})),
+                Preset::new("strong", "uniform ±δ(1+4p(1−p)) at δ 0.05, close to Nash", json!({"noise": "uniform-variable", "delta": 0.05})),
+                Preset::new("weak", "uniform ±δ(1+4p(1−p)) at δ 0.2", json!({"noise": "uniform-variable", "delta": 0.2})),
+                Preset::new("attacker", "likes attacking (seed table 6.1 settings)", biased("attack")),
+                Preset::new("switcher", "likes switching (seed table 6.1 settings)", biased("switch")),
+                Preset::new("straightforward", "likes effective attacks (seed table 6.1 settings)", biased("effective-attack")),
+                Preset::new("contrarian", "likes ineffective attacks (seed table 6.1 settings)", biased("ineffective-attack")),
+            ],
+            Kind::Mc => vec![
+                Preset::new("greedy", "plays the best playout score", json!({"policy": "greedy"})),
+                Preset::new("soft-max", "samples by a soft-max of playout scores, τ 2", json!({"policy": "soft-max"})),
+            ],
+            Kind::Exploiter => vec![
+                Preset::new("nash-base", "plays exact Nash until confident, then exploits", json!({"delta": 0.0})),
+                Preset::new("cautious", "exploits only at posterior 0.9", json!({"threshold": 0.9})),
+            ],
+        }
+    }
+}
+
+/// The exploiter's settings besides its own personality.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct ExploitSettings {
+    threshold: f64,
+    model_noise: Noise,
+    model_samples: usize,
+    exploit: bool,
+}
+
+/// One table-backed agent.
+pub struct Player {
+    kind: Kind,
+    personality: Personality,
+    mc: Option<Mc>,
+    exploit: Option<ExploitSettings>,
+    opponent: Option<Opponent>,
+    rng: SeededRng,
+    table: Option<(Rules, Arc<Table>)>,
+    /// The side this agent played in its last decision (to tell the opponent's actions apart).
+    side: Option<usize>,
+}
+
+impl Player {
+    pub fn new(kind: Kind, options: &Options, seed: u64) -> Result<Player, ErrorInfo> {
+        let mut p = Player { kind, personality: Personality::NASH, mc: None, exploit: None, opponent: None, rng: seeded(seed), table: None, side: None };
+        p.configure(options)?;
+        Ok(p)
+    }
+
+    /// What the exploiter has learned (None for other bots).
+    pub fn opponent(&self) -> Option<&Opponent> {
+        self.opponent.as_ref()
+    }
+
+    fn table_for(&mut self, rules: &Rules) -> Arc<Table> {
+        match &self.table {
+            Some((r, t)) if r == rules => t.clone(),
+            _ => {
+                let t = cache::table(rules);
+                self.table = Some((rules.clone(), t.clone()));
+                t
+            }
+        }
+    }
+
+    /// The strategy over `actions` and its explanation, for a turn.
+    fn turn(&mut self, table: &Table, s: &State, side: usize, actions: &[Action]) -> (Vec<f64>, Value) {
+        if let Some(mc) = self.mc {
+            return mc.turn(&table.engine, s, side, &mut self.rng);
+        }
+        let w = own_view(&table.matrix(s), side);
+        let truth = lp::solve(&w);
+        let mut explain = json!({
+            "true_matrix": (0..w.rows).map(|i| w.w[i][..w.cols].to_vec()).collect::<Vec<_>>(),
+            "true_equilibrium": &truth.row[..w.rows],
+            "value": truth.value,
+        });
+        if let (Some(settings), Some(opponent)) = (self.exploit, &self.opponent) {
+            explain["opponent_model"] = opponent.to_json();
+            let (_, posterior) = opponent.best();
+            let confident = opponent.observed > 0 && posterior >= settings.threshold;
+            explain["exploiting"] = json!(settings.exploit && confident);
+            if settings.exploit && confident {
+                let q = opponent.predict(table, s, 1 - side, &mut self.rng);
+                let k = best_response(&w, &q);
+                explain["predicted_opponent"] = json!(q);
+                let probs = (0..w.rows).map(|i| if i == k { 1.0 } else { 0.0 }).collect();
+                return (probs, explain);
+            }
+        }
+        let mix = self.personality.mix(&table.engine, s, side, &w, actions, &mut self.rng);
+        explain["noisy_equilibria"] = json!(mix.samples);
+        explain["bias"] = json!({"kind": self.personality.bias.name(), "alpha": self.personality.alpha, "rows": mix.biased});
+        explain["personality"] = self.personality.to_json();
+        (mix.probs, explain)
+    }
+
+    /// The strategy over the replacement candidates, and its explanation.
+    fn replacement(&mut self, table: &Table, s: &State, side: usize, candidates: &[Action]) -> (Vec<f64>, Value) {
+        if let Some(mc) = self.mc {
+            return mc.replacement(&table.engine, s, side, &mut self.rng);
+        }
+        let values: Vec<f64> = candidates
+            .iter()
+            .map(|a| {
+                let Action::Switch(k) = *a else { unreachable!("replacements are switches") };
+                let v = table.value(&table.engine.replace(s, side, k));
+                if side == 0 {
+                    v
+                } else {
+                    1.0 - v
+                }
+            })
+            .collect();
+        let mix = self.personality.replacement_mix(&values, &mut self.rng);
+        (mix.probs, json!({"true_values": values, "personality": self.personality.to_json()}))
+    }
+
+    /// Learns from the opponent's action in a resolved turn (exploiter only).
+    fn learn(&mut self, event: &Value) -> Result<(), ErrorInfo> {
+        let (Some(settings), Some(side), Some((rules, table))) = (self.exploit, self.side, self.table.clone()) else { return Ok(()) };
+        if event.get("kind").and_then(Value::as_str) != Some("turn") {
+            return Ok(());
+        }
+        let sides = event.get("sides").and_then(Value::as_array).cloned().unwrap_or_default();
+        let Some(seat) = sides.iter().position(|v| v.as_u64() == Some(1 - side as u64)) else { return Ok(()) };
+        let before = codec::parse_state(&rules, event.get("before").unwrap_or(&Value::Null))?;
+        let legal = table.engine.legal(&before, 1 - side);
+        let action = table.engine.parse_action(1 - side, &before, &event["actions"][seat], &legal)?;
+        let opponent = self.opponent.get_or_insert_with(|| Opponent::new(grid(settings.model_noise, settings.model_samples)));
+        opponent.observe(&table, &before, 1 - side, action, settings.threshold, &mut self.rng);
+        Ok(())
+    }
+}
+
+impl Agent for Player {
+    fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
+        let Seen { rules, state, side, replacing } = parse_observation(&request.observation)?;
+        let table = self.table_for(&rules);
+        self.side = Some(side);
+        let actions = if replacing { table.engine.replacements(&state, side) } else { table.engine.legal(&state, side) };
+        if actions.is_empty() {
+            return Err(ErrorInfo::new(ErrorCode::BotError, "no legal action in this observation"));
+        }
+        let (probs, mut explain) = if replacing {
+            self.replacement(&table, &state, side, actions.as_slice())
+        } else {
+            self.turn(&table, &state, side, actions.as_slice())
+        };
+        let k = sample_index(&probs, &mut self.rng);
+        let action = table.engine.action_json(side, &state, actions.as_slice()[k]);
+        if !request.legal.is_empty() && !request.legal.contains(&action) {
+            return Err(ErrorInfo::new(ErrorCode::BotError, format!("{action} is not among the offered legal actions")));
+        }
+        Ok(if request.explain {
+            let names: Vec<Value> = actions.as_slice().iter().map(|a| table.engine.action_json(side, &state, *a)).collect();
+            explain["strategy"] = json!(probs);
+            explain["actions"] = json!(names);
+            ActReply::explained(action, explain)
+        } else {
+            ActReply::new(action)
+        })
+    }
+
+    fn observe(&mut self, event: &Value) -> Result<(), ErrorInfo> {
+        self.learn(event)
+    }
+
+    fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {
+        match self.kind {
+            Kind::Nash => self.personality = Personality::NASH,
+            Kind::DeltaNash => self.personality = Personality::from_options(options)?,
+            Kind::Mc => self.mc = Some(Mc::from_options(options)?),
+            Kind::Exploiter => {
+                let personality = Personality::from_options(options)?;
+                let settings = ExploitSettings {
+                    threshold: opt::f64(options, "threshold")?,
+                    model_noise: Noise::parse(opt::str(options, "model_noise")?)?,
+                    model_samples: opt::i64(options, "model_samples")?.max(1) as usize,
+                    exploit: opt::bool(options, "exploit")?,
+                };
+                // A new model family forgets what the old one learned; a new threshold does not.
+                if self.exploit.is_some_and(|old| (old.model_noise, old.model_samples) != (settings.model_noise, settings.model_samples)) {
+                    self.opponent = None;
+                }
+                self.personality = personality;
+                self.exploit = Some(settings);
+            }
+        }
+        Ok(())
+    }
+
+    fn call(&mut self, method: &str, params: &Value) -> Result<Value, ErrorInfo> {
+        match (method, &self.opponent) {
+            ("opponent_model", Some(o)) => Ok(o.to_json()),
+            ("opponent_model", None) => Ok(Value::Null),
+            _ => service::call(method, params),
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! The `random` bot: uniform over the legal actions (seed 5.1's baseline), replacements included.
+
+use rand::Rng;
+use serde_json::{json, Value};
+use yomi_plugin::rng::{seeded, Rng as SeededRng};
+use yomi_plugin::{ActReply, ActRequest, Agent, ErrorCode, ErrorInfo, Options};
+
+use crate::service;
+
+pub struct RandomBot {
+    rng: SeededRng,
+}
+
+impl RandomBot {
+    pub fn new(seed: u64) -> RandomBot {
+        RandomBot { rng: seeded(seed) }
+    }
+}
+
+impl Agent for RandomBot {
+    fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
+        if request.legal.is_empty() {
+            return Err(ErrorInfo::new(ErrorCode::BotError, "no legal actions to choose from"));
+        }
+        let k = self.rng.gen_range(0..request.legal.len());
+        let action = request.legal[k].clone();
+        let p = 1.0 / request.legal.len() as f64;
+        Ok(if request.explain {
+            ActReply::explained(action, json!({"strategy": vec![p; request.legal.len()], "actions": request.legal}))
+        } else {
+            ActReply::new(action)
+        })
+    }
+
+    fn configure(&mut self, _options: &Options) -> Result<(), ErrorInfo> {
+        Ok(())
+    }
+
+    fn call(&mut self, method: &str, params: &Value) -> Result<Value, ErrorInfo> {
+        service::call(method, params)
+    }
+}

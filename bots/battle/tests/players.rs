@@ -1,0 +1,132 @@
+//! The players through the plugin's own API: options and presets, explain objects, live
+//! configuration, the exploiter's model, and a seeded Nash vs δ-Nash match snapshot.
+
+use serde_json::{json, Value};
+use yomi_battle::BattlePlugin;
+use yomi_plugin::protocol::options::resolve;
+use yomi_plugin::{referee, ActRequest, Agent, AgentContext, Options, Plugin};
+
+fn options(bot: &str, preset: Option<&str>, overrides: Value) -> Result<Options, String> {
+    let m = BattlePlugin.manifest();
+    let info = m.bots.iter().find(|b| b.name == bot).unwrap();
+    let overrides: Options = serde_json::from_value(overrides).unwrap();
+    resolve(&info.options, &info.presets, preset, &overrides).map_err(|e| e.to_string())
+}
+
+fn agent(bot: &str, preset: Option<&str>, overrides: Value, seed: u64) -> Box<dyn Agent> {
+    BattlePlugin.new_agent(bot, &options(bot, preset, overrides).unwrap(), &AgentContext { seed, data_dir: None }).unwrap()
+}
+
+fn game(seed: u64) -> Box<dyn yomi_plugin::Game> {
+    let m = BattlePlugin.manifest();
+    let opts = resolve(&m.games[0].options, &[], None, &Options::new()).unwrap();
+    BattlePlugin.new_game("battle", &opts, seed).unwrap()
+}
+
+/// The first decision of a fixed game (seat 0 holds party 1, A vs D).
+fn first_request(explain: bool) -> ActRequest {
+    let m = BattlePlugin.manifest();
+    let overrides: Options = serde_json::from_value(json!({"deal": "fixed", "start": "first"})).unwrap();
+    let opts = resolve(&m.games[0].options, &[], None, &overrides).unwrap();
+    let g = BattlePlugin.new_game("battle", &opts, 1).unwrap();
+    let d = g.decisions().remove(0);
+    ActRequest { observation: d.observation, legal: d.legal, explain }
+}
+
+#[test]
+fn bad_personalities_are_rejected_by_the_schema() {
+    for (overrides, want) in [
+        (json!({"delta": -0.1}), "out of range"),
+        (json!({"n": 0}), "out of range"),
+        (json!({"noise": "cauchy"}), "not one of"),
+        (json!({"bias": "defence"}), "not one of"),
+        (json!({"alpha": "big"}), "must be a number"),
+    ] {
+        let err = options("delta-nash", None, overrides).unwrap_err();
+        assert!(err.contains(want), "{err}");
+    }
+    assert!(options("delta-nash", None, json!({"alpha": -0.03})).is_ok(), "a negative α is an aversion");
+}
+
+#[test]
+fn nash_plays_the_analysed_equilibrium_and_explains_it() {
+    let mut nash = agent("nash", None, json!({}), 1);
+    let reply = nash.act(&first_request(true)).unwrap();
+    let explain = reply.explain.unwrap();
+    let analysis = nash.call("analyze", &json!({"parties": "thesis", "active": "A,D"})).unwrap();
+    assert_eq!(explain["strategy"], analysis["row_strategy"]);
+    assert_eq!(explain["true_equilibrium"], analysis["row_strategy"]);
+    assert_eq!(explain["actions"], analysis["row_actions"]);
+    assert_eq!(explain["bias"]["kind"], "none");
+}
+
+#[test]
+fn delta_nash_explains_noise_and_bias_and_configure_takes_effect_next_decision() {
+    let mut bot = agent("delta-nash", Some("human-like"), json!({}), 7);
+    let request = first_request(true);
+    let before = bot.act(&request).unwrap().explain.unwrap();
+    assert_eq!(before["personality"]["noise"], "uniform-variable");
+    assert_eq!(before["noisy_equilibria"].as_array().unwrap().len(), 10);
+    let strategy: Vec<f64> = serde_json::from_value(before["strategy"].clone()).unwrap();
+    assert!((strategy.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    // A strong attack habit: every move row is biased, and the strategy shifts to moves.
+    bot.configure(&options("delta-nash", None, json!({"delta": 0.0, "bias": "attack", "alpha": 0.3})).unwrap()).unwrap();
+    let after = bot.act(&request).unwrap().explain.unwrap();
+    assert_eq!(after["bias"]["rows"], json!([true, true, true, false, false]));
+    assert_eq!(after["personality"]["delta"], 0.0);
+    let attack = |e: &Value| (0..3).map(|k| e["strategy"][k].as_f64().unwrap()).sum::<f64>();
+    let truth = |e: &Value| (0..3).map(|k| e["true_equilibrium"][k].as_f64().unwrap()).sum::<f64>();
+    assert!(attack(&after) > truth(&after) + 0.1, "attack share {} vs Nash {}", attack(&after), truth(&after));
+}
+
+#[test]
+fn monte_carlo_explains_its_scores() {
+    let mut bot = agent("mc", Some("greedy"), json!({"playouts": 5}), 3);
+    let e = bot.act(&first_request(true)).unwrap().explain.unwrap();
+    let scores: Vec<f64> = serde_json::from_value(e["scores"].clone()).unwrap();
+    assert_eq!(scores.len(), 5);
+    assert!(scores.iter().all(|s| *s >= 0.0 && *s <= 25.0));
+    let best = scores.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let chosen = e["strategy"].as_array().unwrap().iter().position(|p| p.as_f64() == Some(1.0)).unwrap();
+    assert_eq!(scores[chosen], best);
+}
+
+#[test]
+fn the_exploiter_learns_a_model_from_a_game() {
+    let mut me = agent("exploiter", Some("nash-base"), json!({"model_samples": 3}), 11);
+    assert_eq!(me.call("opponent_model", &json!({})).unwrap(), Value::Null);
+    let mut opponent = agent("delta-nash", Some("switcher"), json!({}), 12);
+    let mut g = game(5);
+    referee::play(g.as_mut(), &mut [me.as_mut(), opponent.as_mut()]).unwrap();
+    let model = me.call("opponent_model", &json!({})).unwrap();
+    assert!(model["observed"].as_u64().unwrap() >= 1, "{model}");
+    let posterior = model["posterior"].as_f64().unwrap();
+    assert!(posterior > 0.0 && posterior <= 1.0);
+    let e = me.act(&first_request(true)).unwrap().explain.unwrap();
+    assert!(e["opponent_model"]["best_model"]["bias"].is_string());
+    assert!(e["exploiting"].is_boolean());
+}
+
+#[test]
+fn a_seeded_nash_vs_delta_nash_match() {
+    let mut a = agent("nash", None, json!({}), 21);
+    let mut b = agent("delta-nash", Some("human-like"), json!({}), 22);
+    let mut g = game(77);
+    let played = referee::play(g.as_mut(), &mut [a.as_mut(), b.as_mut()]).unwrap();
+    insta::assert_json_snapshot!("nash_vs_delta_nash_seed_77", played);
+}
+
+#[test]
+fn a_malformed_observation_is_an_error_not_a_panic() {
+    let mut bot = agent("nash", None, json!({}), 1);
+    let mut request = first_request(false);
+    request.observation["state"]["turn"] = json!(0);
+    request.observation["phase"] = json!("replace");
+    assert!(bot.act(&request).unwrap_err().message.contains("turn 0 is out of range"));
+    let mut request = first_request(false);
+    request.observation["state"]["hp"] = json!([[9, 5, 5], [5, 4, 4]]);
+    assert!(bot.act(&request).unwrap_err().message.contains("HP 9 is out of range"));
+    let mut request = first_request(false);
+    request.observation["rules"] = json!("chess");
+    assert!(bot.act(&request).unwrap_err().message.contains("no valid `rules`"));
+}

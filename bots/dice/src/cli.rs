@@ -1,0 +1,261 @@
+//! `yomi dice ...`: print natural sequences, score a sequence, compare plain and natural dice,
+//! keep player profiles, run the sugoroku trap experiment, and `yomi repro dice`. The two
+//! commands scripts rely on are stable: `sequence --length N --count K --json` and
+//! `score --json F1 F2 ...`.
+
+use clap::{Parser, Subcommand};
+use serde_json::{json, Value};
+use yomi_plugin::protocol::manifest::CommandInfo;
+use yomi_plugin::rng::{derive_seed, seeded};
+use yomi_plugin::{CommandContext, ErrorCode, ErrorInfo};
+
+use crate::features::{compute, COUNT, NAMES};
+use crate::profile::{self, Store};
+use crate::service::{faces, natural_or_plain, score, Config, MAX_FACES};
+
+#[derive(Parser, Debug)]
+#[command(name = "yomi dice", about = "Natural dice: sequences that look random to players")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Personality flags shared by the generating commands.
+#[derive(clap::Args, Debug, Clone)]
+struct Dice {
+    /// Faces of the die.
+    #[arg(long, default_value_t = 6)]
+    sides: u8,
+    /// Search method: auto, local (the seed's), anneal.
+    #[arg(long, default_value = "auto")]
+    method: String,
+    /// Ordinary PRNG instead of natural sequences.
+    #[arg(long)]
+    plain: bool,
+    /// Seed (same seed, same output).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+impl Dice {
+    fn config(&self) -> Result<Config, ErrorInfo> {
+        let mut options = yomi_plugin::protocol::options::defaults(&crate::service::options());
+        options.insert("sides".into(), json!(self.sides));
+        options.insert("method".into(), json!(self.method));
+        options.insert("mode".into(), json!(if self.plain { "plain" } else { "natural" }));
+        crate::service::options().iter().try_for_each(|spec| {
+            spec.check(&options[&spec.name]).map(|_| ()).map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, e.to_string()))
+        })?;
+        Config::from_options(&options)
+    }
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print K sequences of N faces (stable: `--length N --count K --json` prints [[..], ..]).
+    Sequence {
+        #[arg(long, default_value_t = 50)]
+        length: usize,
+        #[arg(long, default_value_t = 1)]
+        count: usize,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        dice: Dice,
+    },
+    /// Features and Err of a sequence (stable: `--json F1 F2 ...` prints {"features", "err"}).
+    /// Faces are separate arguments, or one string of digits for dice up to 9 sides.
+    Score {
+        #[arg(long)]
+        json: bool,
+        #[arg(long, default_value_t = 6)]
+        sides: u8,
+        #[arg(required = true, allow_hyphen_values = true)]
+        faces: Vec<String>,
+    },
+    /// Mean features and Err of plain vs natural sequences.
+    Compare {
+        #[arg(long, default_value_t = 50)]
+        length: usize,
+        #[arg(long, default_value_t = 300)]
+        count: usize,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        dice: Dice,
+    },
+    /// Save a player's hand-written sequence (digits) and print the ranges it gives.
+    Profile {
+        #[arg(long)]
+        player: String,
+        /// The hand-written sequence, as digits ("4525143326...") or omitted to show.
+        #[arg(long)]
+        sequence: Option<String>,
+    },
+    /// The trap experiment: trap hits per 15 runs with plain, natural and controlled dice.
+    Sugoroku {
+        /// Sets of 15 runs per kind of dice.
+        #[arg(long, default_value_t = 200)]
+        sets: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Regenerate the reproduction rows (`yomi repro dice [--json]`).
+    Repro {
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// The commands for the manifest.
+pub fn commands() -> Vec<CommandInfo> {
+    vec![
+        CommandInfo::new("sequence", "`yomi dice sequence --length N --count K --json`: K natural sequences as a JSON array"),
+        CommandInfo::new("score", "`yomi dice score --json 5 2 1 6 ...`: {\"features\": {F1..F15}, \"err\"} under the default ranges"),
+        CommandInfo::new("compare", "`yomi dice compare --length 50 --count 300`: plain vs natural features and Err"),
+        CommandInfo::new("profile", "`yomi dice profile --player NAME --sequence 4525143326...`: learn a player's ranges"),
+        CommandInfo::new("sugoroku", "`yomi dice sugoroku --sets 200`: trap hits per 15 runs, plain vs natural vs controlled"),
+        CommandInfo::new("repro", "`yomi repro dice [--json]`: the seed's section 6 numbers beside ours"),
+    ]
+}
+
+fn invalid(message: impl Into<String>) -> ErrorInfo {
+    ErrorInfo::new(ErrorCode::InvalidParams, message)
+}
+
+/// Runs `yomi dice <args>`.
+pub fn run(args: &[String], ctx: &CommandContext) -> Result<String, ErrorInfo> {
+    let cli = match Cli::try_parse_from(std::iter::once("yomi dice".to_string()).chain(args.iter().cloned())) {
+        Ok(cli) => cli,
+        Err(e) if matches!(e.kind(), clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion) => {
+            return Ok(e.to_string())
+        }
+        Err(e) => return Err(invalid(e.to_string())),
+    };
+    match cli.command {
+        Command::Sequence { length, count, json, dice } => sequence(length, count, json, &dice),
+        Command::Score { json, sides, faces } => score_cmd(json, sides, &faces),
+        Command::Compare { length, count, json, dice } => compare(length, count, json, &dice),
+        Command::Profile { player, sequence } => profile_cmd(ctx, &player, sequence.as_deref()),
+        Command::Sugoroku { sets, seed, json } => {
+            let value = crate::repro::sugoroku_experiment(sets, seed).map_err(invalid)?;
+            Ok(if json { format!("{value}\n") } else { format!("{}\n", serde_json::to_string_pretty(&value).unwrap_or_default()) })
+        }
+        Command::Repro { json } => {
+            let rows = crate::repro::rows();
+            Ok(if json {
+                format!("{}\n", serde_json::to_string(&rows).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?)
+            } else {
+                yomi_plugin::repro::markdown(&rows)
+            })
+        }
+    }
+}
+
+fn check_length(length: usize, count: usize) -> Result<(), ErrorInfo> {
+    if length == 0 || length > MAX_FACES {
+        return Err(invalid(format!("--length must be 1..={MAX_FACES}, got {length}")));
+    }
+    if count == 0 || count > 10_000 {
+        return Err(invalid(format!("--count must be 1..=10000, got {count}")));
+    }
+    Ok(())
+}
+
+fn sequence(length: usize, count: usize, as_json: bool, dice: &Dice) -> Result<String, ErrorInfo> {
+    check_length(length, count)?;
+    let config = dice.config()?;
+    let seqs: Vec<(Vec<u8>, f64)> = (0..count)
+        .map(|i| {
+            let (faces, err, _) = natural_or_plain(&config, length, &mut seeded(derive_seed(dice.seed, i as u64)));
+            (faces, err)
+        })
+        .collect();
+    if as_json {
+        let arr: Vec<&Vec<u8>> = seqs.iter().map(|(f, _)| f).collect();
+        return Ok(format!("{}\n", json!(arr)));
+    }
+    Ok(seqs.iter().map(|(f, err)| format!("{}  Err {err:.2}\n", show(f, config.sides))).collect())
+}
+
+/// Faces as digits for dice up to 9 sides, space-separated otherwise.
+fn show(faces: &[u8], sides: u8) -> String {
+    let parts: Vec<String> = faces.iter().map(u8::to_string).collect();
+    parts.join(if sides <= 9 { "" } else { " " })
+}
+
+fn parse_faces(args: &[String], sides: u8) -> Result<Vec<u8>, ErrorInfo> {
+    let tokens: Vec<String> = match args {
+        [one] if one.len() > 1 && sides <= 9 && one.bytes().all(|b| b.is_ascii_digit()) => one.chars().map(String::from).collect(),
+        _ => args.to_vec(),
+    };
+    let values: Vec<Value> = tokens
+        .iter()
+        .map(|t| t.parse::<u64>().map(Value::from).map_err(|_| invalid(format!("`{t}` is not a face (a whole number 1..={sides})"))))
+        .collect::<Result<_, _>>()?;
+    faces(&Value::Array(values), sides).map_err(|e| invalid(e.message))
+}
+
+fn score_cmd(as_json: bool, sides: u8, args: &[String]) -> Result<String, ErrorInfo> {
+    let config = Dice { sides, method: "auto".into(), plain: false, seed: 1 }.config()?;
+    let seq = parse_faces(args, sides)?;
+    let value = score(&config, &seq);
+    if as_json {
+        return Ok(format!("{value}\n"));
+    }
+    let mut out = String::new();
+    for name in NAMES {
+        out.push_str(&format!("{name:>4} {:>8.2}\n", value["features"][name].as_f64().unwrap_or(f64::NAN)));
+    }
+    out.push_str(&format!(" Err {:>8.2}\n", value["err"].as_f64().unwrap_or(f64::NAN)));
+    Ok(out)
+}
+
+fn compare(length: usize, count: usize, as_json: bool, dice: &Dice) -> Result<String, ErrorInfo> {
+    check_length(length, count)?;
+    let mut table = Vec::new();
+    for plain in [true, false] {
+        let config = Dice { plain, ..dice.clone() }.config()?;
+        let mut sums = [0.0; COUNT + 1];
+        for i in 0..count {
+            let (faces, err, _) = natural_or_plain(&config, length, &mut seeded(derive_seed(dice.seed, i as u64)));
+            let f = compute(&faces, config.sides);
+            sums[..COUNT].iter_mut().zip(f).for_each(|(s, x)| *s += x);
+            sums[COUNT] += err;
+        }
+        table.push(sums.map(|s| s / count as f64));
+    }
+    if as_json {
+        let side = |t: &[f64; COUNT + 1]| -> Value {
+            let mut m: serde_json::Map<String, Value> = NAMES.iter().zip(t).map(|(n, x)| (n.to_string(), json!(x))).collect();
+            m.insert("err".into(), json!(t[COUNT]));
+            Value::Object(m)
+        };
+        return Ok(format!("{}\n", json!({"length": length, "count": count, "plain": side(&table[0]), "natural": side(&table[1])})));
+    }
+    let expected = crate::features::expected(length, dice.sides);
+    let mut out = format!("means over {count} sequences of {length} faces\nfeature   theory    plain  natural\n");
+    for i in 0..=COUNT {
+        let (name, theory) = if i < COUNT { (NAMES[i], format!("{:8.2}", expected[i])) } else { ("Err", "       -".to_string()) };
+        out.push_str(&format!("{name:>7} {theory} {:8.2} {:8.2}\n", table[0][i], table[1][i]));
+    }
+    Ok(out)
+}
+
+fn profile_cmd(ctx: &CommandContext, player: &str, sequence: Option<&str>) -> Result<String, ErrorInfo> {
+    let dir = ctx.data_dir.as_ref().ok_or_else(|| invalid("profiles need a data directory (--data-dir)"))?;
+    let store = Store::open(dir).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e))?;
+    let config = Config::default_config();
+    if let Some(text) = sequence {
+        let seq = parse_faces(&[text.to_string()], config.sides)?;
+        profile::derive(&seq, config.sides, config.length).map_err(invalid)?;
+        store.put(player, config.sides, &seq).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e))?;
+    }
+    let (sides, seq) = store.get(player).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e))?.ok_or_else(|| {
+        ErrorInfo::new(ErrorCode::NotFound, format!("no profile for `{player}`; give one with --sequence"))
+    })?;
+    let ranges = profile::derive(&seq, sides, config.length).map_err(invalid)?;
+    Ok(format!("{}\n", json!({"player": player, "sides": sides, "length": seq.len(), "ranges": ranges.to_json()})))
+}

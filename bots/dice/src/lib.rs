@@ -1,0 +1,109 @@
+//! Natural dice for yomi (seed 000, Nomura, Temsiririkkul & Ikeda): die sequences that carry the
+//! biases people expect of "random" dice, so that they look random to players, while each face
+//! stays equally likely in the long run.
+//!
+//! - [`features`], [`ranges`], [`tracker`], [`search`]: the seed's features, Err, and generation;
+//! - [`stream`]: endless natural streams; [`control`] and [`board`]: trap control (approach 3);
+//! - [`profile`]: per-player ranges in SQLite (approach 4);
+//! - [`service`]: the `dice` bot; [`game`] and [`walker`]: the `sugoroku` game and its player;
+//! - [`cli`] and [`repro`]: `yomi dice ...` and `yomi repro dice`.
+
+pub mod board;
+pub mod cli;
+pub mod control;
+pub mod features;
+pub mod game;
+pub mod profile;
+pub mod ranges;
+pub mod repro;
+pub mod search;
+pub mod service;
+pub mod stream;
+pub mod tracker;
+pub mod walker;
+
+use serde_json::json;
+use yomi_plugin::protocol::manifest::MethodInfo;
+use yomi_plugin::{
+    Agent, AgentContext, BotInfo, CommandContext, ErrorCode, ErrorInfo, Game, GameInfo, Options, Plugin, PluginManifest,
+    Preset,
+};
+
+/// Largest die the service rolls (a sanity limit: faces are bytes, counts are per face).
+pub const MAX_SIDES: u8 = 100;
+
+/// The plugin value the host talks to.
+#[derive(Default)]
+pub struct DicePlugin;
+
+yomi_plugin::export_plugin!(DicePlugin);
+
+impl Plugin for DicePlugin {
+    fn manifest(&self) -> PluginManifest {
+        PluginManifest {
+            name: "dice".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            description: "Natural dice: sequences that look random to players, trap control in sugoroku, player profiles".into(),
+            games: vec![GameInfo {
+                name: "sugoroku".into(),
+                description: "Race over a board with forks and traps, several runs per seat, plain/natural/controlled dice".into(),
+                min_seats: 1,
+                max_seats: 4,
+                simultaneous: false,
+                options: game::options(),
+                presets: vec![
+                    Preset::new("plain", "ordinary PRNG dice", json!({"dice": "plain"})),
+                    Preset::new("natural", "natural dice without trap control", json!({"dice": "natural"})),
+                ],
+            }],
+            bots: vec![
+                BotInfo {
+                    name: "dice".into(),
+                    description: "The natural dice service: endless natural streams, sequences, scores, trap control, profiles".into(),
+                    games: vec![],
+                    options: service::options(),
+                    presets: vec![
+                        Preset::new("plain", "an ordinary seeded PRNG, for comparison", json!({"mode": "plain"})),
+                        Preset::new("seed", "the seed's local search only", json!({"method": "local"})),
+                        Preset::new("gentle", "half the way from plain to natural", json!({"strength": 0.5})),
+                    ],
+                    methods: vec![
+                        MethodInfo::new("roll", "{player?, board?, position?} -> {face} (with a board: {face, trap, p, verdict, window})"),
+                        MethodInfo::new("rolls", "{n, player?} -> {faces}: the next n faces of the player's stream"),
+                        MethodInfo::new("sequence", "{length?, seed?} -> {faces, err, steps}: one natural block"),
+                        MethodInfo::new("score", "{faces} -> {features: {F1..F15}, err}"),
+                        MethodInfo::new("profile", "{player, sequence?} -> {player, saved, persistent, ranges}: learn or show a player's ranges"),
+                    ],
+                },
+                BotInfo {
+                    name: "walker".into(),
+                    description: "A simulated sugoroku player that avoids traps it can".into(),
+                    games: vec!["sugoroku".into()],
+                    options: walker::options(),
+                    presets: vec![Preset::new("short", "takes the route nearest the goal", json!({"route": "short"}))],
+                    methods: vec![],
+                },
+            ],
+            commands: cli::commands(),
+        }
+    }
+
+    fn new_agent(&self, bot: &str, options: &Options, ctx: &AgentContext) -> Result<Box<dyn Agent>, ErrorInfo> {
+        match bot {
+            "dice" => Ok(Box::new(service::DiceBot::new(options, ctx.seed, ctx.data_dir.clone())?)),
+            "walker" => Ok(Box::new(walker::Walker::new(options)?)),
+            _ => Err(ErrorInfo::new(ErrorCode::UnknownBot, format!("no bot `{bot}` in plugin dice"))),
+        }
+    }
+
+    fn new_game(&self, game: &str, options: &Options, seed: u64) -> Result<Box<dyn Game>, ErrorInfo> {
+        match game {
+            "sugoroku" => Ok(Box::new(game::Sugoroku::new(options, seed)?)),
+            _ => Err(ErrorInfo::new(ErrorCode::UnknownGame, format!("no game `{game}` in plugin dice"))),
+        }
+    }
+
+    fn command(&self, args: &[String], ctx: &CommandContext) -> Result<String, ErrorInfo> {
+        cli::run(args, ctx)
+    }
+}

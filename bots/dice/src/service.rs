@@ -1,0 +1,313 @@
+//! The `dice` bot: a service reached through `agent.call`. Each player (param `player`, default
+//! the anonymous one) has an endless stream of its own, seeded from the agent's seed and the
+//! player's name, its own trap-control window, and its own ranges when a profile is saved.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use serde_json::{json, Value};
+use yomi_plugin::api::opt;
+use yomi_plugin::rng::{derive_seed, seeded, Rng as SeededRng};
+use yomi_plugin::{Agent, ErrorCode, ErrorInfo, OptionSpec, Options};
+
+use crate::board::Board;
+use crate::control::{TrapControl, Verdict};
+use crate::features::{compute, NAMES};
+use crate::profile::{self, Store};
+use crate::ranges::Ranges;
+use crate::search::{generate, uniform, Method, Params};
+use crate::stream::Dice;
+use crate::MAX_SIDES;
+
+/// Most faces one request may ask for.
+pub const MAX_FACES: usize = 100_000;
+
+fn bad(message: impl Into<String>) -> ErrorInfo {
+    ErrorInfo::new(ErrorCode::BotError, message)
+}
+
+/// The bot's options: its personality.
+pub fn options() -> Vec<OptionSpec> {
+    vec![
+        OptionSpec::choice("mode", "natural", &["natural", "plain"], "natural sequences, or an ordinary seeded PRNG for comparison"),
+        OptionSpec::int("sides", 6, Some(2), Some(MAX_SIDES as i64), "faces of the die"),
+        OptionSpec::int("length", 50, Some(8), Some(10_000), "window the features are judged on (and the default `sequence` length)"),
+        OptionSpec::json("ranges", Value::Null, "{\"F7\": [alpha, beta, gamma], ...} for `length` faces, over seed table 2 scaled to `length` and `sides`"),
+        OptionSpec::choice("method", "auto", &Method::NAMES, "local: the seed's local search; anneal: simulated annealing; auto: local, then annealing if Err > 0"),
+        OptionSpec::float("strength", 1.0, Some(0.0), Some(1.0), "1 searches to Err = 0; s stops at (1 - s) x the starting Err"),
+        OptionSpec::int("steps", 1000, Some(1), Some(1_000_000), "local search steps (the seed: 1000)"),
+        OptionSpec::int("trap_window", 10, Some(2), Some(1000), "trap passes the hit band is kept over (the seed: 10)"),
+    ]
+}
+
+/// A checked personality.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub plain: bool,
+    pub sides: u8,
+    pub length: usize,
+    pub ranges: Ranges,
+    pub params: Params,
+    pub trap_window: usize,
+}
+
+impl Config {
+    pub fn from_options(options: &Options) -> Result<Config, ErrorInfo> {
+        let sides = opt::i64(options, "sides")?;
+        if !(2..=MAX_SIDES as i64).contains(&sides) {
+            return Err(ErrorInfo::new(ErrorCode::InvalidOption, format!("sides must be 2..={MAX_SIDES}, got {sides}")));
+        }
+        let sides = sides as u8;
+        let length = opt::i64(options, "length")?.max(2) as usize;
+        let base = Ranges::default_for(length, sides);
+        let ranges = match options.get("ranges") {
+            None | Some(Value::Null) => base,
+            Some(v) => Ranges::parse_over(&base, v).map_err(|e| ErrorInfo::new(ErrorCode::InvalidOption, format!("ranges: {e}")))?,
+        };
+        let params = Params {
+            method: Method::parse(opt::str(options, "method")?).map_err(|e| ErrorInfo::new(ErrorCode::InvalidOption, e))?,
+            local_steps: opt::i64(options, "steps")?.max(1) as usize,
+            strength: opt::f64(options, "strength")?,
+            ..Params::default()
+        };
+        Ok(Config {
+            plain: opt::str(options, "mode")? == "plain",
+            sides,
+            length,
+            ranges,
+            params,
+            trap_window: opt::i64(options, "trap_window")?.max(2) as usize,
+        })
+    }
+
+    /// The default personality.
+    pub fn default_config() -> Config {
+        Config::from_options(&yomi_plugin::protocol::options::defaults(&options())).expect("defaults are valid")
+    }
+
+    /// A fresh stream with these settings (and `ranges` for its length).
+    pub fn dice(&self, ranges: Ranges, seed: u64) -> Dice {
+        if self.plain {
+            Dice::plain(self.sides, seed)
+        } else {
+            Dice::natural(self.sides, self.length, ranges, self.params, seed)
+        }
+    }
+}
+
+/// One player's stream and trap window.
+pub struct Player {
+    pub dice: Dice,
+    pub control: TrapControl,
+}
+
+impl Player {
+    /// A controlled roll: `board` and `position` decide which faces force a trap. Returns the
+    /// face, whether it forces a trap, the natural hit chance and the verdict.
+    pub fn roll_on(&mut self, board: &Board, position: usize) -> (u8, bool, f64, Verdict) {
+        let sides = self.dice.sides();
+        let hits = board.forced_hits(position, sides);
+        let p = hits.iter().filter(|&&h| h).count() as f64 / sides as f64;
+        if p == 0.0 || p == 1.0 {
+            let face = self.dice.roll();
+            return (face, hits[face as usize - 1], p, Verdict::Free);
+        }
+        let verdict = self.control.verdict(p);
+        let face = match verdict {
+            Verdict::Free => self.dice.roll(),
+            Verdict::Hit => self.dice.next_in(&hits),
+            Verdict::Avoid => self.dice.next_in(&hits.iter().map(|h| !h).collect::<Vec<_>>()),
+        };
+        let hit = hits[face as usize - 1];
+        self.control.record(p, hit);
+        (face, hit, p, verdict)
+    }
+}
+
+/// A stable 64-bit name hash (FNV-1a) so a player's stream does not depend on the build.
+fn name_hash(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// The dice service agent.
+pub struct DiceBot {
+    config: Config,
+    seed: u64,
+    rng: SeededRng,
+    players: HashMap<String, Player>,
+    /// Profiles of this agent's life when there is no data directory.
+    memory: HashMap<String, (u8, Vec<u8>)>,
+    store: Option<Store>,
+}
+
+impl DiceBot {
+    pub fn new(options: &Options, seed: u64, data_dir: Option<PathBuf>) -> Result<DiceBot, ErrorInfo> {
+        let store = match data_dir {
+            Some(dir) => Some(Store::open(&dir).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e))?),
+            None => None,
+        };
+        Ok(DiceBot { config: Config::from_options(options)?, seed, rng: seeded(seed), players: HashMap::new(), memory: HashMap::new(), store })
+    }
+
+    fn saved_profile(&self, player: &str) -> Result<Option<(u8, Vec<u8>)>, ErrorInfo> {
+        match &self.store {
+            Some(store) => store.get(player).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e)),
+            None => Ok(self.memory.get(player).cloned()),
+        }
+    }
+
+    /// The ranges a player's stream uses: their profile's, or the personality's.
+    fn ranges_for(&self, player: &str) -> Result<Ranges, ErrorInfo> {
+        Ok(match self.saved_profile(player)? {
+            Some((sides, seq)) if sides == self.config.sides => profile::derive(&seq, sides, self.config.length).map_err(bad)?,
+            _ => self.config.ranges.clone(),
+        })
+    }
+
+    fn player(&mut self, params: &Value) -> Result<&mut Player, ErrorInfo> {
+        let name = match params.get("player") {
+            None | Some(Value::Null) => String::new(),
+            Some(Value::String(s)) => s.clone(),
+            Some(other) => return Err(bad(format!("`player` must be a string, got {other}"))),
+        };
+        if !self.players.contains_key(&name) {
+            let ranges = self.ranges_for(&name)?;
+            let dice = self.config.dice(ranges, derive_seed(self.seed, name_hash(&name)));
+            self.players.insert(name.clone(), Player { dice, control: TrapControl::new(self.config.trap_window) });
+        }
+        Ok(self.players.get_mut(&name).expect("inserted above"))
+    }
+
+    fn roll(&mut self, params: &Value) -> Result<Value, ErrorInfo> {
+        let board = match params.get("board") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) if s == "standard" => Some(Board::standard()),
+            Some(v) => Some(Board::parse(v).map_err(|e| bad(format!("board: {e}")))?),
+        };
+        let Some(board) = board else {
+            return Ok(json!({"face": self.player(params)?.dice.roll()}));
+        };
+        let position = params.get("position").ok_or_else(|| bad("a roll on a board needs `position`"))?;
+        let position = position.as_u64().ok_or_else(|| bad(format!("position must be a square number, got {position}")))? as usize;
+        board.check_position(position).map_err(bad)?;
+        let player = self.player(params)?;
+        let (face, trap, p, verdict) = player.roll_on(&board, position);
+        Ok(json!({
+            "face": face, "trap": trap, "p": p,
+            "verdict": format!("{verdict:?}").to_lowercase(),
+            "window": player.control.summary(),
+        }))
+    }
+
+    fn count(params: &Value, key: &str, default: Option<usize>) -> Result<usize, ErrorInfo> {
+        let n = match params.get(key) {
+            None | Some(Value::Null) => default.ok_or_else(|| bad(format!("`{key}` is required")))?,
+            Some(v) => v.as_u64().ok_or_else(|| bad(format!("`{key}` must be a positive integer, got {v}")))? as usize,
+        };
+        if n == 0 || n > MAX_FACES {
+            return Err(bad(format!("`{key}` must be 1..={MAX_FACES}, got {n}")));
+        }
+        Ok(n)
+    }
+
+    fn sequence(&mut self, params: &Value) -> Result<Value, ErrorInfo> {
+        let n = Self::count(params, "length", Some(self.config.length))?;
+        let mut rng = match params.get("seed").and_then(Value::as_u64) {
+            Some(s) => seeded(s),
+            None => seeded(rand::Rng::gen(&mut self.rng)),
+        };
+        let (faces, err, steps) = natural_or_plain(&self.config, n, &mut rng);
+        Ok(json!({"faces": faces, "err": err, "steps": steps}))
+    }
+
+    fn profile(&mut self, params: &Value) -> Result<Value, ErrorInfo> {
+        let player = params.get("player").and_then(Value::as_str).ok_or_else(|| bad("`player` (a name) is required"))?.to_string();
+        if let Some(seq) = params.get("sequence") {
+            let seq = faces(seq, self.config.sides)?;
+            profile::derive(&seq, self.config.sides, self.config.length).map_err(bad)?;
+            match &self.store {
+                Some(store) => store.put(&player, self.config.sides, &seq).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e))?,
+                None => {
+                    self.memory.insert(player.clone(), (self.config.sides, seq));
+                }
+            }
+            // The player's stream restarts with the new ranges.
+            self.players.remove(&player);
+        }
+        let saved = self.saved_profile(&player)?.is_some();
+        Ok(json!({"player": player, "saved": saved, "persistent": self.store.is_some(), "ranges": self.ranges_for(&player)?.to_json()}))
+    }
+}
+
+/// One sequence of `n` faces under `config`: (faces, Err under the ranges for n, search steps).
+pub fn natural_or_plain(config: &Config, n: usize, rng: &mut SeededRng) -> (Vec<u8>, f64, usize) {
+    let ranges = scaled_ranges(config, n);
+    if config.plain {
+        let faces = uniform(n, config.sides, rng);
+        let err = ranges.err(&compute(&faces, config.sides));
+        (faces, err, 0)
+    } else {
+        let (faces, report) = generate(n, config.sides, &ranges, &config.params, rng);
+        (faces, report.err, report.steps)
+    }
+}
+
+/// The personality's ranges carried from its `length` to `n` faces.
+pub fn scaled_ranges(config: &Config, n: usize) -> Ranges {
+    if n == config.length {
+        config.ranges.clone()
+    } else {
+        config.ranges.scaled(config.length, config.sides, n, config.sides)
+    }
+}
+
+/// Parses a JSON array of faces and checks them against `sides`.
+pub fn faces(value: &Value, sides: u8) -> Result<Vec<u8>, ErrorInfo> {
+    let arr = value.as_array().ok_or_else(|| bad("faces must be an array of integers"))?;
+    if arr.is_empty() || arr.len() > MAX_FACES {
+        return Err(bad(format!("a sequence has 1..={MAX_FACES} faces, got {}", arr.len())));
+    }
+    let faces: Vec<u8> = arr
+        .iter()
+        .enumerate()
+        .map(|(i, v)| match v.as_u64() {
+            Some(f) if f >= 1 && f <= sides as u64 => Ok(f as u8),
+            _ => Err(bad(format!("face {v} at position {} is outside 1..={sides}", i + 1))),
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(faces)
+}
+
+/// `{"features": {"F1": .., ...}, "err": ..}` of a sequence under `config`'s ranges for its length.
+pub fn score(config: &Config, faces: &[u8]) -> Value {
+    let f = compute(faces, config.sides);
+    let features: serde_json::Map<String, Value> = NAMES.iter().zip(f).map(|(n, x)| (n.to_string(), json!(x))).collect();
+    json!({"features": features, "err": scaled_ranges(config, faces.len()).err(&f)})
+}
+
+impl Agent for DiceBot {
+    fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {
+        self.config = Config::from_options(options)?;
+        // Streams restart under the new personality.
+        self.players.clear();
+        Ok(())
+    }
+
+    fn call(&mut self, method: &str, params: &Value) -> Result<Value, ErrorInfo> {
+        match method {
+            "roll" => self.roll(params),
+            "rolls" => {
+                let n = Self::count(params, "n", None)?;
+                let player = self.player(params)?;
+                Ok(json!({"faces": (0..n).map(|_| player.dice.roll()).collect::<Vec<_>>()}))
+            }
+            "sequence" => self.sequence(params),
+            "score" => {
+                let seq = faces(params.get("faces").ok_or_else(|| bad("`faces` is required"))?, self.config.sides)?;
+                Ok(score(&self.config, &seq))
+            }
+            "profile" => self.profile(params),
+            _ => Err(ErrorInfo::new(ErrorCode::UnknownMethod, format!("the dice bot has no method `{method}`"))),
+        }
+    }
+}

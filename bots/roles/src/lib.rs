@@ -1,0 +1,120 @@
+//! Werewolf role assignment for yomi (seed 002): fair but unpredictable dealing for a group that
+//! plays again and again.
+//!
+//! An assignment's energy counts, over players, how often each already had the role it gives
+//! them; assignments are drawn from the Boltzmann distribution `exp(-beta * E) / Z`, so roles a
+//! player has not had become likelier without becoming certain.
+//!
+//! - [`model`]: roles, history counts, energy; all input checks.
+//! - Samplers: [`enumerate`] (the seed's reference), [`mh`] (the seed's Metropolis–Hastings),
+//!   [`exact`] (dynamic programming over remaining role counts: exact at any size); [`sampler`]
+//!   picks one by name.
+//! - [`analysis`]: per-player probabilities, guessability, P(someone never gets a role in k games);
+//!   [`convergence`] and [`stats`] measure how close the samplers come to the exact answer.
+//! - [`store`]: groups and their history in SQLite; [`service`]: the `agent.call` methods;
+//!   [`settings`]: the bot's options; [`cli`] and [`render`]: `yomi roles ...`;
+//!   [`repro`]: `yomi repro roles`; [`examples`]: the seed's worked games.
+
+pub mod analysis;
+pub mod cli;
+pub mod convergence;
+pub mod enumerate;
+pub mod exact;
+pub mod examples;
+pub mod mh;
+pub mod model;
+pub mod render;
+pub mod repro;
+pub mod sampler;
+pub mod service;
+pub mod settings;
+pub mod stats;
+pub mod store;
+
+use serde_json::{json, Value};
+use yomi_plugin::protocol::manifest::CommandInfo;
+use yomi_plugin::{Agent, AgentContext, BotInfo, CommandContext, ErrorCode, ErrorInfo, Options, Plugin, PluginManifest, Preset};
+
+use crate::service::Service;
+use crate::settings::Settings;
+use crate::store::Store;
+
+/// The plugin value the host talks to.
+#[derive(Default)]
+pub struct RolesPlugin;
+
+yomi_plugin::export_plugin!(RolesPlugin);
+
+/// The `roles` bot: a service over one data directory.
+pub struct RolesBot {
+    service: Service,
+}
+
+impl RolesBot {
+    pub fn new(options: &Options, ctx: &AgentContext) -> Result<RolesBot, ErrorInfo> {
+        let store = Store::open(ctx.data_dir.as_deref())?;
+        Ok(RolesBot { service: Service::new(store, Settings::from_options(options)?, ctx.seed) })
+    }
+}
+
+impl Agent for RolesBot {
+    fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {
+        self.service.settings = Settings::from_options(options)?;
+        Ok(())
+    }
+
+    fn call(&mut self, method: &str, params: &Value) -> Result<Value, ErrorInfo> {
+        self.service.call(method, params)
+    }
+}
+
+const COMMANDS: [(&str, &str); 13] = [
+    ("sample", "`yomi roles sample --players a,b,c,d --roles werewolf=1,villager=3 [--history FILE] [--beta B] [--count N] [--json]`: draw without recording"),
+    ("groups", "`yomi roles groups`: list groups"),
+    ("create", "`yomi roles create GROUP --players a,b,c`: a new group"),
+    ("join", "`yomi roles join GROUP --players d`: players arrive"),
+    ("leave", "`yomi roles leave GROUP --players a`: players leave (history kept)"),
+    ("players", "`yomi roles players GROUP`: who is present, pending game"),
+    ("deal", "`yomi roles deal GROUP --roles werewolf=1,villager=3 [--beta B]`: deal a pending game"),
+    ("role", "`yomi roles role GROUP --player a [--game ID]`: one player's own role"),
+    ("commit", "`yomi roles commit GROUP ID`: the game was played; record it"),
+    ("discard", "`yomi roles discard GROUP ID`: the game was not played; forget it"),
+    ("history", "`yomi roles history GROUP`: committed games and role counts"),
+    ("analyze", "`yomi roles analyze GROUP --roles ... [--beta B] [--role werewolf] [--games K]`: probabilities, guessability, P(someone never gets the role in K games)"),
+    ("repro", "`yomi repro roles [--json]`: the seed's numbers beside ours"),
+];
+
+impl Plugin for RolesPlugin {
+    fn manifest(&self) -> PluginManifest {
+        PluginManifest {
+            name: "roles".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            description: "Werewolf role assignment: random, but leaning towards roles a player has not had (seed 002)".into(),
+            games: vec![],
+            bots: vec![BotInfo {
+                name: "roles".into(),
+                description: "Deals werewolf roles for persistent groups from a Boltzmann distribution over assignments".into(),
+                games: vec![],
+                options: settings::option_specs(),
+                presets: vec![
+                    Preset::new("uniform", "plain random dealing (beta = 0)", json!({"beta": 0.0})),
+                    Preset::new("gentle", "a light lean towards unplayed roles (beta = 0.5)", json!({"beta": 0.5})),
+                    Preset::new("firm", "a strong lean towards unplayed roles (beta = 2)", json!({"beta": 2.0})),
+                ],
+                methods: service::methods(),
+            }],
+            commands: COMMANDS.iter().map(|(name, description)| CommandInfo::new(name, description)).collect(),
+        }
+    }
+
+    fn new_agent(&self, bot: &str, options: &Options, ctx: &AgentContext) -> Result<Box<dyn Agent>, ErrorInfo> {
+        match bot {
+            "roles" => Ok(Box::new(RolesBot::new(options, ctx)?)),
+            _ => Err(ErrorInfo::new(ErrorCode::UnknownBot, format!("no bot `{bot}` in plugin roles"))),
+        }
+    }
+
+    fn command(&self, args: &[String], ctx: &CommandContext) -> Result<String, ErrorInfo> {
+        cli::run(args, ctx)
+    }
+}

@@ -1,0 +1,113 @@
+//! The `roles` bot's options, and per-request overrides of them: a request may name any option
+//! (`beta`, `sampler`, ...) among its parameters to use another value for that request only.
+
+use serde_json::Value;
+use yomi_plugin::{ErrorInfo, OptionSpec, Options};
+
+use crate::mh::MhConfig;
+use crate::model::{check_beta, invalid, MAX_BETA};
+use crate::sampler::{Method, METHOD_NAMES};
+
+/// Upper bounds shared by the option schema and the per-request checks.
+const MAX_GAMES: i64 = 1000;
+const MAX_RUNS: i64 = 10_000_000;
+const MAX_STEPS: i64 = 1_000_000_000;
+
+/// The option schema of the `roles` bot.
+pub fn option_specs() -> Vec<OptionSpec> {
+    vec![
+        OptionSpec::float("beta", 1.0, Some(0.0), Some(MAX_BETA), "inverse temperature: 0 deals uniformly, larger leans harder towards roles a player has not had"),
+        OptionSpec::choice("sampler", "exact", &METHOD_NAMES, "exact: dynamic programming (any size); mh: Metropolis-Hastings with swaps; enumerate: list every assignment (small games)"),
+        OptionSpec::int("burn_in", 1000, Some(0), Some(MAX_STEPS), "MH steps discarded before the first sample"),
+        OptionSpec::int("thin", 10, Some(1), Some(MAX_STEPS), "MH steps between kept samples"),
+        OptionSpec::string("role", "werewolf", "the role `analyze` reports fairness and guessability for"),
+        OptionSpec::int("games", 4, Some(1), Some(MAX_GAMES), "k: `analyze` gives P(someone never gets the role within k games)"),
+        OptionSpec::int("runs", 10_000, Some(1), Some(MAX_RUNS), "simulated runs for `analyze` when the exact computation is too large"),
+    ]
+}
+
+/// A complete, checked set of settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    pub beta: f64,
+    pub sampler: String,
+    pub burn_in: u64,
+    pub thin: u64,
+    pub role: String,
+    pub games: u32,
+    pub runs: u64,
+}
+
+fn int_in(value: &Value, name: &str, min: i64, max: i64) -> Result<i64, ErrorInfo> {
+    let v = value.as_i64().ok_or_else(|| invalid(format!("`{name}` must be an integer")))?;
+    if v < min || v > max {
+        return Err(invalid(format!("`{name}` must be between {min} and {max}, got {v}")));
+    }
+    Ok(v)
+}
+
+impl Settings {
+    /// Reads an option set; options it lacks take their schema defaults.
+    pub fn from_options(options: &Options) -> Result<Settings, ErrorInfo> {
+        let mut all: serde_json::Map<String, Value> = option_specs().into_iter().map(|o| (o.name, o.default)).collect();
+        all.extend(options.iter().map(|(k, v)| (k.clone(), v.clone())));
+        // Every field is overwritten: `all` names every option.
+        let blank = Settings { beta: 0.0, sampler: String::new(), burn_in: 0, thin: 1, role: String::new(), games: 1, runs: 1 };
+        blank.with(&Value::Object(all))
+    }
+
+    /// These settings with any option named in `params` replaced, each value checked.
+    pub fn with(&self, params: &Value) -> Result<Settings, ErrorInfo> {
+        let mut s = self.clone();
+        let get = |name: &str| params.get(name).filter(|v| !v.is_null());
+        if let Some(v) = get("beta") {
+            s.beta = check_beta(v.as_f64().ok_or_else(|| invalid("`beta` must be a number"))?)?;
+        }
+        if let Some(v) = get("sampler") {
+            let name = v.as_str().ok_or_else(|| invalid("`sampler` must be a string"))?;
+            Method::parse(name, MhConfig { burn_in: 0, thin: 1 })?;
+            s.sampler = name.to_string();
+        }
+        if let Some(v) = get("burn_in") {
+            s.burn_in = int_in(v, "burn_in", 0, MAX_STEPS)? as u64;
+        }
+        if let Some(v) = get("thin") {
+            s.thin = int_in(v, "thin", 1, MAX_STEPS)? as u64;
+        }
+        if let Some(v) = get("role") {
+            s.role = v.as_str().ok_or_else(|| invalid("`role` must be a string"))?.to_string();
+        }
+        if let Some(v) = get("games") {
+            s.games = int_in(v, "games", 1, MAX_GAMES)? as u32;
+        }
+        if let Some(v) = get("runs") {
+            s.runs = int_in(v, "runs", 1, MAX_RUNS)? as u64;
+        }
+        Ok(s)
+    }
+
+    /// The sampler these settings select.
+    pub fn method(&self) -> Result<Method, ErrorInfo> {
+        Method::parse(&self.sampler, MhConfig { burn_in: self.burn_in, thin: self.thin })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn defaults() -> Options {
+        option_specs().into_iter().map(|o| (o.name, o.default)).collect()
+    }
+
+    #[test]
+    fn defaults_read_back_and_overrides_are_checked() {
+        let s = Settings::from_options(&defaults()).unwrap();
+        assert_eq!((s.beta, s.sampler.as_str(), s.games), (1.0, "exact", 4));
+        assert_eq!(s.with(&json!({"beta": 2.0, "sampler": "mh"})).unwrap().method().unwrap(), Method::Mh(MhConfig { burn_in: 1000, thin: 10 }));
+        assert!(s.with(&json!({"beta": -1.0})).unwrap_err().message.contains("negative"));
+        assert!(s.with(&json!({"thin": 0})).is_err());
+        assert!(s.with(&json!({"sampler": "gibbs"})).is_err());
+    }
+}

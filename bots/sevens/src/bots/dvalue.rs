@@ -1,0 +1,278 @@
+//! `dvalue`: the seed's section-3 player, every rule of it, as additive scores over the legal moves.
+//!
+//! Situation (seed 2.2), recomputed every turn from the observation:
+//! - board D total `B` (120 at the start) and own hand D total `H`;
+//! - **ahead** when `H <= B / p`, `p` the players still holding cards (the seed's "one third" for 3);
+//! - **phase** from `B`: opening while `B > opening_above` (default 80: less than a third of the
+//!   game's 120 distance covered), endgame once `B <= endgame_at_most` (default 40: two thirds
+//!   covered), middle game between;
+//! - passes: own passes left against the most any opponent still playing has left.
+//!
+//! Rules (seed section 3) and their default scores (each weight is an option `w_*`; 0 switches a
+//! rule off); the move with the highest total is played:
+//! 1. cards behind which you hold your own cards further out: +2 per such card;
+//! 2. cards you hold in consecutive runs: +1 per own card continuing the run outward;
+//! 3. more passes left than every opponent: hold A/K, −12 (below a pass even with rule 5's bonus,
+//!    so with only A/K playable the player passes);
+//! 4. prefer anything but A/K: −4 on A/K when another card is playable;
+//! 5. exactly one playable card, 2+ passes left and `H <= B / p`: opening, play it (+3); middle game
+//!    or later, hold it (the pass gets +10);
+//! 6. ahead, play far from 7 (+0.25 per step from 7); behind, near 7 (−0.25 per step);
+//! 7. endgame with more passes left than every opponent: pass (+10).
+//!
+//! A pass starts at −6 (played only when a rule asks for it or nothing else is legal) and a pass
+//! that would put the player out at −100. `temperature` > 0 samples a move with probability
+//! ∝ exp(score / temperature): the seed's own criticism was that its player had no fluctuation
+//! ("揺らぎ") and people read it; sampling keeps every habit's preference ordering but not its
+//! certainty.
+
+use rand::SeedableRng;
+use serde_json::{json, Value};
+use yomi_plugin::api::opt;
+use yomi_plugin::rng::Rng as SeededRng;
+use yomi_plugin::{ActReply, ActRequest, Agent, ErrorCode, ErrorInfo, OptionSpec, Options};
+
+use super::{choose, probabilities, Move, Scored};
+use crate::dvalue::{self, Judgement};
+use crate::view::View;
+
+/// Game phase by the board D total.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    Opening,
+    Middle,
+    Endgame,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Opening => "opening",
+            Phase::Middle => "middle",
+            Phase::Endgame => "endgame",
+        }
+    }
+}
+
+/// Phase thresholds on the board D total (seed: "defined by the D totals"; these are our choice).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Phases {
+    pub opening_above: u32,
+    pub endgame_at_most: u32,
+}
+
+impl Default for Phases {
+    fn default() -> Phases {
+        Phases { opening_above: 80, endgame_at_most: 40 }
+    }
+}
+
+impl Phases {
+    pub fn of(self, board_d: u32) -> Phase {
+        if board_d > self.opening_above {
+            Phase::Opening
+        } else if board_d > self.endgame_at_most {
+            Phase::Middle
+        } else {
+            Phase::Endgame
+        }
+    }
+}
+
+pub fn options() -> Vec<OptionSpec> {
+    vec![
+        OptionSpec::float("temperature", 0.0, Some(0.0), Some(20.0), "0: always the best-scored move (the seed's player); above 0: softmax over the rule scores"),
+        OptionSpec::int("opening_above", 80, Some(0), Some(120), "the opening lasts while the board D total is above this"),
+        OptionSpec::int("endgame_at_most", 40, Some(0), Some(120), "the endgame starts once the board D total is at most this"),
+        OptionSpec::float("w_outside", 2.0, Some(-20.0), Some(20.0), "rule 1: points per own card further out"),
+        OptionSpec::float("w_run", 1.0, Some(-20.0), Some(20.0), "rule 2: points per own card continuing the run"),
+        OptionSpec::float("w_hold_ak", 12.0, Some(0.0), Some(50.0), "rule 3: penalty on A/K with more passes than the opponents"),
+        OptionSpec::float("w_prefer_non_ak", 4.0, Some(-50.0), Some(50.0), "rule 4: penalty on A/K when another card is playable"),
+        OptionSpec::float("w_single", 3.0, Some(0.0), Some(50.0), "rule 5, opening: bonus for playing the single playable card"),
+        OptionSpec::float("w_distance", 0.25, Some(-5.0), Some(5.0), "rule 6: points per step from 7 (ahead: far, behind: near)"),
+        OptionSpec::float("w_hold_pass", 10.0, Some(0.0), Some(50.0), "rules 5 and 7: bonus for passing (holding)"),
+    ]
+}
+
+/// The rules' weights (defaults as in the module documentation; 0 switches a rule off).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Weights {
+    pub outside: f64,
+    pub run: f64,
+    pub hold_ak: f64,
+    pub prefer_non_ak: f64,
+    pub single: f64,
+    pub distance: f64,
+    pub hold_pass: f64,
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights { outside: 2.0, run: 1.0, hold_ak: 12.0, prefer_non_ak: 4.0, single: 3.0, distance: 0.25, hold_pass: 10.0 }
+    }
+}
+
+impl Weights {
+    fn from_options(options: &Options) -> Result<Weights, ErrorInfo> {
+        Ok(Weights {
+            outside: opt::f64(options, "w_outside")?,
+            run: opt::f64(options, "w_run")?,
+            hold_ak: opt::f64(options, "w_hold_ak")?,
+            prefer_non_ak: opt::f64(options, "w_prefer_non_ak")?,
+            single: opt::f64(options, "w_single")?,
+            distance: opt::f64(options, "w_distance")?,
+            hold_pass: opt::f64(options, "w_hold_pass")?,
+        })
+    }
+}
+
+/// Scores every legal move of `view` by the seven rules.
+pub fn score(view: &View, phases: Phases, w: &Weights) -> (Vec<Scored>, Judgement, Phase) {
+    let j = view.judge();
+    let phase = phases.of(j.board_d);
+    let more_passes = view.my_passes() > view.opponents_passes();
+    let non_ak = view.cards.iter().any(|c| c.distance() < 6);
+    let single = view.cards.len() == 1 && view.my_passes() >= 2 && j.ahead;
+    let mut out: Vec<Scored> = view
+        .cards
+        .iter()
+        .map(|&card| {
+            let mut s = Scored::new(Move::Play(card));
+            let beyond = view.own_beyond(card);
+            if beyond > 0 {
+                s.add(w.outside * beyond as f64, "1: own cards further out");
+            }
+            let run = view.own_run(card);
+            if run > 0 {
+                s.add(w.run * run as f64, "2: consecutive own cards");
+            }
+            if card.distance() == 6 {
+                if more_passes {
+                    s.add(-w.hold_ak, "3: more passes than opponents, hold A/K");
+                }
+                if non_ak {
+                    s.add(-w.prefer_non_ak, "4: prefer a card other than A/K");
+                }
+            }
+            if single && phase == Phase::Opening {
+                s.add(w.single, "5: single playable card, opening: play it");
+            }
+            let step = w.distance * card.distance() as f64;
+            if j.ahead {
+                s.add(step, "6: ahead, far from 7");
+            } else {
+                s.add(-step, "6: behind, near 7");
+            }
+            s
+        })
+        .collect();
+    if view.can_pass {
+        let mut s = Scored::new(Move::Pass);
+        if view.my_passes() == 0 && !view.cards.is_empty() {
+            s.add(-100.0, "a pass now puts me out");
+        } else {
+            s.add(-6.0, "pass only when a rule asks");
+            if single && phase != Phase::Opening {
+                s.add(w.hold_pass, "5: single playable card, middle game on: hold it");
+            }
+            if phase == Phase::Endgame && more_passes {
+                s.add(w.hold_pass, "7: endgame, more passes than opponents: pass");
+            }
+        }
+        out.push(s);
+    }
+    (out, j, phase)
+}
+
+/// The `assess` service and the `explain` object: D values of the hand and the judgement.
+pub fn assessment(view: &View, j: &Judgement, phase: Phase) -> Value {
+    let d: serde_json::Map<String, Value> =
+        view.hand.iter().map(|c| (c.to_string(), json!(dvalue::card_d(view.table, c)))).collect();
+    json!({
+        "card_d": d,
+        "hand_d": j.hand_d,
+        "board_d": j.board_d,
+        "share": j.share,
+        "ahead": j.ahead,
+        "phase": phase.name(),
+        "passes_left": view.my_passes(),
+        "opponents_passes_left": view.opponents_passes(),
+    })
+}
+
+/// The D-value player.
+pub struct DValueBot {
+    temperature: f64,
+    phases: Phases,
+    weights: Weights,
+    rng: SeededRng,
+}
+
+impl DValueBot {
+    pub fn new(options: &Options, seed: u64) -> Result<DValueBot, ErrorInfo> {
+        let mut bot = DValueBot { temperature: 0.0, phases: Phases::default(), weights: Weights::default(), rng: SeededRng::seed_from_u64(seed) };
+        bot.configure(options)?;
+        Ok(bot)
+    }
+}
+
+impl Agent for DValueBot {
+    fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
+        let view = View::parse(request)?;
+        let (scored, j, phase) = score(&view, self.phases, &self.weights);
+        let i = choose(&scored, self.temperature, &mut self.rng);
+        let action = scored[i].mv.to_json();
+        if !request.explain {
+            return Ok(ActReply::new(action));
+        }
+        let probs = probabilities(&scored, self.temperature);
+        let moves: Vec<Value> = scored
+            .iter()
+            .zip(probs)
+            .map(|(s, p)| {
+                let mut v = s.to_json();
+                v["probability"] = json!(p);
+                v
+            })
+            .collect();
+        let mut explain = assessment(&view, &j, phase);
+        explain["moves"] = json!(moves);
+        explain["temperature"] = json!(self.temperature);
+        Ok(ActReply::explained(action, explain))
+    }
+
+    fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {
+        let phases = Phases {
+            opening_above: opt::i64(options, "opening_above")? as u32,
+            endgame_at_most: opt::i64(options, "endgame_at_most")? as u32,
+        };
+        if phases.endgame_at_most > phases.opening_above {
+            return Err(ErrorInfo::new(
+                ErrorCode::InvalidOption,
+                format!("endgame_at_most ({}) must not exceed opening_above ({})", phases.endgame_at_most, phases.opening_above),
+            ));
+        }
+        self.phases = phases;
+        self.temperature = opt::f64(options, "temperature")?;
+        self.weights = Weights::from_options(options)?;
+        Ok(())
+    }
+
+    fn call(&mut self, method: &str, params: &Value) -> Result<Value, ErrorInfo> {
+        match method {
+            "assess" => {
+                let request: ActRequest = serde_json::from_value(json!({
+                    "observation": params.get("observation").cloned().unwrap_or(Value::Null),
+                    "legal": params.get("legal").cloned().unwrap_or_else(|| json!(["pass"])),
+                }))
+                .map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, format!("assess: {e}")))?;
+                let view = View::parse(&request)?;
+                let (scored, j, phase) = score(&view, self.phases, &self.weights);
+                let mut out = assessment(&view, &j, phase);
+                out["moves"] = json!(scored.iter().map(Scored::to_json).collect::<Vec<_>>());
+                Ok(out)
+            }
+            _ => Err(ErrorInfo::new(ErrorCode::UnknownMethod, format!("dvalue has no method `{method}` (known: assess)"))),
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! The players of the plugin, and what they share: the move type and the choice among scored
+//! moves (argmax at temperature 0, softmax sampling above it).
+
+pub mod baseline;
+pub mod dvalue;
+pub mod student;
+
+use rand::Rng;
+use serde_json::{json, Value};
+
+use crate::card::Card;
+use crate::game::PASS;
+
+/// A move: a card or a pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Move {
+    Play(Card),
+    Pass,
+}
+
+impl Move {
+    pub fn to_json(self) -> Value {
+        match self {
+            Move::Play(c) => json!(c.to_string()),
+            Move::Pass => json!(PASS),
+        }
+    }
+}
+
+/// A move with its score and the rules that gave it.
+#[derive(Debug, Clone)]
+pub struct Scored {
+    pub mv: Move,
+    pub score: f64,
+    pub rules: Vec<&'static str>,
+}
+
+impl Scored {
+    pub fn new(mv: Move) -> Scored {
+        Scored { mv, score: 0.0, rules: Vec::new() }
+    }
+
+    pub fn add(&mut self, points: f64, rule: &'static str) {
+        self.score += points;
+        self.rules.push(rule);
+    }
+
+    pub fn to_json(&self) -> Value {
+        json!({"action": self.mv.to_json(), "score": self.score, "rules": self.rules})
+    }
+}
+
+/// Index of the chosen move: the first best at temperature 0; otherwise a draw with probability
+/// proportional to exp(score / temperature), so better moves stay likelier but none is certain.
+pub fn choose(scored: &[Scored], temperature: f64, rng: &mut impl Rng) -> usize {
+    let best = scored.iter().map(|s| s.score).fold(f64::NEG_INFINITY, f64::max);
+    if temperature <= 0.0 || scored.len() == 1 {
+        return scored.iter().position(|s| s.score == best).unwrap_or(0);
+    }
+    let weights: Vec<f64> = scored.iter().map(|s| ((s.score - best) / temperature).exp()).collect();
+    let mut x = rng.gen::<f64>() * weights.iter().sum::<f64>();
+    for (i, w) in weights.iter().enumerate() {
+        if x < *w {
+            return i;
+        }
+        x -= w;
+    }
+    scored.len() - 1
+}
+
+/// Softmax probabilities of the moves at `temperature` (for `explain`).
+pub fn probabilities(scored: &[Scored], temperature: f64) -> Vec<f64> {
+    let best = scored.iter().map(|s| s.score).fold(f64::NEG_INFINITY, f64::max);
+    if temperature <= 0.0 {
+        let first = scored.iter().position(|s| s.score == best).unwrap_or(0);
+        return (0..scored.len()).map(|i| if i == first { 1.0 } else { 0.0 }).collect();
+    }
+    let weights: Vec<f64> = scored.iter().map(|s| ((s.score - best) / temperature).exp()).collect();
+    let sum: f64 = weights.iter().sum();
+    weights.iter().map(|w| w / sum).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use yomi_plugin::rng::seeded;
+
+    fn scored(scores: &[f64]) -> Vec<Scored> {
+        scores.iter().enumerate().map(|(i, &s)| Scored { mv: Move::Play(Card::new(0, i as u8 + 1)), score: s, rules: vec![] }).collect()
+    }
+
+    #[test]
+    fn zero_temperature_takes_the_first_best() {
+        assert_eq!(choose(&scored(&[1.0, 3.0, 3.0]), 0.0, &mut seeded(1)), 1);
+    }
+
+    #[test]
+    fn softmax_frequencies_follow_the_scores() {
+        let s = scored(&[0.0, 1.0]);
+        let mut rng = seeded(7);
+        let n = 20_000;
+        let hits = (0..n).filter(|_| choose(&s, 1.0, &mut rng) == 1).count() as f64 / n as f64;
+        let p = probabilities(&s, 1.0)[1];
+        assert!((p - 1.0 / (1.0 + (-1.0f64).exp())).abs() < 1e-12);
+        assert!((hits - p).abs() < 0.02, "{hits} vs {p}");
+    }
+}

@@ -1,0 +1,127 @@
+//! A bot's parsed view of one decision: the observation and legal list turned into card sets, so
+//! every bot (and the readability predictor) reads a request the same way and rejects a malformed
+//! one with a clear error instead of guessing.
+
+use serde_json::Value;
+use yomi_plugin::{ActRequest, ErrorCode, ErrorInfo};
+
+use crate::card::{Card, CardSet};
+use crate::dvalue::{self, Judgement};
+use crate::game::PASS;
+use crate::table::Table;
+
+/// One decision as a bot sees it.
+#[derive(Debug, Clone)]
+pub struct View {
+    pub seat: usize,
+    pub players: usize,
+    pub hand: CardSet,
+    pub table: Table,
+    pub hand_sizes: Vec<usize>,
+    pub passes_left: Vec<u32>,
+    /// Seats still holding cards.
+    pub active: Vec<bool>,
+    /// Legal cards in the order of the legal list.
+    pub cards: Vec<Card>,
+    /// "pass" is among the legal actions.
+    pub can_pass: bool,
+}
+
+fn bad(message: impl Into<String>) -> ErrorInfo {
+    ErrorInfo::new(ErrorCode::BotError, format!("malformed sevens observation: {}", message.into()))
+}
+
+fn field<'a>(obs: &'a Value, name: &str) -> Result<&'a Value, ErrorInfo> {
+    obs.get(name).ok_or_else(|| bad(format!("missing `{name}`")))
+}
+
+fn strings<'a>(obs: &'a Value, name: &str) -> Result<Vec<&'a str>, ErrorInfo> {
+    field(obs, name)?
+        .as_array()
+        .ok_or_else(|| bad(format!("`{name}` is not a list")))?
+        .iter()
+        .map(|v| v.as_str().ok_or_else(|| bad(format!("`{name}` holds a non-string"))))
+        .collect()
+}
+
+fn numbers(obs: &Value, name: &str) -> Result<Vec<u64>, ErrorInfo> {
+    field(obs, name)?
+        .as_array()
+        .ok_or_else(|| bad(format!("`{name}` is not a list")))?
+        .iter()
+        .map(|v| v.as_u64().ok_or_else(|| bad(format!("`{name}` holds a non-number"))))
+        .collect()
+}
+
+impl View {
+    pub fn parse(request: &ActRequest) -> Result<View, ErrorInfo> {
+        let obs = &request.observation;
+        let seat = field(obs, "seat")?.as_u64().ok_or_else(|| bad("`seat` is not a number"))? as usize;
+        let hand = CardSet::parse_list(strings(obs, "hand")?).map_err(|e| bad(e.message))?;
+        let table = Table(CardSet::parse_list(strings(obs, "table")?).map_err(|e| bad(e.message))?);
+        let hand_sizes: Vec<usize> = numbers(obs, "hand_sizes")?.into_iter().map(|n| n as usize).collect();
+        let passes_left: Vec<u32> = numbers(obs, "passes_left")?.into_iter().map(|n| n as u32).collect();
+        let active: Vec<bool> = field(obs, "ranks")?
+            .as_array()
+            .ok_or_else(|| bad("`ranks` is not a list"))?
+            .iter()
+            .map(Value::is_null)
+            .collect();
+        let players = hand_sizes.len();
+        if seat >= players || passes_left.len() != players || active.len() != players {
+            return Err(bad(format!("seat {seat} and per-seat lists of {players}, {}, {} entries disagree", passes_left.len(), active.len())));
+        }
+        let mut cards = Vec::new();
+        let mut can_pass = false;
+        for action in &request.legal {
+            match action.as_str() {
+                Some(PASS) => can_pass = true,
+                Some(text) => cards.push(Card::parse(text).map_err(|e| bad(e.message))?),
+                None => return Err(bad(format!("legal action {action} is not a string"))),
+            }
+        }
+        if cards.is_empty() && !can_pass {
+            return Err(bad("no legal actions"));
+        }
+        Ok(View { seat, players, hand, table, hand_sizes, passes_left, active, cards, can_pass })
+    }
+
+    pub fn players_in(&self) -> usize {
+        self.active.iter().filter(|a| **a).count()
+    }
+
+    pub fn my_passes(&self) -> u32 {
+        self.passes_left[self.seat]
+    }
+
+    /// The most passes any opponent still in the game has left.
+    pub fn opponents_passes(&self) -> u32 {
+        (0..self.players).filter(|&s| s != self.seat && self.active[s]).map(|s| self.passes_left[s]).max().unwrap_or(0)
+    }
+
+    /// A pass is legal and does not put this player out.
+    pub fn can_pass_safely(&self) -> bool {
+        self.can_pass && self.my_passes() > 0
+    }
+
+    pub fn judge(&self) -> Judgement {
+        dvalue::judge(self.table, self.hand, self.players_in())
+    }
+
+    /// Own cards further out than `card` on its side (seed table 1's most used feature).
+    pub fn own_beyond(&self, card: Card) -> usize {
+        CardSet(Table::beyond(card).0 & self.hand.0).len()
+    }
+
+    /// Own cards that follow `card` outward without a gap (the seed's "consecutive" cards).
+    pub fn own_run(&self, card: Card) -> usize {
+        let step: i8 = if card.rank < 7 { -1 } else { 1 };
+        let mut rank = card.rank as i8 + step;
+        let mut run = 0;
+        while (1..=13).contains(&rank) && self.hand.contains(Card::new(card.suit, rank as u8)) {
+            run += 1;
+            rank += step;
+        }
+        run
+    }
+}

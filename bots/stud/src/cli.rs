@@ -1,0 +1,113 @@
+//! The `yomi stud ...` commands: hand evaluation and comparison for scripts, deal files, and the
+//! reproduction.
+
+use clap::{Parser, Subcommand};
+use serde_json::json;
+use yomi_plugin::{CommandContext, ErrorCode, ErrorInfo};
+
+use crate::cards::{parse_cards, DealSet};
+use crate::hand::{evaluate, winner, EvalRules, TieRule};
+
+#[derive(Parser)]
+#[command(name = "yomi stud", about = "seven-card stud as seed 004 plays it")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Evaluates the best hand of 1 to 7 cards.
+    Eval {
+        #[arg(long)]
+        json: bool,
+        /// Count A-2-3-4-5 as no straight.
+        #[arg(long)]
+        no_wheel: bool,
+        #[arg(required = true, num_args = 1..=7)]
+        cards: Vec<String>,
+    },
+    /// Compares two hands (each one quoted argument of cards): winner 1, 2, or 0 for a draw.
+    Compare {
+        #[arg(long, default_value = "hand-cards-only")]
+        tie_rule: String,
+        #[arg(long)]
+        json: bool,
+        #[arg(long)]
+        no_wheel: bool,
+        first: String,
+        second: String,
+    },
+    /// Reproduces the seed's chapter-4 tables (slow: minutes on two threads).
+    Repro {
+        #[arg(long)]
+        json: bool,
+        /// Deal sets: the one closest to Table 4.1, then the next closest.
+        #[arg(long, default_value_t = 6)]
+        sets: usize,
+        #[arg(long, default_value_t = 500)]
+        games: usize,
+        #[arg(long, default_value_t = 2004)]
+        seed: u64,
+        /// Scale both players' fuzzy drop intention (a sensitivity check; 1 = the reproduction).
+        #[arg(long, default_value_t = 1.0)]
+        drop_scale: f64,
+        /// Render saved `--json` rows as the markdown table instead of running.
+        #[arg(long)]
+        markdown_from: Option<std::path::PathBuf>,
+    },
+    /// Prints a deal file of seeded deals.
+    Deals {
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 500)]
+        count: usize,
+    },
+}
+
+fn hand(text: &str, rules: EvalRules) -> Result<crate::hand::HandValue, ErrorInfo> {
+    let cards = parse_cards(text)?;
+    if cards.is_empty() || cards.len() > 7 {
+        return Err(ErrorInfo::new(ErrorCode::InvalidParams, format!("a hand has 1 to 7 cards, not {}", cards.len())));
+    }
+    Ok(evaluate(&cards, rules))
+}
+
+pub fn run(args: &[String], _ctx: &CommandContext) -> Result<String, ErrorInfo> {
+    let cli = Cli::try_parse_from(std::iter::once("yomi stud".to_string()).chain(args.iter().cloned()))
+        .map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, e.to_string()))?;
+    match cli.command {
+        Command::Eval { json, no_wheel, cards } => {
+            let v = hand(&cards.join(" "), EvalRules { wheel: !no_wheel })?;
+            Ok(if json {
+                format!("{}\n", json!({"category": v.category.name(), "score": v.category.score(), "ranks": v.ranks()}))
+            } else {
+                format!("{} (score {}), ranks {:?}\n", v.category.name(), v.category.score(), v.ranks())
+            })
+        }
+        Command::Compare { tie_rule, json, no_wheel, first, second } => {
+            let rules = EvalRules { wheel: !no_wheel };
+            let (a, b) = (hand(&first, rules)?, hand(&second, rules)?);
+            let both = format!("{first} {second}");
+            parse_cards(&both).map_err(|e| ErrorInfo::new(e.code, format!("the two hands share a card: {}", e.message)))?;
+            let w = winner(&a, &b, TieRule::parse(&tie_rule)?);
+            Ok(if json { format!("{}\n", json!({"winner": w})) } else { format!("{}\n", ["draw", "first wins", "second wins"][w as usize]) })
+        }
+        Command::Repro { json, sets, games, seed, drop_scale, markdown_from } => {
+            let rows = match markdown_from {
+                Some(path) => {
+                    let text = std::fs::read_to_string(&path).map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, format!("{}: {e}", path.display())))?;
+                    serde_json::from_str(&text).map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, format!("{}: {e}", path.display())))?
+                }
+                None if !(0.0..=1.0).contains(&drop_scale) => return Err(ErrorInfo::new(ErrorCode::InvalidParams, "--drop-scale must be in [0, 1]")),
+                None => crate::repro::rows(sets, games, seed, drop_scale)?,
+            };
+            Ok(if json {
+                serde_json::to_string_pretty(&rows).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))? + "\n"
+            } else {
+                yomi_plugin::repro::markdown(&rows)
+            })
+        }
+        Command::Deals { seed, count } => Ok(DealSet::seeded(seed, count).to_text()),
+    }
+}

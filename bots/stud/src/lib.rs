@@ -1,0 +1,157 @@
+//! Seven-card stud as seed 004 (Takahashi 2004) plays it, and its fuzzy bluffing player.
+//!
+//! - [`cards`], [`hand`]: cards, deals, deal files; the evaluator, tie rules and scores;
+//! - [`engine`]: one game's betting rules; [`game`]: the referee (a session with chips);
+//! - [`view`]: how bots read observations; [`baseline`]: the `random` and `calling-station` bots;
+//! - [`fuzzy`], [`estimate`], [`learning`], [`player`]: the seed's fuzzy bluffing player and its
+//!   model opponents; [`classify`]: the automatic style classifier;
+//! - [`cli`]: `yomi stud eval | compare | deals | repro`.
+
+pub mod baseline;
+pub mod cards;
+pub mod classify;
+pub mod cli;
+pub mod engine;
+pub mod estimate;
+pub mod fuzzy;
+pub mod game;
+pub mod hand;
+pub mod learning;
+pub mod player;
+pub mod repro;
+pub mod view;
+
+use serde_json::json;
+use yomi_plugin::protocol::manifest::CommandInfo;
+use yomi_plugin::{
+    Agent, AgentContext, BotInfo, CommandContext, ErrorCode, ErrorInfo, Game, GameInfo, OptionSpec, Options, Plugin, PluginManifest, Preset,
+};
+
+use crate::hand::TieRule;
+
+/// The plugin value the host talks to.
+#[derive(Default)]
+pub struct StudPlugin;
+
+yomi_plugin::export_plugin!(StudPlugin);
+
+/// The `stud` game's options.
+pub fn game_options() -> Vec<OptionSpec> {
+    vec![
+        OptionSpec::int("games", 1, Some(1), Some(1_000_000), "games in the session"),
+        OptionSpec::int("first_seat", 0, Some(0), Some(1), "the seat that acts first in every interval of every game"),
+        OptionSpec::int("start_chips", game::START_CHIPS, Some(1), None, "chips each seat starts with"),
+        OptionSpec::choice("mode", "simulation", &["simulation", "play"], "simulation: holdings may go negative; play: the session ends after a game that leaves a seat below zero"),
+        OptionSpec::string("deals", "", "path of a deal file (one deal per line: 7 cards of the first actor | 7 of the second); empty: seeded deals"),
+        OptionSpec::choice("tie_rule", "hand-cards-only", &TieRule::NAMES, "how equal categories are compared"),
+        OptionSpec::bool("wheel", true, "A-2-3-4-5 is a five-high straight"),
+        OptionSpec::bool("disclose", false, "show both hands after a game ended by a drop (the seed's simulated system learned from the true deal)"),
+    ]
+}
+
+/// The fuzzy player's options; `model` gives a model opponent's defaults (spec §5.2): no bluff,
+/// its drop and bet style, random reveal.
+pub fn player_options(model: Option<(&str, &str)>) -> Vec<OptionSpec> {
+    let (drop, bet) = model.unwrap_or(("base", "aggressive"));
+    vec![
+        OptionSpec::bool("bluff", model.is_none(), "bluff in both directions (off: the seed's reference-[8] system)"),
+        OptionSpec::choice("drop_style", drop, &["base", "tight", "loose"], "base: fuzzy drop in turns 1-4, potential check from 5; tight: always drop when inferior from turn 5; loose: fuzzy drop at every turn"),
+        OptionSpec::choice("bet_style", bet, &["aggressive", "passive"], "passive caps the upper bet limit at passive_cap of the pot limit"),
+        OptionSpec::float("passive_cap", 0.7, Some(0.0), Some(1.0), "the passive upper-limit factor"),
+        OptionSpec::choice("reveal", if model.is_some() { "random" } else { "bluff" }, &["bluff", "random", "strong-first", "weak-first"], "which hole card to turn up: bluff = Fig. 3.8; the others are the model strategies (by potential)"),
+        OptionSpec::float("potential_margin", 1.3, Some(0.0), Some(9.0), "how much stronger the shown hand must look than it is to bluff (text 1.3, Fig. 3.8 prints 1.5)"),
+        OptionSpec::float("slowplay_weakest", 0.8, Some(0.0), Some(1.0), "slow play: probability of showing the weakest-looking card (else the second weakest)"),
+        OptionSpec::float("noise_variance", 0.1, Some(0.0), Some(10.0), "variance of the normal noise of the bet parameter a (3.7)"),
+        OptionSpec::choice("score_mode", "rank-refined", &["rank-refined", "category-only"], "hand score: category + rank fractions (fits the records) or the integer category"),
+        OptionSpec::bool("wheel", true, "A-2-3-4-5 is a straight in the player's evaluation"),
+        OptionSpec::bool("learning", true, "modify the tendency values after each game whose hands are shown"),
+        OptionSpec::float("tendency_init", 50.0, Some(0.0), Some(100.0), "initial tendency value of the 18 rules"),
+        OptionSpec::int("history", 5, Some(1), Some(1000), "past modification amounts averaged by the change rule"),
+        OptionSpec::float("drop_scale", 1.0, Some(0.0), Some(1.0), "multiplies the fuzzy drop intention (sensitivity to the reconstructed Fig. 3.7 sets; 1 = as reconstructed)"),
+        OptionSpec::bool("adapt", false, "adapt the bluff margin to the classified opponent style (x0.75 against tight, x1.5 against loose)"),
+    ]
+}
+
+/// The model opponents: name, description, drop style, bet style.
+pub const MODELS: [(&str, &str, &str, &str); 4] = [
+    ("ta", "tight-aggressive model system", "tight", "aggressive"),
+    ("tp", "tight-passive model system", "tight", "passive"),
+    ("la", "loose-aggressive model system", "loose", "aggressive"),
+    ("lp", "loose-passive model system", "loose", "passive"),
+];
+
+fn player_bot(name: &str, description: &str, model: Option<(&str, &str)>) -> BotInfo {
+    let reveal_presets = ["random", "strong-first", "weak-first"].iter().map(|r| Preset::new(r, &format!("reveals {r}"), json!({"reveal": r}))).collect();
+    let presets = if model.is_some() {
+        reveal_presets
+    } else {
+        vec![Preset::new("no-bluff", "the seed's reference-[8] system: no bluffing", json!({"bluff": false})), Preset::new("adaptive", "adapts its bluffing to the detected style", json!({"adapt": true}))]
+    };
+    BotInfo {
+        name: name.into(),
+        description: description.into(),
+        games: vec!["stud".into()],
+        options: player_options(model),
+        presets,
+        methods: vec![
+            yomi_plugin::protocol::manifest::MethodInfo::new("tendencies", "{} -> the 18 tendency values with firing counts, and every change so far"),
+            yomi_plugin::protocol::manifest::MethodInfo::new("style", "{} -> the opponent's detected style (or null before 20 games), the statistics behind it, and the seed's reading of the end-game and Much tendency curves"),
+        ],
+    }
+}
+
+impl Plugin for StudPlugin {
+    fn manifest(&self) -> PluginManifest {
+        PluginManifest {
+            name: "stud".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            description: "Seven-card stud, heads-up, pot limit, as seed 004 plays it; a fuzzy bluffing player and its model opponents".into(),
+            games: vec![GameInfo {
+                name: "stud".into(),
+                description: "Heads-up seven-card stud: ante 5, pot-limit, one raise per interval, two simultaneous reveals, fixed first actor".into(),
+                min_seats: 2,
+                max_seats: 2,
+                simultaneous: true,
+                options: game_options(),
+                presets: vec![
+                    Preset::new("seed-simulation", "the seed's chapter-4 sessions: 500 games, no game over", json!({"games": 500})),
+                    Preset::new("seed-human", "the seed's chapter-5 sessions: 100 games, bankruptcy ends the session", json!({"games": 100, "mode": "play"})),
+                ],
+            }],
+            bots: vec![
+                BotInfo { name: "random".into(), description: "uniform over the legal kinds of action; amounts skewed toward the minimum".into(), games: vec!["stud".into()], options: vec![], presets: vec![], methods: vec![] },
+                BotInfo { name: "calling-station".into(), description: "never drops; opens and calls the minimum".into(), games: vec!["stud".into()], options: vec![], presets: vec![], methods: vec![] },
+                player_bot("fuzzy", "the seed's fuzzy bluffing player: superiority estimation, learning tendencies, bluffs both ways", None),
+            ]
+            .into_iter()
+            .chain(MODELS.iter().map(|(n, d, drop, bet)| player_bot(n, d, Some((drop, bet)))))
+            .collect(),
+            commands: vec![
+                CommandInfo::new("eval", "`yomi stud eval [--json] C1 .. C7`: category, score 0-9 and ranks of the best hand"),
+                CommandInfo::new("compare", "`yomi stud compare [--tie-rule R] [--json] \"<cards>\" \"<cards>\"`: winner 1, 2 or 0"),
+                CommandInfo::new("repro", "`yomi repro stud [--json] [--sets N] [--games N]`: the seed's chapter-4 experiment (Tables 4.1-4.4, §4.3.3), classifier confusion matrix, adaptive bluffing"),
+                CommandInfo::new("deals", "`yomi stud deals --seed S --count N`: a deal file of seeded deals"),
+            ],
+        }
+    }
+
+    fn new_agent(&self, bot: &str, options: &Options, ctx: &AgentContext) -> Result<Box<dyn Agent>, ErrorInfo> {
+        match bot {
+            "fuzzy" | "ta" | "tp" | "la" | "lp" => Ok(Box::new(player::FuzzyPlayer::new(options, ctx.seed)?)),
+            "random" => Ok(Box::new(baseline::Baseline::new(baseline::Kind::Random, ctx.seed))),
+            "calling-station" => Ok(Box::new(baseline::Baseline::new(baseline::Kind::CallingStation, ctx.seed))),
+            _ => Err(ErrorInfo::new(ErrorCode::UnknownBot, format!("no bot `{bot}` in plugin stud"))),
+        }
+    }
+
+    fn new_game(&self, game: &str, options: &Options, seed: u64) -> Result<Box<dyn Game>, ErrorInfo> {
+        match game {
+            "stud" => Ok(Box::new(game::Session::from_options(options, seed)?)),
+            _ => Err(ErrorInfo::new(ErrorCode::UnknownGame, format!("no game `{game}` in plugin stud"))),
+        }
+    }
+
+    fn command(&self, args: &[String], ctx: &CommandContext) -> Result<String, ErrorInfo> {
+        cli::run(args, ctx)
+    }
+}

@@ -1,0 +1,393 @@
+//! The seed's playing system (spec §3–4) and its model opponents (§5.2): superiority estimation,
+//! drop decision, bet amount, card to reveal, learning; bluffing in both directions; the style
+//! modifiers (tight/loose, aggressive/passive) and reveal strategies of the model systems.
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+use serde_json::{json, Value};
+use yomi_plugin::api::opt;
+use yomi_plugin::rng::{seeded, Rng as SeededRng};
+use yomi_plugin::{ActReply, ActRequest, Agent, ErrorCode, ErrorInfo, Options};
+
+use crate::cards::{mask, Card};
+use crate::classify::{classify, OppStats, Style};
+use crate::estimate::{estimate, potential, rule_name, Estimate, Scoring};
+use crate::fuzzy::{centroid, PB1, PB2, PS1, PS2, THREE, ZO};
+use crate::hand::{evaluate, EvalRules, ScoreMode};
+use crate::learning::{Learner, Record};
+use crate::view::{bet_action, View};
+
+/// When an inferior player drops (spec §3.3, §5.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DropStyle {
+    /// The playing system: fuzzy intention in turns 1–4, potential (bluff) check from turn 5.
+    Base,
+    /// Fuzzy intention in turns 1–4, always drop when inferior from turn 5.
+    Tight,
+    /// Fuzzy intention at every turn.
+    Loose,
+}
+
+/// Which hole card to turn up (spec §3.4, §5.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reveal {
+    /// Fig. 3.8: slow play when superior, strongest-looking card when bluffing.
+    Bluff,
+    Random,
+    StrongFirst,
+    WeakFirst,
+}
+
+/// Every parameter of the player; defaults are the spec's recommended faithful choices.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub scoring: Scoring,
+    pub bluff: bool,
+    pub drop: DropStyle,
+    pub passive: bool,
+    pub passive_cap: f64,
+    pub reveal: Reveal,
+    pub margin: f64,
+    pub slowplay_weakest: f64,
+    pub noise_variance: f64,
+    pub learning: bool,
+    pub tendency_init: f64,
+    pub history_len: usize,
+    pub adapt: bool,
+    pub drop_scale: f64,
+}
+
+fn invalid(m: String) -> ErrorInfo {
+    ErrorInfo::new(ErrorCode::InvalidOption, m)
+}
+
+impl Config {
+    pub fn from_options(o: &Options) -> Result<Config, ErrorInfo> {
+        let range = |name: &str, lo: f64, hi: f64| -> Result<f64, ErrorInfo> {
+            let v = opt::f64(o, name)?;
+            if !(lo..=hi).contains(&v) {
+                return Err(invalid(format!("option `{name}` = {v} is outside [{lo}, {hi}]")));
+            }
+            Ok(v)
+        };
+        Ok(Config {
+            scoring: Scoring {
+                mode: match opt::str(o, "score_mode")? {
+                    "category-only" => ScoreMode::CategoryOnly,
+                    _ => ScoreMode::RankRefined,
+                },
+                eval: EvalRules { wheel: opt::bool(o, "wheel")? },
+            },
+            bluff: opt::bool(o, "bluff")?,
+            drop: match opt::str(o, "drop_style")? {
+                "tight" => DropStyle::Tight,
+                "loose" => DropStyle::Loose,
+                _ => DropStyle::Base,
+            },
+            passive: opt::str(o, "bet_style")? == "passive",
+            passive_cap: range("passive_cap", 0.0, 1.0)?,
+            reveal: match opt::str(o, "reveal")? {
+                "random" => Reveal::Random,
+                "strong-first" => Reveal::StrongFirst,
+                "weak-first" => Reveal::WeakFirst,
+                _ => Reveal::Bluff,
+            },
+            margin: range("potential_margin", 0.0, 9.0)?,
+            slowplay_weakest: range("slowplay_weakest", 0.0, 1.0)?,
+            noise_variance: range("noise_variance", 0.0, 10.0)?,
+            learning: opt::bool(o, "learning")?,
+            tendency_init: range("tendency_init", 0.0, 100.0)?,
+            history_len: opt::i64(o, "history")?.clamp(1, 1000) as usize,
+            adapt: opt::bool(o, "adapt")?,
+            drop_scale: range("drop_scale", 0.0, 1.0)?,
+        })
+    }
+}
+
+/// What happened in one finished game, from the player's side (the seed's Table 4.2 columns).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GameRecord {
+    pub net: i64,
+    /// The interval the game ended in.
+    pub turn: u8,
+    pub won: bool,
+    pub showdown: bool,
+    /// The player entered bluff mode (inferior, continuing on potential).
+    pub bluffed: bool,
+    /// The opponent dropped.
+    pub opp_dropped: bool,
+    /// A slow-play reveal (superior, hand hidden) was made.
+    pub slow_played: bool,
+}
+
+/// The fuzzy stud player.
+pub struct FuzzyPlayer {
+    pub cfg: Config,
+    rng: SeededRng,
+    pub learner: Learner,
+    records: Vec<Record>,
+    seat: Option<usize>,
+    bluffed: bool,
+    slow_played: bool,
+    /// Set at a reveal when no card could carry a bluff: the player then drops (§3.4.2).
+    must_drop: bool,
+    pub games: Vec<GameRecord>,
+    pub opp: OppStats,
+}
+
+/// The decision and its reasons.
+struct Decided {
+    action: Value,
+    explain: Value,
+}
+
+impl FuzzyPlayer {
+    pub fn new(options: &Options, seed: u64) -> Result<FuzzyPlayer, ErrorInfo> {
+        let cfg = Config::from_options(options)?;
+        Ok(FuzzyPlayer {
+            learner: Learner::new(cfg.tendency_init, cfg.history_len),
+            cfg,
+            rng: seeded(seed),
+            records: vec![],
+            seat: None,
+            bluffed: false,
+            slow_played: false,
+            must_drop: false,
+            games: vec![],
+            opp: OppStats::default(),
+        })
+    }
+
+    /// The opponent's last bet over the pot it faced, this game (spec E6, E7).
+    fn norm_bet(view: &View) -> f64 {
+        view.history.iter().rev().find(|h| !h.mine && h.act != "drop").map_or(0.0, |h| (h.paid as f64 / h.pot_before.max(1) as f64).min(1.0))
+    }
+
+    /// The potential margin, adapted to the detected style when adaptation is on.
+    fn margin(&self) -> f64 {
+        match (self.cfg.adapt, self.style()) {
+            (true, Some(s)) if s.tight => self.cfg.margin * 0.75,
+            (true, Some(_)) => self.cfg.margin * 1.5,
+            _ => self.cfg.margin,
+        }
+    }
+
+    /// The opponent's style as classified so far (None until enough games).
+    pub fn style(&self) -> Option<Style> {
+        classify(&self.opp)
+    }
+
+    fn estimate(&mut self, view: &View) -> Estimate {
+        let nt = (view.turn as f64 - 1.0) / 6.0;
+        let mut e = estimate(&view.own(), &view.opp_up, view.opp_hole_count, Self::norm_bet(view), nt, &self.learner.tendencies, self.cfg.scoring);
+        // The strongest-firing rule learns from this estimation; a later rule wins ties.
+        if let Some((rule, _)) = e.fired.iter().copied().reduce(|a, b| if b.1 >= a.1 { b } else { a }) {
+            self.learner.firings[rule] += 1;
+            let opp_cards = if view.turn <= 4 { view.turn as usize + 2 } else { 7 };
+            self.records.push(Record { rule, expect: e.expect, com: e.com, scores: std::mem::take(&mut e.scores), opp_cards });
+        }
+        e
+    }
+
+    /// Potential of revealing each hole card: face-up cards plus it, the rest unknown.
+    fn potentials(&self, view: &View) -> Vec<(Card, f64)> {
+        let table = mask(&view.up) | mask(&view.opp_up);
+        view.hole
+            .iter()
+            .map(|h| {
+                let shown: Vec<Card> = view.up.iter().copied().chain([*h]).collect();
+                (*h, potential(&shown, view.hole.len() - 1, table, self.cfg.scoring))
+            })
+            .collect()
+    }
+
+    /// The card at the extreme potential, ties broken at random.
+    fn extreme(&mut self, pots: &[(Card, f64)], highest: bool) -> (Card, f64) {
+        let best = pots.iter().map(|p| p.1).fold(if highest { f64::MIN } else { f64::MAX }, |a, b| if highest { a.max(b) } else { a.min(b) });
+        let ties: Vec<(Card, f64)> = pots.iter().copied().filter(|p| p.1 == best).collect();
+        *ties.choose(&mut self.rng).unwrap_or(&pots[0])
+    }
+
+    fn reveal(&mut self, view: &View, e: &Estimate) -> Decided {
+        let pots = self.potentials(view);
+        let pick_random = |s: &mut Self| *pots.choose(&mut s.rng).unwrap_or(&pots[0]);
+        let strategy = if self.cfg.reveal == Reveal::Bluff && !self.cfg.bluff { Reveal::Random } else { self.cfg.reveal };
+        let (card, why) = match strategy {
+            Reveal::Random => (pick_random(self).0, "random"),
+            Reveal::StrongFirst => (self.extreme(&pots, true).0, "strongest-looking"),
+            Reveal::WeakFirst => (self.extreme(&pots, false).0, "weakest-looking"),
+            Reveal::Bluff if e.result >= 0.0 => {
+                let own = evaluate(&view.own(), self.cfg.scoring.eval).category;
+                if evaluate(&view.up, self.cfg.scoring.eval).category == own {
+                    (pick_random(self).0, "superior, hand already visible: random")
+                } else {
+                    let mut sorted = pots.clone();
+                    sorted.shuffle(&mut self.rng);
+                    sorted.sort_by(|a, b| a.1.total_cmp(&b.1));
+                    self.slow_played = true;
+                    let weakest = self.rng.gen::<f64>() < self.cfg.slowplay_weakest || sorted.len() < 2;
+                    (if weakest { sorted[0].0 } else { sorted[1].0 }, "superior: slow play, weak-looking card")
+                }
+            }
+            Reveal::Bluff => {
+                let (card, p) = self.extreme(&pots, true);
+                if p - e.com >= self.margin() {
+                    (card, "inferior: strongest-looking card (bluff)")
+                } else {
+                    self.must_drop = true;
+                    (pick_random(self).0, "inferior, no card to bluff with: random, then drop")
+                }
+            }
+        };
+        let potentials: Vec<Value> = pots.iter().map(|(c, p)| json!({"card": c.to_string(), "potential": p})).collect();
+        Decided { action: json!({"reveal": card.to_string()}), explain: json!({"reveal_reason": why, "potentials": potentials}) }
+    }
+
+    /// Table 3.2: the intention to drop from the opponent's bet and the turn.
+    fn drop_intention(norm_bet: f64, norm_turn: f64) -> f64 {
+        let table = [[ZO, PS1, PB1], [ZO, PS2, PB2], [ZO, PS2, PB2]];
+        let mut clipped = Vec::with_capacity(9);
+        for (j, mb) in THREE.iter().enumerate() {
+            for (c, mc) in THREE.iter().enumerate() {
+                let w = mb.mu(norm_bet).min(mc.mu(norm_turn));
+                if w > 0.0 {
+                    clipped.push((table[j][c], w));
+                }
+            }
+        }
+        centroid(0.0, 1.0, &clipped, 0.5)
+    }
+
+    fn bet(&mut self, view: &View, e: &Estimate) -> Result<Decided, ErrorInfo> {
+        let (nb, nt) = (Self::norm_bet(view), (view.turn as f64 - 1.0) / 6.0);
+        let mut intention = None;
+        let mut bluff = None;
+        let drop = |why: &str, intention: Option<f64>| Decided { action: json!({"act": "drop"}), explain: json!({"drop_reason": why, "drop_intention": intention}) };
+        if e.result < 0.0 {
+            let fuzzy = view.turn <= 4 || self.cfg.drop == DropStyle::Loose;
+            if fuzzy {
+                let i = Self::drop_intention(nb, nt) * self.cfg.drop_scale;
+                intention = Some(i);
+                if self.rng.gen::<f64>() <= i {
+                    return Ok(drop("inferior; the random draw did not exceed the drop intention", intention));
+                }
+            } else if self.cfg.drop == DropStyle::Tight || !self.cfg.bluff {
+                return Ok(drop("inferior from turn 5", None));
+            } else {
+                let pstar = if self.must_drop {
+                    f64::MIN
+                } else if view.turn == 5 {
+                    self.potentials(view).iter().map(|p| p.1).fold(f64::MIN, f64::max)
+                } else {
+                    potential(&view.up, view.hole.len(), mask(&view.up) | mask(&view.opp_up), self.cfg.scoring)
+                };
+                if pstar - e.com < self.margin() {
+                    return Ok(drop("inferior, and no card makes the hand look strong enough to bluff", None));
+                }
+                bluff = Some(pstar);
+                self.bluffed = true;
+            }
+        }
+        let explain = json!({"drop_intention": intention, "bluff": bluff.is_some(), "potential": bluff});
+        if view.facing_raise() {
+            return Ok(Decided { action: json!({"act": "call"}), explain });
+        }
+        let (lower, mut upper) = view.bounds().ok_or_else(|| ErrorInfo::new(ErrorCode::InvalidParams, "inconsistent observation: no betting action is legal"))?;
+        if self.cfg.passive {
+            upper = lower.max((self.cfg.passive_cap * upper as f64).floor() as u64);
+        }
+        let a = match bluff {
+            Some(p) => 0.5 * p / 9.0 + 0.5,
+            None => 0.5 * e.result + 0.5 + self.noise(),
+        }
+        .clamp(0.0, 1.0);
+        let amount = (lower as f64 + a * (upper - lower) as f64).floor() as u64;
+        let mut explain = explain;
+        explain["a"] = json!(a);
+        explain["bounds"] = json!([lower, upper]);
+        Ok(Decided { action: bet_action(view, amount), explain })
+    }
+
+    /// Normal noise with the configured variance (Box–Muller, so only the seeded RNG is used).
+    fn noise(&mut self) -> f64 {
+        let (u1, u2): (f64, f64) = (self.rng.gen::<f64>().max(f64::MIN_POSITIVE), self.rng.gen());
+        (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos() * self.cfg.noise_variance.sqrt()
+    }
+
+    fn decide(&mut self, view: &View) -> Result<Decided, ErrorInfo> {
+        self.seat = Some(view.seat);
+        let e = self.estimate(view);
+        let mut d = if view.reveal { self.reveal(view, &e) } else { self.bet(view, &e)? };
+        let fired: Vec<Value> = e.fired.iter().map(|(r, w)| json!({"rule": rule_name(*r), "strength": w, "tendency": self.learner.tendencies[*r]})).collect();
+        let common = json!({"result": e.result, "expect": e.expect, "infer": e.infer, "p": e.p, "com": e.com, "hum_expect": e.hum_expect, "fired": fired, "superior": e.result >= 0.0});
+        for (k, v) in common.as_object().into_iter().flatten() {
+            d.explain[k] = v.clone();
+        }
+        Ok(d)
+    }
+
+    /// Ends a game: learns from its estimations (when the opponent's cards are shown) and records it.
+    fn end_game(&mut self, event: &Value, end: &Value) {
+        let Some(seat) = self.seat else { return };
+        let opp = 1 - seat;
+        let hands = end["hands"].as_array().and_then(|h| h.get(opp)).and_then(Value::as_array).map(|cs| cs.iter().filter_map(|c| c.as_str().and_then(|s| Card::parse(s).ok())).collect::<Vec<_>>());
+        if let (true, Some(cards)) = (self.cfg.learning, hands.filter(|c| c.len() == 7)) {
+            let s = self.cfg.scoring;
+            let game = event["game"].as_u64().unwrap_or(0);
+            self.learner.learn(game, &self.records, |n| s.score(&cards[..n]));
+        }
+        let net = end["net"][seat].as_i64().unwrap_or(0);
+        let showdown = end["ending"] == "showdown";
+        self.games.push(GameRecord {
+            net,
+            turn: end["turn"].as_u64().unwrap_or(0) as u8,
+            won: end["winner"].as_u64() == Some(seat as u64),
+            showdown,
+            bluffed: self.bluffed,
+            opp_dropped: !showdown && end["winner"].as_u64() == Some(seat as u64),
+            slow_played: self.slow_played,
+        });
+        self.records.clear();
+        self.bluffed = false;
+        self.slow_played = false;
+        self.must_drop = false;
+    }
+}
+
+impl Agent for FuzzyPlayer {
+    fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
+        let view = View::parse(&request.observation)?;
+        let d = self.decide(&view)?;
+        Ok(if request.explain { ActReply::explained(d.action, d.explain) } else { ActReply::new(d.action) })
+    }
+
+    fn observe(&mut self, event: &Value) -> Result<(), ErrorInfo> {
+        if let Some(seat) = self.seat {
+            self.opp.observe(event, 1 - seat);
+        }
+        if let Some(end) = event.get("end") {
+            self.end_game(event, end);
+        }
+        Ok(())
+    }
+
+    fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {
+        self.cfg = Config::from_options(options)?;
+        Ok(())
+    }
+
+    fn call(&mut self, method: &str, _params: &Value) -> Result<Value, ErrorInfo> {
+        match method {
+            "tendencies" => Ok(json!({
+                "tendencies": (0..18).map(|r| json!({"rule": rule_name(r), "t": self.learner.tendencies[r], "firings": self.learner.firings[r]})).collect::<Vec<_>>(),
+                "changes": self.learner.log,
+            })),
+            "style" => Ok(json!({
+                "style": self.style().map(|s| s.label()),
+                "stats": self.opp.summary(),
+                "tendency_patterns": crate::classify::tendency_patterns(&self.learner.log),
+            })),
+            _ => Err(ErrorInfo::new(ErrorCode::UnknownMethod, format!("no method `{method}` (tendencies, style)"))),
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! The fuzzy player and the model opponents through the plugin: options, explain, learning,
+//! bad observations, seeded snapshots.
+
+use serde_json::{json, Value};
+use yomi_plugin::protocol::options::defaults;
+use yomi_plugin::referee::play;
+use yomi_plugin::{ActRequest, Agent, AgentContext, ErrorCode, Options, Plugin};
+use yomi_stud::{game_options, player_options, StudPlugin, MODELS};
+
+fn with(mut o: Options, changes: Value) -> Options {
+    for (k, v) in changes.as_object().unwrap() {
+        o.insert(k.clone(), v.clone());
+    }
+    o
+}
+
+fn bot(name: &str, changes: Value, seed: u64) -> Box<dyn Agent> {
+    let model = MODELS.iter().find(|m| m.0 == name).map(|m| (m.2, m.3));
+    let o = with(defaults(&player_options(model)), changes);
+    StudPlugin.new_agent(name, &o, &AgentContext { seed, data_dir: None }).unwrap()
+}
+
+fn session(changes: Value, seed: u64) -> Box<dyn yomi_plugin::Game> {
+    StudPlugin.new_game("stud", &with(defaults(&game_options()), changes), seed).unwrap()
+}
+
+#[test]
+fn out_of_range_options_are_clear_errors() {
+    for (k, v) in [("tendency_init", json!(150.0)), ("noise_variance", json!(-1.0)), ("potential_margin", json!(-0.5)), ("slowplay_weakest", json!(2.0))] {
+        let o = with(defaults(&player_options(None)), json!({ k: v }));
+        let e = StudPlugin.new_agent("fuzzy", &o, &AgentContext::default()).err().unwrap();
+        assert_eq!(e.code, ErrorCode::InvalidOption);
+        assert!(e.message.contains(k), "{}", e.message);
+    }
+}
+
+#[test]
+fn inconsistent_observations_are_clear_errors() {
+    let g = session(json!({}), 1);
+    let d = &g.decisions()[0];
+    let mut p = bot("fuzzy", json!({}), 1);
+    let mut obs = d.observation.clone();
+    obs["up"] = json!(["As", "Kd"]);
+    let e = p.act(&ActRequest { observation: obs, legal: d.legal.clone(), explain: false }).unwrap_err();
+    assert!(e.message.contains("inconsistent observation"), "{}", e.message);
+    let mut obs = d.observation.clone();
+    obs["turn"] = json!(9);
+    assert!(p.act(&ActRequest { observation: obs, legal: d.legal.clone(), explain: false }).is_err());
+}
+
+#[test]
+fn explain_shows_the_estimation_and_the_reasons() {
+    let g = session(json!({}), 5);
+    let d = &g.decisions()[0];
+    let mut p = bot("fuzzy", json!({}), 2);
+    let reply = p.act(&ActRequest { observation: d.observation.clone(), legal: d.legal.clone(), explain: true }).unwrap();
+    let x = reply.explain.unwrap();
+    for k in ["result", "expect", "infer", "p", "com", "fired", "superior", "bluff"] {
+        assert!(x.get(k).is_some(), "explain lacks {k}: {x}");
+    }
+    // With every tendency at 50 the rules cancel out: result = expect.
+    assert!((x["result"].as_f64().unwrap() - x["expect"].as_f64().unwrap()).abs() < 1e-12);
+    assert!(!x["fired"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn every_model_plays_every_reveal_strategy_and_learns() {
+    for (name, ..) in MODELS {
+        for reveal in ["random", "strong-first", "weak-first"] {
+            let mut g = session(json!({"games": 20, "disclose": true}), 3);
+            let (mut a, mut b) = (bot("fuzzy", json!({}), 4), bot(name, json!({ "reveal": reveal }), 5));
+            let played = play(g.as_mut(), &mut [a.as_mut(), b.as_mut()]).unwrap();
+            let net = played.outcome.summary["net"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).sum::<i64>();
+            assert_eq!(net, 0, "chips are conserved");
+            let t = a.call("tendencies", &json!({})).unwrap();
+            let moved = t["tendencies"].as_array().unwrap().iter().any(|r| r["t"].as_f64().unwrap() != 50.0);
+            assert!(moved, "{name}/{reveal}: learning changed no tendency");
+        }
+    }
+}
+
+#[test]
+fn the_style_service_answers_after_enough_games() {
+    let mut g = session(json!({"games": 30, "disclose": true}), 8);
+    let (mut a, mut b) = (bot("fuzzy", json!({}), 1), bot("la", json!({}), 2));
+    play(g.as_mut(), &mut [a.as_mut(), b.as_mut()]).unwrap();
+    let s = a.call("style", &json!({})).unwrap();
+    assert!(s["style"].is_string(), "{s}");
+    assert_eq!(s["stats"]["games"], 30);
+    assert_eq!(a.call("nope", &json!({})).unwrap_err().code, ErrorCode::UnknownMethod);
+}
+
+#[test]
+fn seeded_fuzzy_matches_are_stable() {
+    for (name, opp) in [("fuzzy-vs-ta", "ta"), ("fuzzy-vs-lp", "lp")] {
+        let mut g = session(json!({"games": 3, "disclose": true}), 17);
+        let (mut a, mut b) = (bot("fuzzy", json!({}), 31), bot(opp, json!({}), 32));
+        let played = play(g.as_mut(), &mut [a.as_mut(), b.as_mut()]).unwrap();
+        insta::assert_json_snapshot!(name, played);
+    }
+}
