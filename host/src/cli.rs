@@ -202,6 +202,14 @@ fn plugin_command(common: &Common, plugin: &str, args: &[String]) -> anyhow::Res
         let known: Vec<String> = registry.latest().iter().map(|p| p.name().to_string()).collect();
         anyhow::anyhow!("{} (loaded plugins: {}; built-in commands: serve, bots, plugins, match, tournament, replay, repro)", e.message, known.join(", "))
     })?;
+    if matches!(args.first().map(String::as_str), None | Some("--help" | "-h" | "help")) {
+        let manifest = &entry.loaded.manifest;
+        println!("yomi {plugin}: {}\n\nCommands:", manifest.description);
+        for c in &manifest.commands {
+            println!("  {:<12} {}", c.name, c.description);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let context = CommandContext { data_dir: Some(common.data_dir()) };
     match entry.loaded.command(args, &context) {
         Ok(text) => {

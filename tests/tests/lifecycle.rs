@@ -167,6 +167,9 @@ fn plugin_subcommands_and_unknown_commands() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(bad.stdout.is_empty(), "errors go to stderr only");
     assert!(String::from_utf8_lossy(&bad.stderr).contains("lizard"));
+    let help = run_yomi(&["example", "--help"]);
+    assert!(help.status.success());
+    assert!(String::from_utf8_lossy(&help.stdout).contains("beats"), "lists the plugin's commands");
     let unknown = run_yomi(&["no-such-plugin"]);
     assert_eq!(unknown.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("example"), "lists the loaded plugins");

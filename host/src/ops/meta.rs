@@ -17,7 +17,17 @@ pub struct Hello {
 }
 
 /// What a client can rely on from this server.
-pub const FEATURES: &[&str] = &["catalog", "agents", "personality-swap", "hot-swap", "services", "plugin-load"];
+pub const FEATURES: &[&str] = &[
+    "catalog",
+    "agents",
+    "personality-swap",
+    "hot-swap",
+    "services",
+    "plugin-load",
+    "matches",
+    "client-seats",
+    "tournaments",
+];
 
 pub fn hello(params: Hello) -> Result<Value, ErrorInfo> {
     if let Some(client) = &params.client {
