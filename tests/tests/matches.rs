@@ -225,3 +225,20 @@ fn a_client_plays_a_seat_through_the_protocol() {
     drop(stdin);
     assert!(child.wait().unwrap().success());
 }
+
+/// The SPRT stops a two-bot comparison once it is decided: a bot that always beats the other's
+/// last hand against one that throws rock four times in five is found stronger long before the
+/// schedule ends.
+#[test]
+fn the_sprt_stops_a_decided_comparison_early() {
+    let tmp = temp_dir();
+    let data = tmp.path().to_path_buf();
+    let out = run_ok(yomi(&data).args([
+        "tournament", "--game", "rps", "--games-per-pair", "2000", "--sprt", "0,50", "--json",
+        "--bot", "example/rps:reading=1", "--bot", "example/rps:preset=rock-lover",
+    ]));
+    let summary = json_out(&out);
+    assert_eq!(summary["sprt"]["decision"], json!("H1"), "{summary}");
+    assert!(summary["games"].as_u64().unwrap() < 2000);
+    assert!(summary["sprt"]["llr"].as_f64().unwrap() >= summary["sprt"]["upper"].as_f64().unwrap());
+}

@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 use tokio::task::JoinSet;
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
+use super::rating::PairwiseTally;
 use super::schedule::{Slot, TournamentSpec};
 use super::standings::{self, Finished};
 use super::store::Store;
@@ -125,7 +126,10 @@ pub async fn run(
     let total = t.schedule.len() as u64;
     let mut todo = t.schedule.iter().filter(|s| !done.contains(&s.index)).cloned();
     let mut running = JoinSet::new();
-    let mut stop_early = sprt_decided(&t, &finished);
+    // The SPRT looks at the first bot's pairwise record, kept up to date game by game.
+    let mut sprt_tally = PairwiseTally::default();
+    finished.iter().for_each(|g| standings::add_pairwise(&mut sprt_tally, 0, g));
+    let mut stop_early = sprt_decided(&t, &sprt_tally);
     loop {
         while !stop_early && running.len() < t.spec.concurrency {
             let Some(slot) = todo.next() else { break };
@@ -142,9 +146,11 @@ pub async fn run(
             let transcript = if t.spec.keep_transcripts { transcript } else { String::new() };
             blocking(move || store.lock().unwrap().record_game(&id, index, &seats_json, &scores, &failures_json, &forfeit, &transcript)).await?;
         }
-        finished.push(Finished { slot, scores, failures });
+        let game = Finished { slot, scores, failures };
+        standings::add_pairwise(&mut sprt_tally, 0, &game);
+        finished.push(game);
         progress(finished.len() as u64, total);
-        stop_early = stop_early || sprt_decided(&t, &finished);
+        stop_early = stop_early || sprt_decided(&t, &sprt_tally);
     }
     let summary = summary(&t, &finished, "finished");
     let (store, id2, result) = (store.clone(), id.clone(), summary.clone());
@@ -166,8 +172,8 @@ async fn play_slot(t: &Tournament, slot: Slot, data_dir: Option<PathBuf>) -> Res
     Ok((slot, record.scores, record.failures, forfeit, crate::matches::transcript::render(&log)))
 }
 
-fn sprt_decided(t: &Tournament, finished: &[Finished]) -> bool {
-    t.spec.sprt.is_some() && summary(t, finished, "running")["sprt"]["decision"] != "continue"
+fn sprt_decided(t: &Tournament, first_bot: &PairwiseTally) -> bool {
+    t.spec.sprt.as_ref().is_some_and(|sprt| sprt.state(first_bot).decision != "continue")
 }
 
 /// The tournament's result object: id, status, games finished, standings, pairings (and SPRT).

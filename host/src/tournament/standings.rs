@@ -34,11 +34,7 @@ pub fn standings(spec: &TournamentSpec, labels: &[String], seats: usize, games: 
             if let Some(pos) = pairings[g.slot.pairing].iter().position(|&b| b == bot) {
                 pair_scores[g.slot.pairing][pos] += g.scores[seat];
             }
-            for (other_seat, &other) in g.slot.seats.iter().enumerate() {
-                if other != bot {
-                    tally[bot].add(g.scores[seat], g.scores[other_seat]);
-                }
-            }
+            add_pairwise(&mut tally[bot], bot, g);
         }
     }
     let mut rows: Vec<Value> = (0..bots)
@@ -66,6 +62,16 @@ pub fn standings(spec: &TournamentSpec, labels: &[String], seats: usize, games: 
         out["sprt"] = serde_json::to_value(sprt.state(&tally[0])).expect("sprt serializes");
     }
     out
+}
+
+/// Adds `bot`'s comparisons against every other bot of one game (nothing if it did not play).
+pub fn add_pairwise(tally: &mut PairwiseTally, bot: usize, game: &Finished) {
+    let Some(seat) = game.slot.seats.iter().position(|&b| b == bot) else { return };
+    for (other_seat, &other) in game.slot.seats.iter().enumerate() {
+        if other != bot {
+            tally.add(game.scores[seat], game.scores[other_seat]);
+        }
+    }
 }
 
 /// JSON has no infinities: an unbounded interval end becomes null.
