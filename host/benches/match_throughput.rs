@@ -34,23 +34,41 @@ fn direct(registry: &Registry, game: &str, bot: &str, seats: usize, games: u64) 
     let bot_options = resolve(&b.info.options, &b.info.presets, None, &Options::new()).unwrap();
     let start = Instant::now();
     for i in 0..games {
-        let mut handle = g.plugin.loaded.open(&Open::Game { game: game.into(), options: game_options.clone(), seed: i }).unwrap();
+        let mut handle = g
+            .plugin
+            .loaded
+            .open(&Open::Game { game: game.into(), options: game_options.clone(), seed: i })
+            .unwrap();
         let mut agents: Vec<_> = (0..seats)
             .map(|s| {
                 let context = AgentContext { seed: i * 10 + s as u64, data_dir: None };
-                b.plugin.loaded.open(&Open::Agent { bot: b.info.name.clone(), options: bot_options.clone(), context }).unwrap()
+                b.plugin
+                    .loaded
+                    .open(&Open::Agent {
+                        bot: b.info.name.clone(),
+                        options: bot_options.clone(),
+                        context,
+                    })
+                    .unwrap()
             })
             .collect();
         loop {
-            let decisions: Vec<Decision> = serde_json::from_value(handle.invoke(&Call::Decisions).unwrap()).unwrap();
+            let decisions: Vec<Decision> =
+                serde_json::from_value(handle.invoke(&Call::Decisions).unwrap()).unwrap();
             if decisions.is_empty() {
                 break;
             }
             let actions: Vec<(usize, Value)> = decisions
                 .into_iter()
                 .map(|d| {
-                    let request = yomi_protocol::ActRequest { observation: d.observation, legal: d.legal, explain: false };
-                    let reply: ActReply = serde_json::from_value(agents[d.seat].invoke(&Call::Act(request)).unwrap()).unwrap();
+                    let request = yomi_protocol::ActRequest {
+                        observation: d.observation,
+                        legal: d.legal,
+                        explain: false,
+                    };
+                    let reply: ActReply =
+                        serde_json::from_value(agents[d.seat].invoke(&Call::Act(request)).unwrap())
+                            .unwrap();
                     (d.seat, reply.action)
                 })
                 .collect();
@@ -64,8 +82,16 @@ fn direct(registry: &Registry, game: &str, bot: &str, seats: usize, games: u64) 
 }
 
 /// Plays the same games as a tournament through the host, committing each to the records.
-fn hosted(registry: &Registry, game: &str, bot: &str, seats: usize, games: u64, concurrency: usize) -> f64 {
-    let data = std::env::temp_dir().join(format!("yomi-bench-{}-{game}-{concurrency}", std::process::id()));
+fn hosted(
+    registry: &Registry,
+    game: &str,
+    bot: &str,
+    seats: usize,
+    games: u64,
+    concurrency: usize,
+) -> f64 {
+    let data = std::env::temp_dir()
+        .join(format!("yomi-bench-{}-{game}-{concurrency}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
     let store = Store::open(&data).unwrap();
     let spec = TournamentSpec {
@@ -84,7 +110,9 @@ fn hosted(registry: &Registry, game: &str, bot: &str, seats: usize, games: u64, 
     let t: Tournament = runner::create(registry, &store, spec).unwrap();
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
     let start = Instant::now();
-    let summary = rt.block_on(runner::run(Arc::new(t), Arc::new(Mutex::new(store)), None, |_, _| {})).unwrap();
+    let summary = rt
+        .block_on(runner::run(Arc::new(t), Arc::new(Mutex::new(store)), None, |_, _| {}))
+        .unwrap();
     let rate = summary["games"].as_u64().unwrap() as f64 / start.elapsed().as_secs_f64();
     let _ = std::fs::remove_dir_all(&data);
     rate
@@ -94,14 +122,20 @@ fn main() {
     let registry = Registry::new(&[release_dir()]);
     registry.discover();
     let catalog = registry.catalog();
-    let games: u64 = std::env::var("YOMI_BENCH_GAMES").ok().and_then(|g| g.parse().ok()).unwrap_or(200);
-    println!("{:<10} {:<24} {:>12} {:>12} {:>12} {:>10}", "game", "bot", "direct g/s", "host c=1", "host c=2", "overhead");
+    let games: u64 =
+        std::env::var("YOMI_BENCH_GAMES").ok().and_then(|g| g.parse().ok()).unwrap_or(200);
+    println!(
+        "{:<10} {:<24} {:>12} {:>12} {:>12} {:>10}",
+        "game", "bot", "direct g/s", "host c=1", "host c=2", "overhead"
+    );
     for game in catalog["games"].as_array().unwrap() {
         let name = game["name"].as_str().unwrap();
         let seats = game["min_seats"].as_u64().unwrap() as usize;
         let plays = |b: &&Value| b["games"].as_array().unwrap().iter().any(|g| g == name);
         let bots: Vec<&Value> = catalog["bots"].as_array().unwrap().iter().filter(plays).collect();
-        let Some(bot) = FAST.iter().find_map(|f| bots.iter().find(|b| b["name"] == *f)) else { continue };
+        let Some(bot) = FAST.iter().find_map(|f| bots.iter().find(|b| b["name"] == *f)) else {
+            continue;
+        };
         let id = bot["id"].as_str().unwrap();
         let d = direct(&registry, name, id, seats, games);
         let h1 = hosted(&registry, name, id, seats, games, 1);

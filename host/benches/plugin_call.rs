@@ -12,7 +12,8 @@ use yomi_plugin::{ActRequest, Agent, AgentContext, Options};
 
 /// A reading bot (no randomness in the decision beyond one draw) and a typical observation.
 fn setup() -> (Options, ActRequest) {
-    let options: Options = serde_json::from_value(json!({"favourite": "rock", "bias": 0.0, "reading": 1})).unwrap();
+    let options: Options =
+        serde_json::from_value(json!({"favourite": "rock", "bias": 0.0, "reading": 1})).unwrap();
     let request = ActRequest {
         observation: json!({"seat": 0, "round": 2, "rounds": 3, "history": [["rock", "paper"]], "opponent_last": "paper", "score": [0.0, 1.0]}),
         legal: vec![json!("rock"), json!("paper"), json!("scissors")],
@@ -27,15 +28,24 @@ fn bench(c: &mut Criterion) {
 
     // The bot as a Rust library: a virtual call, no serialization.
     let mut direct = yomi_example::bot::RpsBot::new(&options, 1).unwrap();
-    group.bench_function("direct (rlib)", |b| b.iter(|| black_box(direct.act(black_box(&request)).unwrap())));
+    group.bench_function("direct (rlib)", |b| {
+        b.iter(|| black_box(direct.act(black_box(&request)).unwrap()))
+    });
 
     // The same bot behind the C ABI, as the host calls it: encode the call, cross, decode inside,
     // act, encode the reply, cross back, decode, free.
-    let plugin = LoadedPlugin::load(&yomi_e2e::library("yomi_example")).expect("load the example plugin");
-    let open = Open::Agent { bot: "rps".into(), options: options.clone(), context: AgentContext { seed: 1, data_dir: None } };
+    let plugin =
+        LoadedPlugin::load(&yomi_e2e::library("yomi_example")).expect("load the example plugin");
+    let open = Open::Agent {
+        bot: "rps".into(),
+        options: options.clone(),
+        context: AgentContext { seed: 1, data_dir: None },
+    };
     let mut handle = plugin.open(&open).unwrap();
     let call = Call::Act(request.clone());
-    group.bench_function("C ABI (JSON in/out)", |b| b.iter(|| black_box(handle.invoke(black_box(&call)).unwrap())));
+    group.bench_function("C ABI (JSON in/out)", |b| {
+        b.iter(|| black_box(handle.invoke(black_box(&call)).unwrap()))
+    });
 
     // The crossing alone, with the request already encoded (what a host that forwards a client's
     // bytes could do).
@@ -49,7 +59,9 @@ fn bench(c: &mut Criterion) {
     group.bench_function("JSON in/out, no crossing", |b| {
         b.iter(|| {
             let bytes = serde_json::to_vec(black_box(&call)).unwrap();
-            let Call::Act(request) = serde_json::from_slice::<Call>(&bytes).unwrap() else { unreachable!() };
+            let Call::Act(request) = serde_json::from_slice::<Call>(&bytes).unwrap() else {
+                unreachable!()
+            };
             let reply = serde_json::to_value(direct.act(&request).unwrap()).unwrap();
             let out = serde_json::to_vec(&CallReply::from(Ok(reply))).unwrap();
             black_box(serde_json::from_slice::<CallReply>(&out).unwrap())

@@ -26,7 +26,11 @@ impl Client {
     fn connect(addr: SocketAddr) -> Client {
         let stream = TcpStream::connect(addr).expect("connect");
         stream.set_nodelay(true).unwrap();
-        Client { reader: BufReader::new(stream.try_clone().unwrap()), writer: stream, line: String::new() }
+        Client {
+            reader: BufReader::new(stream.try_clone().unwrap()),
+            writer: stream,
+            line: String::new(),
+        }
     }
 
     /// Sends one request line and waits for its reply; panics on an error reply.
@@ -39,7 +43,9 @@ impl Client {
 
     /// Makes an rps agent in this session (its id is `a1`).
     fn new_agent(&mut self) {
-        self.round_trip(b"{\"id\":0,\"op\":\"agent.new\",\"bot\":\"example/rps\",\"preset\":\"reader\"}\n");
+        self.round_trip(
+            b"{\"id\":0,\"op\":\"agent.new\",\"bot\":\"example/rps\",\"preset\":\"reader\"}\n",
+        );
     }
 }
 
@@ -135,5 +141,7 @@ fn main() {
 
 /// The machine's load (Linux), printed with the figures: the numbers mean little on a busy machine.
 fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg").map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" ")).unwrap_or_else(|_| "unknown".into())
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
 }

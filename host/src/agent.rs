@@ -44,7 +44,10 @@ impl Drop for ClosedOffReactor {
 
 impl BlockingHandle {
     /// Opens a handle in `plugin` (on the blocking pool too: constructors may be slow).
-    pub async fn open(plugin: Arc<PluginEntry>, request: Open) -> Result<BlockingHandle, ErrorInfo> {
+    pub async fn open(
+        plugin: Arc<PluginEntry>,
+        request: Open,
+    ) -> Result<BlockingHandle, ErrorInfo> {
         let handle = blocking(move || plugin.loaded.open(&request)).await?;
         Ok(BlockingHandle(Arc::new(Mutex::new(ClosedOffReactor(Some(handle))))))
     }
@@ -67,7 +70,11 @@ pub struct InProcessAgent {
 }
 
 impl InProcessAgent {
-    pub async fn open(bot: &BotRef, options: Options, context: AgentContext) -> Result<InProcessAgent, ErrorInfo> {
+    pub async fn open(
+        bot: &BotRef,
+        options: Options,
+        context: AgentContext,
+    ) -> Result<InProcessAgent, ErrorInfo> {
         let request = Open::Agent { bot: bot.info.name.clone(), options, context };
         Ok(InProcessAgent { handle: BlockingHandle::open(bot.plugin.clone(), request).await? })
     }
@@ -81,17 +88,18 @@ impl InProcessAgent {
 pub async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, ErrorInfo> + Send + 'static,
 ) -> Result<T, ErrorInfo> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .unwrap_or_else(|e| Err(ErrorInfo::new(ErrorCode::Internal, format!("plugin call did not finish: {e}"))))
+    tokio::task::spawn_blocking(f).await.unwrap_or_else(|e| {
+        Err(ErrorInfo::new(ErrorCode::Internal, format!("plugin call did not finish: {e}")))
+    })
 }
 
 #[async_trait]
 impl Agent for InProcessAgent {
     async fn act(&self, request: ActRequest) -> Result<ActReply, ErrorInfo> {
         let value = self.invoke(Call::Act(request)).await?;
-        serde_json::from_value(value)
-            .map_err(|e| ErrorInfo::new(ErrorCode::BotError, format!("bot sent an unreadable decision: {e}")))
+        serde_json::from_value(value).map_err(|e| {
+            ErrorInfo::new(ErrorCode::BotError, format!("bot sent an unreadable decision: {e}"))
+        })
     }
 
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo> {

@@ -100,7 +100,11 @@ impl Common {
         if !self.plugins.is_empty() {
             return self.plugins.clone();
         }
-        std::env::current_exe().ok().and_then(|exe| exe.parent().map(PathBuf::from)).into_iter().collect()
+        std::env::current_exe()
+            .ok()
+            .and_then(|exe| exe.parent().map(PathBuf::from))
+            .into_iter()
+            .collect()
     }
 
     /// The data directory in force.
@@ -123,7 +127,8 @@ impl Common {
     /// Loads the plugins: everything discovered in the directories, and each named library file
     /// (whose directory becomes a plugin directory). Problems are logged on stderr.
     pub fn registry(&self) -> Arc<Registry> {
-        let (files, dirs): (Vec<PathBuf>, Vec<PathBuf>) = self.plugin_dirs().into_iter().partition(|p| p.is_file());
+        let (files, dirs): (Vec<PathBuf>, Vec<PathBuf>) =
+            self.plugin_dirs().into_iter().partition(|p| p.is_file());
         let mut all_dirs = dirs;
         all_dirs.extend(files.iter().filter_map(|f| f.parent().map(PathBuf::from)));
         let registry = Registry::new(&all_dirs);
@@ -182,7 +187,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Match(args) => crate::cli_play::play_match(&cli.common, args),
         Command::Tournament(args) => crate::cli_play::tournament(&cli.common, args),
         Command::Replay(args) => crate::cli_play::replay(&cli.common, args),
-        Command::Worker { library } => crate::worker::serve_worker(&library).map(|_| ExitCode::SUCCESS),
+        Command::Worker { library } => {
+            crate::worker::serve_worker(&library).map(|_| ExitCode::SUCCESS)
+        }
         Command::Repro { plugin, args } => {
             let mut full = vec!["repro".to_string()];
             full.extend(args);
@@ -263,10 +270,11 @@ async fn signal_shutdown(shutdown: CancellationToken) {
     let ctrl_c = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {
-        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(s) => s,
-            Err(_) => return,
-        };
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(s) => s,
+                Err(_) => return,
+            };
         tokio::select! {
             _ = ctrl_c => {}
             _ = term.recv() => {}

@@ -39,7 +39,12 @@ pub struct PolicyArgs {
 
 impl PolicyArgs {
     fn policy(&self) -> Policy {
-        Policy { deadline_ms: self.deadline_ms, on_timeout: self.on_timeout, on_illegal: self.on_illegal, on_error: self.on_error }
+        Policy {
+            deadline_ms: self.deadline_ms,
+            on_timeout: self.on_timeout,
+            on_illegal: self.on_illegal,
+            on_error: self.on_error,
+        }
     }
 }
 
@@ -123,8 +128,13 @@ pub struct ReplayArgs {
 fn parse_game_options(pairs: &[String]) -> anyhow::Result<Options> {
     let mut options = Options::new();
     for pair in pairs {
-        let (k, v) = pair.split_once('=').ok_or_else(|| anyhow::anyhow!("--game-option `{pair}` is not NAME=VALUE"))?;
-        options.insert(k.to_string(), serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string())));
+        let (k, v) = pair
+            .split_once('=')
+            .ok_or_else(|| anyhow::anyhow!("--game-option `{pair}` is not NAME=VALUE"))?;
+        options.insert(
+            k.to_string(),
+            serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string())),
+        );
     }
     Ok(options)
 }
@@ -142,8 +152,10 @@ fn bar(total: u64, what: &str) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(total);
-    let style = ProgressStyle::with_template(&format!("{what} {{bar:40}} {{pos}}/{{len}} games, {{elapsed}} (eta {{eta}})"))
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    let style = ProgressStyle::with_template(&format!(
+        "{what} {{bar:40}} {{pos}}/{{len}} games, {{elapsed}} (eta {{eta}})"
+    ))
+    .unwrap_or_else(|_| ProgressStyle::default_bar());
     bar.set_style(style);
     bar
 }
@@ -162,13 +174,16 @@ pub fn play_match(common: &Common, args: MatchArgs) -> anyhow::Result<ExitCode> 
     let plan = MatchPlan::new(&registry, spec).map_err(|e| anyhow::anyhow!(e.message))?;
     let bar = bar(plan.spec.games as u64, "match");
     let data_dir = Some(common.data_dir());
-    let (result, log) = runtime()?.block_on(async {
-        let env = SeatEnv { seat: 0, data_dir, deadline: plan.spec.policy.deadline(), client: None };
-        let agents = plan.start_agents(&env).await?;
-        let mut log = vec![plan.header()];
-        let result = runner::run(&plan, &agents, &mut log, |_, _, _| bar.inc(1)).await?;
-        Ok::<_, yomi_protocol::ErrorInfo>((result, log))
-    }).map_err(|e| anyhow::anyhow!(e.message))?;
+    let (result, log) = runtime()?
+        .block_on(async {
+            let env =
+                SeatEnv { seat: 0, data_dir, deadline: plan.spec.policy.deadline(), client: None };
+            let agents = plan.start_agents(&env).await?;
+            let mut log = vec![plan.header()];
+            let result = runner::run(&plan, &agents, &mut log, |_, _, _| bar.inc(1)).await?;
+            Ok::<_, yomi_protocol::ErrorInfo>((result, log))
+        })
+        .map_err(|e| anyhow::anyhow!(e.message))?;
     bar.finish_and_clear();
     if let Some(path) = &args.transcript {
         std::fs::write(path, transcript::render(&log))?;
@@ -201,7 +216,14 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
             println!("{list}");
         } else {
             for t in list.as_array().into_iter().flatten() {
-                println!("{:<20} {:<9} {:>6}/{:<6} {}", t["id"].as_str().unwrap_or(""), t["status"].as_str().unwrap_or(""), t["games"], t["total"], t["game"].as_str().unwrap_or(""));
+                println!(
+                    "{:<20} {:<9} {:>6}/{:<6} {}",
+                    t["id"].as_str().unwrap_or(""),
+                    t["status"].as_str().unwrap_or(""),
+                    t["games"],
+                    t["total"],
+                    t["game"].as_str().unwrap_or("")
+                );
             }
         }
         return Ok(ExitCode::SUCCESS);
@@ -233,18 +255,33 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
                 seed: args.seed,
                 concurrency: args.concurrency,
                 policy: args.policy.policy(),
-                sprt: args.sprt.as_deref().map(SprtSpec::parse).transpose().map_err(|e| anyhow::anyhow!(e))?,
+                sprt: args
+                    .sprt
+                    .as_deref()
+                    .map(SprtSpec::parse)
+                    .transpose()
+                    .map_err(|e| anyhow::anyhow!(e))?,
                 keep_transcripts: !args.no_transcripts,
             };
             tournaments::create(&registry, &store, spec)
         }
     }
     .map_err(|e| anyhow::anyhow!(e.message))?;
-    eprintln!("tournament {} ({} games scheduled; resume with `yomi tournament --resume {}`)", t.id, t.schedule.len(), t.id);
+    eprintln!(
+        "tournament {} ({} games scheduled; resume with `yomi tournament --resume {}`)",
+        t.id,
+        t.schedule.len(),
+        t.id
+    );
     let bar = bar(t.schedule.len() as u64, "tournament");
     let data_dir = Some(common.data_dir());
     let summary = runtime()?
-        .block_on(tournaments::run(Arc::new(t), Arc::new(Mutex::new(store)), data_dir, |done, _| bar.set_position(done)))
+        .block_on(tournaments::run(
+            Arc::new(t),
+            Arc::new(Mutex::new(store)),
+            data_dir,
+            |done, _| bar.set_position(done),
+        ))
         .map_err(|e| anyhow::anyhow!(e.message))?;
     bar.finish_and_clear();
     if args.json {
@@ -267,7 +304,10 @@ pub fn replay(common: &Common, args: ReplayArgs) -> anyhow::Result<ExitCode> {
     } else if report.identical {
         println!("identical: {} lines, scores {:?}", report.lines, report.scores);
     } else {
-        println!("DIVERGED: {}", report.divergence.as_ref().map(|d| d.to_string()).unwrap_or_default());
+        println!(
+            "DIVERGED: {}",
+            report.divergence.as_ref().map(|d| d.to_string()).unwrap_or_default()
+        );
     }
     for change in &report.build_changes {
         eprintln!("note: plugin build changed since recording: {change}");

@@ -30,10 +30,21 @@ pub fn catalog_table(catalog: &Value) -> String {
     let _ = writeln!(out, "\nBOTS");
     for b in bots {
         let plays: Vec<&str> = b["games"].as_array().unwrap_or(&empty).iter().map(s).collect();
-        let role = if plays.is_empty() { "service".to_string() } else { format!("plays {}", plays.join(", ")) };
+        let role = if plays.is_empty() {
+            "service".to_string()
+        } else {
+            format!("plays {}", plays.join(", "))
+        };
         let _ = writeln!(out, "  {:<24} {}  — {}", s(&b["id"]), role, s(&b["description"]));
         for o in b["options"].as_array().unwrap_or(&empty) {
-            let _ = writeln!(out, "      --{:<20} {:<7} default {:<10} {}", s(&o["name"]), s(&o["type"]), o["default"], s(&o["description"]));
+            let _ = writeln!(
+                out,
+                "      --{:<20} {:<7} default {:<10} {}",
+                s(&o["name"]),
+                s(&o["type"]),
+                o["default"],
+                s(&o["description"])
+            );
         }
         for p in b["presets"].as_array().unwrap_or(&empty) {
             let _ = writeln!(out, "      preset {:<18} {}", s(&p["name"]), s(&p["description"]));

@@ -9,9 +9,9 @@
 
 pub mod agent;
 pub mod cli;
-pub mod matches;
 mod cli_play;
 mod cli_text;
+pub mod matches;
 pub mod ops;
 pub mod registry;
 pub mod server;

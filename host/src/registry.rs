@@ -95,12 +95,15 @@ impl Registry {
         let mut problems = Vec::new();
         for dir in self.dirs.clone() {
             let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-            let mut files: Vec<PathBuf> = entries.flatten().map(|e| e.path()).filter(|p| is_plugin_file(p)).collect();
+            let mut files: Vec<PathBuf> =
+                entries.flatten().map(|e| e.path()).filter(|p| is_plugin_file(p)).collect();
             files.sort();
             for file in files {
                 let result = self.load_file(&file, SameName::Reject);
                 match result {
-                    Ok(entry) => tracing::info!(plugin = entry.name(), build = %entry.build, "loaded {}", file.display()),
+                    Ok(entry) => {
+                        tracing::info!(plugin = entry.name(), build = %entry.build, "loaded {}", file.display())
+                    }
                     Err(e) => {
                         tracing::warn!("{}", e.message);
                         problems.push(e);
@@ -115,13 +118,17 @@ impl Registry {
     /// any path must resolve inside one of the plugin directories.
     pub fn load_path(&self, path: &Path) -> Result<Arc<PluginEntry>, ErrorInfo> {
         let candidate = if path.is_relative() {
-            self.dirs.iter().map(|d| d.join(path)).find(|p| p.exists()).unwrap_or_else(|| path.to_path_buf())
+            self.dirs
+                .iter()
+                .map(|d| d.join(path))
+                .find(|p| p.exists())
+                .unwrap_or_else(|| path.to_path_buf())
         } else {
             path.to_path_buf()
         };
-        let canonical = candidate.canonicalize().map_err(|e| {
-            ErrorInfo::new(ErrorCode::NotFound, format!("{}: {e}", path.display()))
-        })?;
+        let canonical = candidate
+            .canonicalize()
+            .map_err(|e| ErrorInfo::new(ErrorCode::NotFound, format!("{}: {e}", path.display())))?;
         if !self.dirs.iter().any(|d| canonical.starts_with(d)) {
             return Err(ErrorInfo::new(
                 ErrorCode::Forbidden,
@@ -132,8 +139,9 @@ impl Registry {
     }
 
     fn load_file(&self, file: &Path, same_name: SameName) -> Result<Arc<PluginEntry>, ErrorInfo> {
-        let bytes = std::fs::read(file)
-            .map_err(|e| ErrorInfo::new(ErrorCode::PluginLoad, format!("{}: {e}", file.display())))?;
+        let bytes = std::fs::read(file).map_err(|e| {
+            ErrorInfo::new(ErrorCode::PluginLoad, format!("{}: {e}", file.display()))
+        })?;
         let build = hex_prefix(&Sha256::digest(&bytes));
         let existing = self.list();
         if let Some(same) = existing.iter().find(|p| p.build == build) {
@@ -155,7 +163,13 @@ impl Registry {
                 ),
             ));
         }
-        let generation = plugins.iter().filter(|p| p.name() == loaded.manifest.name).map(|p| p.generation).max().unwrap_or(0) + 1;
+        let generation = plugins
+            .iter()
+            .filter(|p| p.name() == loaded.manifest.name)
+            .map(|p| p.generation)
+            .max()
+            .unwrap_or(0)
+            + 1;
         let entry = Arc::new(PluginEntry { loaded, source: file.to_path_buf(), build, generation });
         plugins.push(entry.clone());
         Ok(entry)
@@ -181,32 +195,50 @@ impl Registry {
     }
 
     /// A plugin by name, at a generation or the newest.
-    pub fn plugin(&self, name: &str, generation: Option<u32>) -> Result<Arc<PluginEntry>, ErrorInfo> {
+    pub fn plugin(
+        &self,
+        name: &str,
+        generation: Option<u32>,
+    ) -> Result<Arc<PluginEntry>, ErrorInfo> {
         let found = match generation {
             Some(g) => self.list().into_iter().find(|p| p.name() == name && p.generation == g),
             None => self.latest().into_iter().find(|p| p.name() == name),
         };
         found.ok_or_else(|| {
-            let what = generation.map(|g| format!("`{name}` generation {g}")).unwrap_or_else(|| format!("`{name}`"));
+            let what = generation
+                .map(|g| format!("`{name}` generation {g}"))
+                .unwrap_or_else(|| format!("`{name}`"));
             ErrorInfo::new(ErrorCode::UnknownPlugin, format!("no plugin {what} is loaded"))
         })
     }
 
     /// Resolves `plugin/bot` or a bare bot name. A bare name must be unique among the bots that
     /// play `game` (or among all bots when no game is given).
-    pub fn resolve_bot(&self, spec: &str, game: Option<&str>, generation: Option<u32>) -> Result<BotRef, ErrorInfo> {
+    pub fn resolve_bot(
+        &self,
+        spec: &str,
+        game: Option<&str>,
+        generation: Option<u32>,
+    ) -> Result<BotRef, ErrorInfo> {
         if let Some((plugin, bot)) = spec.split_once('/') {
             let entry = self.plugin(plugin, generation)?;
-            let info = entry.loaded.manifest.bots.iter().find(|b| b.name == bot).cloned().ok_or_else(|| {
-                ErrorInfo::new(ErrorCode::UnknownBot, format!("plugin `{plugin}` has no bot `{bot}`"))
-            })?;
+            let info =
+                entry.loaded.manifest.bots.iter().find(|b| b.name == bot).cloned().ok_or_else(
+                    || {
+                        ErrorInfo::new(
+                            ErrorCode::UnknownBot,
+                            format!("plugin `{plugin}` has no bot `{bot}`"),
+                        )
+                    },
+                )?;
             return Ok(BotRef { plugin: entry, info });
         }
         let candidates: Vec<BotRef> = self
             .latest()
             .into_iter()
             .flat_map(|p| {
-                let bots: Vec<BotInfo> = p.loaded.manifest.bots.iter().filter(|b| b.name == spec).cloned().collect();
+                let bots: Vec<BotInfo> =
+                    p.loaded.manifest.bots.iter().filter(|b| b.name == spec).cloned().collect();
                 bots.into_iter().map(move |info| BotRef { plugin: p.clone(), info })
             })
             .filter(|b| game.is_none_or(|g| b.info.games.iter().any(|x| x == g)))
@@ -215,7 +247,11 @@ impl Registry {
             1 => {
                 let found = candidates.into_iter().next().unwrap();
                 match generation {
-                    Some(g) => self.resolve_bot(&format!("{}/{}", found.plugin.name(), spec), game, Some(g)),
+                    Some(g) => self.resolve_bot(
+                        &format!("{}/{}", found.plugin.name(), spec),
+                        game,
+                        Some(g),
+                    ),
                     None => Ok(found),
                 }
             }
@@ -240,8 +276,21 @@ impl Registry {
     pub fn resolve_game(&self, name: &str) -> Result<GameRef, ErrorInfo> {
         self.latest()
             .into_iter()
-            .find_map(|p| p.loaded.manifest.games.iter().find(|g| g.name == name).cloned().map(|info| GameRef { plugin: p.clone(), info }))
-            .ok_or_else(|| ErrorInfo::new(ErrorCode::UnknownGame, format!("no game `{name}` (see `yomi bots`)")))
+            .find_map(|p| {
+                p.loaded
+                    .manifest
+                    .games
+                    .iter()
+                    .find(|g| g.name == name)
+                    .cloned()
+                    .map(|info| GameRef { plugin: p.clone(), info })
+            })
+            .ok_or_else(|| {
+                ErrorInfo::new(
+                    ErrorCode::UnknownGame,
+                    format!("no game `{name}` (see `yomi bots`)"),
+                )
+            })
     }
 
     /// The catalog: games and bots of the newest build of each plugin, with schemas and presets.
@@ -249,20 +298,24 @@ impl Registry {
         let latest = self.latest();
         let games: Vec<Value> = latest
             .iter()
-            .flat_map(|p| p.loaded.manifest.games.iter().map(move |g| {
-                let mut v = serde_json::to_value(g).unwrap_or_default();
-                v["plugin"] = json!(p.name());
-                v
-            }))
+            .flat_map(|p| {
+                p.loaded.manifest.games.iter().map(move |g| {
+                    let mut v = serde_json::to_value(g).unwrap_or_default();
+                    v["plugin"] = json!(p.name());
+                    v
+                })
+            })
             .collect();
         let bots: Vec<Value> = latest
             .iter()
-            .flat_map(|p| p.loaded.manifest.bots.iter().map(move |b| {
-                let mut v = serde_json::to_value(b).unwrap_or_default();
-                v["plugin"] = json!(p.name());
-                v["id"] = json!(format!("{}/{}", p.name(), b.name));
-                v
-            }))
+            .flat_map(|p| {
+                p.loaded.manifest.bots.iter().map(move |b| {
+                    let mut v = serde_json::to_value(b).unwrap_or_default();
+                    v["plugin"] = json!(p.name());
+                    v["id"] = json!(format!("{}/{}", p.name(), b.name));
+                    v
+                })
+            })
             .collect();
         let plugins: Vec<Value> = latest.iter().map(|p| p.describe()).collect();
         json!({"games": games, "bots": bots, "plugins": plugins})
@@ -281,7 +334,10 @@ enum SameName {
 /// True for files discovery loads by itself: the platform's library naming with a `yomi_` stem.
 fn is_plugin_file(path: &Path) -> bool {
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else { return false };
-    let ext_ok = path.extension().and_then(|e| e.to_str()).is_some_and(|e| e == std::env::consts::DLL_EXTENSION);
+    let ext_ok = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e == std::env::consts::DLL_EXTENSION);
     let stem_ok = name.starts_with(&format!("{}yomi_", std::env::consts::DLL_PREFIX));
     ext_ok && stem_ok && path.is_file()
 }
@@ -293,9 +349,11 @@ fn hex_prefix(digest: &[u8]) -> String {
 /// Copies a rebuilt library to a unique name so the dynamic loader maps the new bytes.
 fn shadow_copy(file: &Path, build: &str) -> Result<PathBuf, ErrorInfo> {
     let dir = std::env::temp_dir().join(format!("yomi-shadow-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("{}: {e}", dir.display())))?;
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("{}: {e}", dir.display())))?;
     let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("plugin");
     let target = dir.join(format!("{stem}-{build}.{}", std::env::consts::DLL_EXTENSION));
-    std::fs::copy(file, &target).map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("{}: {e}", target.display())))?;
+    std::fs::copy(file, &target)
+        .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("{}: {e}", target.display())))?;
     Ok(target)
 }

@@ -42,7 +42,9 @@ pub fn serve_worker(library: &Path) -> anyhow::Result<()> {
     for line in stdin.lock().lines() {
         let line = line?;
         let reply: Result<Value, ErrorInfo> = match serde_json::from_str::<WorkerRequest>(&line) {
-            Err(e) => Err(ErrorInfo::new(ErrorCode::InvalidRequest, format!("worker: bad request: {e}"))),
+            Err(e) => {
+                Err(ErrorInfo::new(ErrorCode::InvalidRequest, format!("worker: bad request: {e}")))
+            }
             Ok(WorkerRequest::Open(open)) => plugin.open(&open).map(|h| {
                 handle = Some(h);
                 Value::Null
@@ -93,8 +95,13 @@ pub struct WorkerAgent {
 
 impl WorkerAgent {
     /// Starts a worker for `open` from `library` and opens the agent in it.
-    pub async fn start(library: PathBuf, open: Open, deadline: Option<Duration>) -> Result<WorkerAgent, ErrorInfo> {
-        let agent = WorkerAgent { library, open: Mutex::new(open), deadline, process: Mutex::new(None) };
+    pub async fn start(
+        library: PathBuf,
+        open: Open,
+        deadline: Option<Duration>,
+    ) -> Result<WorkerAgent, ErrorInfo> {
+        let agent =
+            WorkerAgent { library, open: Mutex::new(open), deadline, process: Mutex::new(None) };
         let mut process = agent.process.lock().await;
         *process = Some(agent.spawn().await?);
         drop(process);
@@ -102,7 +109,8 @@ impl WorkerAgent {
     }
 
     async fn spawn(&self) -> Result<Process, ErrorInfo> {
-        let exe = std::env::current_exe().map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?;
+        let exe = std::env::current_exe()
+            .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?;
         let mut child = Command::new(exe)
             .arg("worker")
             .arg("--library")
@@ -112,7 +120,9 @@ impl WorkerAgent {
             .stderr(Stdio::inherit())
             .kill_on_drop(true)
             .spawn()
-            .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("cannot start a worker: {e}")))?;
+            .map_err(|e| {
+                ErrorInfo::new(ErrorCode::Internal, format!("cannot start a worker: {e}"))
+            })?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = BufReader::new(child.stdout.take().expect("piped stdout")).lines();
         let mut process = Process { child, stdin, stdout };
@@ -141,8 +151,13 @@ impl WorkerAgent {
 }
 
 /// Sends one line and waits for one line back within the deadline.
-async fn exchange(process: &mut Process, request: &WorkerRequest, deadline: Option<Duration>) -> Result<Value, ErrorInfo> {
-    let mut line = serde_json::to_vec(request).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?;
+async fn exchange(
+    process: &mut Process,
+    request: &WorkerRequest,
+    deadline: Option<Duration>,
+) -> Result<Value, ErrorInfo> {
+    let mut line = serde_json::to_vec(request)
+        .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?;
     line.push(b'\n');
     let roundtrip = async {
         process.stdin.write_all(&line).await?;
@@ -150,18 +165,29 @@ async fn exchange(process: &mut Process, request: &WorkerRequest, deadline: Opti
         process.stdout.next_line().await
     };
     let answer = match deadline {
-        Some(d) => tokio::time::timeout(d, roundtrip)
-            .await
-            .map_err(|_| ErrorInfo::new(ErrorCode::Timeout, format!("the bot did not answer within {} ms", d.as_millis())))?,
+        Some(d) => tokio::time::timeout(d, roundtrip).await.map_err(|_| {
+            ErrorInfo::new(
+                ErrorCode::Timeout,
+                format!("the bot did not answer within {} ms", d.as_millis()),
+            )
+        })?,
         None => roundtrip.await,
     };
-    let crashed = |why: String| ErrorInfo::new(ErrorCode::Crashed, format!("the bot's worker process died ({why}); it restarts on next use"));
+    let crashed = |why: String| {
+        ErrorInfo::new(
+            ErrorCode::Crashed,
+            format!("the bot's worker process died ({why}); it restarts on next use"),
+        )
+    };
     match answer {
         Ok(Some(text)) => serde_json::from_str::<CallReply>(&text)
-            .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("unreadable worker reply: {e}")))?
+            .map_err(|e| {
+                ErrorInfo::new(ErrorCode::Internal, format!("unreadable worker reply: {e}"))
+            })?
             .into(),
         Ok(None) => {
-            let status = process.child.wait().await.map(|s| s.to_string()).unwrap_or_else(|e| e.to_string());
+            let status =
+                process.child.wait().await.map(|s| s.to_string()).unwrap_or_else(|e| e.to_string());
             Err(crashed(status))
         }
         Err(e) => Err(crashed(e.to_string())),
@@ -172,7 +198,8 @@ async fn exchange(process: &mut Process, request: &WorkerRequest, deadline: Opti
 impl Agent for WorkerAgent {
     async fn act(&self, request: ActRequest) -> Result<ActReply, ErrorInfo> {
         let value = self.invoke(Call::Act(request)).await?;
-        serde_json::from_value(value).map_err(|e| ErrorInfo::new(ErrorCode::BotError, format!("unreadable decision: {e}")))
+        serde_json::from_value(value)
+            .map_err(|e| ErrorInfo::new(ErrorCode::BotError, format!("unreadable decision: {e}")))
     }
 
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo> {

@@ -84,7 +84,9 @@ unsafe impl Sync for PluginTable {}
 
 impl std::fmt::Debug for PluginTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PluginTable").field("abi_version", &self.abi_version).finish_non_exhaustive()
+        f.debug_struct("PluginTable")
+            .field("abi_version", &self.abi_version)
+            .finish_non_exhaustive()
     }
 }
 
@@ -118,8 +120,11 @@ impl<E: PluginInstance> TableFor<E> {
 fn reply_buffer(reply: Result<Value, ErrorInfo>) -> RawBuffer {
     let reply = CallReply::from(reply);
     let bytes = serde_json::to_vec(&reply).unwrap_or_else(|e| {
-        serde_json::to_vec(&CallReply::from(Err(ErrorInfo::new(ErrorCode::Internal, e.to_string()))))
-            .expect("an error reply serializes")
+        serde_json::to_vec(&CallReply::from(Err(ErrorInfo::new(
+            ErrorCode::Internal,
+            e.to_string(),
+        ))))
+        .expect("an error reply serializes")
     });
     RawBuffer::from_vec(bytes)
 }
@@ -139,24 +144,37 @@ pub fn guarded(f: impl FnOnce() -> Result<Value, ErrorInfo>) -> Result<Value, Er
     }
 }
 
-unsafe fn parse<T: serde::de::DeserializeOwned>(ptr: *const u8, len: usize) -> Result<T, ErrorInfo> {
+unsafe fn parse<T: serde::de::DeserializeOwned>(
+    ptr: *const u8,
+    len: usize,
+) -> Result<T, ErrorInfo> {
     let bytes = if ptr.is_null() { &[][..] } else { std::slice::from_raw_parts(ptr, len) };
-    serde_json::from_slice(bytes)
-        .map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, format!("bad request across the plugin ABI: {e}")))
+    serde_json::from_slice(bytes).map_err(|e| {
+        ErrorInfo::new(ErrorCode::InvalidParams, format!("bad request across the plugin ABI: {e}"))
+    })
 }
 
 unsafe extern "C" fn manifest<E: PluginInstance>() -> RawBuffer {
     reply_buffer(guarded(|| {
-        serde_json::to_value(E::get().manifest()).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))
+        serde_json::to_value(E::get().manifest())
+            .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))
     }))
 }
 
-unsafe extern "C" fn open<E: PluginInstance>(ptr: *const u8, len: usize, out: *mut *mut c_void) -> RawBuffer {
+unsafe extern "C" fn open<E: PluginInstance>(
+    ptr: *const u8,
+    len: usize,
+    out: *mut *mut c_void,
+) -> RawBuffer {
     reply_buffer(guarded(|| {
         let request: Open = parse(ptr, len)?;
         let handle = match request {
-            Open::Agent { bot, options, context } => Handle::Agent(E::get().new_agent(&bot, &options, &context)?),
-            Open::Game { game, options, seed } => Handle::Game(E::get().new_game(&game, &options, seed)?),
+            Open::Agent { bot, options, context } => {
+                Handle::Agent(E::get().new_agent(&bot, &options, &context)?)
+            }
+            Open::Game { game, options, seed } => {
+                Handle::Game(E::get().new_game(&game, &options, seed)?)
+            }
         };
         *out = Box::into_raw(Box::new(handle)) as *mut c_void;
         Ok(Value::Null)

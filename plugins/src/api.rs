@@ -15,10 +15,20 @@ pub trait Plugin: Send + Sync + 'static {
     /// Creates an agent of bot `bot`. `options` is complete and already checked against the bot's
     /// schema (defaults, then preset, then overrides); the bot still rejects combinations the
     /// schema cannot express.
-    fn new_agent(&self, bot: &str, options: &Options, ctx: &AgentContext) -> Result<Box<dyn Agent>, ErrorInfo>;
+    fn new_agent(
+        &self,
+        bot: &str,
+        options: &Options,
+        ctx: &AgentContext,
+    ) -> Result<Box<dyn Agent>, ErrorInfo>;
 
     /// Creates a game (its referee) with checked options and a seed for any chance in it.
-    fn new_game(&self, game: &str, _options: &Options, _seed: u64) -> Result<Box<dyn Game>, ErrorInfo> {
+    fn new_game(
+        &self,
+        game: &str,
+        _options: &Options,
+        _seed: u64,
+    ) -> Result<Box<dyn Game>, ErrorInfo> {
         Err(ErrorInfo::new(ErrorCode::UnknownGame, format!("this plugin has no game `{game}`")))
     }
 
@@ -27,7 +37,10 @@ pub trait Plugin: Send + Sync + 'static {
     fn command(&self, args: &[String], _ctx: &CommandContext) -> Result<String, ErrorInfo> {
         Err(ErrorInfo::new(
             ErrorCode::InvalidParams,
-            format!("this plugin has no command `{}`", args.first().map(String::as_str).unwrap_or("")),
+            format!(
+                "this plugin has no command `{}`",
+                args.first().map(String::as_str).unwrap_or("")
+            ),
         ))
     }
 }
@@ -88,7 +101,10 @@ pub trait Game: Send {
     /// The action played for a seat that timed out or answered illegally, when the match's failure
     /// policy asks for one. The default is the first legal action.
     fn default_action(&self, seat: usize) -> Option<Value> {
-        self.decisions().into_iter().find(|d| d.seat == seat).and_then(|d| d.legal.into_iter().next())
+        self.decisions()
+            .into_iter()
+            .find(|d| d.seat == seat)
+            .and_then(|d| d.legal.into_iter().next())
     }
 }
 
@@ -97,7 +113,10 @@ pub mod opt {
     use super::*;
 
     fn missing(name: &str) -> ErrorInfo {
-        ErrorInfo::new(ErrorCode::InvalidOption, format!("option `{name}` is missing or of the wrong type"))
+        ErrorInfo::new(
+            ErrorCode::InvalidOption,
+            format!("option `{name}` is missing or of the wrong type"),
+        )
     }
 
     pub fn f64(options: &Options, name: &str) -> Result<f64, ErrorInfo> {

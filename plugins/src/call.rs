@@ -20,13 +20,25 @@ pub enum Open {
 #[serde(tag = "call", rename_all = "snake_case")]
 pub enum Call {
     Act(ActRequest),
-    Observe { event: Value },
-    Configure { options: Options },
-    Service { method: String, #[serde(default)] params: Value },
+    Observe {
+        event: Value,
+    },
+    Configure {
+        options: Options,
+    },
+    Service {
+        method: String,
+        #[serde(default)]
+        params: Value,
+    },
     Decisions,
-    Apply { actions: Vec<(usize, Value)> },
+    Apply {
+        actions: Vec<(usize, Value)>,
+    },
     Outcome,
-    DefaultAction { seat: usize },
+    DefaultAction {
+        seat: usize,
+    },
 }
 
 /// The reply to any call: the JSON result or an error.
@@ -53,7 +65,9 @@ impl From<CallReply> for Result<Value, ErrorInfo> {
         match (r.ok, r.result, r.error) {
             (true, result, _) => Ok(result.unwrap_or(Value::Null)),
             (false, _, Some(e)) => Err(e),
-            (false, _, None) => Err(ErrorInfo::new(ErrorCode::Internal, "plugin replied not-ok without an error")),
+            (false, _, None) => {
+                Err(ErrorInfo::new(ErrorCode::Internal, "plugin replied not-ok without an error"))
+            }
         }
     }
 }
@@ -70,7 +84,9 @@ impl Handle {
         match (self, call) {
             (Handle::Agent(a), Call::Act(req)) => to_json(&a.act(&req)?),
             (Handle::Agent(a), Call::Observe { event }) => a.observe(&event).map(|_| Value::Null),
-            (Handle::Agent(a), Call::Configure { options }) => a.configure(&options).map(|_| Value::Null),
+            (Handle::Agent(a), Call::Configure { options }) => {
+                a.configure(&options).map(|_| Value::Null)
+            }
             (Handle::Agent(a), Call::Service { method, params }) => a.call(&method, &params),
             (Handle::Game(g), Call::Decisions) => to_json(&g.decisions()),
             (Handle::Game(g), Call::Apply { actions }) => g.apply(&actions),
@@ -83,7 +99,8 @@ impl Handle {
 }
 
 fn wrong_kind(kind: &str, call: &Call) -> ErrorInfo {
-    let name = serde_json::to_value(call).ok().and_then(|v| v.get("call").cloned()).unwrap_or_default();
+    let name =
+        serde_json::to_value(call).ok().and_then(|v| v.get("call").cloned()).unwrap_or_default();
     ErrorInfo::new(ErrorCode::InvalidRequest, format!("call {name} does not apply to {kind}"))
 }
 

@@ -24,6 +24,6 @@ pub mod rng;
 pub use api::{Agent, AgentContext, CommandContext, Game, Plugin};
 pub use yomi_protocol as protocol;
 pub use yomi_protocol::{
-    ActReply, ActRequest, BotInfo, Decision, ErrorCode, ErrorInfo, GameInfo, GameOutcome, OptionSpec,
-    Options, PluginManifest, Preset,
+    ActReply, ActRequest, BotInfo, Decision, ErrorCode, ErrorInfo, GameInfo, GameOutcome,
+    OptionSpec, Options, PluginManifest, Preset,
 };

@@ -21,7 +21,9 @@ pub enum LoadError {
     NotALibrary { path: PathBuf, reason: String },
     #[error("{path}: not a yomi plugin (no `yomi_plugin_entry` symbol)")]
     MissingSymbol { path: PathBuf },
-    #[error("{path}: built for plugin ABI {found}, this host speaks ABI {expected}; rebuild the plugin")]
+    #[error(
+        "{path}: built for plugin ABI {found}, this host speaks ABI {expected}; rebuild the plugin"
+    )]
     AbiMismatch { path: PathBuf, found: u32, expected: u32 },
     #[error("{path}: bad manifest: {reason}")]
     BadManifest { path: PathBuf, reason: String },
@@ -50,7 +52,9 @@ impl LoadedPlugin {
         let library = unsafe { libloading::Library::new(path) }
             .map_err(|e| LoadError::NotALibrary { path: path.into(), reason: e.to_string() })?;
         let entry: EntryFn = unsafe {
-            *library.get::<EntryFn>(ENTRY_SYMBOL).map_err(|_| LoadError::MissingSymbol { path: path.into() })?
+            *library
+                .get::<EntryFn>(ENTRY_SYMBOL)
+                .map_err(|_| LoadError::MissingSymbol { path: path.into() })?
         };
         // Never unloaded: see the module doc.
         std::mem::forget(library);
@@ -58,7 +62,10 @@ impl LoadedPlugin {
         // field is a u32 in every ABI version; we read only that until it matches.
         let table_ptr = unsafe { entry() };
         if table_ptr.is_null() {
-            return Err(LoadError::BadManifest { path: path.into(), reason: "entry point returned null".into() });
+            return Err(LoadError::BadManifest {
+                path: path.into(),
+                reason: "entry point returned null".into(),
+            });
         }
         let found = unsafe { std::ptr::read(table_ptr as *const u32) };
         if found != ABI_VERSION {
@@ -75,7 +82,10 @@ impl LoadedPlugin {
         if manifest.name.is_empty() || manifest.name.contains('/') {
             return Err(LoadError::BadManifest {
                 path: path.into(),
-                reason: format!("plugin name `{}` must be non-empty and contain no `/`", manifest.name),
+                reason: format!(
+                    "plugin name `{}` must be non-empty and contain no `/`",
+                    manifest.name
+                ),
             });
         }
         Ok(LoadedPlugin { path: path.into(), manifest, table })
@@ -83,10 +93,13 @@ impl LoadedPlugin {
 
     /// Opens an agent or game handle.
     pub fn open(&self, request: &Open) -> Result<PluginHandle, ErrorInfo> {
-        let bytes = serde_json::to_vec(request).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?;
+        let bytes = serde_json::to_vec(request)
+            .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?;
         let mut ptr: *mut c_void = std::ptr::null_mut();
         // SAFETY: the table is valid forever; the request bytes outlive the call.
-        let reply = unsafe { take_reply(self.table, (self.table.open)(bytes.as_ptr(), bytes.len(), &mut ptr)) };
+        let reply = unsafe {
+            take_reply(self.table, (self.table.open)(bytes.as_ptr(), bytes.len(), &mut ptr))
+        };
         reply?;
         if ptr.is_null() {
             return Err(ErrorInfo::new(ErrorCode::Internal, "plugin opened no handle"));
@@ -97,8 +110,10 @@ impl LoadedPlugin {
     /// Runs one of the plugin's CLI subcommands and returns its output text.
     pub fn command(&self, args: &[String], context: &CommandContext) -> Result<String, ErrorInfo> {
         let request = CommandRequest { args: args.to_vec(), context: context.clone() };
-        let bytes = serde_json::to_vec(&request).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?;
-        let reply = unsafe { take_reply(self.table, (self.table.command)(bytes.as_ptr(), bytes.len())) }?;
+        let bytes = serde_json::to_vec(&request)
+            .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?;
+        let reply =
+            unsafe { take_reply(self.table, (self.table.command)(bytes.as_ptr(), bytes.len())) }?;
         match reply {
             Value::String(s) => Ok(s),
             other => Ok(other.to_string()),
@@ -119,14 +134,20 @@ unsafe impl Send for PluginHandle {}
 impl PluginHandle {
     /// Makes one call on the handle.
     pub fn invoke(&mut self, call: &Call) -> Result<Value, ErrorInfo> {
-        let bytes = serde_json::to_vec(call).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?;
+        let bytes = serde_json::to_vec(call)
+            .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?;
         self.invoke_raw(&bytes)
     }
 
     /// Makes one call whose JSON is already encoded.
     pub fn invoke_raw(&mut self, call_json: &[u8]) -> Result<Value, ErrorInfo> {
         // SAFETY: `ptr` is a live handle from this table's `open`; `&mut self` keeps calls serial.
-        unsafe { take_reply(self.table, (self.table.invoke)(self.ptr, call_json.as_ptr(), call_json.len())) }
+        unsafe {
+            take_reply(
+                self.table,
+                (self.table.invoke)(self.ptr, call_json.as_ptr(), call_json.len()),
+            )
+        }
     }
 }
 
@@ -143,6 +164,9 @@ unsafe fn take_reply(table: &PluginTable, buffer: RawBuffer) -> Result<Value, Er
     (table.free)(buffer);
     match parsed {
         Ok(reply) => reply.into(),
-        Err(e) => Err(ErrorInfo::new(ErrorCode::Internal, format!("plugin sent an unreadable reply: {e}"))),
+        Err(e) => Err(ErrorInfo::new(
+            ErrorCode::Internal,
+            format!("plugin sent an unreadable reply: {e}"),
+        )),
     }
 }

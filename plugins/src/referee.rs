@@ -34,9 +34,16 @@ pub fn play(game: &mut dyn Game, agents: &mut [&mut dyn Agent]) -> Result<Played
         let mut actions = Vec::with_capacity(decisions.len());
         for d in decisions {
             let agent = agents.get_mut(d.seat).ok_or_else(|| {
-                ErrorInfo::new(yomi_protocol::ErrorCode::InvalidParams, format!("no agent for seat {}", d.seat))
+                ErrorInfo::new(
+                    yomi_protocol::ErrorCode::InvalidParams,
+                    format!("no agent for seat {}", d.seat),
+                )
             })?;
-            let reply = agent.act(&ActRequest { observation: d.observation, legal: d.legal, explain: false })?;
+            let reply = agent.act(&ActRequest {
+                observation: d.observation,
+                legal: d.legal,
+                explain: false,
+            })?;
             actions.push((d.seat, reply.action));
         }
         let event = game.apply(&actions)?;
@@ -46,7 +53,10 @@ pub fn play(game: &mut dyn Game, agents: &mut [&mut dyn Agent]) -> Result<Played
         steps.push(Step { actions, event });
     }
     let outcome = game.outcome().ok_or_else(|| {
-        ErrorInfo::new(yomi_protocol::ErrorCode::Internal, "game has no decisions left but no outcome")
+        ErrorInfo::new(
+            yomi_protocol::ErrorCode::Internal,
+            "game has no decisions left but no outcome",
+        )
     })?;
     Ok(PlayedGame { steps, outcome })
 }

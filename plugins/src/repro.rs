@@ -20,7 +20,15 @@ pub struct Row {
 }
 
 impl Row {
-    pub fn new(table: &str, row: &str, column: &str, seed: Option<f64>, ours: f64, ci95: Option<[f64; 2]>, n: u64) -> Row {
+    pub fn new(
+        table: &str,
+        row: &str,
+        column: &str,
+        seed: Option<f64>,
+        ours: f64,
+        ci95: Option<[f64; 2]>,
+        n: u64,
+    ) -> Row {
         Row { table: table.into(), row: row.into(), column: column.into(), seed, ours, ci95, n }
     }
 
@@ -68,13 +76,24 @@ pub fn markdown(rows: &[Row]) -> String {
     let mut out = String::from("| table | row | column | seed | ours | 95 % CI | n | agrees |\n|---|---|---|---|---|---|---|---|\n");
     for r in rows {
         let seed = r.seed.map(fmt).unwrap_or_else(|| "—".into());
-        let ci = r.ci95.map(|[a, b]| format!("[{}, {}]", fmt(a), fmt(b))).unwrap_or_else(|| "—".into());
+        let ci =
+            r.ci95.map(|[a, b]| format!("[{}, {}]", fmt(a), fmt(b))).unwrap_or_else(|| "—".into());
         let agrees = match r.agrees() {
             Some(true) => "yes",
             Some(false) => "**no**",
             None => "",
         };
-        out.push_str(&format!("| {} | {} | {} | {} | {} | {} | {} | {} |\n", r.table, r.row, r.column, seed, fmt(r.ours), ci, r.n, agrees));
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            r.table,
+            r.row,
+            r.column,
+            seed,
+            fmt(r.ours),
+            ci,
+            r.n,
+            agrees
+        ));
     }
     out
 }

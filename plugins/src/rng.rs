@@ -25,8 +25,18 @@ mod tests {
 
     #[test]
     fn same_seed_same_stream() {
-        let a: Vec<u64> = (0..4).map({ let mut r = seeded(42); move |_| r.next_u64() }).collect();
-        let b: Vec<u64> = (0..4).map({ let mut r = seeded(42); move |_| r.next_u64() }).collect();
+        let a: Vec<u64> = (0..4)
+            .map({
+                let mut r = seeded(42);
+                move |_| r.next_u64()
+            })
+            .collect();
+        let b: Vec<u64> = (0..4)
+            .map({
+                let mut r = seeded(42);
+                move |_| r.next_u64()
+            })
+            .collect();
         assert_eq!(a, b);
         assert_ne!(seeded(1).next_u64(), seeded(2).next_u64());
     }

@@ -48,7 +48,10 @@ impl Request {
             None | Some(Value::Null) => {
                 return Err((
                     None,
-                    ErrorInfo::new(ErrorCode::InvalidRequest, "request has no `id` (a string or number)"),
+                    ErrorInfo::new(
+                        ErrorCode::InvalidRequest,
+                        "request has no `id` (a string or number)",
+                    ),
                 ))
             }
             Some(v) => match serde_json::from_value::<RequestId>(v) {
@@ -73,7 +76,10 @@ impl Request {
                 ))
             }
             None => {
-                return Err((Some(id), ErrorInfo::new(ErrorCode::InvalidRequest, "request has no `op`")))
+                return Err((
+                    Some(id),
+                    ErrorInfo::new(ErrorCode::InvalidRequest, "request has no `op`"),
+                ))
             }
         };
         Ok(Request { id, op, params: map })
@@ -82,7 +88,10 @@ impl Request {
     /// Deserializes the parameters into an operation's typed parameter struct.
     pub fn params<T: serde::de::DeserializeOwned>(&self) -> Result<T, ErrorInfo> {
         serde_json::from_value(Value::Object(self.params.clone())).map_err(|e| {
-            ErrorInfo::new(ErrorCode::InvalidParams, format!("bad parameters for `{}`: {e}", self.op))
+            ErrorInfo::new(
+                ErrorCode::InvalidParams,
+                format!("bad parameters for `{}`: {e}", self.op),
+            )
         })
     }
 
@@ -147,7 +156,8 @@ mod tests {
 
     #[test]
     fn request_round_trips() {
-        let req = Request::parse(r#"{"id":7,"op":"agent.act","agent":"a1","legal":[1,2]}"#).unwrap();
+        let req =
+            Request::parse(r#"{"id":7,"op":"agent.act","agent":"a1","legal":[1,2]}"#).unwrap();
         assert_eq!(req.op, "agent.act");
         assert_eq!(req.params["agent"], json!("a1"));
         let again = Request::from_value(req.to_value()).unwrap();
@@ -166,8 +176,14 @@ mod tests {
     fn bad_lines_get_codes() {
         assert_eq!(Request::parse("{nope").unwrap_err().1.code, ErrorCode::MalformedJson);
         assert_eq!(Request::parse("[1]").unwrap_err().1.code, ErrorCode::InvalidRequest);
-        assert_eq!(Request::parse(r#"{"op":"ping"}"#).unwrap_err().1.code, ErrorCode::InvalidRequest);
-        assert_eq!(Request::parse(r#"{"id":[1],"op":"ping"}"#).unwrap_err().1.code, ErrorCode::InvalidRequest);
+        assert_eq!(
+            Request::parse(r#"{"op":"ping"}"#).unwrap_err().1.code,
+            ErrorCode::InvalidRequest
+        );
+        assert_eq!(
+            Request::parse(r#"{"id":[1],"op":"ping"}"#).unwrap_err().1.code,
+            ErrorCode::InvalidRequest
+        );
         let (id, err) = Request::parse(r#"{"id":3,"op":5}"#).unwrap_err();
         assert_eq!(id, Some(RequestId::Number(3.into())));
         assert_eq!(err.code, ErrorCode::InvalidRequest);

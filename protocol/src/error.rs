@@ -105,7 +105,10 @@ mod tests {
     #[test]
     fn wire_names_match_serde() {
         for (code, name) in ALL_CODES {
-            assert_eq!(serde_json::to_value(code).unwrap(), serde_json::Value::String(name.to_string()));
+            assert_eq!(
+                serde_json::to_value(code).unwrap(),
+                serde_json::Value::String(name.to_string())
+            );
         }
     }
 }

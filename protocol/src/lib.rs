@@ -17,7 +17,7 @@ pub use envelope::{Event, Reply, Request, RequestId};
 pub use error::{ErrorCode, ErrorInfo};
 pub use game::{ActReply, ActRequest, Decision, GameOutcome};
 pub use manifest::{BotInfo, GameInfo, PluginManifest};
-pub use options::{OptionKind, OptionSpec, Options, Preset, OptionError};
+pub use options::{OptionError, OptionKind, OptionSpec, Options, Preset};
 
 /// Version of the JSON-lines protocol spoken between clients and the host.
 pub const PROTOCOL_VERSION: u32 = 1;

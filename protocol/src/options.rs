@@ -29,7 +29,9 @@ pub enum OptionKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         max: Option<f64>,
     },
-    Choice { choices: Vec<String> },
+    Choice {
+        choices: Vec<String>,
+    },
     String,
     /// Free-form JSON (a party definition, a board, a list of ranges ...) checked by the bot itself.
     Json,
@@ -51,11 +53,23 @@ impl OptionSpec {
         Self::new(name, OptionKind::Bool, Value::Bool(default), description)
     }
 
-    pub fn int(name: &str, default: i64, min: Option<i64>, max: Option<i64>, description: &str) -> Self {
+    pub fn int(
+        name: &str,
+        default: i64,
+        min: Option<i64>,
+        max: Option<i64>,
+        description: &str,
+    ) -> Self {
         Self::new(name, OptionKind::Int { min, max }, Value::from(default), description)
     }
 
-    pub fn float(name: &str, default: f64, min: Option<f64>, max: Option<f64>, description: &str) -> Self {
+    pub fn float(
+        name: &str,
+        default: f64,
+        min: Option<f64>,
+        max: Option<f64>,
+        description: &str,
+    ) -> Self {
         Self::new(name, OptionKind::Float { min, max }, Value::from(default), description)
     }
 
@@ -89,7 +103,9 @@ impl OptionSpec {
             OptionKind::Int { min, max } => {
                 let n = match value {
                     Value::Number(n) if n.is_i64() => n.as_i64().unwrap(),
-                    Value::Number(n) if n.as_f64().is_some_and(|f| f.fract() == 0.0 && f.abs() < 9e15) => {
+                    Value::Number(n)
+                        if n.as_f64().is_some_and(|f| f.fract() == 0.0 && f.abs() < 9e15) =>
+                    {
                         n.as_f64().unwrap() as i64
                     }
                     _ => return Err(bad("an integer")),
@@ -115,15 +131,21 @@ impl OptionSpec {
                 }),
                 None => Err(bad("a string")),
             },
-            OptionKind::String => value.as_str().map(|_| value.clone()).ok_or_else(|| bad("a string")),
+            OptionKind::String => {
+                value.as_str().map(|_| value.clone()).ok_or_else(|| bad("a string"))
+            }
             OptionKind::Json => Ok(value.clone()),
         }
     }
 
     fn out_of_range(&self, value: &Value) -> OptionError {
         let range = match &self.kind {
-            OptionKind::Int { min, max } => range_text(min.map(|m| m.to_string()), max.map(|m| m.to_string())),
-            OptionKind::Float { min, max } => range_text(min.map(|m| m.to_string()), max.map(|m| m.to_string())),
+            OptionKind::Int { min, max } => {
+                range_text(min.map(|m| m.to_string()), max.map(|m| m.to_string()))
+            }
+            OptionKind::Float { min, max } => {
+                range_text(min.map(|m| m.to_string()), max.map(|m| m.to_string()))
+            }
             _ => String::new(),
         };
         OptionError::OutOfRange { option: self.name.clone(), got: value.clone(), range }
@@ -169,7 +191,11 @@ pub enum OptionError {
 
 /// Checks `changes` against `schema` and applies them on top of `base` (a complete set), returning
 /// the new complete set. Nothing is applied unless every change is valid.
-pub fn apply_changes(schema: &[OptionSpec], base: &Options, changes: &Options) -> Result<Options, OptionError> {
+pub fn apply_changes(
+    schema: &[OptionSpec],
+    base: &Options,
+    changes: &Options,
+) -> Result<Options, OptionError> {
     let mut out = base.clone();
     for (name, value) in changes {
         let spec = schema.iter().find(|s| &s.name == name).ok_or_else(|| OptionError::Unknown {
@@ -196,10 +222,11 @@ pub fn resolve(
 ) -> Result<Options, OptionError> {
     let mut options = defaults(schema);
     if let Some(name) = preset {
-        let preset = presets.iter().find(|p| p.name == name).ok_or_else(|| OptionError::UnknownPreset {
-            preset: name.to_string(),
-            known: presets.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", "),
-        })?;
+        let preset =
+            presets.iter().find(|p| p.name == name).ok_or_else(|| OptionError::UnknownPreset {
+                preset: name.to_string(),
+                known: presets.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", "),
+            })?;
         options = apply_changes(schema, &options, &preset.options)?;
     }
     apply_changes(schema, &options, overrides)
@@ -227,13 +254,18 @@ mod tests {
             assert_eq!(serde_json::from_str::<OptionSpec>(&text).unwrap(), spec);
         }
         let text = serde_json::to_value(&schema()[0]).unwrap();
-        assert_eq!(text, json!({"name":"delta","type":"float","min":0.0,"max":1.0,"default":0.1,"description":"noise"}));
+        assert_eq!(
+            text,
+            json!({"name":"delta","type":"float","min":0.0,"max":1.0,"default":0.1,"description":"noise"})
+        );
     }
 
     #[test]
     fn resolve_layers_defaults_preset_overrides() {
         let presets = vec![Preset::new("human", "", json!({"delta": 0.2, "noise": "normal"}))];
-        let opts = resolve(&schema(), &presets, Some("human"), &Options::from([("n".into(), json!(3))])).unwrap();
+        let opts =
+            resolve(&schema(), &presets, Some("human"), &Options::from([("n".into(), json!(3))]))
+                .unwrap();
         assert_eq!(opts["delta"], json!(0.2));
         assert_eq!(opts["noise"], json!("normal"));
         assert_eq!(opts["n"], json!(3));

@@ -7,8 +7,8 @@ use serde_json::{json, Value};
 use yomi_protocol::manifest::{CommandInfo, MethodInfo};
 use yomi_protocol::options::{apply_changes, defaults, resolve, OptionKind};
 use yomi_protocol::{
-    ActReply, ActRequest, BotInfo, Decision, ErrorCode, ErrorInfo, Event, GameInfo, GameOutcome, OptionSpec, Options,
-    PluginManifest, Preset, Reply, Request, RequestId,
+    ActReply, ActRequest, BotInfo, Decision, ErrorCode, ErrorInfo, Event, GameInfo, GameOutcome,
+    OptionSpec, Options, PluginManifest, Preset, Reply, Request, RequestId,
 };
 
 /// Serializes, parses back, and checks equality; returns the JSON for shape checks.
@@ -54,13 +54,23 @@ fn manifest() -> PluginManifest {
 #[test]
 fn manifests_round_trip_and_optional_lists_default_to_empty() {
     let json = round_trip(&manifest());
-    assert_eq!(json["bots"][0]["options"][1], json!({"name": "delta", "type": "float", "max": 1.0, "default": 0.5, "description": "d"}));
+    assert_eq!(
+        json["bots"][0]["options"][1],
+        json!({"name": "delta", "type": "float", "max": 1.0, "default": 0.5, "description": "d"})
+    );
     assert_eq!(json["bots"][0]["options"][2]["choices"], json!(["uniform", "normal"]));
     assert_eq!(json["bots"][0]["options"][4]["type"], json!("json"));
-    let bare: PluginManifest = serde_json::from_value(json!({"name": "x", "version": "0", "description": ""})).unwrap();
+    let bare: PluginManifest =
+        serde_json::from_value(json!({"name": "x", "version": "0", "description": ""})).unwrap();
     assert!(bare.games.is_empty() && bare.bots.is_empty() && bare.commands.is_empty());
-    let bot: BotInfo = serde_json::from_value(json!({"name": "s", "description": "a service"})).unwrap();
-    assert!(bot.games.is_empty() && bot.options.is_empty() && bot.presets.is_empty() && bot.methods.is_empty());
+    let bot: BotInfo =
+        serde_json::from_value(json!({"name": "s", "description": "a service"})).unwrap();
+    assert!(
+        bot.games.is_empty()
+            && bot.options.is_empty()
+            && bot.presets.is_empty()
+            && bot.methods.is_empty()
+    );
 }
 
 #[test]
@@ -73,20 +83,33 @@ fn every_option_kind_round_trips() {
         OptionKind::String,
         OptionKind::Json,
     ] {
-        let spec = OptionSpec { name: "o".into(), kind, default: json!(null), description: "x".into() };
+        let spec =
+            OptionSpec { name: "o".into(), kind, default: json!(null), description: "x".into() };
         round_trip(&spec);
     }
     // Unknown types are refused, not guessed.
-    assert!(serde_json::from_value::<OptionSpec>(json!({"name": "o", "type": "colour", "default": 1, "description": ""})).is_err());
+    assert!(serde_json::from_value::<OptionSpec>(
+        json!({"name": "o", "type": "colour", "default": 1, "description": ""})
+    )
+    .is_err());
 }
 
 #[test]
 fn game_payloads_round_trip() {
-    let request = ActRequest { observation: json!({"hand": [1, 2]}), legal: vec![json!("fold"), json!({"raise": [2, 10]})], explain: true };
+    let request = ActRequest {
+        observation: json!({"hand": [1, 2]}),
+        legal: vec![json!("fold"), json!({"raise": [2, 10]})],
+        explain: true,
+    };
     round_trip(&request);
-    let sparse: ActRequest = serde_json::from_value(json!({"observation": null, "legal": []})).unwrap();
+    let sparse: ActRequest =
+        serde_json::from_value(json!({"observation": null, "legal": []})).unwrap();
     assert!(!sparse.explain, "explain is off unless asked");
-    assert_eq!(round_trip(&ActReply::new(json!("rock"))), json!({"action": "rock"}), "no explain key when none");
+    assert_eq!(
+        round_trip(&ActReply::new(json!("rock"))),
+        json!({"action": "rock"}),
+        "no explain key when none"
+    );
     round_trip(&ActReply::explained(json!(3), json!({"why": "because"})));
     round_trip(&Decision { seat: 1, observation: json!({}), legal: vec![json!(0)] });
     round_trip(&GameOutcome { scores: vec![1.0, 0.0], summary: json!({"chips": [5, -5]}) });
@@ -103,7 +126,10 @@ fn envelopes_round_trip() {
         round_trip(&Reply::err(Some(id), ErrorInfo::new(ErrorCode::UnknownAgent, "no")));
     }
     let anonymous = round_trip(&Reply::err(None, ErrorInfo::new(ErrorCode::MalformedJson, "bad")));
-    assert_eq!(anonymous, json!({"id": null, "ok": false, "error": {"code": "malformed_json", "message": "bad"}}));
+    assert_eq!(
+        anonymous,
+        json!({"id": null, "ok": false, "error": {"code": "malformed_json", "message": "bad"}})
+    );
     // Events wrap a non-object payload under `data`.
     assert_eq!(round_trip(&Event::new("tick", json!(3))), json!({"event": "tick", "data": 3}));
 }
@@ -114,7 +140,8 @@ fn requests_keep_extra_fields_and_type_their_params() {
     struct Params {
         agent: String,
     }
-    let request = Request::parse(r#"{"id":"q","op":"agent.drop","agent":"a1","future_field":[1]}"#).unwrap();
+    let request =
+        Request::parse(r#"{"id":"q","op":"agent.drop","agent":"a1","future_field":[1]}"#).unwrap();
     assert_eq!(request.params::<Params>().unwrap().agent, "a1", "unknown fields are ignored");
     assert_eq!(Request::from_value(request.to_value()).unwrap(), request);
     let missing = Request::parse(r#"{"id":"q","op":"agent.drop"}"#).unwrap();
@@ -135,7 +162,8 @@ fn option_validation_corners() {
     assert!(apply_changes(&schema, &base, &set(json!({"delta": -1e9}))).is_ok());
     assert!(apply_changes(&schema, &base, &set(json!({"delta": 1.0000001}))).is_err());
     // One bad change rejects the whole set and the base is untouched.
-    let err = apply_changes(&schema, &base, &set(json!({"bluff": false, "noise": "cauchy"}))).unwrap_err();
+    let err = apply_changes(&schema, &base, &set(json!({"bluff": false, "noise": "cauchy"})))
+        .unwrap_err();
     assert!(err.to_string().contains("noise"));
     assert_eq!(base["bluff"], json!(true));
     // Presets are validated like overrides: a plugin shipping a bad preset gets an error, not a bot
@@ -149,5 +177,8 @@ fn option_validation_corners() {
     // Integers: huge floats are not silently truncated.
     let ints = vec![OptionSpec::int("n", 0, None, None, "")];
     assert!(apply_changes(&ints, &defaults(&ints), &set(json!({"n": 1e17}))).is_err());
-    assert_eq!(apply_changes(&ints, &defaults(&ints), &set(json!({"n": -4.0}))).unwrap()["n"], json!(-4));
+    assert_eq!(
+        apply_changes(&ints, &defaults(&ints), &set(json!({"n": -4.0}))).unwrap()["n"],
+        json!(-4)
+    );
 }

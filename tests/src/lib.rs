@@ -26,7 +26,8 @@ pub fn target_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("current_exe");
     let deps = exe.parent().expect("test executable has a directory");
     // Integration tests live in target/<profile>/deps; a bench or example may live one level up.
-    let dir = if deps.file_name().is_some_and(|n| n == "deps") { deps.parent().unwrap() } else { deps };
+    let dir =
+        if deps.file_name().is_some_and(|n| n == "deps") { deps.parent().unwrap() } else { deps };
     dir.to_path_buf()
 }
 
@@ -134,7 +135,11 @@ impl Server {
             if let Ok(Some(status)) = self.child.try_wait() {
                 panic!("yomi exited ({status}) before listening; log:\n{}", self.log());
             }
-            assert!(Instant::now() < deadline, "yomi never logged `listening on`; log:\n{}", self.log());
+            assert!(
+                Instant::now() < deadline,
+                "yomi never logged `listening on`; log:\n{}",
+                self.log()
+            );
             std::thread::sleep(Duration::from_millis(10));
         }
     }
@@ -183,7 +188,8 @@ impl Server {
         let stream = TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect {addr}: {e}"));
         stream.set_nodelay(true).expect("nodelay");
         let reader = stream.try_clone().expect("clone stream");
-        let mut conn = Conn::new(Box::new(stream.try_clone().expect("clone stream")), Box::new(reader));
+        let mut conn =
+            Conn::new(Box::new(stream.try_clone().expect("clone stream")), Box::new(reader));
         conn.socket = Some(stream);
         conn
     }
@@ -223,7 +229,10 @@ impl Server {
 
     /// Sends a signal by name (`TERM`, `INT`) with kill(1).
     pub fn signal(&self, name: &str) {
-        let status = Command::new("kill").args([&format!("-{name}"), &self.pid().to_string()]).status().expect("run kill");
+        let status = Command::new("kill")
+            .args([&format!("-{name}"), &self.pid().to_string()])
+            .status()
+            .expect("run kill");
         assert!(status.success(), "kill -{name} failed");
     }
 
@@ -234,7 +243,11 @@ impl Server {
             if let Some(status) = self.child.try_wait().expect("try_wait") {
                 return status;
             }
-            assert!(Instant::now() < deadline, "yomi did not exit within {timeout:?}; log:\n{}", self.log());
+            assert!(
+                Instant::now() < deadline,
+                "yomi did not exit within {timeout:?}; log:\n{}",
+                self.log()
+            );
             std::thread::sleep(Duration::from_millis(10));
         }
     }
@@ -257,7 +270,9 @@ fn plugin_dir_args(dir: &Path) -> Vec<String> {
 
 /// Finds `listening on ADDR` in the server's log.
 fn listening_addr(log: &str) -> Option<SocketAddr> {
-    log.lines().find_map(|line| line.split("listening on ").nth(1)?.split_whitespace().next()?.parse().ok())
+    log.lines().find_map(|line| {
+        line.split("listening on ").nth(1)?.split_whitespace().next()?.parse().ok()
+    })
 }
 
 /// One client session: JSON lines out, JSON lines in.
@@ -320,7 +335,10 @@ impl Conn {
     /// The next line within `timeout`, or `None` on timeout or end of stream.
     pub fn recv_within(&mut self, timeout: Duration) -> Option<Value> {
         let line = self.lines.recv_timeout(timeout).ok()?;
-        Some(serde_json::from_str(&line).unwrap_or_else(|e| panic!("yomi sent a line that is not JSON ({e}): {line}")))
+        Some(
+            serde_json::from_str(&line)
+                .unwrap_or_else(|e| panic!("yomi sent a line that is not JSON ({e}): {line}")),
+        )
     }
 
     /// True when the server closed the stream (as opposed to a line arriving or a timeout).
@@ -396,7 +414,12 @@ pub fn error_code(reply: &Value) -> Option<String> {
     assert!(reply.get("result").is_none(), "an error reply carries no result: {reply}");
     let message = reply["error"]["message"].as_str().unwrap_or_default();
     assert!(!message.is_empty(), "error without a message: {reply}");
-    Some(reply["error"]["code"].as_str().unwrap_or_else(|| panic!("error without a code: {reply}")).to_string())
+    Some(
+        reply["error"]["code"]
+            .as_str()
+            .unwrap_or_else(|| panic!("error without a code: {reply}"))
+            .to_string(),
+    )
 }
 
 /// The observation the example `rps` bot reads: the opponent's last hand.

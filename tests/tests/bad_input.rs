@@ -9,7 +9,12 @@ use yomi_e2e::{error_code, rps_turn, with_agent, Conn, Server};
 fn rejects_raw(conn: &mut Conn, line: &[u8], code: &str, id: Value) {
     conn.send_raw(line);
     let reply = conn.reply();
-    assert_eq!(error_code(&reply).as_deref(), Some(code), "{} -> {reply}", String::from_utf8_lossy(line));
+    assert_eq!(
+        error_code(&reply).as_deref(),
+        Some(code),
+        "{} -> {reply}",
+        String::from_utf8_lossy(line)
+    );
     assert_eq!(reply["id"], id, "{reply}");
     conn.assert_alive();
 }
@@ -36,9 +41,18 @@ fn framing_and_envelope(conn: &mut Conn) {
     rejects_raw(conn, b"{\"id\": \"x\", \"op\": 5}\n", "invalid_request", json!("x"));
     rejects_raw(conn, b"{\"id\": 78, \"op\": \"agent.dance\"}\n", "unknown_op", json!(78));
     rejects_raw(conn, b"\xff\xfe{\"id\": 1}\n", "malformed_json", Value::Null);
-    rejects_raw(conn, b"{\"id\": 1, \"op\": \"ping\", \"x\": \"\xc3\x28\"}\n", "malformed_json", Value::Null);
+    rejects_raw(
+        conn,
+        b"{\"id\": 1, \"op\": \"ping\", \"x\": \"\xc3\x28\"}\n",
+        "malformed_json",
+        Value::Null,
+    );
     // Nesting deep enough to overflow a naive recursive parser is refused, not a crash.
-    let deep = format!("{{\"id\": 1, \"op\": \"ping\", \"x\": {}{}}}\n", "[".repeat(100_000), "]".repeat(100_000));
+    let deep = format!(
+        "{{\"id\": 1, \"op\": \"ping\", \"x\": {}{}}}\n",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
     rejects_raw(conn, deep.as_bytes(), "malformed_json", Value::Null);
     // Blank lines are skipped silently; CRLF line ends are fine.
     conn.send_raw(b"\n   \n{\"id\": \"crlf\", \"op\": \"ping\"}\r\n");
@@ -90,16 +104,36 @@ fn parameters_and_names(conn: &mut Conn) {
     }
 
     // A live agent refuses bad changes and keeps its personality.
-    let id = conn.ok("agent.new", json!({"bot": "rps", "preset": "reader"}))["agent"].as_str().unwrap().to_string();
-    rejects(conn, "agent.configure", json!({"agent": id, "options": {"reading": 7}}), "invalid_option");
-    rejects(conn, "agent.configure", json!({"agent": id, "options": {"reading": 2, "bias": 9}}), "invalid_option");
+    let id = conn.ok("agent.new", json!({"bot": "rps", "preset": "reader"}))["agent"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    rejects(
+        conn,
+        "agent.configure",
+        json!({"agent": id, "options": {"reading": 7}}),
+        "invalid_option",
+    );
+    rejects(
+        conn,
+        "agent.configure",
+        json!({"agent": id, "options": {"reading": 2, "bias": 9}}),
+        "invalid_option",
+    );
     rejects(conn, "agent.configure", json!({"agent": id, "preset": "nope"}), "unknown_preset");
     let listed = conn.ok("agent.list", json!({}));
-    assert_eq!(listed[0]["options"]["reading"], json!(1), "a rejected change applies nothing: {listed}");
+    assert_eq!(
+        listed[0]["options"]["reading"],
+        json!(1),
+        "a rejected change applies nothing: {listed}"
+    );
     let act = conn.ok("agent.act", with_agent(&id, rps_turn("scissors", false)));
     assert_eq!(act["action"], json!("rock"));
     // An observation the bot cannot use is not an error: it plays without reading.
-    let odd = conn.ok("agent.act", with_agent(&id, json!({"observation": "??", "legal": ["rock", "paper", "scissors"]})));
+    let odd = conn.ok(
+        "agent.act",
+        with_agent(&id, json!({"observation": "??", "legal": ["rock", "paper", "scissors"]})),
+    );
     assert!(odd["action"].is_string());
     rejects(conn, "agent.call", json!({"agent": id, "method": "roll"}), "unknown_method");
 }
@@ -151,7 +185,8 @@ fn lines_over_the_configured_limit_are_skipped() {
 fn the_default_limit_is_one_mebibyte() {
     let server = Server::tcp(&[]);
     let mut conn = server.connect();
-    let just_under = format!("{{\"id\": 1, \"op\": \"ping\", \"pad\": \"{}\"}}\n", "x".repeat((1 << 20) - 100));
+    let just_under =
+        format!("{{\"id\": 1, \"op\": \"ping\", \"pad\": \"{}\"}}\n", "x".repeat((1 << 20) - 100));
     conn.send_raw(just_under.as_bytes());
     assert_eq!(conn.reply()["ok"], json!(true));
     let over = format!("{{\"id\": 2, \"op\": \"ping\", \"pad\": \"{}\"}}\n", "x".repeat(1 << 20));

@@ -27,19 +27,32 @@ fn a_stuck_request_on_one_connection_does_not_stall_another() {
         .collect();
 
     let mut b = server.connect();
-    let reader = b.ok("agent.new", json!({"bot": "example/rps", "preset": "reader"}))["agent"].as_str().unwrap().to_string();
+    let reader = b.ok("agent.new", json!({"bot": "example/rps", "preset": "reader"}))["agent"]
+        .as_str()
+        .unwrap()
+        .to_string();
     for _ in 0..50 {
-        assert_eq!(b.ok("agent.act", with_agent(&reader, rps_turn("rock", false)))["action"], json!("paper"));
+        assert_eq!(
+            b.ok("agent.act", with_agent(&reader, rps_turn("rock", false)))["action"],
+            json!("paper")
+        );
     }
     // Even another agent of the hanging bot, on another connection, is served.
-    let fine = b.ok("agent.new", json!({"bot": "misbehave"}))["agent"].as_str().unwrap().to_string();
-    assert_eq!(b.ok("agent.act", with_agent(&fine, rps_turn("rock", false)))["action"], json!("rock"));
+    let fine =
+        b.ok("agent.new", json!({"bot": "misbehave"}))["agent"].as_str().unwrap().to_string();
+    assert_eq!(
+        b.ok("agent.act", with_agent(&fine, rps_turn("rock", false)))["action"],
+        json!("rock")
+    );
     // A third client connecting now is served too.
     server.connect().assert_alive();
 
     // The stuck requests are still pending (a session answers in order, so nothing comes back).
     for a in &mut stuck_clients {
-        assert!(a.recv_within(Duration::from_millis(50)).is_none(), "the hanging bot cannot have answered");
+        assert!(
+            a.recv_within(Duration::from_millis(50)).is_none(),
+            "the hanging bot cannot have answered"
+        );
     }
 }
 
@@ -56,7 +69,12 @@ fn a_destructor_that_never_returns_stalls_no_one() {
     for n in 0..reactor_threads + 2 {
         let mut conn = server.connect();
         conn.ok("plugin.load", json!({"path": lib}));
-        let id = conn.ok("agent.new", json!({"bot": "misbehave", "options": {"hang_on_drop": true}}))["agent"].as_str().unwrap().to_string();
+        let id = conn
+            .ok("agent.new", json!({"bot": "misbehave", "options": {"hang_on_drop": true}}))
+            ["agent"]
+            .as_str()
+            .unwrap()
+            .to_string();
         if n % 2 == 0 {
             conn.ok("agent.drop", json!({"agent": id}));
             dropping.push(conn);
@@ -65,7 +83,10 @@ fn a_destructor_that_never_returns_stalls_no_one() {
     let mut other = server.connect();
     other.ok("agent.new", json!({"bot": "example/rps", "preset": "reader"}));
     for _ in 0..20 {
-        assert_eq!(other.ok("agent.act", with_agent("a1", rps_turn("rock", false)))["action"], json!("paper"));
+        assert_eq!(
+            other.ok("agent.act", with_agent("a1", rps_turn("rock", false)))["action"],
+            json!("paper")
+        );
     }
     for conn in &mut dropping {
         conn.assert_alive();
@@ -117,7 +138,11 @@ fn shutdown_does_not_wait_forever_for_a_stuck_bot() {
     let mut server = Server::tcp_with_dir(dir.path());
     let mut a = server.connect();
     a.ok("plugin.load", json!({"path": lib}));
-    let stuck = a.ok("agent.new", json!({"bot": "misbehave", "options": {"on_act": "hang"}}))["agent"].as_str().unwrap().to_string();
+    let stuck = a.ok("agent.new", json!({"bot": "misbehave", "options": {"on_act": "hang"}}))
+        ["agent"]
+        .as_str()
+        .unwrap()
+        .to_string();
     a.send(&json!({"id": "never", "op": "agent.act", "agent": stuck, "observation": {}, "legal": ["rock"]}));
     let mut b = server.connect();
     b.assert_alive();

@@ -76,7 +76,10 @@ fn bots_json_is_the_catalog_for_scripts() {
     let games = catalog["games"].as_array().expect("games");
     let rps_game = games.iter().find(|g| g["name"] == json!("rps")).expect("the rps game");
     assert_eq!(rps_game["plugin"], json!("example"));
-    assert_eq!((rps_game["min_seats"].clone(), rps_game["max_seats"].clone()), (json!(2), json!(2)));
+    assert_eq!(
+        (rps_game["min_seats"].clone(), rps_game["max_seats"].clone()),
+        (json!(2), json!(2))
+    );
     assert_eq!(rps_game["simultaneous"], json!(true));
     assert!(rps_game["options"].as_array().is_some());
 
@@ -93,13 +96,23 @@ fn bots_json_is_the_catalog_for_scripts() {
             assert!(option.get(key).is_some(), "options have `{key}`: {option}");
         }
     }
-    let reading = rps["options"].as_array().unwrap().iter().find(|o| o["name"] == json!("reading")).unwrap();
-    assert_eq!(reading, &json!({"name": "reading", "type": "int", "min": 0, "max": 2, "default": 0,
-        "description": reading["description"]}));
-    let favourite = rps["options"].as_array().unwrap().iter().find(|o| o["name"] == json!("favourite")).unwrap();
+    let reading =
+        rps["options"].as_array().unwrap().iter().find(|o| o["name"] == json!("reading")).unwrap();
+    assert_eq!(
+        reading,
+        &json!({"name": "reading", "type": "int", "min": 0, "max": 2, "default": 0,
+        "description": reading["description"]})
+    );
+    let favourite = rps["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == json!("favourite"))
+        .unwrap();
     assert_eq!(favourite["type"], json!("choice"));
     assert_eq!(favourite["choices"], json!(["rock", "paper", "scissors"]));
-    let reader = rps["presets"].as_array().unwrap().iter().find(|p| p["name"] == json!("reader")).unwrap();
+    let reader =
+        rps["presets"].as_array().unwrap().iter().find(|p| p["name"] == json!("reader")).unwrap();
     assert_eq!(reader["options"], json!({"reading": 1}));
     assert!(reader["description"].is_string());
 
@@ -115,7 +128,10 @@ fn bots_without_json_is_for_people() {
     let out = run_yomi(&["bots"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("example/rps") && text.contains("reading") && text.contains("reader"), "{text}");
+    assert!(
+        text.contains("example/rps") && text.contains("reading") && text.contains("reader"),
+        "{text}"
+    );
     assert!(serde_json::from_str::<Value>(&text).is_err());
 }
 
@@ -146,7 +162,12 @@ fn every_command_has_help() {
         args.push("--help");
         let out = run_yomi(&args);
         let text = String::from_utf8_lossy(&out.stdout).to_string();
-        assert!(out.status.success(), "`yomi {}` failed: {}", args.join(" "), String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "`yomi {}` failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert!(text.contains("Usage:"), "`yomi {}` prints usage: {text}", args.join(" "));
         // Nested subcommands (if a command has any) get the same check.
         stack.extend(subcommands(&text).into_iter().map(|c| [path.clone(), vec![c]].concat()));
@@ -172,7 +193,10 @@ fn plugin_subcommands_and_unknown_commands() {
     assert!(String::from_utf8_lossy(&help.stdout).contains("beats"), "lists the plugin's commands");
     let unknown = run_yomi(&["no-such-plugin"]);
     assert_eq!(unknown.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&unknown.stderr).contains("example"), "lists the loaded plugins");
+    assert!(
+        String::from_utf8_lossy(&unknown.stderr).contains("example"),
+        "lists the loaded plugins"
+    );
     let plugins = run_yomi(&["plugins", "--json"]);
     let list: Value = serde_json::from_slice(&plugins.stdout).unwrap();
     assert!(list.as_array().unwrap().iter().any(|p| p["name"] == json!("example")));

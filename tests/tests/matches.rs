@@ -23,7 +23,8 @@ fn run_ok(cmd: &mut Command) -> Output {
 }
 
 fn json_out(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
 }
 
 /// What legitimately differs between runs and builds: timings, build hashes, the host version.
@@ -79,7 +80,18 @@ fn every_game_and_bot_has_a_snapshotted_replayable_match() {
         for bot in bots {
             let file = data.join(format!("{name}-{}.jsonl", bot.replace('/', "-")));
             let mut cmd = yomi(&data);
-            cmd.args(["match", "--game", name, "--seed", "7", "--games", "1", "--json", "--transcript"]).arg(&file);
+            cmd.args([
+                "match",
+                "--game",
+                name,
+                "--seed",
+                "7",
+                "--games",
+                "1",
+                "--json",
+                "--transcript",
+            ])
+            .arg(&file);
             for _ in 0..seats {
                 cmd.args(["--bot", bot]);
             }
@@ -87,7 +99,11 @@ fn every_game_and_bot_has_a_snapshotted_replayable_match() {
             let text = std::fs::read_to_string(&file).unwrap();
             insta::assert_snapshot!(format!("{name}__{}", bot.replace('/', "__")), redact(&text));
             let replay = json_out(&run_ok(yomi(&data).arg("replay").arg(&file).arg("--json")));
-            assert_eq!(replay["identical"], json!(true), "{bot} on {name} did not replay: {replay}");
+            assert_eq!(
+                replay["identical"],
+                json!(true),
+                "{bot} on {name} did not replay: {replay}"
+            );
             checked += 1;
         }
     }
@@ -99,8 +115,22 @@ fn a_corrupted_transcript_names_its_line() {
     let tmp = temp_dir();
     let data = tmp.path().to_path_buf();
     let file = data.join("t.jsonl");
-    run_ok(yomi(&data).args(["match", "--game", "rps", "--bot", "example/rps", "--bot", "example/rps", "--transcript"]).arg(&file));
-    let mut lines: Vec<String> = std::fs::read_to_string(&file).unwrap().lines().map(String::from).collect();
+    run_ok(
+        yomi(&data)
+            .args([
+                "match",
+                "--game",
+                "rps",
+                "--bot",
+                "example/rps",
+                "--bot",
+                "example/rps",
+                "--transcript",
+            ])
+            .arg(&file),
+    );
+    let mut lines: Vec<String> =
+        std::fs::read_to_string(&file).unwrap().lines().map(String::from).collect();
     lines[3] = "{\"type\": \"action\", broken".into();
     std::fs::write(&file, lines.join("\n")).unwrap();
     let out = yomi(&data).arg("replay").arg(&file).output().unwrap();
@@ -114,13 +144,69 @@ fn bad_match_and_tournament_requests_are_clear_errors() {
     let tmp = temp_dir();
     let data = tmp.path().to_path_buf();
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["match", "--game", "chess", "--bot", "example/rps", "--bot", "example/rps"], "no game `chess`"),
-        (vec!["match", "--game", "rps", "--bot", "nosuch", "--bot", "example/rps"], "no bot `nosuch`"),
+        (
+            vec!["match", "--game", "chess", "--bot", "example/rps", "--bot", "example/rps"],
+            "no game `chess`",
+        ),
+        (
+            vec!["match", "--game", "rps", "--bot", "nosuch", "--bot", "example/rps"],
+            "no bot `nosuch`",
+        ),
         (vec!["match", "--game", "rps", "--bot", "example/rps"], "played by 2 seats, not 1"),
-        (vec!["match", "--game", "rps", "--bot", "example/rps", "--bot", "example/rps", "--games", "0"], "games must be"),
-        (vec!["match", "--game", "rps", "--bot", "example/rps:reading=9", "--bot", "example/rps"], "out of range"),
-        (vec!["tournament", "--game", "rps", "--bot", "example/rps", "--bot", "example/rps", "--concurrency", "65"], "concurrency must be 1 to 64"),
-        (vec!["tournament", "--game", "rps", "--bot", "example/rps", "--bot", "example/rps", "--games-per-pair", "0"], "at least 1"),
+        (
+            vec![
+                "match",
+                "--game",
+                "rps",
+                "--bot",
+                "example/rps",
+                "--bot",
+                "example/rps",
+                "--games",
+                "0",
+            ],
+            "games must be",
+        ),
+        (
+            vec![
+                "match",
+                "--game",
+                "rps",
+                "--bot",
+                "example/rps:reading=9",
+                "--bot",
+                "example/rps",
+            ],
+            "out of range",
+        ),
+        (
+            vec![
+                "tournament",
+                "--game",
+                "rps",
+                "--bot",
+                "example/rps",
+                "--bot",
+                "example/rps",
+                "--concurrency",
+                "65",
+            ],
+            "concurrency must be 1 to 64",
+        ),
+        (
+            vec![
+                "tournament",
+                "--game",
+                "rps",
+                "--bot",
+                "example/rps",
+                "--bot",
+                "example/rps",
+                "--games-per-pair",
+                "0",
+            ],
+            "at least 1",
+        ),
         (vec!["tournament", "--resume", "t-nope"], "no tournament `t-nope`"),
     ];
     for (args, want) in cases {
@@ -137,18 +223,44 @@ fn isolated_bots_that_hang_or_crash_do_not_stop_a_tournament() {
     let tmp = temp_dir();
     let data = tmp.path().to_path_buf();
     let out = run_ok(yomi(&data).args([
-        "tournament", "--game", "rps", "--games-per-pair", "2", "--concurrency", "2", "--json",
-        "--deadline-ms", "300", "--on-timeout", "default", "--on-error", "default",
-        "--bot", "misbehave:on_act=hang,isolate=true",
-        "--bot", "misbehave:on_act=abort,isolate=true",
-        "--bot", "example/rps",
+        "tournament",
+        "--game",
+        "rps",
+        "--games-per-pair",
+        "2",
+        "--concurrency",
+        "2",
+        "--json",
+        "--deadline-ms",
+        "300",
+        "--on-timeout",
+        "default",
+        "--on-error",
+        "default",
+        "--bot",
+        "misbehave:on_act=hang,isolate=true",
+        "--bot",
+        "misbehave:on_act=abort,isolate=true",
+        "--bot",
+        "example/rps",
     ]));
     let summary = json_out(&out);
     assert_eq!(summary["games"], json!(6));
-    let row = |label: &str| summary["standings"].as_array().unwrap().iter().find(|r| r["bot"].as_str().unwrap().contains(label)).unwrap().clone();
+    let row = |label: &str| {
+        summary["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["bot"].as_str().unwrap().contains(label))
+            .unwrap()
+            .clone()
+    };
     assert!(row("on_act=\"hang\"")["failures"]["timeout"].as_u64().unwrap() > 0, "{summary}");
     assert!(row("on_act=\"abort\"")["failures"]["crash"].as_u64().unwrap() > 0, "{summary}");
-    assert_eq!(row("example/rps")["failures"], json!({"timeout": 0, "illegal": 0, "error": 0, "crash": 0, "disconnect": 0}));
+    assert_eq!(
+        row("example/rps")["failures"],
+        json!({"timeout": 0, "illegal": 0, "error": 0, "crash": 0, "disconnect": 0})
+    );
 }
 
 /// `kill -9` in the middle of a tournament, then `--resume`: every scheduled game is recorded
@@ -160,8 +272,20 @@ fn a_killed_tournament_resumes_with_no_game_lost_or_doubled() {
     let mut child = yomi(&data)
         .args([
             // The slow bot makes every game take at least 90 ms, whatever the machine's speed.
-            "tournament", "--game", "rps", "--games-per-pair", "60", "--concurrency", "2", "--seed", "5",
-            "--json", "--bot", "example/rps", "--bot", "misbehave:on_act=slow",
+            "tournament",
+            "--game",
+            "rps",
+            "--games-per-pair",
+            "60",
+            "--concurrency",
+            "2",
+            "--seed",
+            "5",
+            "--json",
+            "--bot",
+            "example/rps",
+            "--bot",
+            "misbehave:on_act=slow",
         ])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -171,7 +295,10 @@ fn a_killed_tournament_resumes_with_no_game_lost_or_doubled() {
     let list = loop {
         std::thread::sleep(Duration::from_millis(100));
         let list = json_out(&run_ok(yomi(&data).args(["tournament", "--list", "--json"])));
-        if list.as_array().is_some_and(|l| l.first().is_some_and(|t| t["games"].as_u64().unwrap_or(0) >= 3)) {
+        if list
+            .as_array()
+            .is_some_and(|l| l.first().is_some_and(|t| t["games"].as_u64().unwrap_or(0) >= 3))
+        {
             break list;
         }
         assert!(start.elapsed() < Duration::from_secs(300), "tournament made no progress");
@@ -185,10 +312,14 @@ fn a_killed_tournament_resumes_with_no_game_lost_or_doubled() {
     let summary = json_out(&run_ok(yomi(&data).args(["tournament", "--resume", &id, "--json"])));
     assert_eq!(summary["id"], json!(id));
     assert_eq!(summary["games"], json!(60));
-    let played: u64 = summary["standings"].as_array().unwrap().iter().map(|r| r["games"].as_u64().unwrap()).sum();
+    let played: u64 =
+        summary["standings"].as_array().unwrap().iter().map(|r| r["games"].as_u64().unwrap()).sum();
     assert_eq!(played, 120, "each game counts once for each of its two bots");
     let after = json_out(&run_ok(yomi(&data).args(["tournament", "--list", "--json"])))[0].clone();
-    assert_eq!(after, json!({"id": id, "status": "finished", "games": 60, "total": 60, "game": "rps"}));
+    assert_eq!(
+        after,
+        json!({"id": id, "status": "finished", "games": 60, "total": 60, "game": "rps"})
+    );
     let again = yomi(&data).args(["tournament", "--resume", &id]).output().unwrap();
     assert!(String::from_utf8_lossy(&again.stderr).contains("already finished"));
 }
@@ -199,7 +330,12 @@ fn a_client_plays_a_seat_through_the_protocol() {
     use std::io::{BufRead, BufReader, Write};
     let tmp = temp_dir();
     let data = tmp.path().to_path_buf();
-    let mut child = yomi(&data).args(["serve", "--stdio"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut child = yomi(&data)
+        .args(["serve", "--stdio"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let run = json!({"id": 1, "op": "match.run", "game": "rps", "game_options": {"rounds": 3}, "seed": 1,
@@ -234,8 +370,18 @@ fn the_sprt_stops_a_decided_comparison_early() {
     let tmp = temp_dir();
     let data = tmp.path().to_path_buf();
     let out = run_ok(yomi(&data).args([
-        "tournament", "--game", "rps", "--games-per-pair", "2000", "--sprt", "0,50", "--json",
-        "--bot", "example/rps:reading=1", "--bot", "example/rps:preset=rock-lover",
+        "tournament",
+        "--game",
+        "rps",
+        "--games-per-pair",
+        "2000",
+        "--sprt",
+        "0,50",
+        "--json",
+        "--bot",
+        "example/rps:reading=1",
+        "--bot",
+        "example/rps:preset=rock-lover",
     ]));
     let summary = json_out(&out);
     assert_eq!(summary["sprt"]["decision"], json!("H1"), "{summary}");

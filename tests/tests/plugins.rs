@@ -3,7 +3,9 @@
 //! plugin directories.
 
 use serde_json::json;
-use yomi_e2e::{install_library, install_misbehave, library, rps_turn, temp_dir, with_agent, Conn, Server};
+use yomi_e2e::{
+    install_library, install_misbehave, library, rps_turn, temp_dir, with_agent, Conn, Server,
+};
 
 /// A server whose plugin directories are the build's and a temp dir holding a copy of the
 /// misbehaving fixture, with the fixture loaded.
@@ -34,21 +36,39 @@ fn a_panicking_bot_is_an_error_reply_and_nothing_else() {
         assert_eq!(reply["error"]["code"], json!("plugin_panic"), "{reply}");
         assert!(reply["error"]["message"].as_str().unwrap().contains("asked to panic"), "{reply}");
         // The host, this session's other agent and another session's agent keep working.
-        assert_eq!(conn.ok("agent.act", with_agent(&healthy, rps_turn("rock", false)))["action"], json!("paper"));
-        assert_eq!(other.ok("agent.act", with_agent(&elsewhere, rps_turn("paper", false)))["action"], json!("scissors"));
+        assert_eq!(
+            conn.ok("agent.act", with_agent(&healthy, rps_turn("rock", false)))["action"],
+            json!("paper")
+        );
+        assert_eq!(
+            other.ok("agent.act", with_agent(&elsewhere, rps_turn("paper", false)))["action"],
+            json!("scissors")
+        );
     }
     // The panicking agent itself is still there and recovers when told to behave.
     conn.ok("agent.configure", json!({"agent": bad, "options": {"on_act": "ok"}}));
-    assert_eq!(conn.ok("agent.act", with_agent(&bad, rps_turn("rock", false)))["action"], json!("rock"));
+    assert_eq!(
+        conn.ok("agent.act", with_agent(&bad, rps_turn("rock", false)))["action"],
+        json!("rock")
+    );
 
     // A panicking service call too.
-    assert_eq!(conn.err("agent.call", json!({"agent": bad, "method": "panic", "params": {}})), "plugin_panic");
-    assert_eq!(conn.ok("agent.call", json!({"agent": bad, "method": "echo", "params": [1]}))["params"], json!([1]));
+    assert_eq!(
+        conn.err("agent.call", json!({"agent": bad, "method": "panic", "params": {}})),
+        "plugin_panic"
+    );
+    assert_eq!(
+        conn.ok("agent.call", json!({"agent": bad, "method": "echo", "params": [1]}))["params"],
+        json!([1])
+    );
 
     // The host passes a made-up action through: legal entries may describe ranges (bet sizes), so
     // only a game's referee can judge an action. The reply is still well-formed.
     conn.ok("agent.configure", json!({"agent": bad, "options": {"on_act": "illegal"}}));
-    assert_eq!(conn.ok("agent.act", with_agent(&bad, rps_turn("rock", false)))["action"], json!("lizard"));
+    assert_eq!(
+        conn.ok("agent.act", with_agent(&bad, rps_turn("rock", false)))["action"],
+        json!("lizard")
+    );
 
     assert_eq!(conn.ok("agent.drop", json!({"agent": bad}))["dropped"], json!(bad));
     conn.assert_alive();
@@ -64,19 +84,36 @@ fn panics_in_every_call_are_contained() {
     let mut conn = server.connect();
     let healthy = new_agent(&mut conn, json!({"bot": "example/rps", "preset": "reader"}));
     let still_fine = |conn: &mut Conn| {
-        assert_eq!(conn.ok("agent.act", with_agent(&healthy, rps_turn("rock", false)))["action"], json!("paper"));
+        assert_eq!(
+            conn.ok("agent.act", with_agent(&healthy, rps_turn("rock", false)))["action"],
+            json!("paper")
+        );
     };
 
-    assert_eq!(conn.err("agent.new", json!({"bot": "misbehave", "options": {"panic_on": "new"}})), "plugin_panic");
+    assert_eq!(
+        conn.err("agent.new", json!({"bot": "misbehave", "options": {"panic_on": "new"}})),
+        "plugin_panic"
+    );
     still_fine(&mut conn);
 
-    let observer = new_agent(&mut conn, json!({"bot": "misbehave", "options": {"panic_on": "observe"}}));
-    assert_eq!(conn.err("agent.observe", json!({"agent": observer, "event": {"hands": ["rock", "rock"]}})), "plugin_panic");
-    assert_eq!(conn.ok("agent.act", with_agent(&observer, rps_turn("rock", false)))["action"], json!("rock"));
+    let observer =
+        new_agent(&mut conn, json!({"bot": "misbehave", "options": {"panic_on": "observe"}}));
+    assert_eq!(
+        conn.err("agent.observe", json!({"agent": observer, "event": {"hands": ["rock", "rock"]}})),
+        "plugin_panic"
+    );
+    assert_eq!(
+        conn.ok("agent.act", with_agent(&observer, rps_turn("rock", false)))["action"],
+        json!("rock")
+    );
     still_fine(&mut conn);
 
-    let stubborn = new_agent(&mut conn, json!({"bot": "misbehave", "options": {"panic_on": "configure"}}));
-    assert_eq!(conn.err("agent.configure", json!({"agent": stubborn, "options": {"on_act": "illegal"}})), "plugin_panic");
+    let stubborn =
+        new_agent(&mut conn, json!({"bot": "misbehave", "options": {"panic_on": "configure"}}));
+    assert_eq!(
+        conn.err("agent.configure", json!({"agent": stubborn, "options": {"on_act": "illegal"}})),
+        "plugin_panic"
+    );
     // The failed change was not recorded.
     let listed = conn.ok("agent.list", json!({}));
     let entry = listed.as_array().unwrap().iter().find(|a| a["agent"] == json!(stubborn)).unwrap();
@@ -86,7 +123,8 @@ fn panics_in_every_call_are_contained() {
     conn.ok("agent.configure", json!({"agent": stubborn, "options": {"on_act": "illegal"}}));
     still_fine(&mut conn);
 
-    let dropper = new_agent(&mut conn, json!({"bot": "misbehave", "options": {"panic_on": "drop"}}));
+    let dropper =
+        new_agent(&mut conn, json!({"bot": "misbehave", "options": {"panic_on": "drop"}}));
     assert_eq!(conn.ok("agent.drop", json!({"agent": dropper}))["dropped"], json!(dropper));
     still_fine(&mut conn);
     // Closing a session drops its agents: a panic there must not take the server down either.
@@ -103,7 +141,11 @@ fn ambiguous_bare_bot_names_must_be_qualified() {
     let twin = install_library(&library("fixture_twin"), dir.path(), "libfixture_twin.so", b"");
     let mut server = Server::stdio_with_dir(dir.path());
     let conn = server.conn();
-    assert_eq!(conn.ok("agent.new", json!({"bot": "rps"}))["bot"], json!("example/rps"), "unique so far");
+    assert_eq!(
+        conn.ok("agent.new", json!({"bot": "rps"}))["bot"],
+        json!("example/rps"),
+        "unique so far"
+    );
     conn.ok("plugin.load", json!({"path": twin}));
     // Two plugins now have a bot called `rps`.
     assert_eq!(conn.err("agent.new", json!({"bot": "rps"})), "ambiguous_bot");
@@ -116,7 +158,11 @@ fn ambiguous_bare_bot_names_must_be_qualified() {
     assert_eq!(ours["bot"], json!("example/rps"));
     let other = conn.ok("agent.new", json!({"bot": "twin/rps"}));
     assert_eq!(other["bot"], json!("twin/rps"));
-    assert_eq!(conn.ok("agent.act", with_agent(other["agent"].as_str().unwrap(), rps_turn("rock", false)))["action"], json!("rock"));
+    assert_eq!(
+        conn.ok("agent.act", with_agent(other["agent"].as_str().unwrap(), rps_turn("rock", false)))
+            ["action"],
+        json!("rock")
+    );
 }
 
 #[test]
@@ -157,12 +203,21 @@ fn files_that_are_not_plugins_are_refused_clearly() {
 #[test]
 fn duplicate_plugin_names_at_startup_are_skipped() {
     let dir = temp_dir();
-    install_library(&library("yomi_example"), dir.path(), "libyomi_example_copy.so", b"another build");
+    install_library(
+        &library("yomi_example"),
+        dir.path(),
+        "libyomi_example_copy.so",
+        b"another build",
+    );
     let mut server = Server::stdio_with_dir(dir.path());
     let plugins = server.conn().ok("plugin.list", json!({}));
-    let examples: Vec<&serde_json::Value> = plugins.as_array().unwrap().iter().filter(|p| p["name"] == json!("example")).collect();
+    let examples: Vec<&serde_json::Value> =
+        plugins.as_array().unwrap().iter().filter(|p| p["name"] == json!("example")).collect();
     assert_eq!(examples.len(), 1, "{plugins}");
-    assert!(!examples[0]["path"].as_str().unwrap().contains("copy"), "the build directory comes first: {plugins}");
+    assert!(
+        !examples[0]["path"].as_str().unwrap().contains("copy"),
+        "the build directory comes first: {plugins}"
+    );
     server.wait_log(&["duplicate plugin name `example`", "libyomi_example_copy.so"]);
     // The same file loaded on request is a new generation instead.
     let loaded = server.conn().ok("plugin.load", json!({"path": "libyomi_example_copy.so"}));
@@ -190,7 +245,10 @@ fn a_library_without_the_entry_symbol_is_refused() {
     let mut server = Server::stdio(&["--plugins", dir.path().to_str().unwrap()]);
     let reply = server.conn().request("plugin.load", json!({"path": "libnosymbol.so"}));
     assert_eq!(reply["error"]["code"], json!("plugin_load"), "{reply}");
-    assert!(reply["error"]["message"].as_str().unwrap().contains("no `yomi_plugin_entry` symbol"), "{reply}");
+    assert!(
+        reply["error"]["message"].as_str().unwrap().contains("no `yomi_plugin_entry` symbol"),
+        "{reply}"
+    );
     server.conn().assert_alive();
 }
 
@@ -204,10 +262,20 @@ fn plugin_load_stays_inside_the_plugin_directories() {
     assert_eq!(conn.err("plugin.load", json!({"path": stray})), "forbidden");
     assert_eq!(conn.err("plugin.load", json!({"path": "/etc/hostname"})), "forbidden");
     // `..` cannot climb out either, nor can a symlink inside that points outside.
-    let climb = format!("{}/../{}/libfixture_misbehave.so", inside.path().display(), outside.path().file_name().unwrap().to_str().unwrap());
+    let climb = format!(
+        "{}/../{}/libfixture_misbehave.so",
+        inside.path().display(),
+        outside.path().file_name().unwrap().to_str().unwrap()
+    );
     assert_eq!(conn.err("plugin.load", json!({"path": climb})), "forbidden");
     std::os::unix::fs::symlink(&stray, inside.path().join("liblink.so")).unwrap();
     assert_eq!(conn.err("plugin.load", json!({"path": "liblink.so"})), "forbidden");
-    let names: Vec<serde_json::Value> = conn.ok("plugin.list", json!({})).as_array().unwrap().iter().map(|p| p["name"].clone()).collect();
+    let names: Vec<serde_json::Value> = conn
+        .ok("plugin.list", json!({}))
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].clone())
+        .collect();
     assert!(names.contains(&json!("example")) && !names.contains(&json!("misbehave")), "{names:?}");
 }

@@ -3,7 +3,9 @@
 //! build of a plugin loaded while the server runs), observe, call, list, drop, plugins.
 
 use serde_json::{json, Value};
-use yomi_e2e::{install_library, install_misbehave, library, rps_turn, temp_dir, with_agent, Conn, Server};
+use yomi_e2e::{
+    install_library, install_misbehave, library, rps_turn, temp_dir, with_agent, Conn, Server,
+};
 
 /// The hand the agent plays against an opponent whose last hand was `last`.
 fn answer(conn: &mut Conn, agent: &str, last: &str) -> String {
@@ -19,8 +21,22 @@ fn whole_session(conn: &mut Conn) {
     assert_eq!(hello["server"], json!("yomi"));
     assert_eq!(hello["compatible"], json!(true));
     assert!(hello["version"].as_str().is_some_and(|v| !v.is_empty()));
-    let ops: Vec<&str> = hello["operations"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
-    for op in ["ping", "catalog", "agent.new", "agent.configure", "agent.swap", "agent.act", "agent.observe", "agent.call", "agent.drop", "agent.list", "plugin.list", "plugin.load"] {
+    let ops: Vec<&str> =
+        hello["operations"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    for op in [
+        "ping",
+        "catalog",
+        "agent.new",
+        "agent.configure",
+        "agent.swap",
+        "agent.act",
+        "agent.observe",
+        "agent.call",
+        "agent.drop",
+        "agent.list",
+        "plugin.list",
+        "plugin.load",
+    ] {
         assert!(ops.contains(&op), "hello lists {op}: {hello}");
     }
     assert!(hello["features"].as_array().is_some_and(|f| !f.is_empty()));
@@ -30,10 +46,20 @@ fn whole_session(conn: &mut Conn) {
     conn.assert_alive();
 
     let catalog = conn.ok("catalog", json!({}));
-    let rps = catalog["bots"].as_array().unwrap().iter().find(|b| b["id"] == json!("example/rps")).expect("example/rps in the catalog");
-    let presets: Vec<&str> = rps["presets"].as_array().unwrap().iter().filter_map(|p| p["name"].as_str()).collect();
+    let rps = catalog["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["id"] == json!("example/rps"))
+        .expect("example/rps in the catalog");
+    let presets: Vec<&str> =
+        rps["presets"].as_array().unwrap().iter().filter_map(|p| p["name"].as_str()).collect();
     assert!(presets.contains(&"reader"), "{rps}");
-    assert!(catalog["games"].as_array().unwrap().iter().any(|g| g["name"] == json!("rps") && g["plugin"] == json!("example")));
+    assert!(catalog["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|g| g["name"] == json!("rps") && g["plugin"] == json!("example")));
 
     // A preset agent: `reader` always beats your last hand, and says so when asked.
     let a = conn.ok("agent.new", json!({"bot": "rps", "preset": "reader", "seed": 5}));
@@ -43,7 +69,10 @@ fn whole_session(conn: &mut Conn) {
     assert_eq!(a["seed"], json!(5));
     let explained = conn.ok("agent.act", with_agent(&id, rps_turn("rock", true)));
     assert_eq!(explained["action"], json!("paper"));
-    assert_eq!(explained["explain"], json!({"reason": "beats your last hand", "opponent_last": "rock"}));
+    assert_eq!(
+        explained["explain"],
+        json!({"reason": "beats your last hand", "opponent_last": "rock"})
+    );
     for (last, beat) in [("rock", "paper"), ("paper", "scissors"), ("scissors", "rock")] {
         assert_eq!(answer(conn, &id, last), beat);
     }
@@ -60,7 +89,10 @@ fn whole_session(conn: &mut Conn) {
     assert_eq!(back["options"], json!({"bias": 0.0, "favourite": "rock", "reading": 1}));
     assert_eq!(answer(conn, &id, "rock"), "paper");
     // A full bias makes it throw its favourite whatever you did.
-    conn.ok("agent.configure", json!({"agent": id, "options": {"bias": 1.0, "favourite": "scissors"}}));
+    conn.ok(
+        "agent.configure",
+        json!({"agent": id, "options": {"bias": 1.0, "favourite": "scissors"}}),
+    );
     for last in ["rock", "paper", "scissors", "rock"] {
         assert_eq!(answer(conn, &id, last), "scissors");
     }
@@ -72,23 +104,34 @@ fn whole_session(conn: &mut Conn) {
     assert_eq!(swapped["seed"], json!(5), "the agent keeps its seed");
     assert_eq!(answer(conn, &id, "paper"), "scissors");
     // agent.swap with new options: they replace the old ones (over the defaults).
-    let swapped = conn.ok("agent.swap", json!({"agent": id, "bot": "example/rps", "options": {"reading": 2}}));
+    let swapped = conn
+        .ok("agent.swap", json!({"agent": id, "bot": "example/rps", "options": {"reading": 2}}));
     assert_eq!(swapped["options"], json!({"bias": 0.0, "favourite": "rock", "reading": 2}));
     assert_eq!(answer(conn, &id, "paper"), "rock");
 
     // Observing is accepted (the rps bot learns nothing from it, but the call must reach it).
-    assert_eq!(conn.ok("agent.observe", json!({"agent": id, "event": {"hands": ["rock", "paper"]}})), json!({}));
+    assert_eq!(
+        conn.ok("agent.observe", json!({"agent": id, "event": {"hands": ["rock", "paper"]}})),
+        json!({})
+    );
 
     // Services: the rps bot offers none, and says which it has.
-    assert_eq!(conn.err("agent.call", json!({"agent": id, "method": "roll", "params": {}})), "unknown_method");
+    assert_eq!(
+        conn.err("agent.call", json!({"agent": id, "method": "roll", "params": {}})),
+        "unknown_method"
+    );
 
     // Two agents side by side; the list shows both with their options.
-    let b = conn.ok("agent.new", json!({"bot": "example/rps", "options": {"favourite": "paper", "bias": 1}}));
+    let b = conn.ok(
+        "agent.new",
+        json!({"bot": "example/rps", "options": {"favourite": "paper", "bias": 1}}),
+    );
     let id_b = b["agent"].as_str().unwrap().to_string();
     assert_ne!(id_b, id);
     assert_eq!(b["options"]["bias"], json!(1.0), "ints are accepted for float options");
     let list = conn.ok("agent.list", json!({}));
-    let ids: Vec<&str> = list.as_array().unwrap().iter().filter_map(|a| a["agent"].as_str()).collect();
+    let ids: Vec<&str> =
+        list.as_array().unwrap().iter().filter_map(|a| a["agent"].as_str()).collect();
     assert_eq!(ids.len(), 2, "{list}");
     assert!(ids.contains(&id.as_str()) && ids.contains(&id_b.as_str()));
 
@@ -99,7 +142,12 @@ fn whole_session(conn: &mut Conn) {
     assert_eq!(conn.ok("agent.list", json!({})).as_array().unwrap().len(), 1);
 
     let plugins = conn.ok("plugin.list", json!({}));
-    let example = plugins.as_array().unwrap().iter().find(|p| p["name"] == json!("example")).expect("example loaded");
+    let example = plugins
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == json!("example"))
+        .expect("example loaded");
     assert_eq!(example["generation"], json!(1));
     assert_eq!(example["bots"], json!(["rps"]));
     assert!(example["build"].as_str().is_some_and(|b| b.len() == 12));
@@ -122,7 +170,14 @@ fn whole_session_over_tcp() {
 fn ids_are_echoed_verbatim() {
     let mut server = Server::stdio(&[]);
     let conn = server.conn();
-    for id in [json!("abc"), json!(-3), json!(1.5), json!(true), json!(18446744073709551615u64), json!("")] {
+    for id in [
+        json!("abc"),
+        json!(-3),
+        json!(1.5),
+        json!(true),
+        json!(18446744073709551615u64),
+        json!(""),
+    ] {
         conn.send(&json!({"id": id, "op": "ping"}));
         let reply = conn.reply();
         assert_eq!(reply, json!({"id": id, "ok": true, "result": {"pong": true}}));
@@ -141,7 +196,10 @@ fn seeds_make_agents_repeat_themselves() {
     let mut server = Server::stdio(&[]);
     let conn = server.conn();
     let play = |conn: &mut Conn, seed: u64| -> Vec<String> {
-        let id = conn.ok("agent.new", json!({"bot": "rps", "seed": seed}))["agent"].as_str().unwrap().to_string();
+        let id = conn.ok("agent.new", json!({"bot": "rps", "seed": seed}))["agent"]
+            .as_str()
+            .unwrap()
+            .to_string();
         (0..30).map(|_| answer(conn, &id, "rock")).collect()
     };
     let first = play(conn, 11);
@@ -173,7 +231,13 @@ fn newer_plugin_build_is_loaded_beside_the_old_and_swapped_in() {
     assert_eq!(loaded["generation"], json!(2));
     assert_ne!(loaded["build"], old["build"]);
     let plugins = conn.ok("plugin.list", json!({}));
-    let generations: Vec<&Value> = plugins.as_array().unwrap().iter().filter(|p| p["name"] == json!("example")).map(|p| &p["generation"]).collect();
+    let generations: Vec<&Value> = plugins
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["name"] == json!("example"))
+        .map(|p| &p["generation"])
+        .collect();
     assert_eq!(generations, vec![&json!(1), &json!(2)], "both builds stay loaded: {plugins}");
 
     // The existing agent still runs generation 1 with its state.
@@ -183,7 +247,10 @@ fn newer_plugin_build_is_loaded_beside_the_old_and_swapped_in() {
 
     // New agents get generation 2; generation 1 can still be pinned.
     assert_eq!(conn.ok("agent.new", json!({"bot": "rps"}))["generation"], json!(2));
-    assert_eq!(conn.ok("agent.new", json!({"bot": "rps", "generation": 1}))["generation"], json!(1));
+    assert_eq!(
+        conn.ok("agent.new", json!({"bot": "rps", "generation": 1}))["generation"],
+        json!(1)
+    );
     assert_eq!(conn.err("agent.new", json!({"bot": "rps", "generation": 7})), "unknown_plugin");
 
     // Swapping with nothing named moves the agent to the newest build, keeping its options.
@@ -193,7 +260,10 @@ fn newer_plugin_build_is_loaded_beside_the_old_and_swapped_in() {
     assert_eq!(swapped["options"]["reading"], json!(2));
     assert_eq!(answer(&mut conn, &id, "rock"), "scissors");
     // ... and back to a pinned generation.
-    assert_eq!(conn.ok("agent.swap", json!({"agent": id, "generation": 1}))["generation"], json!(1));
+    assert_eq!(
+        conn.ok("agent.swap", json!({"agent": id, "generation": 1}))["generation"],
+        json!(1)
+    );
 
     // Loading the same bytes again is a no-op that returns the loaded build.
     assert_eq!(conn.ok("plugin.load", json!({"path": copy}))["generation"], json!(2));
@@ -209,7 +279,10 @@ fn newer_plugin_build_is_loaded_beside_the_old_and_swapped_in() {
     assert_eq!(answer(&mut conn, &id, "paper"), "rock");
 
     // Relative paths are looked up inside the plugin directories.
-    assert_eq!(conn.ok("plugin.load", json!({"path": "libyomi_example_next.so"}))["generation"], json!(3));
+    assert_eq!(
+        conn.ok("plugin.load", json!({"path": "libyomi_example_next.so"}))["generation"],
+        json!(3)
+    );
 }
 
 /// Swapping to a different bot: options that the new bot lacks do not carry over.
@@ -220,19 +293,29 @@ fn swap_to_another_bot_and_back() {
     let mut server = Server::stdio_with_dir(dir.path());
     let conn = server.conn();
     conn.ok("plugin.load", json!({"path": lib}));
-    let id = conn.ok("agent.new", json!({"bot": "example/rps", "preset": "reader"}))["agent"].as_str().unwrap().to_string();
+    let id = conn.ok("agent.new", json!({"bot": "example/rps", "preset": "reader"}))["agent"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let swapped = conn.ok("agent.swap", json!({"agent": id, "bot": "misbehave"}));
     assert_eq!(swapped["bot"], json!("misbehave/misbehave"));
-    assert_eq!(swapped["options"], json!({"on_act": "ok", "panic_on": "nothing", "hang_on_drop": false}));
+    assert_eq!(
+        swapped["options"],
+        json!({"on_act": "ok", "panic_on": "nothing", "hang_on_drop": false})
+    );
     assert_eq!(answer(conn, &id, "rock"), "rock");
     // Its service methods are now reachable through the same id.
     let echoed = conn.ok("agent.call", json!({"agent": id, "method": "echo", "params": {"n": 3}}));
     assert_eq!(echoed, json!({"method": "echo", "params": {"n": 3}}));
-    let back = conn.ok("agent.swap", json!({"agent": id, "bot": "example/rps", "preset": "reader"}));
+    let back =
+        conn.ok("agent.swap", json!({"agent": id, "bot": "example/rps", "preset": "reader"}));
     assert_eq!(back["bot"], json!("example/rps"));
     assert_eq!(answer(conn, &id, "rock"), "paper");
     // A swap to an unknown bot leaves the agent as it was.
     assert_eq!(conn.err("agent.swap", json!({"agent": id, "bot": "nobody"})), "unknown_bot");
-    assert_eq!(conn.err("agent.swap", json!({"agent": id, "options": {"reading": 9}})), "invalid_option");
+    assert_eq!(
+        conn.err("agent.swap", json!({"agent": id, "options": {"reading": 9}})),
+        "invalid_option"
+    );
     assert_eq!(answer(conn, &id, "rock"), "paper");
 }

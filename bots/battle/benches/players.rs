@@ -24,7 +24,9 @@ fn game_options(overrides: Value) -> Options {
 }
 
 fn decisions(c: &mut Criterion) {
-    let g = BattlePlugin.new_game("battle", &game_options(json!({"deal": "fixed", "start": "first"})), 1).unwrap();
+    let g = BattlePlugin
+        .new_game("battle", &game_options(json!({"deal": "fixed", "start": "first"})), 1)
+        .unwrap();
     let d = g.decisions().remove(0);
     let request = ActRequest { observation: d.observation, legal: d.legal, explain: false };
     let mut group = c.benchmark_group("decision at A vs D");
@@ -44,7 +46,9 @@ fn decisions(c: &mut Criterion) {
     let event = json!({"kind": "turn", "actions": [{"move": "grass"}, {"switch": "E"}], "sides": [0, 1],
         "before": {"turn": 1, "hp": [[5,5,5],[5,4,4]], "active": ["A","D"]},
         "after": {"turn": 2, "hp": [[5,5,5],[5,3,4]], "active": ["A","E"]}});
-    group.bench_function("exploiter observe (27 models x 10 samples)", |b| b.iter(|| ex.observe(&event).unwrap()));
+    group.bench_function("exploiter observe (27 models x 10 samples)", |b| {
+        b.iter(|| ex.observe(&event).unwrap())
+    });
     // Confident: threshold 0 makes it exploit from the first observation on.
     let mut confident = agent("exploiter", json!({"threshold": 0.0}), 3);
     confident.act(&request).unwrap();

@@ -15,7 +15,8 @@ fn lp_bench(c: &mut Criterion) {
     let mut rng = yomi_plugin::rng::seeded(7);
     let random: Vec<Matrix> = (0..256)
         .map(|_| {
-            let rows: Vec<Vec<f64>> = (0..5).map(|_| (0..5).map(|_| rng.gen::<f64>()).collect()).collect();
+            let rows: Vec<Vec<f64>> =
+                (0..5).map(|_| (0..5).map(|_| rng.gen::<f64>()).collect()).collect();
             Matrix::from_rows(&rows)
         })
         .collect();

@@ -65,7 +65,10 @@ impl Query {
             _ => vec![],
         };
         if names.len() != 2 {
-            return Err(bad(format!("`active` names party 1's and party 2's active Pokémon, like A,D; got {}", self.active)));
+            return Err(bad(format!(
+                "`active` names party 1's and party 2's active Pokémon, like A,D; got {}",
+                self.active
+            )));
         }
         let active = [active_slot(rules, 0, &names[0])?, active_slot(rules, 1, &names[1])?];
         let mut hp = [0u8; 6];
@@ -76,7 +79,12 @@ impl Query {
                     hp[k] = check_hp(rules, k, *h)?;
                 }
             }
-            Some(list) => return Err(bad(format!("`hp` needs six values (A..F in party order), got {}", list.len()))),
+            Some(list) => {
+                return Err(bad(format!(
+                    "`hp` needs six values (A..F in party order), got {}",
+                    list.len()
+                )))
+            }
         }
         let turn = self.turn.unwrap_or(1);
         if turn < 1 || turn >= rules.turn_limit as u64 {
@@ -92,15 +100,26 @@ impl Query {
 pub fn analyze(table: &Table, s: &State) -> Result<Value, ErrorInfo> {
     match table.engine.status(s) {
         Status::Play => {}
-        Status::Over(v) => return Err(bad(format!("the game is over in this position (party 1 scores {v})"))),
+        Status::Over(v) => {
+            return Err(bad(format!("the game is over in this position (party 1 scores {v})")))
+        }
         Status::Replace(side) => {
-            return Err(bad(format!("party {}'s active Pokémon has fainted: a replacement is due, not a turn", side + 1)))
+            return Err(bad(format!(
+                "party {}'s active Pokémon has fainted: a replacement is due, not a turn",
+                side + 1
+            )))
         }
     }
     let m = table.matrix(s);
     let e = lp::solve(&m);
     let names = |side: usize| -> Vec<Value> {
-        table.engine.legal(s, side).as_slice().iter().map(|a| table.engine.action_json(side, s, *a)).collect()
+        table
+            .engine
+            .legal(s, side)
+            .as_slice()
+            .iter()
+            .map(|a| table.engine.action_json(side, s, *a))
+            .collect()
     };
     Ok(json!({
         "value": e.value,

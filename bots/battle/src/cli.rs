@@ -65,7 +65,8 @@ fn bad(message: String) -> ErrorInfo {
 impl RulesArgs {
     fn parties(&self) -> Result<Value, ErrorInfo> {
         if self.parties.trim_start().starts_with('[') {
-            serde_json::from_str(&self.parties).map_err(|e| bad(format!("--parties is not valid JSON: {e}")))
+            serde_json::from_str(&self.parties)
+                .map_err(|e| bad(format!("--parties is not valid JSON: {e}")))
         } else {
             Ok(Value::from(self.parties.clone()))
         }
@@ -73,7 +74,15 @@ impl RulesArgs {
 
     fn query(&self, active: &str, hp: Option<&str>, turn: u64) -> Result<Query, ErrorInfo> {
         let hp = hp
-            .map(|h| h.split(',').map(|x| x.trim().parse::<u64>().map_err(|_| bad(format!("--hp: `{x}` is not a non-negative integer")))).collect::<Result<Vec<_>, _>>())
+            .map(|h| {
+                h.split(',')
+                    .map(|x| {
+                        x.trim()
+                            .parse::<u64>()
+                            .map_err(|_| bad(format!("--hp: `{x}` is not a non-negative integer")))
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+            })
             .transpose()?;
         Ok(Query {
             parties: self.parties()?,
@@ -118,7 +127,12 @@ pub fn run(args: &[String]) -> Result<String, ErrorInfo> {
             Ok(if json {
                 format!("{report}\n")
             } else {
-                format!("solved {} positions in {:.3} s on {threads} threads ({} MB table)\n", table.solved, table.seconds, table.bytes() / 1_000_000)
+                format!(
+                    "solved {} positions in {:.3} s on {threads} threads ({} MB table)\n",
+                    table.solved,
+                    table.seconds,
+                    table.bytes() / 1_000_000
+                )
             })
         }
     }

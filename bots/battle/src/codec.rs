@@ -10,7 +10,9 @@ use crate::rules::Rules;
 /// A position as JSON: `{"turn": 3, "hp": [[5,5,5],[5,4,4]], "active": ["A", "D"]}`, party 1
 /// first.
 pub fn state_json(engine: &Engine, s: &State) -> Value {
-    let names: Vec<&str> = (0..2).map(|side| engine.rules.parties[side][s.active[side] as usize].name.as_str()).collect();
+    let names: Vec<&str> = (0..2)
+        .map(|side| engine.rules.parties[side][s.active[side] as usize].name.as_str())
+        .collect();
     json!({"turn": s.turn, "hp": [&s.hp[..3], &s.hp[3..]], "active": names})
 }
 
@@ -20,20 +22,36 @@ fn bad(message: String) -> ErrorInfo {
 
 /// Reads [`state_json`] back, checking every HP against its Pokémon's maximum.
 pub fn parse_state(rules: &Rules, value: &Value) -> Result<State, ErrorInfo> {
-    let turn = value.get("turn").and_then(Value::as_u64).ok_or_else(|| bad("position has no integer `turn`".into()))?;
-    let hp = value.get("hp").and_then(Value::as_array).filter(|a| a.len() == 2).ok_or_else(|| bad("position `hp` must be two arrays of three".into()))?;
+    let turn = value
+        .get("turn")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| bad("position has no integer `turn`".into()))?;
+    let hp = value
+        .get("hp")
+        .and_then(Value::as_array)
+        .filter(|a| a.len() == 2)
+        .ok_or_else(|| bad("position `hp` must be two arrays of three".into()))?;
     let mut flat = [0u8; 6];
     for side in 0..2 {
-        let list = hp[side].as_array().filter(|a| a.len() == 3).ok_or_else(|| bad("position `hp` must be two arrays of three".into()))?;
+        let list = hp[side]
+            .as_array()
+            .filter(|a| a.len() == 3)
+            .ok_or_else(|| bad("position `hp` must be two arrays of three".into()))?;
         for (k, h) in list.iter().enumerate() {
             let h = h.as_u64().ok_or_else(|| bad(format!("HP {h} is not an integer")))?;
             flat[side * 3 + k] = check_hp(rules, side * 3 + k, h)?;
         }
     }
-    let active = value.get("active").and_then(Value::as_array).filter(|a| a.len() == 2).ok_or_else(|| bad("position `active` must name two Pokémon".into()))?;
+    let active = value
+        .get("active")
+        .and_then(Value::as_array)
+        .filter(|a| a.len() == 2)
+        .ok_or_else(|| bad("position `active` must name two Pokémon".into()))?;
     let mut slots = [0u8; 2];
     for side in 0..2 {
-        let name = active[side].as_str().ok_or_else(|| bad("position `active` must name two Pokémon".into()))?;
+        let name = active[side]
+            .as_str()
+            .ok_or_else(|| bad("position `active` must name two Pokémon".into()))?;
         slots[side] = active_slot(rules, side, name)?;
     }
     if turn < 1 || turn > rules.turn_limit as u64 {
@@ -46,7 +64,10 @@ pub fn parse_state(rules: &Rules, value: &Value) -> Result<State, ErrorInfo> {
 pub fn check_hp(rules: &Rules, flat: usize, hp: u64) -> Result<u8, ErrorInfo> {
     let p = rules.pokemon(flat);
     if hp > p.hp as u64 {
-        return Err(ErrorInfo::new(ErrorCode::InvalidParams, format!("{}: HP {hp} is out of range [0, {}]", p.name, p.hp)));
+        return Err(ErrorInfo::new(
+            ErrorCode::InvalidParams,
+            format!("{}: HP {hp} is out of range [0, {}]", p.name, p.hp),
+        ));
     }
     Ok(hp as u8)
 }
@@ -55,7 +76,10 @@ pub fn check_hp(rules: &Rules, flat: usize, hp: u64) -> Result<u8, ErrorInfo> {
 pub fn active_slot(rules: &Rules, side: usize, name: &str) -> Result<u8, ErrorInfo> {
     let flat = rules.find(name)?;
     if flat / 3 != side {
-        return Err(ErrorInfo::new(ErrorCode::InvalidParams, format!("`{name}` is not in party {}", side + 1)));
+        return Err(ErrorInfo::new(
+            ErrorCode::InvalidParams,
+            format!("`{name}` is not in party {}", side + 1),
+        ));
     }
     Ok((flat % 3) as u8)
 }

@@ -254,38 +254,65 @@ impl Engine {
     /// The action's JSON name: `{"move": "grass"}` or `{"switch": "B"}`.
     pub fn action_json(&self, side: usize, s: &State, a: Action) -> Value {
         match a {
-            Action::Move(m) => json!({"move": self.rules.parties[side][s.active[side] as usize].moves[m as usize].name()}),
+            Action::Move(m) => {
+                json!({"move": self.rules.parties[side][s.active[side] as usize].moves[m as usize].name()})
+            }
             Action::Switch(k) => json!({"switch": self.rules.parties[side][k as usize].name}),
         }
     }
 
     /// Parses an action's JSON for `side` in `s` and checks it is among `legal`.
-    pub fn parse_action(&self, side: usize, s: &State, value: &Value, legal: &Actions) -> Result<Action, ErrorInfo> {
+    pub fn parse_action(
+        &self,
+        side: usize,
+        s: &State,
+        value: &Value,
+        legal: &Actions,
+    ) -> Result<Action, ErrorInfo> {
         let illegal = |m: String| ErrorInfo::new(ErrorCode::IllegalAction, m);
         let active = &self.rules.parties[side][s.active[side] as usize];
-        let action = match (value.get("move").and_then(Value::as_str), value.get("switch").and_then(Value::as_str)) {
+        let action = match (
+            value.get("move").and_then(Value::as_str),
+            value.get("switch").and_then(Value::as_str),
+        ) {
             (Some(mv), None) => {
                 let m = active.moves.iter().position(|t| t.name() == mv).ok_or_else(|| {
                     let known: Vec<&str> = active.moves.iter().map(|t| t.name()).collect();
-                    illegal(format!("{} has no move `{mv}` (its moves: {})", active.name, known.join(", ")))
+                    illegal(format!(
+                        "{} has no move `{mv}` (its moves: {})",
+                        active.name,
+                        known.join(", ")
+                    ))
                 })?;
                 Action::Move(m as u8)
             }
             (None, Some(name)) => {
-                let slot = self.rules.parties[side].iter().position(|p| p.name == name).ok_or_else(|| {
-                    illegal(format!("`{name}` is not in this side's party"))
-                })?;
+                let slot = self.rules.parties[side]
+                    .iter()
+                    .position(|p| p.name == name)
+                    .ok_or_else(|| illegal(format!("`{name}` is not in this side's party")))?;
                 Action::Switch(slot as u8)
             }
-            _ => return Err(illegal(format!("an action is {{\"move\": TYPE}} or {{\"switch\": NAME}}, got {value}"))),
+            _ => {
+                return Err(illegal(format!(
+                    "an action is {{\"move\": TYPE}} or {{\"switch\": NAME}}, got {value}"
+                )))
+            }
         };
         if !legal.as_slice().contains(&action) {
             let why = match action {
-                Action::Move(_) if legal.as_slice().iter().all(|a| matches!(a, Action::Switch(_))) => {
-                    "a replacement is due: only a switch to a Pokémon with HP > 0 is legal".to_string()
+                Action::Move(_)
+                    if legal.as_slice().iter().all(|a| matches!(a, Action::Switch(_))) =>
+                {
+                    "a replacement is due: only a switch to a Pokémon with HP > 0 is legal"
+                        .to_string()
                 }
-                Action::Switch(k) if k == s.active[side] => format!("{} is already active", self.rules.parties[side][k as usize].name),
-                Action::Switch(k) => format!("{} has fainted", self.rules.parties[side][k as usize].name),
+                Action::Switch(k) if k == s.active[side] => {
+                    format!("{} is already active", self.rules.parties[side][k as usize].name)
+                }
+                Action::Switch(k) => {
+                    format!("{} has fainted", self.rules.parties[side][k as usize].name)
+                }
                 Action::Move(_) => "not a legal action".to_string(),
             };
             return Err(illegal(format!("{value} is illegal: {why}")));
@@ -306,7 +333,7 @@ mod tests {
     fn switches_go_first_and_the_newcomer_takes_the_hit() {
         let e = engine();
         let s = e.initial([0, 0]); // A vs D
-        // A switches to B; D (speed 6) uses fire (move 1) on the incoming B (water): 1 damage.
+                                   // A switches to B; D (speed 6) uses fire (move 1) on the incoming B (water): 1 damage.
         let n = e.resolve(&s, [Action::Switch(1), Action::Move(1)]);
         assert_eq!(n.active, [1, 0]);
         assert_eq!(n.hp, [5, 4, 5, 5, 4, 4]);
@@ -354,7 +381,8 @@ mod tests {
         let err = e.parse_action(0, &s, &json!({"move": "water"}), &legal).unwrap_err();
         assert!(err.message.contains("no move"));
         s.hp[0] = 0;
-        let err = e.parse_action(0, &s, &json!({"move": "grass"}), &e.replacements(&s, 0)).unwrap_err();
+        let err =
+            e.parse_action(0, &s, &json!({"move": "grass"}), &e.replacements(&s, 0)).unwrap_err();
         assert!(err.message.contains("replacement is due"));
     }
 }

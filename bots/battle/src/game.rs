@@ -29,7 +29,11 @@ pub fn options() -> Vec<OptionSpec> {
 pub fn presets() -> Vec<Preset> {
     vec![
         Preset::new("thesis", "the seed's parties and rules", json!({"parties": "thesis"})),
-        Preset::new("delta-experiment", "E and F at HP 5, as in the seed's table 5.3", json!({"parties": "delta-experiment"})),
+        Preset::new(
+            "delta-experiment",
+            "E and F at HP 5, as in the seed's table 5.3",
+            json!({"parties": "delta-experiment"}),
+        ),
     ]
 }
 
@@ -41,8 +45,12 @@ pub fn rules_from_options(options: &Options) -> Result<Rules, ErrorInfo> {
     } else {
         preset_parties(name)?
     };
-    Rules::new(parties, opt::bool(options, "same_type_neutral")?, opt::i64(options, "turn_limit")? as u8)
-        .map_err(|e| ErrorInfo::new(ErrorCode::InvalidOption, e.message))
+    Rules::new(
+        parties,
+        opt::bool(options, "same_type_neutral")?,
+        opt::i64(options, "turn_limit")? as u8,
+    )
+    .map_err(|e| ErrorInfo::new(ErrorCode::InvalidOption, e.message))
 }
 
 /// A battle in progress.
@@ -57,8 +65,16 @@ impl Battle {
     pub fn new(options: &Options, seed: u64) -> Result<Battle, ErrorInfo> {
         let engine = Engine::new(rules_from_options(options)?);
         let mut rng = yomi_plugin::rng::seeded(seed);
-        let side_of = if opt::str(options, "deal")? == "random" && rng.gen::<bool>() { [1, 0] } else { [0, 1] };
-        let active = if opt::str(options, "start")? == "random" { [rng.gen_range(0..3), rng.gen_range(0..3)] } else { [0, 0] };
+        let side_of = if opt::str(options, "deal")? == "random" && rng.gen::<bool>() {
+            [1, 0]
+        } else {
+            [0, 1]
+        };
+        let active = if opt::str(options, "start")? == "random" {
+            [rng.gen_range(0..3), rng.gen_range(0..3)]
+        } else {
+            [0, 0]
+        };
         let state = engine.initial(active);
         Ok(Battle { engine, state, side_of })
     }
@@ -68,11 +84,19 @@ impl Battle {
     }
 
     fn decision(&self, side: usize, replacing: bool) -> Decision {
-        let actions = if replacing { self.engine.replacements(&self.state, side) } else { self.engine.legal(&self.state, side) };
+        let actions = if replacing {
+            self.engine.replacements(&self.state, side)
+        } else {
+            self.engine.legal(&self.state, side)
+        };
         Decision {
             seat: self.seat_of(side),
             observation: codec::observation(&self.engine, &self.state, side, replacing),
-            legal: actions.as_slice().iter().map(|a| self.engine.action_json(side, &self.state, *a)).collect(),
+            legal: actions
+                .as_slice()
+                .iter()
+                .map(|a| self.engine.action_json(side, &self.state, *a))
+                .collect(),
         }
     }
 }
@@ -111,7 +135,10 @@ impl Game for Battle {
                 Status::Replace(_) => self.engine.replacements(&self.state, side),
                 _ => self.engine.legal(&self.state, side),
             };
-            let action = self.engine.parse_action(side, &self.state, value, &legal).map_err(|e| illegal(format!("seat {seat}: {}", e.message)))?;
+            let action = self
+                .engine
+                .parse_action(side, &self.state, value, &legal)
+                .map_err(|e| illegal(format!("seat {seat}: {}", e.message)))?;
             chosen[side] = Some(action);
         }
         if let Some(seat) = due.iter().find(|&&seat| chosen[self.side_of[seat]].is_none()) {
@@ -120,14 +147,20 @@ impl Game for Battle {
         let before = self.state;
         self.state = match (status, chosen) {
             (Status::Replace(side), _) => {
-                let Some(Action::Switch(k)) = chosen[side] else { unreachable!("replacements are switches") };
+                let Some(Action::Switch(k)) = chosen[side] else {
+                    unreachable!("replacements are switches")
+                };
                 self.engine.replace(&before, side, k)
             }
             (_, [Some(a), Some(b)]) => self.engine.resolve(&before, [a, b]),
             _ => unreachable!("every due seat acted"),
         };
         let by_seat: Vec<Value> = (0..2)
-            .map(|seat| chosen[self.side_of[seat]].map(|a| self.engine.action_json(self.side_of[seat], &before, a)).unwrap_or(Value::Null))
+            .map(|seat| {
+                chosen[self.side_of[seat]]
+                    .map(|a| self.engine.action_json(self.side_of[seat], &before, a))
+                    .unwrap_or(Value::Null)
+            })
             .collect();
         Ok(json!({
             "kind": if matches!(status, Status::Replace(_)) { "replace" } else { "turn" },

@@ -31,8 +31,8 @@ pub mod solver;
 use player::{Kind, Player};
 use yomi_plugin::protocol::manifest::CommandInfo;
 use yomi_plugin::{
-    Agent, AgentContext, BotInfo, CommandContext, ErrorCode, ErrorInfo, Game, GameInfo, Options, Plugin,
-    PluginManifest,
+    Agent, AgentContext, BotInfo, CommandContext, ErrorCode, ErrorInfo, Game, GameInfo, Options,
+    Plugin, PluginManifest,
 };
 
 /// The plugin value the host talks to.
@@ -84,18 +84,36 @@ impl Plugin for BattlePlugin {
         }
     }
 
-    fn new_agent(&self, bot: &str, options: &Options, ctx: &AgentContext) -> Result<Box<dyn Agent>, ErrorInfo> {
+    fn new_agent(
+        &self,
+        bot: &str,
+        options: &Options,
+        ctx: &AgentContext,
+    ) -> Result<Box<dyn Agent>, ErrorInfo> {
         match bot {
             "random" => Ok(Box::new(random::RandomBot::new(ctx.seed))),
-            _ if Kind::parse(bot).is_some() => Ok(Box::new(Player::new(Kind::parse(bot).expect("checked"), options, ctx.seed)?)),
-            _ => Err(ErrorInfo::new(ErrorCode::UnknownBot, format!("no bot `{bot}` in plugin battle"))),
+            _ if Kind::parse(bot).is_some() => {
+                Ok(Box::new(Player::new(Kind::parse(bot).expect("checked"), options, ctx.seed)?))
+            }
+            _ => Err(ErrorInfo::new(
+                ErrorCode::UnknownBot,
+                format!("no bot `{bot}` in plugin battle"),
+            )),
         }
     }
 
-    fn new_game(&self, game: &str, options: &Options, seed: u64) -> Result<Box<dyn Game>, ErrorInfo> {
+    fn new_game(
+        &self,
+        game: &str,
+        options: &Options,
+        seed: u64,
+    ) -> Result<Box<dyn Game>, ErrorInfo> {
         match game {
             "battle" => Ok(Box::new(game::Battle::new(options, seed)?)),
-            _ => Err(ErrorInfo::new(ErrorCode::UnknownGame, format!("no game `{game}` in plugin battle"))),
+            _ => Err(ErrorInfo::new(
+                ErrorCode::UnknownGame,
+                format!("no game `{game}` in plugin battle"),
+            )),
         }
     }
 

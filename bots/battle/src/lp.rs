@@ -26,7 +26,10 @@ pub struct Equilibrium {
 
 impl Matrix {
     pub fn new(rows: usize, cols: usize) -> Matrix {
-        assert!((1..=MAX).contains(&rows) && (1..=MAX).contains(&cols), "matrix games are 1×1 to 5×5");
+        assert!(
+            (1..=MAX).contains(&rows) && (1..=MAX).contains(&cols),
+            "matrix games are 1×1 to 5×5"
+        );
         Matrix { rows, cols, w: [[0.0; MAX]; MAX] }
     }
 
@@ -131,7 +134,9 @@ fn simplex(m: &Matrix) -> Equilibrium {
                 let ratio = t[i][RHS] / t[i][enter];
                 let better = match leave {
                     None => true,
-                    Some(l) => ratio < best - 1e-15 || (ratio <= best + 1e-15 && basis[i] < basis[l]),
+                    Some(l) => {
+                        ratio < best - 1e-15 || (ratio <= best + 1e-15 && basis[i] < basis[l])
+                    }
                 };
                 if better {
                     (leave, best) = (Some(i), ratio);
@@ -187,14 +192,20 @@ mod tests {
         for x in p.iter().chain(q) {
             assert!(*x >= 0.0, "negative probability in {e:?}");
         }
-        assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12 && (q.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        assert!(
+            (p.iter().sum::<f64>() - 1.0).abs() < 1e-12
+                && (q.iter().sum::<f64>() - 1.0).abs() < 1e-12
+        );
         let v: f64 = (0..m.rows).map(|i| p[i] * m.row_payoff(i, q)).sum();
         assert!((v - e.value).abs() < tol, "value {} vs p·W·q {v}", e.value);
         for i in 0..m.rows {
             assert!(m.row_payoff(i, q) <= e.value + tol, "row {i} gains against q in {m:?} {e:?}");
         }
         for j in 0..m.cols {
-            assert!(m.col_payoff(j, p) >= e.value - tol, "column {j} gains against p in {m:?} {e:?}");
+            assert!(
+                m.col_payoff(j, p) >= e.value - tol,
+                "column {j} gains against p in {m:?} {e:?}"
+            );
         }
     }
 
@@ -203,13 +214,20 @@ mod tests {
     /// matrix, with value 1/(1ᵀM⁻¹1). Tries every square kernel and keeps the pairs that are
     /// optimal in the whole game.
     fn support_enumeration_value(m: &Matrix) -> f64 {
-        let min = (0..m.rows).flat_map(|i| (0..m.cols).map(move |j| (i, j))).map(|(i, j)| m.w[i][j]).fold(f64::INFINITY, f64::min);
+        let min = (0..m.rows)
+            .flat_map(|i| (0..m.cols).map(move |j| (i, j)))
+            .map(|(i, j)| m.w[i][j])
+            .fold(f64::INFINITY, f64::min);
         let shift = 1.0 - min;
-        let subsets = |n: usize| (1u32..(1 << n)).map(move |mask| (0..n).filter(|k| mask & (1 << k) != 0).collect::<Vec<_>>());
+        let subsets = |n: usize| {
+            (1u32..(1 << n))
+                .map(move |mask| (0..n).filter(|k| mask & (1 << k) != 0).collect::<Vec<_>>())
+        };
         for rs in subsets(m.rows) {
             for cs in subsets(m.cols).filter(|c| c.len() == rs.len()) {
                 let k = rs.len();
-                let kernel: Vec<Vec<f64>> = rs.iter().map(|&i| cs.iter().map(|&j| m.w[i][j] + shift).collect()).collect();
+                let kernel: Vec<Vec<f64>> =
+                    rs.iter().map(|&i| cs.iter().map(|&j| m.w[i][j] + shift).collect()).collect();
                 let Some(x) = solve_linear(&kernel, false) else { continue };
                 let Some(y) = solve_linear(&kernel, true) else { continue };
                 let sx: f64 = x.iter().sum();
@@ -238,7 +256,9 @@ mod tests {
     fn solve_linear(m: &[Vec<f64>], transpose: bool) -> Option<Vec<f64>> {
         let k = m.len();
         let mut a: Vec<Vec<f64>> = (0..k)
-            .map(|i| (0..k).map(|j| if transpose { m[j][i] } else { m[i][j] }).chain([1.0]).collect())
+            .map(|i| {
+                (0..k).map(|j| if transpose { m[j][i] } else { m[i][j] }).chain([1.0]).collect()
+            })
             .collect();
         for c in 0..k {
             let p = (c..k).max_by(|&x, &y| a[x][c].abs().total_cmp(&a[y][c].abs()))?;
@@ -262,14 +282,21 @@ mod tests {
     /// Matrices with entries from a few levels, so ties, equal rows and saddle points are common.
     fn degenerate() -> impl Strategy<Value = Matrix> {
         (1..=MAX, 1..=MAX).prop_flat_map(|(r, c)| {
-            proptest::collection::vec(proptest::collection::vec(prop_oneof![Just(0.0), Just(0.5), Just(1.0), Just(0.25)], c), r)
-                .prop_map(|rows| Matrix::from_rows(&rows))
+            proptest::collection::vec(
+                proptest::collection::vec(
+                    prop_oneof![Just(0.0), Just(0.5), Just(1.0), Just(0.25)],
+                    c,
+                ),
+                r,
+            )
+            .prop_map(|rows| Matrix::from_rows(&rows))
         })
     }
 
     fn random() -> impl Strategy<Value = Matrix> {
         (1..=MAX, 1..=MAX).prop_flat_map(|(r, c)| {
-            proptest::collection::vec(proptest::collection::vec(-0.5f64..1.5, c), r).prop_map(|rows| Matrix::from_rows(&rows))
+            proptest::collection::vec(proptest::collection::vec(-0.5f64..1.5, c), r)
+                .prop_map(|rows| Matrix::from_rows(&rows))
         })
     }
 

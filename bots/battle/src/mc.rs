@@ -13,10 +13,33 @@ use crate::engine::{Action, Engine, State, Status};
 /// The options of the `mc` bot.
 pub fn options() -> Vec<OptionSpec> {
     vec![
-        OptionSpec::choice("policy", "soft-max", &["greedy", "soft-max"], "greedy: the best score; soft-max: sample p ∝ exp(score/τ)"),
-        OptionSpec::int("playouts", 20, Some(1), Some(10_000), "random playouts per action pair (the seed: 20, so 500 per 5×5 decision)"),
-        OptionSpec::float("temperature", 2.0, Some(1e-6), None, "soft-max temperature τ on raw win counts"),
-        OptionSpec::int("replacement_playouts", 100, Some(1), Some(100_000), "playouts per candidate when replacing a fainted Pokémon (the best is taken)"),
+        OptionSpec::choice(
+            "policy",
+            "soft-max",
+            &["greedy", "soft-max"],
+            "greedy: the best score; soft-max: sample p ∝ exp(score/τ)",
+        ),
+        OptionSpec::int(
+            "playouts",
+            20,
+            Some(1),
+            Some(10_000),
+            "random playouts per action pair (the seed: 20, so 500 per 5×5 decision)",
+        ),
+        OptionSpec::float(
+            "temperature",
+            2.0,
+            Some(1e-6),
+            None,
+            "soft-max temperature τ on raw win counts",
+        ),
+        OptionSpec::int(
+            "replacement_playouts",
+            100,
+            Some(1),
+            Some(100_000),
+            "playouts per candidate when replacing a fainted Pokémon (the best is taken)",
+        ),
     ]
 }
 
@@ -37,14 +60,26 @@ impl Mc {
             temperature: opt::f64(options, "temperature")?,
             replacement_playouts: opt::i64(options, "replacement_playouts")?.max(0) as usize,
         };
-        if mc.playouts == 0 || mc.replacement_playouts == 0 || !(mc.temperature.is_finite() && mc.temperature > 0.0) {
-            return Err(ErrorInfo::new(ErrorCode::InvalidOption, "playouts must be ≥ 1 and the temperature finite and > 0"));
+        if mc.playouts == 0
+            || mc.replacement_playouts == 0
+            || !(mc.temperature.is_finite() && mc.temperature > 0.0)
+        {
+            return Err(ErrorInfo::new(
+                ErrorCode::InvalidOption,
+                "playouts must be ≥ 1 and the temperature finite and > 0",
+            ));
         }
         Ok(mc)
     }
 
     /// The strategy for `side` in a turn (over its legal actions) and the scores behind it.
-    pub fn turn(&self, engine: &Engine, s: &State, side: usize, rng: &mut impl Rng) -> (Vec<f64>, Value) {
+    pub fn turn(
+        &self,
+        engine: &Engine,
+        s: &State,
+        side: usize,
+        rng: &mut impl Rng,
+    ) -> (Vec<f64>, Value) {
         let mine = engine.legal(s, side);
         let theirs = engine.legal(s, 1 - side);
         let mut scores = vec![0.0; mine.len()];
@@ -52,15 +87,24 @@ impl Mc {
             for b in theirs.as_slice() {
                 let pair = if side == 0 { [*a, *b] } else { [*b, *a] };
                 let next = engine.resolve(s, pair);
-                scores[i] += (0..self.playouts).filter(|_| wins(playout(engine, &next, rng), side)).count() as f64;
+                scores[i] += (0..self.playouts)
+                    .filter(|_| wins(playout(engine, &next, rng), side))
+                    .count() as f64;
             }
         }
-        let probs = if self.greedy { one_hot_best(&scores) } else { softmax(&scores, self.temperature) };
+        let probs =
+            if self.greedy { one_hot_best(&scores) } else { softmax(&scores, self.temperature) };
         (probs, json!({"scores": scores}))
     }
 
     /// The replacement: the candidate with the most playout wins.
-    pub fn replacement(&self, engine: &Engine, s: &State, side: usize, rng: &mut impl Rng) -> (Vec<f64>, Value) {
+    pub fn replacement(
+        &self,
+        engine: &Engine,
+        s: &State,
+        side: usize,
+        rng: &mut impl Rng,
+    ) -> (Vec<f64>, Value) {
         let candidates = engine.replacements(s, side);
         let scores: Vec<f64> = candidates
             .as_slice()
@@ -68,7 +112,9 @@ impl Mc {
             .map(|a| {
                 let Action::Switch(k) = *a else { unreachable!("replacements are switches") };
                 let next = engine.replace(s, side, k);
-                (0..self.replacement_playouts).filter(|_| wins(playout(engine, &next, rng), side)).count() as f64
+                (0..self.replacement_playouts)
+                    .filter(|_| wins(playout(engine, &next, rng), side))
+                    .count() as f64
             })
             .collect();
         (one_hot_best(&scores), json!({"scores": scores}))
@@ -91,12 +137,17 @@ pub fn playout(engine: &Engine, s: &State, rng: &mut impl Rng) -> f64 {
             Status::Over(v) => return v,
             Status::Replace(side) => {
                 let c = engine.replacements(&s, side);
-                let Action::Switch(k) = c.as_slice()[rng.gen_range(0..c.len())] else { unreachable!("replacements are switches") };
+                let Action::Switch(k) = c.as_slice()[rng.gen_range(0..c.len())] else {
+                    unreachable!("replacements are switches")
+                };
                 s = engine.replace(&s, side, k);
             }
             Status::Play => {
                 let (a, b) = (engine.legal(&s, 0), engine.legal(&s, 1));
-                let pair = [a.as_slice()[rng.gen_range(0..a.len())], b.as_slice()[rng.gen_range(0..b.len())]];
+                let pair = [
+                    a.as_slice()[rng.gen_range(0..a.len())],
+                    b.as_slice()[rng.gen_range(0..b.len())],
+                ];
                 s = engine.resolve(&s, pair);
             }
         }

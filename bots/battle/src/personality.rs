@@ -33,7 +33,12 @@ impl Noise {
             "normal" => Noise::Normal,
             "uniform-variable" => Noise::UniformVariable,
             "normal-variable" => Noise::NormalVariable,
-            _ => return Err(invalid(format!("unknown noise model `{name}` (known: {})", NOISES.join(", ")))),
+            _ => {
+                return Err(invalid(format!(
+                    "unknown noise model `{name}` (known: {})",
+                    NOISES.join(", ")
+                )))
+            }
         })
     }
 
@@ -75,7 +80,8 @@ pub enum Bias {
     IneffectiveAttack,
 }
 
-pub const BIASES: [&str; 5] = ["none", "attack", "switch", "effective-attack", "ineffective-attack"];
+pub const BIASES: [&str; 5] =
+    ["none", "attack", "switch", "effective-attack", "ineffective-attack"];
 
 impl Bias {
     pub fn parse(name: &str) -> Result<Bias, ErrorInfo> {
@@ -85,7 +91,12 @@ impl Bias {
             "switch" => Bias::Switch,
             "effective-attack" => Bias::EffectiveAttack,
             "ineffective-attack" => Bias::IneffectiveAttack,
-            _ => return Err(invalid(format!("unknown bias `{name}` (known: {})", BIASES.join(", ")))),
+            _ => {
+                return Err(invalid(format!(
+                    "unknown bias `{name}` (known: {})",
+                    BIASES.join(", ")
+                )))
+            }
         })
     }
 
@@ -145,7 +156,14 @@ pub struct Mix {
 
 impl Personality {
     /// The exact Nash player.
-    pub const NASH: Personality = Personality { noise: Noise::Uniform, delta: 0.0, n: 1, bias: Bias::None, alpha: 0.0, clamp_bias: false };
+    pub const NASH: Personality = Personality {
+        noise: Noise::Uniform,
+        delta: 0.0,
+        n: 1,
+        bias: Bias::None,
+        alpha: 0.0,
+        clamp_bias: false,
+    };
 
     pub fn from_options(options: &Options) -> Result<Personality, ErrorInfo> {
         let p = Personality {
@@ -190,8 +208,17 @@ impl Personality {
 
     /// The δ-Nash strategy for `side` in a turn: `w` is the true matrix in the player's own view
     /// (its actions as rows, its win rates), `actions` its actions in row order.
-    pub fn mix(&self, engine: &Engine, s: &State, side: usize, w: &Matrix, actions: &[Action], rng: &mut impl Rng) -> Mix {
-        let biased: Vec<bool> = actions.iter().map(|a| self.bias.applies(engine, s, side, *a)).collect();
+    pub fn mix(
+        &self,
+        engine: &Engine,
+        s: &State,
+        side: usize,
+        w: &Matrix,
+        actions: &[Action],
+        rng: &mut impl Rng,
+    ) -> Mix {
+        let biased: Vec<bool> =
+            actions.iter().map(|a| self.bias.applies(engine, s, side, *a)).collect();
         let mut probs = vec![0.0; w.rows];
         let mut samples = Vec::with_capacity(self.samples());
         for _ in 0..self.samples() {
@@ -284,7 +311,11 @@ mod tests {
             let xs: Vec<f64> = (0..40_000).map(|_| noise.sample(0.1, p, &mut rng)).collect();
             let mean = xs.iter().sum::<f64>() / xs.len() as f64;
             let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / xs.len() as f64;
-            assert!(mean.abs() < 0.01 && (var.sqrt() / sd - 1.0).abs() < 0.03, "{noise:?} p={p}: sd {} vs {sd}", var.sqrt());
+            assert!(
+                mean.abs() < 0.01 && (var.sqrt() / sd - 1.0).abs() < 0.03,
+                "{noise:?} p={p}: sd {} vs {sd}",
+                var.sqrt()
+            );
         }
     }
 
@@ -303,7 +334,8 @@ mod tests {
         let e = Engine::new(Rules::preset("thesis").unwrap());
         let s = e.initial([0, 2]); // A vs F: grass ×1.5 (effective), fire ×1.0, electric ×0.5
         let rows = e.legal(&s, 0);
-        let hits = |b: Bias| rows.as_slice().iter().map(|a| b.applies(&e, &s, 0, *a)).collect::<Vec<_>>();
+        let hits =
+            |b: Bias| rows.as_slice().iter().map(|a| b.applies(&e, &s, 0, *a)).collect::<Vec<_>>();
         assert_eq!(hits(Bias::Attack), [true, true, true, false, false]);
         assert_eq!(hits(Bias::Switch), [false, false, false, true, true]);
         assert_eq!(hits(Bias::EffectiveAttack), [true, false, false, false, false]);
@@ -321,7 +353,10 @@ mod tests {
         for p in bad {
             assert_eq!(p.validate().unwrap_err().code, ErrorCode::InvalidOption);
         }
-        assert!(Personality { alpha: -0.05, ..Personality::NASH }.validate().is_ok(), "a negative α is an aversion");
+        assert!(
+            Personality { alpha: -0.05, ..Personality::NASH }.validate().is_ok(),
+            "a negative α is an aversion"
+        );
         assert!(Noise::parse("cauchy").unwrap_err().message.contains("unknown noise model"));
         assert!(Bias::parse("defence").unwrap_err().message.contains("unknown bias"));
     }

@@ -62,21 +62,61 @@ impl Kind {
         match self {
             Kind::Nash => vec![],
             Kind::DeltaNash => vec![
-                Preset::new("human-like", "the seed's recommended standard: uniform ±δ(1+4p(1−p)), δ 0.15", json!({"noise": "uniform-variable", "delta": 0.15})),
-                Preset::new("strong", "uniform ±δ(1+4p(1−p)) at δ 0.05, close to Nash", json!({"noise": "uniform-variable", "delta": 0.05})),
-                Preset::new("weak", "uniform ±δ(1+4p(1−p)) at δ 0.2", json!({"noise": "uniform-variable", "delta": 0.2})),
-                Preset::new("attacker", "likes attacking (seed table 6.1 settings)", biased("attack")),
-                Preset::new("switcher", "likes switching (seed table 6.1 settings)", biased("switch")),
-                Preset::new("straightforward", "likes effective attacks (seed table 6.1 settings)", biased("effective-attack")),
-                Preset::new("contrarian", "likes ineffective attacks (seed table 6.1 settings)", biased("ineffective-attack")),
+                Preset::new(
+                    "human-like",
+                    "the seed's recommended standard: uniform ±δ(1+4p(1−p)), δ 0.15",
+                    json!({"noise": "uniform-variable", "delta": 0.15}),
+                ),
+                Preset::new(
+                    "strong",
+                    "uniform ±δ(1+4p(1−p)) at δ 0.05, close to Nash",
+                    json!({"noise": "uniform-variable", "delta": 0.05}),
+                ),
+                Preset::new(
+                    "weak",
+                    "uniform ±δ(1+4p(1−p)) at δ 0.2",
+                    json!({"noise": "uniform-variable", "delta": 0.2}),
+                ),
+                Preset::new(
+                    "attacker",
+                    "likes attacking (seed table 6.1 settings)",
+                    biased("attack"),
+                ),
+                Preset::new(
+                    "switcher",
+                    "likes switching (seed table 6.1 settings)",
+                    biased("switch"),
+                ),
+                Preset::new(
+                    "straightforward",
+                    "likes effective attacks (seed table 6.1 settings)",
+                    biased("effective-attack"),
+                ),
+                Preset::new(
+                    "contrarian",
+                    "likes ineffective attacks (seed table 6.1 settings)",
+                    biased("ineffective-attack"),
+                ),
             ],
             Kind::Mc => vec![
                 Preset::new("greedy", "plays the best playout score", json!({"policy": "greedy"})),
-                Preset::new("soft-max", "samples by a soft-max of playout scores, τ 2", json!({"policy": "soft-max"})),
+                Preset::new(
+                    "soft-max",
+                    "samples by a soft-max of playout scores, τ 2",
+                    json!({"policy": "soft-max"}),
+                ),
             ],
             Kind::Exploiter => vec![
-                Preset::new("nash-base", "plays exact Nash until confident, then exploits", json!({"delta": 0.0})),
-                Preset::new("cautious", "exploits only at posterior 0.9", json!({"threshold": 0.9})),
+                Preset::new(
+                    "nash-base",
+                    "plays exact Nash until confident, then exploits",
+                    json!({"delta": 0.0}),
+                ),
+                Preset::new(
+                    "cautious",
+                    "exploits only at posterior 0.9",
+                    json!({"threshold": 0.9}),
+                ),
             ],
         }
     }
@@ -106,7 +146,16 @@ pub struct Player {
 
 impl Player {
     pub fn new(kind: Kind, options: &Options, seed: u64) -> Result<Player, ErrorInfo> {
-        let mut p = Player { kind, personality: Personality::NASH, mc: None, exploit: None, opponent: None, rng: seeded(seed), table: None, side: None };
+        let mut p = Player {
+            kind,
+            personality: Personality::NASH,
+            mc: None,
+            exploit: None,
+            opponent: None,
+            rng: seeded(seed),
+            table: None,
+            side: None,
+        };
         p.configure(options)?;
         Ok(p)
     }
@@ -128,7 +177,13 @@ impl Player {
     }
 
     /// The strategy over `actions` and its explanation, for a turn.
-    fn turn(&mut self, table: &Table, s: &State, side: usize, actions: &[Action]) -> (Vec<f64>, Value) {
+    fn turn(
+        &mut self,
+        table: &Table,
+        s: &State,
+        side: usize,
+        actions: &[Action],
+    ) -> (Vec<f64>, Value) {
         if let Some(mc) = self.mc {
             return mc.turn(&table.engine, s, side, &mut self.rng);
         }
@@ -160,7 +215,13 @@ impl Player {
     }
 
     /// The strategy over the replacement candidates, and its explanation.
-    fn replacement(&mut self, table: &Table, s: &State, side: usize, candidates: &[Action]) -> (Vec<f64>, Value) {
+    fn replacement(
+        &mut self,
+        table: &Table,
+        s: &State,
+        side: usize,
+        candidates: &[Action],
+    ) -> (Vec<f64>, Value) {
         if let Some(mc) = self.mc {
             return mc.replacement(&table.engine, s, side, &mut self.rng);
         }
@@ -182,16 +243,25 @@ impl Player {
 
     /// Learns from the opponent's action in a resolved turn (exploiter only).
     fn learn(&mut self, event: &Value) -> Result<(), ErrorInfo> {
-        let (Some(settings), Some(side), Some((rules, table))) = (self.exploit, self.side, self.table.clone()) else { return Ok(()) };
+        let (Some(settings), Some(side), Some((rules, table))) =
+            (self.exploit, self.side, self.table.clone())
+        else {
+            return Ok(());
+        };
         if event.get("kind").and_then(Value::as_str) != Some("turn") {
             return Ok(());
         }
         let sides = event.get("sides").and_then(Value::as_array).cloned().unwrap_or_default();
-        let Some(seat) = sides.iter().position(|v| v.as_u64() == Some(1 - side as u64)) else { return Ok(()) };
+        let Some(seat) = sides.iter().position(|v| v.as_u64() == Some(1 - side as u64)) else {
+            return Ok(());
+        };
         let before = codec::parse_state(&rules, event.get("before").unwrap_or(&Value::Null))?;
         let legal = table.engine.legal(&before, 1 - side);
-        let action = table.engine.parse_action(1 - side, &before, &event["actions"][seat], &legal)?;
-        let opponent = self.opponent.get_or_insert_with(|| Opponent::new(grid(settings.model_noise, settings.model_samples)));
+        let action =
+            table.engine.parse_action(1 - side, &before, &event["actions"][seat], &legal)?;
+        let opponent = self.opponent.get_or_insert_with(|| {
+            Opponent::new(grid(settings.model_noise, settings.model_samples))
+        });
         opponent.observe(&table, &before, 1 - side, action, settings.threshold, &mut self.rng);
         Ok(())
     }
@@ -202,7 +272,11 @@ impl Agent for Player {
         let Seen { rules, state, side, replacing } = parse_observation(&request.observation)?;
         let table = self.table_for(&rules);
         self.side = Some(side);
-        let actions = if replacing { table.engine.replacements(&state, side) } else { table.engine.legal(&state, side) };
+        let actions = if replacing {
+            table.engine.replacements(&state, side)
+        } else {
+            table.engine.legal(&state, side)
+        };
         if actions.is_empty() {
             return Err(ErrorInfo::new(ErrorCode::BotError, "no legal action in this observation"));
         }
@@ -214,10 +288,17 @@ impl Agent for Player {
         let k = sample_index(&probs, &mut self.rng);
         let action = table.engine.action_json(side, &state, actions.as_slice()[k]);
         if !request.legal.is_empty() && !request.legal.contains(&action) {
-            return Err(ErrorInfo::new(ErrorCode::BotError, format!("{action} is not among the offered legal actions")));
+            return Err(ErrorInfo::new(
+                ErrorCode::BotError,
+                format!("{action} is not among the offered legal actions"),
+            ));
         }
         Ok(if request.explain {
-            let names: Vec<Value> = actions.as_slice().iter().map(|a| table.engine.action_json(side, &state, *a)).collect();
+            let names: Vec<Value> = actions
+                .as_slice()
+                .iter()
+                .map(|a| table.engine.action_json(side, &state, *a))
+                .collect();
             explain["strategy"] = json!(probs);
             explain["actions"] = json!(names);
             ActReply::explained(action, explain)
@@ -244,7 +325,10 @@ impl Agent for Player {
                     exploit: opt::bool(options, "exploit")?,
                 };
                 // A new model family forgets what the old one learned; a new threshold does not.
-                if self.exploit.is_some_and(|old| (old.model_noise, old.model_samples) != (settings.model_noise, settings.model_samples)) {
+                if self.exploit.is_some_and(|old| {
+                    (old.model_noise, old.model_samples)
+                        != (settings.model_noise, settings.model_samples)
+                }) {
                     self.opponent = None;
                 }
                 self.personality = personality;

@@ -26,7 +26,10 @@ impl Agent for RandomBot {
         let action = request.legal[k].clone();
         let p = 1.0 / request.legal.len() as f64;
         Ok(if request.explain {
-            ActReply::explained(action, json!({"strategy": vec![p; request.legal.len()], "actions": request.legal}))
+            ActReply::explained(
+                action,
+                json!({"strategy": vec![p; request.legal.len()], "actions": request.legal}),
+            )
         } else {
             ActReply::new(action)
         })

@@ -45,7 +45,8 @@ pub fn command(args: &[String]) -> Result<String, ErrorInfo> {
     let args = Args::try_parse_from(argv).map_err(|e| bad(e.to_string()))?;
     if let Some(path) = &args.rows {
         let text = std::fs::read_to_string(path).map_err(|e| bad(format!("{path}: {e}")))?;
-        let rows: Vec<Row> = serde_json::from_str(&text).map_err(|e| bad(format!("{path}: {e}")))?;
+        let rows: Vec<Row> =
+            serde_json::from_str(&text).map_err(|e| bad(format!("{path}: {e}")))?;
         return Ok(render(&rows, None));
     }
     if args.games == 0 {
@@ -54,7 +55,11 @@ pub fn command(args: &[String]) -> Result<String, ErrorInfo> {
     let start = Instant::now();
     let rows = rows(args.games)?;
     let seconds = start.elapsed().as_secs_f64();
-    Ok(if args.json { format!("{}\n", serde_json::to_string_pretty(&rows).expect("rows serialize")) } else { render(&rows, Some(seconds)) })
+    Ok(if args.json {
+        format!("{}\n", serde_json::to_string_pretty(&rows).expect("rows serialize"))
+    } else {
+        render(&rows, Some(seconds))
+    })
 }
 
 /// REPRODUCTION.md's generated part.
@@ -65,9 +70,20 @@ fn render(rows: &[Row], seconds: Option<f64>) -> String {
     }
     out.push_str(&markdown(rows));
     let off: Vec<&Row> = rows.iter().filter(|r| r.agrees() == Some(false)).collect();
-    out.push_str(&format!("\n{} of {} rows with a seed number fall outside our 95 % interval:\n\n", off.len(), rows.iter().filter(|r| r.seed.is_some()).count()));
+    out.push_str(&format!(
+        "\n{} of {} rows with a seed number fall outside our 95 % interval:\n\n",
+        off.len(),
+        rows.iter().filter(|r| r.seed.is_some()).count()
+    ));
     for r in off {
-        out.push_str(&format!("- {} / {} / {}: seed {}, ours {:.4}\n", r.table, r.row, r.column, r.seed.unwrap_or(f64::NAN), r.ours));
+        out.push_str(&format!(
+            "- {} / {} / {}: seed {}, ours {:.4}\n",
+            r.table,
+            r.row,
+            r.column,
+            r.seed.unwrap_or(f64::NAN),
+            r.ours
+        ));
     }
     out
 }
@@ -84,13 +100,21 @@ fn spec(bot: &'static str, options: Value) -> Spec {
 }
 
 fn delta_nash(noise: &str, delta: f64, bias: &str, alpha: f64) -> Spec {
-    spec("delta-nash", json!({"noise": noise, "delta": delta, "bias": bias, "alpha": alpha, "n": 10}))
+    spec(
+        "delta-nash",
+        json!({"noise": noise, "delta": delta, "bias": bias, "alpha": alpha, "n": 10}),
+    )
 }
 
 fn options_for(spec: &Spec) -> Result<Options, ErrorInfo> {
     let m = BattlePlugin.manifest();
-    let info = m.bots.iter().find(|b| b.name == spec.bot).ok_or_else(|| bad(format!("no bot {}", spec.bot)))?;
-    let overrides: Options = serde_json::from_value(spec.options.clone()).map_err(|e| bad(e.to_string()))?;
+    let info = m
+        .bots
+        .iter()
+        .find(|b| b.name == spec.bot)
+        .ok_or_else(|| bad(format!("no bot {}", spec.bot)))?;
+    let overrides: Options =
+        serde_json::from_value(spec.options.clone()).map_err(|e| bad(e.to_string()))?;
     resolve(&info.options, &info.presets, None, &overrides).map_err(|e| bad(e.to_string()))
 }
 
@@ -124,7 +148,12 @@ impl Choices {
         }
         let side = event["sides"][0].as_u64().unwrap_or(0) as usize;
         let before = codec::parse_state(&engine.rules, &event["before"])?;
-        let action = engine.parse_action(side, &before, &event["actions"][0], &engine.legal(&before, side))?;
+        let action = engine.parse_action(
+            side,
+            &before,
+            &event["actions"][0],
+            &engine.legal(&before, side),
+        )?;
         self.decisions += 1;
         match action {
             Action::Move(m) => {
@@ -197,15 +226,26 @@ fn duel(a: &Spec, b: &Spec, games: usize, seed: u64) -> Result<Tally, ErrorInfo>
                     let mut total = Tally::default();
                     for g in (t..games).step_by(threads) {
                         let gs = derive_seed(seed, g as u64);
-                        let mut pa = BattlePlugin.new_agent(a.bot, oa, &AgentContext { seed: derive_seed(gs, 1), data_dir: None })?;
-                        let mut pb = BattlePlugin.new_agent(b.bot, ob, &AgentContext { seed: derive_seed(gs, 2), data_dir: None })?;
+                        let mut pa = BattlePlugin.new_agent(
+                            a.bot,
+                            oa,
+                            &AgentContext { seed: derive_seed(gs, 1), data_dir: None },
+                        )?;
+                        let mut pb = BattlePlugin.new_agent(
+                            b.bot,
+                            ob,
+                            &AgentContext { seed: derive_seed(gs, 2), data_dir: None },
+                        )?;
                         total.add(&one_game(engine, og, gs, &mut [pa.as_mut(), pb.as_mut()])?);
                     }
                     Ok(total)
                 })
             })
             .collect();
-        workers.into_iter().map(|w| w.join().unwrap_or_else(|_| Err(bad("a repro worker panicked".into())))).collect()
+        workers
+            .into_iter()
+            .map(|w| w.join().unwrap_or_else(|_| Err(bad("a repro worker panicked".into()))))
+            .collect()
     });
     let mut total = Tally::default();
     for r in results {
@@ -214,7 +254,12 @@ fn duel(a: &Spec, b: &Spec, games: usize, seed: u64) -> Result<Tally, ErrorInfo>
     Ok(total)
 }
 
-fn one_game(engine: &Engine, options: &Options, seed: u64, agents: &mut [&mut dyn Agent]) -> Result<Tally, ErrorInfo> {
+fn one_game(
+    engine: &Engine,
+    options: &Options,
+    seed: u64,
+    agents: &mut [&mut dyn Agent],
+) -> Result<Tally, ErrorInfo> {
     let mut game = BattlePlugin.new_game("battle", options, seed)?;
     let played = referee::play(game.as_mut(), agents)?;
     let mut t = Tally { games: 1, score: played.outcome.scores[0], ..Tally::default() };
@@ -228,30 +273,63 @@ fn one_game(engine: &Engine, options: &Options, seed: u64, agents: &mut [&mut dy
 }
 
 /// A series of games against one opponent with one exploiter agent that keeps what it learns.
-fn series(exploit: bool, opponent: &Spec, games: usize, seed: u64, truth: Bias) -> Result<Tally, ErrorInfo> {
-    let options = options_for(&spec("exploiter", json!({"delta": 0.0, "exploit": exploit, "threshold": 0.5})))?;
+fn series(
+    exploit: bool,
+    opponent: &Spec,
+    games: usize,
+    seed: u64,
+    truth: Bias,
+) -> Result<Tally, ErrorInfo> {
+    let options = options_for(&spec(
+        "exploiter",
+        json!({"delta": 0.0, "exploit": exploit, "threshold": 0.5}),
+    ))?;
     let (ob, og) = (options_for(opponent)?, game_options()?);
     let engine = Engine::new(Rules::preset("thesis")?);
     let mut me = Player::new(Kind::Exploiter, &options, derive_seed(seed, u64::MAX))?;
     let mut total = Tally::default();
     for g in 0..games {
         let gs = derive_seed(seed, g as u64);
-        let mut pb = BattlePlugin.new_agent(opponent.bot, &ob, &AgentContext { seed: derive_seed(gs, 2), data_dir: None })?;
+        let mut pb = BattlePlugin.new_agent(
+            opponent.bot,
+            &ob,
+            &AgentContext { seed: derive_seed(gs, 2), data_dir: None },
+        )?;
         total.add(&one_game(&engine, &og, gs, &mut [&mut me, pb.as_mut()])?);
     }
-    total.identified = me.opponent().and_then(|o| o.first_confident.map(|(n, k)| (n, o.models[k].bias == truth)));
+    total.identified =
+        me.opponent().and_then(|o| o.first_confident.map(|(n, k)| (n, o.models[k].bias == truth)));
     total.final_correct = me.opponent().is_some_and(|o| o.models[o.best().0].bias == truth);
     Ok(total)
 }
 
 /// Runs independent exploiter series in parallel and sums them.
-fn exploiter_runs(exploit: bool, opponent: &Spec, truth: Bias, count: usize, games: usize, seed: u64) -> Result<Vec<Tally>, ErrorInfo> {
+fn exploiter_runs(
+    exploit: bool,
+    opponent: &Spec,
+    truth: Bias,
+    count: usize,
+    games: usize,
+    seed: u64,
+) -> Result<Vec<Tally>, ErrorInfo> {
     let threads = crate::cache::threads();
     let results: Vec<Result<Vec<Tally>, ErrorInfo>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
-            .map(|t| scope.spawn(move || (t..count).step_by(threads).map(|k| series(exploit, opponent, games, derive_seed(seed, k as u64), truth)).collect()))
+            .map(|t| {
+                scope.spawn(move || {
+                    (t..count)
+                        .step_by(threads)
+                        .map(|k| {
+                            series(exploit, opponent, games, derive_seed(seed, k as u64), truth)
+                        })
+                        .collect()
+                })
+            })
             .collect();
-        workers.into_iter().map(|w| w.join().unwrap_or_else(|_| Err(bad("a repro worker panicked".into())))).collect()
+        workers
+            .into_iter()
+            .map(|w| w.join().unwrap_or_else(|_| Err(bad("a repro worker panicked".into()))))
+            .collect()
     });
     let mut out = Vec::new();
     for r in results {
@@ -266,13 +344,29 @@ fn rate_row(table: &str, row: &str, column: &str, seed: Option<f64>, t: &Tally) 
 }
 
 fn share_row(table: &str, row: &str, column: &str, seed: Option<f64>, hits: u64, n: u64) -> Row {
-    Row::new(table, row, column, seed, hits as f64 / n.max(1) as f64, Some(wilson(hits as f64, n)), n)
+    Row::new(
+        table,
+        row,
+        column,
+        seed,
+        hits as f64 / n.max(1) as f64,
+        Some(wilson(hits as f64, n)),
+        n,
+    )
 }
 
 /// A difference of two proportions with a normal-approximation interval.
-fn diff_row(table: &str, row: &str, column: &str, seed: Option<f64>, (h1, n1): (u64, u64), (h2, n2): (u64, u64)) -> Row {
+fn diff_row(
+    table: &str,
+    row: &str,
+    column: &str,
+    seed: Option<f64>,
+    (h1, n1): (u64, u64),
+    (h2, n2): (u64, u64),
+) -> Row {
     let (p1, p2) = (h1 as f64 / n1.max(1) as f64, h2 as f64 / n2.max(1) as f64);
-    let half = 1.959_963_984_540_054 * (p1 * (1.0 - p1) / n1.max(1) as f64 + p2 * (1.0 - p2) / n2.max(1) as f64).sqrt();
+    let half = 1.959_963_984_540_054
+        * (p1 * (1.0 - p1) / n1.max(1) as f64 + p2 * (1.0 - p2) / n2.max(1) as f64).sqrt();
     Row::new(table, row, column, seed, p1 - p2, Some([p1 - p2 - half, p1 - p2 + half]), n1)
 }
 
@@ -338,7 +432,12 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
     let plain = normal_variable[0];
     rows.push(rate_row("6.1", "win rate vs nash", "delta nash", Some(0.456), &plain));
     let mut biased = Vec::new();
-    for (bias, s) in [("attack", 0.470), ("switch", 0.456), ("effective-attack", 0.484), ("ineffective-attack", 0.436)] {
+    for (bias, s) in [
+        ("attack", 0.470),
+        ("switch", 0.456),
+        ("effective-attack", 0.484),
+        ("ineffective-attack", 0.436),
+    ] {
         let t = duel(&delta_nash("normal-variable", 0.05, bias, 0.03), &nash, games, next_seed())?;
         rows.push(rate_row("6.1", "win rate vs nash", bias, Some(s), &t));
         biased.push(t);
@@ -357,11 +456,23 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
             let t = match (alpha, k) {
                 (0.0, _) => normal_variable[k],
                 (0.03, 0) => biased[0],
-                _ => duel(&delta_nash("normal-variable", delta, "attack", alpha), &nash, games, next_seed())?,
+                _ => duel(
+                    &delta_nash("normal-variable", delta, "attack", alpha),
+                    &nash,
+                    games,
+                    next_seed(),
+                )?,
             };
             let column = format!("α = {alpha}, δ = {delta}");
             rows.push(rate_row("6.2", "win rate", &column, Some(win), &t));
-            rows.push(share_row("6.2", "attack selection rate", &column, Some(attack), t.choices.attacks, t.choices.decisions));
+            rows.push(share_row(
+                "6.2",
+                "attack selection rate",
+                &column,
+                Some(attack),
+                t.choices.attacks,
+                t.choices.decisions,
+            ));
         }
     }
     progress("table 6.2", &start);
@@ -378,7 +489,14 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
         let t = duel(&p, &nash, games, next_seed())?;
         let column = format!("α = {alpha}, δ = 0.2, clamped");
         rows.push(rate_row("6.2 (U20 variant)", "win rate", &column, Some(win), &t));
-        rows.push(share_row("6.2 (U20 variant)", "attack selection rate", &column, Some(if alpha == 0.03 { 0.849 } else { 0.889 }), t.choices.attacks, t.choices.decisions));
+        rows.push(share_row(
+            "6.2 (U20 variant)",
+            "attack selection rate",
+            &column,
+            Some(if alpha == 0.03 { 0.849 } else { 0.889 }),
+            t.choices.attacks,
+            t.choices.decisions,
+        ));
     }
     progress("clamped bias variant", &start);
     Ok(rows)
@@ -400,17 +518,30 @@ fn table_5_3() -> Result<Vec<Row>, ErrorInfo> {
             let actions = e.legal(&s, side);
             let own = own_view(&w, side);
             let draws = if delta == 0.0 { 1 } else { 200 };
-            let mixes: Vec<Vec<f64>> = (0..draws).map(|_| p.mix(e, &s, side, &own, actions.as_slice(), &mut rng).probs).collect();
+            let mixes: Vec<Vec<f64>> = (0..draws)
+                .map(|_| p.mix(e, &s, side, &own, actions.as_slice(), &mut rng).probs)
+                .collect();
             for (k, a) in actions.as_slice().iter().enumerate() {
                 let xs: Vec<f64> = mixes.iter().map(|m| m[k]).collect();
                 let (mean, ci) = mean_ci(&xs);
                 let name = match e.action_json(side, &s, *a) {
-                    Value::Object(o) => o.iter().map(|(k, v)| format!("{k} {}", v.as_str().unwrap_or(""))).collect::<String>(),
+                    Value::Object(o) => o
+                        .iter()
+                        .map(|(k, v)| format!("{k} {}", v.as_str().unwrap_or("")))
+                        .collect::<String>(),
                     other => other.to_string(),
                 };
                 let label = format!("{}{} {name}", if side == 0 { "a" } else { "b" }, k + 1);
                 let ci = (draws > 1).then_some(ci);
-                rows.push(Row::new("5.3", &format!("δ = {delta}"), &label, None, mean, ci, draws as u64));
+                rows.push(Row::new(
+                    "5.3",
+                    &format!("δ = {delta}"),
+                    &label,
+                    None,
+                    mean,
+                    ci,
+                    draws as u64,
+                ));
             }
         }
     }
@@ -422,33 +553,106 @@ fn table_5_3() -> Result<Vec<Row>, ErrorInfo> {
 fn figure_rows(plain: &Choices, biased: &[Tally]) -> Vec<Row> {
     let mut rows = Vec::new();
     let names = ["delta nash", "attack", "switch", "effective-attack", "ineffective-attack"];
-    let all: Vec<&Choices> = std::iter::once(plain).chain(biased.iter().map(|t| &t.choices)).collect();
+    let all: Vec<&Choices> =
+        std::iter::once(plain).chain(biased.iter().map(|t| &t.choices)).collect();
     for (name, c) in names.iter().zip(&all) {
         rows.push(share_row("fig 6.1-6.2", name, "(a) attack rate", None, c.attacks, c.decisions));
         rows.push(share_row("fig 6.1-6.2", name, "(a) switch rate", None, c.switches, c.decisions));
-        rows.push(share_row("fig 6.1-6.2", name, "(b) effective share of attacks", None, c.effective, c.attacks));
-        rows.push(share_row("fig 6.1-6.2", name, "(b) normal share of attacks", None, c.normal, c.attacks));
-        rows.push(share_row("fig 6.1-6.2", name, "(b) ineffective share of attacks", None, c.ineffective, c.attacks));
-        rows.push(share_row("fig 6.1-6.2", name, "(c) favourable share of switches", None, c.favourable, c.switches));
+        rows.push(share_row(
+            "fig 6.1-6.2",
+            name,
+            "(b) effective share of attacks",
+            None,
+            c.effective,
+            c.attacks,
+        ));
+        rows.push(share_row(
+            "fig 6.1-6.2",
+            name,
+            "(b) normal share of attacks",
+            None,
+            c.normal,
+            c.attacks,
+        ));
+        rows.push(share_row(
+            "fig 6.1-6.2",
+            name,
+            "(b) ineffective share of attacks",
+            None,
+            c.ineffective,
+            c.attacks,
+        ));
+        rows.push(share_row(
+            "fig 6.1-6.2",
+            name,
+            "(c) favourable share of switches",
+            None,
+            c.favourable,
+            c.switches,
+        ));
     }
     let p = plain;
-    let [a, s, eff, ineff] = [&biased[0].choices, &biased[1].choices, &biased[2].choices, &biased[3].choices];
-    rows.push(diff_row("fig 6.1-6.2", "attack bias", "attack rate − δ-Nash's (seed: ≥ 8 pt)", Some(0.08), (a.attacks, a.decisions), (p.attacks, p.decisions)));
-    rows.push(diff_row("fig 6.1-6.2", "switch bias", "switch rate − δ-Nash's (seed: ≥ 13 pt)", Some(0.13), (s.switches, s.decisions), (p.switches, p.decisions)));
-    rows.push(diff_row("fig 6.1-6.2", "effective-attack bias", "effective share − δ-Nash's (seed: ≥ 26 pt)", Some(0.26), (eff.effective, eff.attacks), (p.effective, p.attacks)));
-    rows.push(diff_row("fig 6.1-6.2", "effective-attack bias", "attack rate − δ-Nash's (seed: about 2 pt)", Some(0.02), (eff.attacks, eff.decisions), (p.attacks, p.decisions)));
-    rows.push(diff_row("fig 6.1-6.2", "ineffective-attack bias", "ineffective share − δ-Nash's (seed: about 26 pt; abstract 29)", Some(0.26), (ineff.ineffective, ineff.attacks), (p.ineffective, p.attacks)));
+    let [a, s, eff, ineff] =
+        [&biased[0].choices, &biased[1].choices, &biased[2].choices, &biased[3].choices];
+    rows.push(diff_row(
+        "fig 6.1-6.2",
+        "attack bias",
+        "attack rate − δ-Nash's (seed: ≥ 8 pt)",
+        Some(0.08),
+        (a.attacks, a.decisions),
+        (p.attacks, p.decisions),
+    ));
+    rows.push(diff_row(
+        "fig 6.1-6.2",
+        "switch bias",
+        "switch rate − δ-Nash's (seed: ≥ 13 pt)",
+        Some(0.13),
+        (s.switches, s.decisions),
+        (p.switches, p.decisions),
+    ));
+    rows.push(diff_row(
+        "fig 6.1-6.2",
+        "effective-attack bias",
+        "effective share − δ-Nash's (seed: ≥ 26 pt)",
+        Some(0.26),
+        (eff.effective, eff.attacks),
+        (p.effective, p.attacks),
+    ));
+    rows.push(diff_row(
+        "fig 6.1-6.2",
+        "effective-attack bias",
+        "attack rate − δ-Nash's (seed: about 2 pt)",
+        Some(0.02),
+        (eff.attacks, eff.decisions),
+        (p.attacks, p.decisions),
+    ));
+    rows.push(diff_row(
+        "fig 6.1-6.2",
+        "ineffective-attack bias",
+        "ineffective share − δ-Nash's (seed: about 26 pt; abstract 29)",
+        Some(0.26),
+        (ineff.ineffective, ineff.attacks),
+        (p.ineffective, p.attacks),
+    ));
     rows
 }
 
 /// The exploiter (Nash base, threshold 0.5) against each biased δ-Nash player (normal-variable
 /// noise, δ 0.05, α 0.06), with and without exploitation: 20 series of games/20 games each, the
 /// exploiter keeping its model across a series.
-fn exploiter_rows(games: usize, next_seed: &mut impl FnMut() -> u64) -> Result<Vec<Row>, ErrorInfo> {
+fn exploiter_rows(
+    games: usize,
+    next_seed: &mut impl FnMut() -> u64,
+) -> Result<Vec<Row>, ErrorInfo> {
     let mut rows = Vec::new();
     let count = 20.min(games);
     let per = games.div_ceil(count);
-    for (name, bias) in [("attack", Bias::Attack), ("switch", Bias::Switch), ("effective-attack", Bias::EffectiveAttack), ("ineffective-attack", Bias::IneffectiveAttack)] {
+    for (name, bias) in [
+        ("attack", Bias::Attack),
+        ("switch", Bias::Switch),
+        ("effective-attack", Bias::EffectiveAttack),
+        ("ineffective-attack", Bias::IneffectiveAttack),
+    ] {
         let opponent = delta_nash("normal-variable", 0.05, name, 0.06);
         let row = format!("vs {name} (α 0.06, δ 0.05)");
         let seed = next_seed();
@@ -456,18 +660,50 @@ fn exploiter_rows(games: usize, next_seed: &mut impl FnMut() -> u64) -> Result<V
             let runs = exploiter_runs(exploit, &opponent, bias, count, per, seed)?;
             let mut total = Tally::default();
             runs.iter().for_each(|t| total.add(t));
-            let column = if exploit { "win rate, exploiting" } else { "win rate, Nash only (same model learning)" };
+            let column = if exploit {
+                "win rate, exploiting"
+            } else {
+                "win rate, Nash only (same model learning)"
+            };
             rows.push(rate_row("7 (ours)", &row, column, None, &total));
             if exploit {
-                let turns: Vec<f64> = runs.iter().filter_map(|t| t.identified).filter(|(_, ok)| *ok).map(|(n, _)| n as f64).collect();
-                let correct = runs.iter().filter(|t| t.identified.is_some_and(|(_, ok)| ok)).count();
+                let turns: Vec<f64> = runs
+                    .iter()
+                    .filter_map(|t| t.identified)
+                    .filter(|(_, ok)| *ok)
+                    .map(|(n, _)| n as f64)
+                    .collect();
+                let correct =
+                    runs.iter().filter(|t| t.identified.is_some_and(|(_, ok)| ok)).count();
                 if !turns.is_empty() {
                     let (mean, ci) = mean_ci(&turns);
-                    rows.push(Row::new("7 (ours)", &row, "opponent decisions to a correct confident model", None, mean, (turns.len() > 1).then_some(ci), turns.len() as u64));
+                    rows.push(Row::new(
+                        "7 (ours)",
+                        &row,
+                        "opponent decisions to a correct confident model",
+                        None,
+                        mean,
+                        (turns.len() > 1).then_some(ci),
+                        turns.len() as u64,
+                    ));
                 }
-                rows.push(share_row("7 (ours)", &row, "series whose first confident model had the right bias", None, correct as u64, runs.len() as u64));
+                rows.push(share_row(
+                    "7 (ours)",
+                    &row,
+                    "series whose first confident model had the right bias",
+                    None,
+                    correct as u64,
+                    runs.len() as u64,
+                ));
                 let final_correct = runs.iter().filter(|t| t.final_correct).count();
-                rows.push(share_row("7 (ours)", &row, "series whose final best model had the right bias", None, final_correct as u64, runs.len() as u64));
+                rows.push(share_row(
+                    "7 (ours)",
+                    &row,
+                    "series whose final best model had the right bias",
+                    None,
+                    final_correct as u64,
+                    runs.len() as u64,
+                ));
             }
         }
     }

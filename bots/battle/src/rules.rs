@@ -120,13 +120,20 @@ pub fn parse_parties(value: &Value) -> Result<[[Pokemon; 3]; 2], ErrorInfo> {
     })?;
     let mut out: Vec<[Pokemon; 3]> = Vec::with_capacity(2);
     for (i, party) in parties.iter().enumerate() {
-        let list = party.as_array().ok_or_else(|| bad(format!("party {} is not an array", i + 1)))?;
+        let list =
+            party.as_array().ok_or_else(|| bad(format!("party {} is not an array", i + 1)))?;
         if list.len() != 3 {
-            return Err(bad(format!("party {} has {} Pokémon; a party is exactly three", i + 1, list.len())));
+            return Err(bad(format!(
+                "party {} has {} Pokémon; a party is exactly three",
+                i + 1,
+                list.len()
+            )));
         }
         let mons: Vec<Pokemon> = list
             .iter()
-            .map(|p| serde_json::from_value(p.clone()).map_err(|e| bad(format!("party {}: {e}", i + 1))))
+            .map(|p| {
+                serde_json::from_value(p.clone()).map_err(|e| bad(format!("party {}: {e}", i + 1)))
+            })
             .collect::<Result<_, _>>()?;
         out.push(mons.try_into().expect("three checked above"));
     }
@@ -135,7 +142,11 @@ pub fn parse_parties(value: &Value) -> Result<[[Pokemon; 3]; 2], ErrorInfo> {
 
 impl Rules {
     /// Rules with the given parties, checked.
-    pub fn new(parties: [[Pokemon; 3]; 2], same_type_neutral: bool, turn_limit: u8) -> Result<Rules, ErrorInfo> {
+    pub fn new(
+        parties: [[Pokemon; 3]; 2],
+        same_type_neutral: bool,
+        turn_limit: u8,
+    ) -> Result<Rules, ErrorInfo> {
         let rules = Rules { parties, same_type_neutral, turn_limit };
         rules.validate()?;
         Ok(rules)
@@ -153,18 +164,27 @@ impl Rules {
         let mut names: Vec<&str> = Vec::new();
         for p in self.parties.iter().flatten() {
             if p.name.is_empty() || names.contains(&p.name.as_str()) {
-                return Err(bad(format!("Pokémon names must be non-empty and unique; `{}` is not", p.name)));
+                return Err(bad(format!(
+                    "Pokémon names must be non-empty and unique; `{}` is not",
+                    p.name
+                )));
             }
             names.push(&p.name);
             if !(1..=MAX_HP).contains(&p.hp) {
                 return Err(bad(format!("{}: HP {} is out of range [1, {MAX_HP}]", p.name, p.hp)));
             }
             if !(1..=MAX_SPEED).contains(&p.speed) {
-                return Err(bad(format!("{}: speed {} is out of range [1, {MAX_SPEED}]", p.name, p.speed)));
+                return Err(bad(format!(
+                    "{}: speed {} is out of range [1, {MAX_SPEED}]",
+                    p.name, p.speed
+                )));
             }
             let moves = &p.moves;
             if moves[0] == moves[1] || moves[0] == moves[2] || moves[1] == moves[2] {
-                return Err(bad(format!("{}: its three moves must have different types (moves are named by type)", p.name)));
+                return Err(bad(format!(
+                    "{}: its three moves must have different types (moves are named by type)",
+                    p.name
+                )));
             }
         }
         Ok(())
@@ -233,7 +253,10 @@ mod tests {
         let two = serde_json::json!([[{"name":"A","type":"grass","hp":5,"speed":5,"moves":["grass","fire","water"]}], []]);
         assert!(parse_parties(&two).unwrap_err().message.contains("exactly three"));
         let mon = |ty: &str| serde_json::json!({"name":"A","type":ty,"hp":5,"speed":5,"moves":["grass","fire","water"]});
-        let bad_type = serde_json::json!([[mon("rock"), mon("fire"), mon("water")], [mon("fire"), mon("fire"), mon("fire")]]);
+        let bad_type = serde_json::json!([
+            [mon("rock"), mon("fire"), mon("water")],
+            [mon("fire"), mon("fire"), mon("fire")]
+        ]);
         assert!(parse_parties(&bad_type).unwrap_err().message.contains("rock"));
         let mut parties = preset_parties("thesis").unwrap();
         parties[0][0].hp = 6;

@@ -14,7 +14,10 @@ pub fn methods(exploiter: bool) -> Vec<MethodInfo> {
         "{parties?: thesis|delta-experiment|[[..],[..]], active: \"A,D\", hp?: [6], turn?, same_type_neutral?, turn_limit?} → {value, row_strategy, col_strategy, matrix, row_actions, col_actions}",
     )];
     if exploiter {
-        m.push(MethodInfo::new("opponent_model", "{} → {best_model, posterior, log_likelihood, observed} or null before any observation"));
+        m.push(MethodInfo::new(
+            "opponent_model",
+            "{} → {best_model, posterior, log_likelihood, observed} or null before any observation",
+        ));
     }
     m
 }
@@ -28,6 +31,9 @@ pub fn call(method: &str, params: &Value) -> Result<Value, ErrorInfo> {
             let state = query.state(&rules)?;
             analyze(&cache::table(&rules), &state)
         }
-        _ => Err(ErrorInfo::new(ErrorCode::UnknownMethod, format!("battle bots have no method `{method}` (known: analyze)"))),
+        _ => Err(ErrorInfo::new(
+            ErrorCode::UnknownMethod,
+            format!("battle bots have no method `{method}` (known: analyze)"),
+        )),
     }
 }

@@ -40,7 +40,15 @@ impl Table {
             step *= radix[k];
         }
         let count = engine.turn_limit() as usize - 1;
-        Table { engine, radix, stride, layer_len: step, layers: vec![Vec::new(); count], solved: 0, seconds: 0.0 }
+        Table {
+            engine,
+            radix,
+            stride,
+            layer_len: step,
+            layers: vec![Vec::new(); count],
+            solved: 0,
+            seconds: 0.0,
+        }
     }
 
     /// Solves every position with `threads` worker threads per layer.
@@ -107,7 +115,15 @@ impl Table {
     }
 
     #[inline]
-    fn entry(&self, s: &State, base: usize, alive: [u8; 2], total: [u32; 2], acts: [Action; 2], next: &[f32]) -> f64 {
+    fn entry(
+        &self,
+        s: &State,
+        base: usize,
+        alive: [u8; 2],
+        total: [u32; 2],
+        acts: [Action; 2],
+        next: &[f32],
+    ) -> f64 {
         let mut slot = s.active;
         for side in 0..2 {
             if let Action::Switch(k) = acts[side] {
@@ -126,7 +142,9 @@ impl Table {
             }
         }
         let lost = [(start[0] - hp[0]) as usize, (start[1] - hp[1]) as usize];
-        let base = base - lost[0] * self.stride[slot[0] as usize] - lost[1] * self.stride[3 + slot[1] as usize];
+        let base = base
+            - lost[0] * self.stride[slot[0] as usize]
+            - lost[1] * self.stride[3 + slot[1] as usize];
         let alive = [alive[0] - u8::from(hp[0] == 0), alive[1] - u8::from(hp[1] == 0)];
         if alive[1] == 0 {
             return 1.0;
@@ -144,9 +162,15 @@ impl Table {
         }
         let at = |a: u8, b: u8| next[base + a as usize * 3 + b as usize] as f64;
         if hp[0] == 0 {
-            (0..3u8).filter(|&k| k != slot[0] && s.hp_of(0, k as usize) > 0).map(|k| at(k, slot[1])).fold(f64::NEG_INFINITY, f64::max)
+            (0..3u8)
+                .filter(|&k| k != slot[0] && s.hp_of(0, k as usize) > 0)
+                .map(|k| at(k, slot[1]))
+                .fold(f64::NEG_INFINITY, f64::max)
         } else if hp[1] == 0 {
-            (0..3u8).filter(|&k| k != slot[1] && s.hp_of(1, k as usize) > 0).map(|k| at(slot[0], k)).fold(f64::INFINITY, f64::min)
+            (0..3u8)
+                .filter(|&k| k != slot[1] && s.hp_of(1, k as usize) > 0)
+                .map(|k| at(slot[0], k))
+                .fold(f64::INFINITY, f64::min)
         } else {
             at(slot[0], slot[1])
         }

@@ -20,7 +20,8 @@ fn game_options(overrides: Value) -> Options {
 #[test]
 fn the_table_agrees_with_the_plain_recursion() {
     // A shorter game keeps the recursion's position count small; the code paths are the same.
-    let rules = Rules::new(yomi_battle::rules::preset_parties("thesis").unwrap(), false, 9).unwrap();
+    let rules =
+        Rules::new(yomi_battle::rules::preset_parties("thesis").unwrap(), false, 9).unwrap();
     let table = cache::table(&rules);
     let engine = Engine::new(rules);
     let mut memo = Memo::new(&engine);
@@ -58,7 +59,17 @@ fn matrix_5_1_has_the_seeds_structure() {
         assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9);
     }
     let v = a["value"].as_f64().unwrap();
-    let expected: f64 = (0..5).map(|i| (0..5).map(|j| w[i][j] * a["row_strategy"][i].as_f64().unwrap() * a["col_strategy"][j].as_f64().unwrap()).sum::<f64>()).sum();
+    let expected: f64 = (0..5)
+        .map(|i| {
+            (0..5)
+                .map(|j| {
+                    w[i][j]
+                        * a["row_strategy"][i].as_f64().unwrap()
+                        * a["col_strategy"][j].as_f64().unwrap()
+                })
+                .sum::<f64>()
+        })
+        .sum();
     assert!((v - expected).abs() < 1e-9);
     assert_eq!(a["row_actions"][3], json!({"switch": "B"}));
     assert_eq!(a["col_actions"][0], json!({"move": "grass"}));
@@ -66,9 +77,26 @@ fn matrix_5_1_has_the_seeds_structure() {
 
 #[test]
 fn analysis_through_agent_call_matches_the_cli() {
-    let mut agent = BattlePlugin.new_agent("random", &Options::new(), &AgentContext::default()).unwrap();
-    let by_call = agent.call("analyze", &json!({"parties": "thesis", "active": "C,F", "hp": [0, 2, 3, 3, 4, 1], "turn": 7})).unwrap();
-    let by_cli = analyze(&["analyze", "--parties", "thesis", "--active", "C,F", "--hp", "0,2,3,3,4,1", "--turn", "7", "--json"]);
+    let mut agent =
+        BattlePlugin.new_agent("random", &Options::new(), &AgentContext::default()).unwrap();
+    let by_call = agent
+        .call(
+            "analyze",
+            &json!({"parties": "thesis", "active": "C,F", "hp": [0, 2, 3, 3, 4, 1], "turn": 7}),
+        )
+        .unwrap();
+    let by_cli = analyze(&[
+        "analyze",
+        "--parties",
+        "thesis",
+        "--active",
+        "C,F",
+        "--hp",
+        "0,2,3,3,4,1",
+        "--turn",
+        "7",
+        "--json",
+    ]);
     assert_eq!(by_call, by_cli);
     // A has fainted, so C's only switch is to B: 3 moves + 1 switch.
     assert_eq!(by_call["row_actions"].as_array().unwrap().len(), 4);
@@ -82,25 +110,43 @@ fn bad_positions_are_clear_errors() {
     };
     assert!(run(&["analyze", "--active", "A,Z"]).contains("unknown Pokémon `Z`"));
     assert!(run(&["analyze", "--active", "D,A"]).contains("not in party 1"));
-    assert!(run(&["analyze", "--active", "A,D", "--hp", "5,5,5,5,5,4"]).contains("E: HP 5 is out of range [0, 4]"));
-    assert!(run(&["analyze", "--active", "A,D", "--hp", "0,5,5,5,4,4"]).contains("replacement is due"));
-    assert!(run(&["analyze", "--active", "A,D", "--turn", "20"]).contains("turn 20 is out of range"));
+    assert!(run(&["analyze", "--active", "A,D", "--hp", "5,5,5,5,5,4"])
+        .contains("E: HP 5 is out of range [0, 4]"));
+    assert!(
+        run(&["analyze", "--active", "A,D", "--hp", "0,5,5,5,4,4"]).contains("replacement is due")
+    );
+    assert!(
+        run(&["analyze", "--active", "A,D", "--turn", "20"]).contains("turn 20 is out of range")
+    );
     assert!(run(&["analyze", "--parties", "mine", "--active", "A,D"]).contains("unknown parties"));
-    let two = r#"[[{"name":"A","type":"grass","hp":5,"speed":5,"moves":["grass","fire","water"]}],[]]"#;
+    let two =
+        r#"[[{"name":"A","type":"grass","hp":5,"speed":5,"moves":["grass","fire","water"]}],[]]"#;
     assert!(run(&["analyze", "--parties", two, "--active", "A,D"]).contains("exactly three"));
     let opts = game_options(json!({"parties": "custom", "custom_parties": [[], []]}));
-    assert!(BattlePlugin.new_game("battle", &opts, 1).err().unwrap().message.contains("exactly three"));
+    assert!(BattlePlugin
+        .new_game("battle", &opts, 1)
+        .err()
+        .unwrap()
+        .message
+        .contains("exactly three"));
 }
 
 #[test]
 fn the_referee_rejects_illegal_actions_and_changes_nothing() {
-    let mut game = BattlePlugin.new_game("battle", &game_options(json!({"deal": "fixed", "start": "first"})), 3).unwrap();
+    let mut game = BattlePlugin
+        .new_game("battle", &game_options(json!({"deal": "fixed", "start": "first"})), 3)
+        .unwrap();
     let before = game.decisions();
     assert_eq!(before.len(), 2);
     assert_eq!(before[0].legal.len(), 5);
-    let err = game.apply(&[(0, json!({"switch": "A"})), (1, json!({"move": "grass"}))]).unwrap_err();
+    let err =
+        game.apply(&[(0, json!({"switch": "A"})), (1, json!({"move": "grass"}))]).unwrap_err();
     assert_eq!(err.code, ErrorCode::IllegalAction);
-    assert!(err.message.contains("seat 0") && err.message.contains("already active"), "{}", err.message);
+    assert!(
+        err.message.contains("seat 0") && err.message.contains("already active"),
+        "{}",
+        err.message
+    );
     let err = game.apply(&[(0, json!({"move": "grass"}))]).unwrap_err();
     assert!(err.message.contains("seat 1 must act"));
     assert_eq!(game.decisions(), before);
@@ -117,7 +163,8 @@ fn the_referee_rejects_illegal_actions_and_changes_nothing() {
     assert_eq!(d[0].legal, vec![json!({"switch": "E"}), json!({"switch": "F"})]);
     let err = game.apply(&[(1, json!({"move": "grass"}))]).unwrap_err();
     assert!(err.message.contains("replacement is due"));
-    let err = game.apply(&[(0, json!({"move": "grass"})), (1, json!({"switch": "E"}))]).unwrap_err();
+    let err =
+        game.apply(&[(0, json!({"move": "grass"})), (1, json!({"switch": "E"}))]).unwrap_err();
     assert!(err.message.contains("seat 0 has no decision"));
     game.apply(&[(1, json!({"switch": "F"}))]).unwrap();
     assert_eq!(game.decisions().len(), 2);
@@ -127,8 +174,12 @@ fn the_referee_rejects_illegal_actions_and_changes_nothing() {
 fn a_seeded_random_match() {
     let plugin = BattlePlugin;
     let mut game = plugin.new_game("battle", &game_options(json!({})), 2024).unwrap();
-    let mut a = plugin.new_agent("random", &Options::new(), &AgentContext { seed: 1, data_dir: None }).unwrap();
-    let mut b = plugin.new_agent("random", &Options::new(), &AgentContext { seed: 2, data_dir: None }).unwrap();
+    let mut a = plugin
+        .new_agent("random", &Options::new(), &AgentContext { seed: 1, data_dir: None })
+        .unwrap();
+    let mut b = plugin
+        .new_agent("random", &Options::new(), &AgentContext { seed: 2, data_dir: None })
+        .unwrap();
     let played = referee::play(game.as_mut(), &mut [a.as_mut(), b.as_mut()]).unwrap();
     let scores = &played.outcome.scores;
     assert!((scores[0] + scores[1] - 1.0).abs() < 1e-12);
@@ -137,7 +188,8 @@ fn a_seeded_random_match() {
 
 #[test]
 fn the_repro_rows_have_the_stable_shape() {
-    let args: Vec<String> = ["repro", "--json", "--games", "2"].iter().map(|s| s.to_string()).collect();
+    let args: Vec<String> =
+        ["repro", "--json", "--games", "2"].iter().map(|s| s.to_string()).collect();
     let out = BattlePlugin.command(&args, &CommandContext::default()).unwrap();
     let rows: Vec<Value> = serde_json::from_str(&out).unwrap();
     for row in &rows {
@@ -149,6 +201,8 @@ fn the_repro_rows_have_the_stable_shape() {
     }
     let seeded = rows.iter().filter(|r| r["seed"].is_number()).count();
     assert_eq!(seeded, 49, "every seed number the issue asks for, plus the U20 variant");
-    let err = BattlePlugin.command(&["repro".to_string(), "--games".into(), "0".into()], &CommandContext::default()).unwrap_err();
+    let err = BattlePlugin
+        .command(&["repro".to_string(), "--games".into(), "0".into()], &CommandContext::default())
+        .unwrap_err();
     assert!(err.message.contains("at least 1"));
 }

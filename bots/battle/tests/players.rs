@@ -14,7 +14,13 @@ fn options(bot: &str, preset: Option<&str>, overrides: Value) -> Result<Options,
 }
 
 fn agent(bot: &str, preset: Option<&str>, overrides: Value, seed: u64) -> Box<dyn Agent> {
-    BattlePlugin.new_agent(bot, &options(bot, preset, overrides).unwrap(), &AgentContext { seed, data_dir: None }).unwrap()
+    BattlePlugin
+        .new_agent(
+            bot,
+            &options(bot, preset, overrides).unwrap(),
+            &AgentContext { seed, data_dir: None },
+        )
+        .unwrap()
 }
 
 fn game(seed: u64) -> Box<dyn yomi_plugin::Game> {
@@ -26,7 +32,8 @@ fn game(seed: u64) -> Box<dyn yomi_plugin::Game> {
 /// The first decision of a fixed game (seat 0 holds party 1, A vs D).
 fn first_request(explain: bool) -> ActRequest {
     let m = BattlePlugin.manifest();
-    let overrides: Options = serde_json::from_value(json!({"deal": "fixed", "start": "first"})).unwrap();
+    let overrides: Options =
+        serde_json::from_value(json!({"deal": "fixed", "start": "first"})).unwrap();
     let opts = resolve(&m.games[0].options, &[], None, &overrides).unwrap();
     let g = BattlePlugin.new_game("battle", &opts, 1).unwrap();
     let d = g.decisions().remove(0);
@@ -45,7 +52,10 @@ fn bad_personalities_are_rejected_by_the_schema() {
         let err = options("delta-nash", None, overrides).unwrap_err();
         assert!(err.contains(want), "{err}");
     }
-    assert!(options("delta-nash", None, json!({"alpha": -0.03})).is_ok(), "a negative α is an aversion");
+    assert!(
+        options("delta-nash", None, json!({"alpha": -0.03})).is_ok(),
+        "a negative α is an aversion"
+    );
 }
 
 #[test]
@@ -70,13 +80,22 @@ fn delta_nash_explains_noise_and_bias_and_configure_takes_effect_next_decision()
     let strategy: Vec<f64> = serde_json::from_value(before["strategy"].clone()).unwrap();
     assert!((strategy.iter().sum::<f64>() - 1.0).abs() < 1e-9);
     // A strong attack habit: every move row is biased, and the strategy shifts to moves.
-    bot.configure(&options("delta-nash", None, json!({"delta": 0.0, "bias": "attack", "alpha": 0.3})).unwrap()).unwrap();
+    bot.configure(
+        &options("delta-nash", None, json!({"delta": 0.0, "bias": "attack", "alpha": 0.3}))
+            .unwrap(),
+    )
+    .unwrap();
     let after = bot.act(&request).unwrap().explain.unwrap();
     assert_eq!(after["bias"]["rows"], json!([true, true, true, false, false]));
     assert_eq!(after["personality"]["delta"], 0.0);
     let attack = |e: &Value| (0..3).map(|k| e["strategy"][k].as_f64().unwrap()).sum::<f64>();
     let truth = |e: &Value| (0..3).map(|k| e["true_equilibrium"][k].as_f64().unwrap()).sum::<f64>();
-    assert!(attack(&after) > truth(&after) + 0.1, "attack share {} vs Nash {}", attack(&after), truth(&after));
+    assert!(
+        attack(&after) > truth(&after) + 0.1,
+        "attack share {} vs Nash {}",
+        attack(&after),
+        truth(&after)
+    );
 }
 
 #[test]
@@ -87,7 +106,8 @@ fn monte_carlo_explains_its_scores() {
     assert_eq!(scores.len(), 5);
     assert!(scores.iter().all(|s| *s >= 0.0 && *s <= 25.0));
     let best = scores.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-    let chosen = e["strategy"].as_array().unwrap().iter().position(|p| p.as_f64() == Some(1.0)).unwrap();
+    let chosen =
+        e["strategy"].as_array().unwrap().iter().position(|p| p.as_f64() == Some(1.0)).unwrap();
     assert_eq!(scores[chosen], best);
 }
 

@@ -13,7 +13,10 @@ use yomi_plugin::rng::seeded;
 
 fn sequence(c: &mut Criterion) {
     let ranges = Ranges::table2();
-    for (name, method) in [("natural_sequence_len50_auto", Method::Auto), ("natural_sequence_len50_local", Method::Local)] {
+    for (name, method) in [
+        ("natural_sequence_len50_auto", Method::Auto),
+        ("natural_sequence_len50_local", Method::Local),
+    ] {
         let params = Params { method, ..Params::default() };
         let mut rng = seeded(1);
         c.bench_function(name, |b| b.iter(|| generate(50, 6, &ranges, &params, &mut rng)));

@@ -32,15 +32,22 @@ impl Board {
         }
         for (s, succ) in next.iter().enumerate() {
             if let Some(&t) = succ.iter().find(|&&t| t >= n) {
-                return Err(format!("square {s} leads to square {t}, which is off the board (0..{n})"));
+                return Err(format!(
+                    "square {s} leads to square {t}, which is off the board (0..{n})"
+                ));
             }
         }
         // Squares without successors are goals, so on a one-way board every square reaches one;
         // only a loop can keep a piece from the goal.
-        let order = topological(&next).ok_or("no path to the goal: the board has a loop (boards are one-way)")?;
+        let order = topological(&next)
+            .ok_or("no path to the goal: the board has a loop (boards are one-way)")?;
         let mut to_goal = vec![usize::MAX; n];
         for &s in order.iter().rev() {
-            to_goal[s] = if next[s].is_empty() { 0 } else { next[s].iter().map(|&t| to_goal[t].saturating_add(1)).min().unwrap_or(usize::MAX) };
+            to_goal[s] = if next[s].is_empty() {
+                0
+            } else {
+                next[s].iter().map(|&t| to_goal[t].saturating_add(1)).min().unwrap_or(usize::MAX)
+            };
         }
         if trap[0] {
             return Err("the start square cannot be a trap".into());
@@ -53,23 +60,33 @@ impl Board {
 
     /// Parses the JSON form (see the module documentation).
     pub fn parse(value: &Value) -> Result<Board, String> {
-        let squares = value.get("squares").and_then(Value::as_array).ok_or("a board is {\"squares\": [{\"next\": [..], \"trap\": bool}, ...]}")?;
+        let squares = value
+            .get("squares")
+            .and_then(Value::as_array)
+            .ok_or("a board is {\"squares\": [{\"next\": [..], \"trap\": bool}, ...]}")?;
         let mut next = Vec::with_capacity(squares.len());
         let mut trap = Vec::with_capacity(squares.len());
         for (i, sq) in squares.iter().enumerate() {
-            let succ = sq.get("next").and_then(Value::as_array).ok_or_else(|| format!("square {i}: `next` must be a list of square numbers"))?;
-            let succ: Option<Vec<usize>> = succ.iter().map(|v| v.as_u64().map(|x| x as usize)).collect();
+            let succ = sq
+                .get("next")
+                .and_then(Value::as_array)
+                .ok_or_else(|| format!("square {i}: `next` must be a list of square numbers"))?;
+            let succ: Option<Vec<usize>> =
+                succ.iter().map(|v| v.as_u64().map(|x| x as usize)).collect();
             next.push(succ.ok_or_else(|| format!("square {i}: `next` must hold square numbers"))?);
             trap.push(match sq.get("trap") {
                 None | Some(Value::Null) => false,
-                Some(v) => v.as_bool().ok_or_else(|| format!("square {i}: `trap` must be true or false"))?,
+                Some(v) => v
+                    .as_bool()
+                    .ok_or_else(|| format!("square {i}: `trap` must be true or false"))?,
             });
         }
         Board::new(next, trap)
     }
 
     pub fn to_json(&self) -> Value {
-        let squares: Vec<Value> = (0..self.len()).map(|s| json!({"next": self.next[s], "trap": self.trap[s]})).collect();
+        let squares: Vec<Value> =
+            (0..self.len()).map(|s| json!({"next": self.next[s], "trap": self.trap[s]})).collect();
         json!({ "squares": squares })
     }
 
@@ -79,7 +96,11 @@ impl Board {
     pub fn standard() -> Board {
         let mut next: Vec<Vec<usize>> = Vec::new();
         let mut trap = Vec::new();
-        let mut line = |len: usize, traps: &[usize], then: Option<usize>, next: &mut Vec<Vec<usize>>| -> usize {
+        let mut line = |len: usize,
+                        traps: &[usize],
+                        then: Option<usize>,
+                        next: &mut Vec<Vec<usize>>|
+         -> usize {
             let first = next.len();
             for i in 0..len {
                 next.push(vec![first + i + 1]);
@@ -143,14 +164,19 @@ impl Board {
     pub fn destinations(&self, from: usize, steps: usize) -> Vec<usize> {
         let mut frontier = BTreeSet::from([from]);
         for _ in 0..steps {
-            frontier = frontier.iter().flat_map(|&s| if self.is_goal(s) { vec![s] } else { self.next[s].clone() }).collect();
+            frontier = frontier
+                .iter()
+                .flat_map(|&s| if self.is_goal(s) { vec![s] } else { self.next[s].clone() })
+                .collect();
         }
         frontier.into_iter().collect()
     }
 
     /// Per face 1..=sides: does rolling it force a trap (every destination is a trap)?
     pub fn forced_hits(&self, from: usize, sides: u8) -> Vec<bool> {
-        (1..=sides as usize).map(|d| self.destinations(from, d).iter().all(|&s| self.trap[s])).collect()
+        (1..=sides as usize)
+            .map(|d| self.destinations(from, d).iter().all(|&s| self.trap[s]))
+            .collect()
     }
 
     /// Trap squares within `reach` steps ahead of `from` along any route.
@@ -205,10 +231,19 @@ mod tests {
 
     #[test]
     fn bad_boards_are_rejected() {
-        assert!(Board::parse(&json!({"squares": [{"next": [1]}, {"next": [0]}]})).unwrap_err().contains("loop"));
-        assert!(Board::parse(&json!({"squares": [{"next": [1, 2]}, {"next": []}, {"next": [3]}, {"next": [3]}]})).is_err());
-        assert!(Board::parse(&json!({"squares": [{"next": [5]}, {"next": []}]})).unwrap_err().contains("off the board"));
-        assert!(Board::parse(&json!({"squares": [{"next": [1]}, {"next": [], "trap": true}]})).unwrap_err().contains("goal"));
+        assert!(Board::parse(&json!({"squares": [{"next": [1]}, {"next": [0]}]}))
+            .unwrap_err()
+            .contains("loop"));
+        assert!(Board::parse(
+            &json!({"squares": [{"next": [1, 2]}, {"next": []}, {"next": [3]}, {"next": [3]}]})
+        )
+        .is_err());
+        assert!(Board::parse(&json!({"squares": [{"next": [5]}, {"next": []}]}))
+            .unwrap_err()
+            .contains("off the board"));
+        assert!(Board::parse(&json!({"squares": [{"next": [1]}, {"next": [], "trap": true}]}))
+            .unwrap_err()
+            .contains("goal"));
         assert!(Board::standard().check_position(99).unwrap_err().contains("off the board"));
         assert_eq!(Board::parse(&Board::standard().to_json()).unwrap(), Board::standard());
     }

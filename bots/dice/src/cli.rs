@@ -44,7 +44,9 @@ impl Dice {
         options.insert("method".into(), json!(self.method));
         options.insert("mode".into(), json!(if self.plain { "plain" } else { "natural" }));
         crate::service::options().iter().try_for_each(|spec| {
-            spec.check(&options[&spec.name]).map(|_| ()).map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, e.to_string()))
+            spec.check(&options[&spec.name])
+                .map(|_| ())
+                .map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, e.to_string()))
         })?;
         Config::from_options(&options)
     }
@@ -127,9 +129,16 @@ fn invalid(message: impl Into<String>) -> ErrorInfo {
 
 /// Runs `yomi dice <args>`.
 pub fn run(args: &[String], ctx: &CommandContext) -> Result<String, ErrorInfo> {
-    let cli = match Cli::try_parse_from(std::iter::once("yomi dice".to_string()).chain(args.iter().cloned())) {
+    let cli = match Cli::try_parse_from(
+        std::iter::once("yomi dice".to_string()).chain(args.iter().cloned()),
+    ) {
         Ok(cli) => cli,
-        Err(e) if matches!(e.kind(), clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion) => {
+        Err(e)
+            if matches!(
+                e.kind(),
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+            ) =>
+        {
             return Ok(e.to_string())
         }
         Err(e) => return Err(invalid(e.to_string())),
@@ -141,12 +150,20 @@ pub fn run(args: &[String], ctx: &CommandContext) -> Result<String, ErrorInfo> {
         Command::Profile { player, sequence } => profile_cmd(ctx, &player, sequence.as_deref()),
         Command::Sugoroku { sets, seed, json } => {
             let value = crate::repro::sugoroku_experiment(sets, seed).map_err(invalid)?;
-            Ok(if json { format!("{value}\n") } else { format!("{}\n", serde_json::to_string_pretty(&value).unwrap_or_default()) })
+            Ok(if json {
+                format!("{value}\n")
+            } else {
+                format!("{}\n", serde_json::to_string_pretty(&value).unwrap_or_default())
+            })
         }
         Command::Repro { json } => {
             let rows = crate::repro::rows();
             Ok(if json {
-                format!("{}\n", serde_json::to_string(&rows).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?)
+                format!(
+                    "{}\n",
+                    serde_json::to_string(&rows)
+                        .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?
+                )
             } else {
                 yomi_plugin::repro::markdown(&rows)
             })
@@ -169,7 +186,8 @@ fn sequence(length: usize, count: usize, as_json: bool, dice: &Dice) -> Result<S
     let config = dice.config()?;
     let seqs: Vec<(Vec<u8>, f64)> = (0..count)
         .map(|i| {
-            let (faces, err, _) = natural_or_plain(&config, length, &mut seeded(derive_seed(dice.seed, i as u64)));
+            let (faces, err, _) =
+                natural_or_plain(&config, length, &mut seeded(derive_seed(dice.seed, i as u64)));
             (faces, err)
         })
         .collect();
@@ -188,12 +206,18 @@ fn show(faces: &[u8], sides: u8) -> String {
 
 fn parse_faces(args: &[String], sides: u8) -> Result<Vec<u8>, ErrorInfo> {
     let tokens: Vec<String> = match args {
-        [one] if one.len() > 1 && sides <= 9 && one.bytes().all(|b| b.is_ascii_digit()) => one.chars().map(String::from).collect(),
+        [one] if one.len() > 1 && sides <= 9 && one.bytes().all(|b| b.is_ascii_digit()) => {
+            one.chars().map(String::from).collect()
+        }
         _ => args.to_vec(),
     };
     let values: Vec<Value> = tokens
         .iter()
-        .map(|t| t.parse::<u64>().map(Value::from).map_err(|_| invalid(format!("`{t}` is not a face (a whole number 1..={sides})"))))
+        .map(|t| {
+            t.parse::<u64>()
+                .map(Value::from)
+                .map_err(|_| invalid(format!("`{t}` is not a face (a whole number 1..={sides})")))
+        })
         .collect::<Result<_, _>>()?;
     faces(&Value::Array(values), sides).map_err(|e| invalid(e.message))
 }
@@ -207,7 +231,10 @@ fn score_cmd(as_json: bool, sides: u8, args: &[String]) -> Result<String, ErrorI
     }
     let mut out = String::new();
     for name in NAMES {
-        out.push_str(&format!("{name:>4} {:>8.2}\n", value["features"][name].as_f64().unwrap_or(f64::NAN)));
+        out.push_str(&format!(
+            "{name:>4} {:>8.2}\n",
+            value["features"][name].as_f64().unwrap_or(f64::NAN)
+        ));
     }
     out.push_str(&format!(" Err {:>8.2}\n", value["err"].as_f64().unwrap_or(f64::NAN)));
     Ok(out)
@@ -220,7 +247,8 @@ fn compare(length: usize, count: usize, as_json: bool, dice: &Dice) -> Result<St
         let config = Dice { plain, ..dice.clone() }.config()?;
         let mut sums = [0.0; COUNT + 1];
         for i in 0..count {
-            let (faces, err, _) = natural_or_plain(&config, length, &mut seeded(derive_seed(dice.seed, i as u64)));
+            let (faces, err, _) =
+                natural_or_plain(&config, length, &mut seeded(derive_seed(dice.seed, i as u64)));
             let f = compute(&faces, config.sides);
             sums[..COUNT].iter_mut().zip(f).for_each(|(s, x)| *s += x);
             sums[COUNT] += err;
@@ -229,33 +257,61 @@ fn compare(length: usize, count: usize, as_json: bool, dice: &Dice) -> Result<St
     }
     if as_json {
         let side = |t: &[f64; COUNT + 1]| -> Value {
-            let mut m: serde_json::Map<String, Value> = NAMES.iter().zip(t).map(|(n, x)| (n.to_string(), json!(x))).collect();
+            let mut m: serde_json::Map<String, Value> =
+                NAMES.iter().zip(t).map(|(n, x)| (n.to_string(), json!(x))).collect();
             m.insert("err".into(), json!(t[COUNT]));
             Value::Object(m)
         };
-        return Ok(format!("{}\n", json!({"length": length, "count": count, "plain": side(&table[0]), "natural": side(&table[1])})));
+        return Ok(format!(
+            "{}\n",
+            json!({"length": length, "count": count, "plain": side(&table[0]), "natural": side(&table[1])})
+        ));
     }
     let expected = crate::features::expected(length, dice.sides);
-    let mut out = format!("means over {count} sequences of {length} faces\nfeature   theory    plain  natural\n");
+    let mut out = format!(
+        "means over {count} sequences of {length} faces\nfeature   theory    plain  natural\n"
+    );
     for i in 0..=COUNT {
-        let (name, theory) = if i < COUNT { (NAMES[i], format!("{:8.2}", expected[i])) } else { ("Err", "       -".to_string()) };
+        let (name, theory) = if i < COUNT {
+            (NAMES[i], format!("{:8.2}", expected[i]))
+        } else {
+            ("Err", "       -".to_string())
+        };
         out.push_str(&format!("{name:>7} {theory} {:8.2} {:8.2}\n", table[0][i], table[1][i]));
     }
     Ok(out)
 }
 
-fn profile_cmd(ctx: &CommandContext, player: &str, sequence: Option<&str>) -> Result<String, ErrorInfo> {
-    let dir = ctx.data_dir.as_ref().ok_or_else(|| invalid("profiles need a data directory (--data-dir)"))?;
+fn profile_cmd(
+    ctx: &CommandContext,
+    player: &str,
+    sequence: Option<&str>,
+) -> Result<String, ErrorInfo> {
+    let dir = ctx
+        .data_dir
+        .as_ref()
+        .ok_or_else(|| invalid("profiles need a data directory (--data-dir)"))?;
     let store = Store::open(dir).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e))?;
     let config = Config::default_config();
     if let Some(text) = sequence {
         let seq = parse_faces(&[text.to_string()], config.sides)?;
         profile::derive(&seq, config.sides, config.length).map_err(invalid)?;
-        store.put(player, config.sides, &seq).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e))?;
+        store
+            .put(player, config.sides, &seq)
+            .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e))?;
     }
-    let (sides, seq) = store.get(player).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e))?.ok_or_else(|| {
-        ErrorInfo::new(ErrorCode::NotFound, format!("no profile for `{player}`; give one with --sequence"))
-    })?;
+    let (sides, seq) = store
+        .get(player)
+        .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e))?
+        .ok_or_else(|| {
+            ErrorInfo::new(
+                ErrorCode::NotFound,
+                format!("no profile for `{player}`; give one with --sequence"),
+            )
+        })?;
     let ranges = profile::derive(&seq, sides, config.length).map_err(invalid)?;
-    Ok(format!("{}\n", json!({"player": player, "sides": sides, "length": seq.len(), "ranges": ranges.to_json()})))
+    Ok(format!(
+        "{}\n",
+        json!({"player": player, "sides": sides, "length": seq.len(), "ranges": ranges.to_json()})
+    ))
 }

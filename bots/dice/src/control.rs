@@ -46,7 +46,8 @@ impl TrapControl {
             return Verdict::Avoid;
         }
         // The window ending with this exposure: the last window - 1 exposures and this one.
-        let past: Vec<(f64, bool)> = self.recent.iter().rev().take(self.window - 1).copied().collect();
+        let past: Vec<(f64, bool)> =
+            self.recent.iter().rev().take(self.window - 1).copied().collect();
         let seen = past.len() + 1;
         let mean_p = (past.iter().map(|&(q, _)| q).sum::<f64>() + p) / seen as f64;
         let (lo, hi) = TrapControl::band(self.window, mean_p);

@@ -15,8 +15,9 @@
 pub const COUNT: usize = 15;
 
 /// Feature names, in order.
-pub const NAMES: [&str; COUNT] =
-    ["F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "F9", "F10", "F11", "F12", "F13", "F14", "F15"];
+pub const NAMES: [&str; COUNT] = [
+    "F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "F9", "F10", "F11", "F12", "F13", "F14", "F15",
+];
 
 /// The seed's F2..F5 window starts for n = 100 (0-based), scaled with n.
 const WINDOW_STARTS_AT_100: [usize; 4] = [0, 23, 47, 69];
@@ -39,14 +40,22 @@ impl Layout {
     /// The layout for `n` faces of a die with `sides` sides (n >= 1, sides >= 2).
     pub fn new(n: usize, sides: u8) -> Layout {
         let window = ((0.3 * n as f64).round() as usize).clamp(1, n.max(1));
-        let starts = WINDOW_STARTS_AT_100.map(|s| ((s * n) as f64 / 100.0 + 0.5).floor() as usize).map(|s| s.min(n - window));
+        let starts = WINDOW_STARTS_AT_100
+            .map(|s| ((s * n) as f64 / 100.0 + 0.5).floor() as usize)
+            .map(|s| s.min(n - window));
         Layout { n, sides, window, starts }
     }
 
     /// The five chi-square ranges (F1 over everything, then F2..F5) as (start, length).
     pub fn chi_spans(&self) -> [(usize, usize); 5] {
         let w = self.window;
-        [(0, self.n), (self.starts[0], w), (self.starts[1], w), (self.starts[2], w), (self.starts[3], w)]
+        [
+            (0, self.n),
+            (self.starts[0], w),
+            (self.starts[1], w),
+            (self.starts[2], w),
+            (self.starts[3], w),
+        ]
     }
 }
 
@@ -94,7 +103,9 @@ fn span<const W: usize>(w: &[u8; W], out: &mut [i32; 10]) {
         4 => {
             let (a, b, c, d) = (w[0], w[1], w[2], w[3]);
             out[3] += (a == b && b == c && c == d) as i32;
-            let two_pair = (a == b && c == d && a != c) || (a == c && b == d && a != b) || (a == d && b == c && a != b);
+            let two_pair = (a == b && c == d && a != c)
+                || (a == c && b == d && a != b)
+                || (a == d && b == c && a != b);
             out[4] += two_pair as i32;
             if first == last {
                 out[6] += (ends_count() == 3) as i32;
@@ -106,7 +117,11 @@ fn span<const W: usize>(w: &[u8; W], out: &mut [i32; 10]) {
                 // XYYYX
                 2 => m[0] == m[1] && m[1] == m[2],
                 // one more X in the middle, the other two equal: XXYYX, XYXYX, XYYXX
-                3 => (m[0] == x && m[1] == m[2]) || (m[1] == x && m[0] == m[2]) || (m[2] == x && m[0] == m[1]),
+                3 => {
+                    (m[0] == x && m[1] == m[2])
+                        || (m[1] == x && m[0] == m[2])
+                        || (m[2] == x && m[0] == m[1])
+                }
                 _ => false,
             };
             out[5] += full_house as i32;
@@ -152,7 +167,9 @@ pub fn expected(n: usize, sides: u8) -> [f64; COUNT] {
     let k = sides as f64;
     let odd = (sides as usize).div_ceil(2) as f64 / k;
     let windows = |w: usize| n.saturating_sub(w - 1) as f64;
-    let choose = |a: f64, b: f64| -> f64 { (0..b as usize).fold(1.0, |acc, i| acc * (a - i as f64) / (i as f64 + 1.0)) };
+    let choose = |a: f64, b: f64| -> f64 {
+        (0..b as usize).fold(1.0, |acc, i| acc * (a - i as f64) / (i as f64 + 1.0))
+    };
     let q = (k - 1.0) / k; // a given position is not the repeated face
     let p = 1.0 / k;
     let mut e = [k - 1.0; COUNT];
@@ -166,7 +183,9 @@ pub fn expected(n: usize, sides: u8) -> [f64; COUNT] {
     // 2 X (middle YYY).
     e[10] = windows(5) * k * (k - 1.0) * 4.0 / k.powi(5);
     // Ends X and exactly m X: the ends, then m-2 more X among the w-2 middle positions.
-    let ends = |w: usize, m: usize| choose((w - 2) as f64, (m - 2) as f64) * p.powi(m as i32 - 1) * q.powi((w - m) as i32);
+    let ends = |w: usize, m: usize| {
+        choose((w - 2) as f64, (m - 2) as f64) * p.powi(m as i32 - 1) * q.powi((w - m) as i32)
+    };
     e[11] = windows(4) * ends(4, 3);
     e[12] = windows(5) * ends(5, 3);
     e[13] = windows(6) * ends(6, 4);

@@ -42,7 +42,10 @@ impl DiceKind {
             "plain" => Ok(DiceKind::Plain),
             "natural" => Ok(DiceKind::Natural),
             "controlled" => Ok(DiceKind::Controlled),
-            _ => Err(ErrorInfo::new(ErrorCode::InvalidOption, format!("dice must be plain, natural or controlled, got `{name}`"))),
+            _ => Err(ErrorInfo::new(
+                ErrorCode::InvalidOption,
+                format!("dice must be plain, natural or controlled, got `{name}`"),
+            )),
         }
     }
 }
@@ -71,7 +74,8 @@ impl Sugoroku {
     pub fn new(options: &Options, seed: u64) -> Result<Sugoroku, ErrorInfo> {
         let board = match options.get("board") {
             None | Some(Value::Null) => Board::standard(),
-            Some(v) => Board::parse(v).map_err(|e| ErrorInfo::new(ErrorCode::InvalidOption, format!("board: {e}")))?,
+            Some(v) => Board::parse(v)
+                .map_err(|e| ErrorInfo::new(ErrorCode::InvalidOption, format!("board: {e}")))?,
         };
         let kind = DiceKind::parse(opt::str(options, "dice")?)?;
         let window = opt::i64(options, "trap_window")?.max(2) as usize;
@@ -82,10 +86,23 @@ impl Sugoroku {
                     DiceKind::Plain => Dice::plain(6, seed),
                     _ => Dice::natural(6, 50, Ranges::table2(), Params::default(), seed),
                 };
-                Seat { player: Player { dice, control: TrapControl::new(window) }, position: 0, runs: 0, hits: 0, goals: 0, roll: 0 }
+                Seat {
+                    player: Player { dice, control: TrapControl::new(window) },
+                    position: 0,
+                    runs: 0,
+                    hits: 0,
+                    goals: 0,
+                    roll: 0,
+                }
             })
             .collect();
-        let mut game = Sugoroku { board, kind, runs: opt::i64(options, "runs")?.max(1) as usize, seats, turn: 0 };
+        let mut game = Sugoroku {
+            board,
+            kind,
+            runs: opt::i64(options, "runs")?.max(1) as usize,
+            seats,
+            turn: 0,
+        };
         game.roll_for(0);
         Ok(game)
     }
@@ -142,15 +159,25 @@ impl Game for Sugoroku {
             return Err(ErrorInfo::new(ErrorCode::IllegalAction, "the game is over"));
         }
         let seat = self.turn;
-        let illegal = |msg: String| ErrorInfo::new(ErrorCode::IllegalAction, format!("seat {seat}: {msg}"));
+        let illegal =
+            |msg: String| ErrorInfo::new(ErrorCode::IllegalAction, format!("seat {seat}: {msg}"));
         let [(who, action)] = actions else {
             return Err(illegal(format!("exactly one action (seat {seat}'s) is expected")));
         };
         if *who != seat {
-            return Err(ErrorInfo::new(ErrorCode::IllegalAction, format!("seat {who}: it is seat {seat}'s turn")));
+            return Err(ErrorInfo::new(
+                ErrorCode::IllegalAction,
+                format!("seat {who}: it is seat {seat}'s turn"),
+            ));
         }
-        let to = action.as_u64().map(|d| d as usize).filter(|d| self.destinations(seat).contains(d));
-        let to = to.ok_or_else(|| illegal(format!("{action} is not a destination of this move ({:?})", self.destinations(seat))))?;
+        let to =
+            action.as_u64().map(|d| d as usize).filter(|d| self.destinations(seat).contains(d));
+        let to = to.ok_or_else(|| {
+            illegal(format!(
+                "{action} is not a destination of this move ({:?})",
+                self.destinations(seat)
+            ))
+        })?;
         let s = &mut self.seats[seat];
         let from = s.position;
         let (trap, goal) = (self.board.is_trap(to), self.board.is_goal(to));
@@ -164,7 +191,10 @@ impl Game for Sugoroku {
         let event = json!({"seat": seat, "roll": s.roll, "from": from, "to": to, "trap": trap, "goal": goal, "runs": s.runs});
         if !self.over() {
             let n = self.seats.len();
-            self.turn = (1..=n).map(|k| (seat + k) % n).find(|&t| self.seats[t].runs < self.runs).expect("not over");
+            self.turn = (1..=n)
+                .map(|k| (seat + k) % n)
+                .find(|&t| self.seats[t].runs < self.runs)
+                .expect("not over");
             self.roll_for(self.turn);
         }
         Ok(event)
@@ -175,6 +205,9 @@ impl Game for Sugoroku {
             return None;
         }
         let scores = self.seats.iter().map(|s| s.goals as f64 / self.runs as f64).collect();
-        Some(GameOutcome { scores, summary: json!({"hits": self.hits(), "goals": self.seats.iter().map(|s| s.goals).collect::<Vec<_>>()}) })
+        Some(GameOutcome {
+            scores,
+            summary: json!({"hits": self.hits(), "goals": self.seats.iter().map(|s| s.goals).collect::<Vec<_>>()}),
+        })
     }
 }

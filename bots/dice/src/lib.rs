@@ -25,8 +25,8 @@ pub mod walker;
 use serde_json::json;
 use yomi_plugin::protocol::manifest::MethodInfo;
 use yomi_plugin::{
-    Agent, AgentContext, BotInfo, CommandContext, ErrorCode, ErrorInfo, Game, GameInfo, Options, Plugin, PluginManifest,
-    Preset,
+    Agent, AgentContext, BotInfo, CommandContext, ErrorCode, ErrorInfo, Game, GameInfo, Options,
+    Plugin, PluginManifest, Preset,
 };
 
 /// Largest die the service rolls (a sanity limit: faces are bytes, counts are per face).
@@ -88,18 +88,33 @@ impl Plugin for DicePlugin {
         }
     }
 
-    fn new_agent(&self, bot: &str, options: &Options, ctx: &AgentContext) -> Result<Box<dyn Agent>, ErrorInfo> {
+    fn new_agent(
+        &self,
+        bot: &str,
+        options: &Options,
+        ctx: &AgentContext,
+    ) -> Result<Box<dyn Agent>, ErrorInfo> {
         match bot {
             "dice" => Ok(Box::new(service::DiceBot::new(options, ctx.seed, ctx.data_dir.clone())?)),
             "walker" => Ok(Box::new(walker::Walker::new(options)?)),
-            _ => Err(ErrorInfo::new(ErrorCode::UnknownBot, format!("no bot `{bot}` in plugin dice"))),
+            _ => {
+                Err(ErrorInfo::new(ErrorCode::UnknownBot, format!("no bot `{bot}` in plugin dice")))
+            }
         }
     }
 
-    fn new_game(&self, game: &str, options: &Options, seed: u64) -> Result<Box<dyn Game>, ErrorInfo> {
+    fn new_game(
+        &self,
+        game: &str,
+        options: &Options,
+        seed: u64,
+    ) -> Result<Box<dyn Game>, ErrorInfo> {
         match game {
             "sugoroku" => Ok(Box::new(game::Sugoroku::new(options, seed)?)),
-            _ => Err(ErrorInfo::new(ErrorCode::UnknownGame, format!("no game `{game}` in plugin dice"))),
+            _ => Err(ErrorInfo::new(
+                ErrorCode::UnknownGame,
+                format!("no game `{game}` in plugin dice"),
+            )),
         }
     }
 

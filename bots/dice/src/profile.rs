@@ -21,15 +21,20 @@ pub const DB_FILE: &str = "profiles.sqlite";
 /// Example: a player who wrote 100 faces with 6 doubles gets F7 near 3 at n = 50, range [1, 5].
 pub fn derive(sequence: &[u8], sides: u8, n: usize) -> Result<Ranges, String> {
     if sequence.len() < MIN_PROFILE_LENGTH {
-        return Err(format!("a profile needs at least {MIN_PROFILE_LENGTH} faces, got {}", sequence.len()));
+        return Err(format!(
+            "a profile needs at least {MIN_PROFILE_LENGTH} faces, got {}",
+            sequence.len()
+        ));
     }
     crate::features::check_faces(sequence, sides)?;
     let own = compute(sequence, sides);
-    let (at_m, at_n, table_scale) = (expected(sequence.len(), sides), expected(n, sides), expected(TABLE2_LENGTH, 6));
+    let (at_m, at_n, table_scale) =
+        (expected(sequence.len(), sides), expected(n, sides), expected(TABLE2_LENGTH, 6));
     let mut r = Ranges::table2().scaled(TABLE2_LENGTH, 6, n, sides);
     for i in 0..COUNT {
         let centre = if at_m[i] > 0.0 { own[i] * at_n[i] / at_m[i] } else { own[i] };
-        let half = (TABLE2_BETA[i] - TABLE2_ALPHA[i]) / 2.0 * if table_scale[i] > 0.0 { at_n[i] / table_scale[i] } else { 1.0 };
+        let half = (TABLE2_BETA[i] - TABLE2_ALPHA[i]) / 2.0
+            * if table_scale[i] > 0.0 { at_n[i] / table_scale[i] } else { 1.0 };
         let (lo, hi) = ((centre - half).max(0.0), centre + half);
         (r.alpha[i], r.beta[i]) = bounds(i, lo, hi);
         r.gamma[i] = if sides % 2 == 1 && i == 5 { 0.0 } else { TABLE2_GAMMA[i] };
@@ -45,9 +50,11 @@ pub struct Store {
 impl Store {
     /// Opens (creating if needed) `dir/profiles.sqlite`.
     pub fn open(dir: &Path) -> Result<Store, String> {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create data directory {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create data directory {}: {e}", dir.display()))?;
         let path = dir.join(DB_FILE);
-        let conn = Connection::open(&path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        let conn =
+            Connection::open(&path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
         conn.execute_batch(
             "CREATE TABLE IF NOT EXISTS profiles (player TEXT PRIMARY KEY, sides INTEGER NOT NULL, sequence TEXT NOT NULL)",
         )
@@ -72,11 +79,21 @@ impl Store {
     pub fn get(&self, player: &str) -> Result<Option<(u8, Vec<u8>)>, String> {
         let row: Option<(u8, String)> = self
             .conn
-            .query_row("SELECT sides, sequence FROM profiles WHERE player = ?1", params![player], |r| Ok((r.get(0)?, r.get(1)?)))
+            .query_row(
+                "SELECT sides, sequence FROM profiles WHERE player = ?1",
+                params![player],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
             .optional()
             .map_err(|e| format!("cannot read profile `{player}`: {e}"))?;
-        row.map(|(sides, text)| Ok((sides, serde_json::from_str(&text).map_err(|e| format!("profile `{player}` is damaged: {e}"))?)))
-            .transpose()
+        row.map(|(sides, text)| {
+            Ok((
+                sides,
+                serde_json::from_str(&text)
+                    .map_err(|e| format!("profile `{player}` is damaged: {e}"))?,
+            ))
+        })
+        .transpose()
     }
 }
 
@@ -87,7 +104,8 @@ mod tests {
     #[test]
     fn a_player_who_avoids_doubles_gets_low_double_ranges() {
         // Subject 2 of seed section 5.3: no double at all in 40 faces.
-        let seq: Vec<u8> = "1523645326413253412156362436152342615243".bytes().map(|b| b - b'0').collect();
+        let seq: Vec<u8> =
+            "1523645326413253412156362436152342615243".bytes().map(|b| b - b'0').collect();
         let r = derive(&seq, 6, 50).unwrap();
         assert_eq!((r.alpha[6], r.beta[6]), (0.0, 2.0));
         assert!(derive(&seq[..10], 6, 50).is_err());

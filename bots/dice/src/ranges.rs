@@ -23,9 +23,11 @@ pub struct Ranges {
 }
 
 /// Seed table 2 (n = 50, d6).
-pub const TABLE2_ALPHA: [f64; COUNT] = [2., 2., 2., 2., 2., 27., 5., 0., 0., 1., 0., 0., 1., 0., 0.];
+pub const TABLE2_ALPHA: [f64; COUNT] =
+    [2., 2., 2., 2., 2., 27., 5., 0., 0., 1., 0., 0., 1., 0., 0.];
 pub const TABLE2_BETA: [f64; COUNT] = [5., 5., 5., 5., 5., 30., 8., 1., 0., 3., 0., 1., 2., 0., 0.];
-pub const TABLE2_GAMMA: [f64; COUNT] = [3., 3., 3., 3., 3., 1., 1., 3., 10., 4., 4., 4., 4., 4., 4.];
+pub const TABLE2_GAMMA: [f64; COUNT] =
+    [3., 3., 3., 3., 3., 1., 1., 3., 10., 4., 4., 4., 4., 4., 4.];
 
 /// The length table 2 was written for.
 pub const TABLE2_LENGTH: usize = 50;
@@ -83,7 +85,10 @@ impl Ranges {
                 return Err(format!("{}: weight {g} is negative", NAMES[i]));
             }
             if a < 0.0 {
-                return Err(format!("{}: alpha {a} is negative (features are never negative)", NAMES[i]));
+                return Err(format!(
+                    "{}: alpha {a} is negative (features are never negative)",
+                    NAMES[i]
+                ));
             }
         }
         Ok(())
@@ -121,11 +126,19 @@ impl Ranges {
 
     /// Parses `{"F1": [alpha, beta, gamma], ...}` over `base` (features not named keep theirs).
     pub fn parse_over(base: &Ranges, value: &Value) -> Result<Ranges, String> {
-        let obj = value.as_object().ok_or("ranges must be an object {\"F1\": [alpha, beta, gamma], ...}")?;
+        let obj = value
+            .as_object()
+            .ok_or("ranges must be an object {\"F1\": [alpha, beta, gamma], ...}")?;
         let mut out = base.clone();
         for (name, v) in obj {
-            let i = NAMES.iter().position(|n| n == name).ok_or_else(|| format!("unknown feature `{name}` (F1..F15)"))?;
-            let nums: Vec<f64> = v.as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).unwrap_or_default();
+            let i = NAMES
+                .iter()
+                .position(|n| n == name)
+                .ok_or_else(|| format!("unknown feature `{name}` (F1..F15)"))?;
+            let nums: Vec<f64> = v
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_f64).collect())
+                .unwrap_or_default();
             if nums.len() != 3 || v.as_array().map(Vec::len) != Some(3) {
                 return Err(format!("{name}: expected [alpha, beta, gamma], got {v}"));
             }
@@ -137,8 +150,9 @@ impl Ranges {
 
     /// `{"F1": [alpha, beta, gamma], ...}`.
     pub fn to_json(&self) -> Value {
-        let map: serde_json::Map<String, Value> =
-            (0..COUNT).map(|i| (NAMES[i].to_string(), json!([self.alpha[i], self.beta[i], self.gamma[i]]))).collect();
+        let map: serde_json::Map<String, Value> = (0..COUNT)
+            .map(|i| (NAMES[i].to_string(), json!([self.alpha[i], self.beta[i], self.gamma[i]])))
+            .collect();
         Value::Object(map)
     }
 }
@@ -168,8 +182,12 @@ mod tests {
     #[test]
     fn inconsistent_ranges_are_rejected() {
         let base = Ranges::table2();
-        assert!(Ranges::parse_over(&base, &json!({"F7": [9, 3, 1]})).unwrap_err().contains("greater"));
-        assert!(Ranges::parse_over(&base, &json!({"F7": [1, 3, -1]})).unwrap_err().contains("negative"));
+        assert!(Ranges::parse_over(&base, &json!({"F7": [9, 3, 1]}))
+            .unwrap_err()
+            .contains("greater"));
+        assert!(Ranges::parse_over(&base, &json!({"F7": [1, 3, -1]}))
+            .unwrap_err()
+            .contains("negative"));
         assert!(Ranges::parse_over(&base, &json!({"F77": [1, 3, 1]})).is_err());
         assert_eq!(Ranges::parse_over(&base, &json!({"F7": [4, 9, 2]})).unwrap().beta[6], 9.0);
     }

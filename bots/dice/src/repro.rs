@@ -17,9 +17,11 @@ use crate::stream::{Dice, NaturalStream};
 use crate::walker::Walker;
 
 /// Seed section 5.3 / table 1 "theory" column (n = 100).
-const SEED_THEORY_100: [f64; COUNT] = [5.0, 5.0, 5.0, 5.0, 5.0, 49.5, 16.5, 2.7, 0.45, 6.7, 1.5, 4.5, 5.6, 1.8, 2.5];
+const SEED_THEORY_100: [f64; COUNT] =
+    [5.0, 5.0, 5.0, 5.0, 5.0, 49.5, 16.5, 2.7, 0.45, 6.7, 1.5, 4.5, 5.6, 1.8, 2.5];
 /// Seed table 2 "theory" column (n = 50).
-const SEED_THEORY_50: [f64; COUNT] = [5.0, 5.0, 5.0, 5.0, 5.0, 24.7, 8.3, 1.3, 0.2, 3.4, 0.9, 2.2, 2.8, 0.9, 1.2];
+const SEED_THEORY_50: [f64; COUNT] =
+    [5.0, 5.0, 5.0, 5.0, 5.0, 24.7, 8.3, 1.3, 0.2, 3.4, 0.9, 2.2, 2.8, 0.9, 1.2];
 /// The sequences the seed prints as the best (Err 2.7) and worst (Err 239.0) of its 300.
 pub const SEED_BEST: &str = "52166232635543316563431216615323356642653154342315";
 pub const SEED_WORST: &str = "31443255533554554656246445561543564454542566656544";
@@ -29,7 +31,13 @@ fn digits(s: &str) -> Vec<u8> {
 }
 
 /// Mean feature rows of `count` sequences made by `make`.
-fn feature_rows(table: &str, column: &str, seed_col: Option<&[f64; COUNT]>, count: usize, mut make: impl FnMut(usize) -> Vec<u8>) -> Vec<Row> {
+fn feature_rows(
+    table: &str,
+    column: &str,
+    seed_col: Option<&[f64; COUNT]>,
+    count: usize,
+    mut make: impl FnMut(usize) -> Vec<u8>,
+) -> Vec<Row> {
     let samples: Vec<[f64; COUNT]> = (0..count).map(|i| compute(&make(i), 6)).collect();
     (0..COUNT)
         .map(|f| {
@@ -54,16 +62,24 @@ pub fn rows() -> Vec<Row> {
 
     // Table 1's theory column (plain PRNG, n = 100) and our natural sequences at n = 100.
     let mut rng = seeded(100);
-    rows.extend(feature_rows("1", "plain PRNG, n=100", Some(&SEED_THEORY_100), 4000, |_| uniform(100, 6, &mut rng)));
+    rows.extend(feature_rows("1", "plain PRNG, n=100", Some(&SEED_THEORY_100), 4000, |_| {
+        uniform(100, 6, &mut rng)
+    }));
     let r100 = Ranges::default_for(100, 6);
     let mut rng = seeded(101);
-    rows.extend(feature_rows("1", "natural, n=100", None, 1000, |_| generate(100, 6, &r100, &params, &mut rng).0));
+    rows.extend(feature_rows("1", "natural, n=100", None, 1000, |_| {
+        generate(100, 6, &r100, &params, &mut rng).0
+    }));
 
     // Table 2's theory column (n = 50) and our natural sequences at n = 50.
     let mut rng = seeded(50);
-    rows.extend(feature_rows("2", "plain PRNG, n=50", Some(&SEED_THEORY_50), 4000, |_| uniform(50, 6, &mut rng)));
+    rows.extend(feature_rows("2", "plain PRNG, n=50", Some(&SEED_THEORY_50), 4000, |_| {
+        uniform(50, 6, &mut rng)
+    }));
     let mut rng = seeded(51);
-    rows.extend(feature_rows("2", "natural, n=50", None, 1000, |_| generate(50, 6, &table2, &params, &mut rng).0));
+    rows.extend(feature_rows("2", "natural, n=50", None, 1000, |_| {
+        generate(50, 6, &table2, &params, &mut rng).0
+    }));
 
     // Section 6: Err of 300 plain sequences; intervals from 200 further sets of 300.
     let errs = |set: u64| -> Vec<f64> {
@@ -77,16 +93,39 @@ pub fn rows() -> Vec<Row> {
         1 => xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
         _ => xs.iter().sum::<f64>() / xs.len() as f64,
     };
-    for (which, column, seed) in [(0, "best Err", Some(2.7)), (1, "worst Err", Some(239.0)), (2, "mean Err", None)] {
+    for (which, column, seed) in
+        [(0, "best Err", Some(2.7)), (1, "worst Err", Some(239.0)), (2, "mean Err", None)]
+    {
         let ci = percentiles(sets.iter().map(|s| stat(s, which)).collect());
-        rows.push(Row::new("6", "300 plain length-50 sequences", column, seed, stat(&first, which), Some(ci), 300));
+        rows.push(Row::new(
+            "6",
+            "300 plain length-50 sequences",
+            column,
+            seed,
+            stat(&first, which),
+            Some(ci),
+            300,
+        ));
     }
-    for (text, row, seed) in [(SEED_BEST, "the seed's printed best sequence", 2.7), (SEED_WORST, "the seed's printed worst sequence", 239.0)] {
-        rows.push(Row::new("6", row, "Err", Some(seed), table2.err(&compute(&digits(text), 6)), None, 1));
+    for (text, row, seed) in [
+        (SEED_BEST, "the seed's printed best sequence", 2.7),
+        (SEED_WORST, "the seed's printed worst sequence", 239.0),
+    ] {
+        rows.push(Row::new(
+            "6",
+            row,
+            "Err",
+            Some(seed),
+            table2.err(&compute(&digits(text), 6)),
+            None,
+            1,
+        ));
     }
 
     // Generation: share reaching Err = 0, steps and time per sequence.
-    for (method, name) in [(Method::Local, "local search (seed)"), (Method::Auto, "local + annealing (auto)")] {
+    for (method, name) in
+        [(Method::Local, "local search (seed)"), (Method::Auto, "local + annealing (auto)")]
+    {
         let p = Params { method, ..params };
         let mut rng = seeded(7);
         let n = 2000;
@@ -101,12 +140,36 @@ pub fn rows() -> Vec<Row> {
             .collect();
         seconds.sort_by(f64::total_cmp);
         let zero = reports.iter().filter(|r| r.err == 0.0).count() as f64;
-        rows.push(Row::new("6", name, "share reaching Err = 0", None, zero / n as f64, Some(wilson(zero, n as u64)), n as u64));
+        rows.push(Row::new(
+            "6",
+            name,
+            "share reaching Err = 0",
+            None,
+            zero / n as f64,
+            Some(wilson(zero, n as u64)),
+            n as u64,
+        ));
         let (steps, ci) = mean_ci(&reports.iter().map(|r| r.steps as f64).collect::<Vec<_>>());
         rows.push(Row::new("6", name, "steps per sequence", None, steps, Some(ci), n as u64));
         // Microseconds: the seed's 0.02 s is 20000 us.
-        rows.push(Row::new("6", name, "us per sequence (median)", Some(20_000.0), seconds[n / 2] * 1e6, None, n as u64));
-        rows.push(Row::new("6", name, "us per sequence (p99)", None, seconds[n * 99 / 100] * 1e6, None, n as u64));
+        rows.push(Row::new(
+            "6",
+            name,
+            "us per sequence (median)",
+            Some(20_000.0),
+            seconds[n / 2] * 1e6,
+            None,
+            n as u64,
+        ));
+        rows.push(Row::new(
+            "6",
+            name,
+            "us per sequence (p99)",
+            None,
+            seconds[n * 99 / 100] * 1e6,
+            None,
+            n as u64,
+        ));
     }
 
     // Sections 5.1 / 5.2: the chance of landing on a trap d squares ahead.
@@ -129,7 +192,15 @@ pub fn rows() -> Vec<Row> {
                 .count() as f64;
             let column = if natural { "P(hit), natural dice" } else { "P(hit), plain dice" };
             let row = format!("trap {d} squares ahead");
-            rows.push(Row::new(table, &row, column, (!natural).then_some(seed), hits / walks as f64, Some(wilson(hits, walks)), walks));
+            rows.push(Row::new(
+                table,
+                &row,
+                column,
+                (!natural).then_some(seed),
+                hits / walks as f64,
+                Some(wilson(hits, walks)),
+                walks,
+            ));
         }
     }
 
@@ -139,25 +210,89 @@ pub fn rows() -> Vec<Row> {
         let e = &experiment[kind];
         let n = e["sets"].as_u64().unwrap_or(0);
         let get = |k: &str| e[k].as_f64().unwrap_or(f64::NAN);
-        let ci = |k: &str| e[k].as_array().map(|a| [a[0].as_f64().unwrap_or(f64::NAN), a[1].as_f64().unwrap_or(f64::NAN)]);
+        let ci = |k: &str| {
+            e[k].as_array()
+                .map(|a| [a[0].as_f64().unwrap_or(f64::NAN), a[1].as_f64().unwrap_or(f64::NAN)])
+        };
         let row = format!("{kind} dice");
-        rows.push(Row::new("6.2", &row, "trap hits per 15 runs (mean)", None, get("hits_mean"), ci("hits_ci"), n));
-        rows.push(Row::new("6.2", &row, "trap hits per 15 runs (sd)", None, get("hits_sd"), None, n));
+        rows.push(Row::new(
+            "6.2",
+            &row,
+            "trap hits per 15 runs (mean)",
+            None,
+            get("hits_mean"),
+            ci("hits_ci"),
+            n,
+        ));
+        rows.push(Row::new(
+            "6.2",
+            &row,
+            "trap hits per 15 runs (sd)",
+            None,
+            get("hits_sd"),
+            None,
+            n,
+        ));
         let windows = e["windows"].as_u64().unwrap_or(0);
-        rows.push(Row::new("6.2", &row, "10-pass windows outside the band", None, get("outside_band"), Some(wilson(get("outside_band") * windows as f64, windows)), windows));
+        rows.push(Row::new(
+            "6.2",
+            &row,
+            "10-pass windows outside the band",
+            None,
+            get("outside_band"),
+            Some(wilson(get("outside_band") * windows as f64, windows)),
+            windows,
+        ));
         let exposures = e["exposures"].as_u64().unwrap_or(0);
-        rows.push(Row::new("6.2", &row, "hits right after a hit (share of hits)", None, get("back_to_back"), None, exposures));
-        rows.push(Row::new("6.2", &row, "face chi-square (5 df)", None, get("face_chi_square"), None, e["rolls"].as_u64().unwrap_or(0)));
+        rows.push(Row::new(
+            "6.2",
+            &row,
+            "hits right after a hit (share of hits)",
+            None,
+            get("back_to_back"),
+            None,
+            exposures,
+        ));
+        rows.push(Row::new(
+            "6.2",
+            &row,
+            "face chi-square (5 df)",
+            None,
+            get("face_chi_square"),
+            None,
+            e["rolls"].as_u64().unwrap_or(0),
+        ));
     }
 
     // The service stream: long-run fairness and naturalness across block edges.
     let mut stream = NaturalStream::new(6, 50, Ranges::table2(), params, 11);
     let faces: Vec<u8> = (0..60_000).map(|_| stream.next_in(None)).collect();
-    rows.push(Row::new("stream", "60000 natural rolls", "face chi-square (5 df)", None, face_chi_square(&faces, 6), None, faces.len() as u64));
-    for (column, offset) in [("mean Err of windows aligned with blocks", 0), ("mean Err of windows straddling block edges", 12)] {
-        let errs: Vec<f64> = (0..1000).map(|i| table2.err(&compute(&faces[offset + 25 * i..offset + 25 * i + 50], 6))).collect();
+    rows.push(Row::new(
+        "stream",
+        "60000 natural rolls",
+        "face chi-square (5 df)",
+        None,
+        face_chi_square(&faces, 6),
+        None,
+        faces.len() as u64,
+    ));
+    for (column, offset) in [
+        ("mean Err of windows aligned with blocks", 0),
+        ("mean Err of windows straddling block edges", 12),
+    ] {
+        let errs: Vec<f64> = (0..1000)
+            .map(|i| table2.err(&compute(&faces[offset + 25 * i..offset + 25 * i + 50], 6)))
+            .collect();
         let (mean, ci) = mean_ci(&errs);
-        rows.push(Row::new("stream", "length-50 windows", column, None, mean, Some(ci), errs.len() as u64));
+        rows.push(Row::new(
+            "stream",
+            "length-50 windows",
+            column,
+            None,
+            mean,
+            Some(ci),
+            errs.len() as u64,
+        ));
     }
     rows
 }
@@ -183,21 +318,34 @@ pub fn sugoroku_experiment(sets: usize, seed: u64) -> Result<Value, String> {
     for kind in ["plain", "natural", "controlled"] {
         let mut hits_per_set = Vec::new();
         let mut rolls = Vec::new();
-        let (mut windows, mut outside, mut exposures_total, mut hits_total, mut back_to_back) = (0u64, 0u64, 0u64, 0u64, 0u64);
+        let (mut windows, mut outside, mut exposures_total, mut hits_total, mut back_to_back) =
+            (0u64, 0u64, 0u64, 0u64, 0u64);
         for set in 0..sets {
-            let options = [("seats", json!(1)), ("runs", json!(15)), ("dice", json!(kind)), ("trap_window", json!(10)), ("board", Value::Null)]
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
-                .collect();
-            let mut game = Sugoroku::new(&options, derive_seed(seed, set as u64)).map_err(|e| e.message)?;
-            let mut walker = Walker::new(&[("route".to_string(), json!("safe"))].into_iter().collect()).map_err(|e| e.message)?;
+            let options = [
+                ("seats", json!(1)),
+                ("runs", json!(15)),
+                ("dice", json!(kind)),
+                ("trap_window", json!(10)),
+                ("board", Value::Null),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+            let mut game =
+                Sugoroku::new(&options, derive_seed(seed, set as u64)).map_err(|e| e.message)?;
+            let mut walker =
+                Walker::new(&[("route".to_string(), json!("safe"))].into_iter().collect())
+                    .map_err(|e| e.message)?;
             let played = play(&mut game, &mut [&mut walker]).map_err(|e| e.message)?;
             hits_per_set.push(game.hits()[0] as f64);
             // Exposures of this set, in order: (p, hit).
             let mut exposures = Vec::new();
             for step in &played.steps {
                 let ev = &step.event;
-                let (from, roll) = (ev["from"].as_u64().unwrap_or(0) as usize, ev["roll"].as_u64().unwrap_or(1) as u8);
+                let (from, roll) = (
+                    ev["from"].as_u64().unwrap_or(0) as usize,
+                    ev["roll"].as_u64().unwrap_or(1) as u8,
+                );
                 rolls.push(roll);
                 let forced = board.forced_hits(from, 6);
                 let p = forced.iter().filter(|&&h| h).count() as f64 / 6.0;
@@ -219,12 +367,16 @@ pub fn sugoroku_experiment(sets: usize, seed: u64) -> Result<Value, String> {
             }
         }
         let (mean, ci) = mean_ci(&hits_per_set);
-        let sd = (hits_per_set.iter().map(|h| (h - mean).powi(2)).sum::<f64>() / (hits_per_set.len().max(2) - 1) as f64).sqrt();
+        let sd = (hits_per_set.iter().map(|h| (h - mean).powi(2)).sum::<f64>()
+            / (hits_per_set.len().max(2) - 1) as f64)
+            .sqrt();
         let mut histogram = vec![0u64; 16];
         for &h in &hits_per_set {
             histogram[(h as usize).min(15)] += 1;
         }
-        let face_share: Vec<f64> = (1..=6u8).map(|f| rolls.iter().filter(|&&r| r == f).count() as f64 / rolls.len() as f64).collect();
+        let face_share: Vec<f64> = (1..=6u8)
+            .map(|f| rolls.iter().filter(|&&r| r == f).count() as f64 / rolls.len() as f64)
+            .collect();
         out.insert(
             kind.to_string(),
             json!({

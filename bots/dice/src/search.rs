@@ -61,7 +61,13 @@ pub struct Report {
 }
 
 /// Minimises Err of `t` by changing positions `free_from..` only.
-pub fn minimise(t: &mut Tracker, free_from: usize, ranges: &Ranges, params: &Params, rng: &mut impl Rng) -> Report {
+pub fn minimise(
+    t: &mut Tracker,
+    free_from: usize,
+    ranges: &Ranges,
+    params: &Params,
+    rng: &mut impl Rng,
+) -> Report {
     let initial_err = t.err(ranges);
     let target = ((1.0 - params.strength.clamp(0.0, 1.0)) * initial_err).max(0.0) + 1e-9;
     let mut report = Report { initial_err, err: initial_err, steps: 0 };
@@ -89,7 +95,15 @@ fn random_change(t: &Tracker, free_from: usize, rng: &mut impl Rng) -> (usize, u
     (pos, face)
 }
 
-fn local(t: &mut Tracker, free_from: usize, r: &Ranges, steps: usize, target: f64, rng: &mut impl Rng, rep: &mut Report) {
+fn local(
+    t: &mut Tracker,
+    free_from: usize,
+    r: &Ranges,
+    steps: usize,
+    target: f64,
+    rng: &mut impl Rng,
+    rep: &mut Report,
+) {
     for _ in 0..steps {
         if rep.err <= target {
             return;
@@ -107,7 +121,15 @@ fn local(t: &mut Tracker, free_from: usize, r: &Ranges, steps: usize, target: f6
 
 /// Geometric cooling from 4 to 0.05 (in units of Err; a weight-1 feature one step off costs 1),
 /// keeping the best sequence seen.
-fn anneal(t: &mut Tracker, free_from: usize, r: &Ranges, steps: usize, target: f64, rng: &mut impl Rng, rep: &mut Report) {
+fn anneal(
+    t: &mut Tracker,
+    free_from: usize,
+    r: &Ranges,
+    steps: usize,
+    target: f64,
+    rng: &mut impl Rng,
+    rep: &mut Report,
+) {
     let (t0, t1) = (4.0_f64, 0.05_f64);
     let cooling = (t1 / t0).powf(1.0 / steps.max(1) as f64);
     let mut temp = t0;
@@ -139,7 +161,13 @@ pub fn uniform(n: usize, sides: u8, rng: &mut impl Rng) -> Vec<u8> {
 }
 
 /// One natural sequence of `n` faces: uniform start, then [`minimise`] over every position.
-pub fn generate(n: usize, sides: u8, ranges: &Ranges, params: &Params, rng: &mut impl Rng) -> (Vec<u8>, Report) {
+pub fn generate(
+    n: usize,
+    sides: u8,
+    ranges: &Ranges,
+    params: &Params,
+    rng: &mut impl Rng,
+) -> (Vec<u8>, Report) {
     let mut t = Tracker::new(uniform(n, sides, rng), sides);
     let report = minimise(&mut t, 0, ranges, params, rng);
     (t.into_seq(), report)

@@ -55,17 +55,22 @@ impl Config {
     pub fn from_options(options: &Options) -> Result<Config, ErrorInfo> {
         let sides = opt::i64(options, "sides")?;
         if !(2..=MAX_SIDES as i64).contains(&sides) {
-            return Err(ErrorInfo::new(ErrorCode::InvalidOption, format!("sides must be 2..={MAX_SIDES}, got {sides}")));
+            return Err(ErrorInfo::new(
+                ErrorCode::InvalidOption,
+                format!("sides must be 2..={MAX_SIDES}, got {sides}"),
+            ));
         }
         let sides = sides as u8;
         let length = opt::i64(options, "length")?.max(2) as usize;
         let base = Ranges::default_for(length, sides);
         let ranges = match options.get("ranges") {
             None | Some(Value::Null) => base,
-            Some(v) => Ranges::parse_over(&base, v).map_err(|e| ErrorInfo::new(ErrorCode::InvalidOption, format!("ranges: {e}")))?,
+            Some(v) => Ranges::parse_over(&base, v)
+                .map_err(|e| ErrorInfo::new(ErrorCode::InvalidOption, format!("ranges: {e}")))?,
         };
         let params = Params {
-            method: Method::parse(opt::str(options, "method")?).map_err(|e| ErrorInfo::new(ErrorCode::InvalidOption, e))?,
+            method: Method::parse(opt::str(options, "method")?)
+                .map_err(|e| ErrorInfo::new(ErrorCode::InvalidOption, e))?,
             local_steps: opt::i64(options, "steps")?.max(1) as usize,
             strength: opt::f64(options, "strength")?,
             ..Params::default()
@@ -82,7 +87,8 @@ impl Config {
 
     /// The default personality.
     pub fn default_config() -> Config {
-        Config::from_options(&yomi_plugin::protocol::options::defaults(&options())).expect("defaults are valid")
+        Config::from_options(&yomi_plugin::protocol::options::defaults(&options()))
+            .expect("defaults are valid")
     }
 
     /// A fresh stream with these settings (and `ranges` for its length).
@@ -141,12 +147,25 @@ pub struct DiceBot {
 }
 
 impl DiceBot {
-    pub fn new(options: &Options, seed: u64, data_dir: Option<PathBuf>) -> Result<DiceBot, ErrorInfo> {
+    pub fn new(
+        options: &Options,
+        seed: u64,
+        data_dir: Option<PathBuf>,
+    ) -> Result<DiceBot, ErrorInfo> {
         let store = match data_dir {
-            Some(dir) => Some(Store::open(&dir).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e))?),
+            Some(dir) => {
+                Some(Store::open(&dir).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e))?)
+            }
             None => None,
         };
-        Ok(DiceBot { config: Config::from_options(options)?, seed, rng: seeded(seed), players: HashMap::new(), memory: HashMap::new(), store })
+        Ok(DiceBot {
+            config: Config::from_options(options)?,
+            seed,
+            rng: seeded(seed),
+            players: HashMap::new(),
+            memory: HashMap::new(),
+            store,
+        })
     }
 
     fn saved_profile(&self, player: &str) -> Result<Option<(u8, Vec<u8>)>, ErrorInfo> {
@@ -159,7 +178,9 @@ impl DiceBot {
     /// The ranges a player's stream uses: their profile's, or the personality's.
     fn ranges_for(&self, player: &str) -> Result<Ranges, ErrorInfo> {
         Ok(match self.saved_profile(player)? {
-            Some((sides, seq)) if sides == self.config.sides => profile::derive(&seq, sides, self.config.length).map_err(bad)?,
+            Some((sides, seq)) if sides == self.config.sides => {
+                profile::derive(&seq, sides, self.config.length).map_err(bad)?
+            }
             _ => self.config.ranges.clone(),
         })
     }
@@ -173,7 +194,10 @@ impl DiceBot {
         if !self.players.contains_key(&name) {
             let ranges = self.ranges_for(&name)?;
             let dice = self.config.dice(ranges, derive_seed(self.seed, name_hash(&name)));
-            self.players.insert(name.clone(), Player { dice, control: TrapControl::new(self.config.trap_window) });
+            self.players.insert(
+                name.clone(),
+                Player { dice, control: TrapControl::new(self.config.trap_window) },
+            );
         }
         Ok(self.players.get_mut(&name).expect("inserted above"))
     }
@@ -187,8 +211,12 @@ impl DiceBot {
         let Some(board) = board else {
             return Ok(json!({"face": self.player(params)?.dice.roll()}));
         };
-        let position = params.get("position").ok_or_else(|| bad("a roll on a board needs `position`"))?;
-        let position = position.as_u64().ok_or_else(|| bad(format!("position must be a square number, got {position}")))? as usize;
+        let position =
+            params.get("position").ok_or_else(|| bad("a roll on a board needs `position`"))?;
+        let position = position
+            .as_u64()
+            .ok_or_else(|| bad(format!("position must be a square number, got {position}")))?
+            as usize;
         board.check_position(position).map_err(bad)?;
         let player = self.player(params)?;
         let (face, trap, p, verdict) = player.roll_on(&board, position);
@@ -201,8 +229,13 @@ impl DiceBot {
 
     fn count(params: &Value, key: &str, default: Option<usize>) -> Result<usize, ErrorInfo> {
         let n = match params.get(key) {
-            None | Some(Value::Null) => default.ok_or_else(|| bad(format!("`{key}` is required")))?,
-            Some(v) => v.as_u64().ok_or_else(|| bad(format!("`{key}` must be a positive integer, got {v}")))? as usize,
+            None | Some(Value::Null) => {
+                default.ok_or_else(|| bad(format!("`{key}` is required")))?
+            }
+            Some(v) => v
+                .as_u64()
+                .ok_or_else(|| bad(format!("`{key}` must be a positive integer, got {v}")))?
+                as usize,
         };
         if n == 0 || n > MAX_FACES {
             return Err(bad(format!("`{key}` must be 1..={MAX_FACES}, got {n}")));
@@ -221,12 +254,18 @@ impl DiceBot {
     }
 
     fn profile(&mut self, params: &Value) -> Result<Value, ErrorInfo> {
-        let player = params.get("player").and_then(Value::as_str).ok_or_else(|| bad("`player` (a name) is required"))?.to_string();
+        let player = params
+            .get("player")
+            .and_then(Value::as_str)
+            .ok_or_else(|| bad("`player` (a name) is required"))?
+            .to_string();
         if let Some(seq) = params.get("sequence") {
             let seq = faces(seq, self.config.sides)?;
             profile::derive(&seq, self.config.sides, self.config.length).map_err(bad)?;
             match &self.store {
-                Some(store) => store.put(&player, self.config.sides, &seq).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e))?,
+                Some(store) => store
+                    .put(&player, self.config.sides, &seq)
+                    .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e))?,
                 None => {
                     self.memory.insert(player.clone(), (self.config.sides, seq));
                 }
@@ -235,7 +274,9 @@ impl DiceBot {
             self.players.remove(&player);
         }
         let saved = self.saved_profile(&player)?.is_some();
-        Ok(json!({"player": player, "saved": saved, "persistent": self.store.is_some(), "ranges": self.ranges_for(&player)?.to_json()}))
+        Ok(
+            json!({"player": player, "saved": saved, "persistent": self.store.is_some(), "ranges": self.ranges_for(&player)?.to_json()}),
+        )
     }
 }
 
@@ -281,7 +322,8 @@ pub fn faces(value: &Value, sides: u8) -> Result<Vec<u8>, ErrorInfo> {
 /// `{"features": {"F1": .., ...}, "err": ..}` of a sequence under `config`'s ranges for its length.
 pub fn score(config: &Config, faces: &[u8]) -> Value {
     let f = compute(faces, config.sides);
-    let features: serde_json::Map<String, Value> = NAMES.iter().zip(f).map(|(n, x)| (n.to_string(), json!(x))).collect();
+    let features: serde_json::Map<String, Value> =
+        NAMES.iter().zip(f).map(|(n, x)| (n.to_string(), json!(x))).collect();
     json!({"features": features, "err": scaled_ranges(config, faces.len()).err(&f)})
 }
 
@@ -303,11 +345,17 @@ impl Agent for DiceBot {
             }
             "sequence" => self.sequence(params),
             "score" => {
-                let seq = faces(params.get("faces").ok_or_else(|| bad("`faces` is required"))?, self.config.sides)?;
+                let seq = faces(
+                    params.get("faces").ok_or_else(|| bad("`faces` is required"))?,
+                    self.config.sides,
+                )?;
                 Ok(score(&self.config, &seq))
             }
             "profile" => self.profile(params),
-            _ => Err(ErrorInfo::new(ErrorCode::UnknownMethod, format!("the dice bot has no method `{method}`"))),
+            _ => Err(ErrorInfo::new(
+                ErrorCode::UnknownMethod,
+                format!("the dice bot has no method `{method}`"),
+            )),
         }
     }
 }

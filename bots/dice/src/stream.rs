@@ -21,7 +21,10 @@ use crate::tracker::Tracker;
 #[allow(clippy::large_enum_variant)]
 pub enum Dice {
     /// An ordinary seeded PRNG: independent uniform faces.
-    Plain { sides: u8, rng: SeededRng },
+    Plain {
+        sides: u8,
+        rng: SeededRng,
+    },
     Natural(NaturalStream),
 }
 
@@ -85,8 +88,17 @@ impl NaturalStream {
     pub fn new(sides: u8, n: usize, ranges: Ranges, params: Params, seed: u64) -> NaturalStream {
         // With half of every window locked Err = 0 is sometimes out of reach; a short annealing
         // gets what can be had without making every such block cost 20 000 proposals.
-        let params = Params { anneal_steps: params.anneal_steps.min(STREAM_ANNEAL_STEPS), ..params };
-        NaturalStream { sides, n, ranges, params, rng: seeded(seed), shown: Vec::new(), pending: VecDeque::new() }
+        let params =
+            Params { anneal_steps: params.anneal_steps.min(STREAM_ANNEAL_STEPS), ..params };
+        NaturalStream {
+            sides,
+            n,
+            ranges,
+            params,
+            rng: seeded(seed),
+            shown: Vec::new(),
+            pending: VecDeque::new(),
+        }
     }
 
     /// How many new faces each block adds once the stream is running.

@@ -74,8 +74,14 @@ fn start_mask(e0: u8, e1: u8, e2: u8, parity: bool, fits4: bool) -> u16 {
     let run3 = run2 && bit(e1, 1);
     // XXYY, XYXY, XYYX over faces a b c d.
     let two_pair = fits4
-        && ((run2 && bit(e2, 1) && !bit(e0, 2)) || (bit(e0, 2) && bit(e1, 2) && !run2) || (bit(e0, 3) && bit(e1, 1) && !run2));
-    let mut m = parity as u16 | (run2 as u16) << 1 | (run3 as u16) << 2 | ((run3 && bit(e2, 1)) as u16) << 3 | (two_pair as u16) << 4;
+        && ((run2 && bit(e2, 1) && !bit(e0, 2))
+            || (bit(e0, 2) && bit(e1, 2) && !run2)
+            || (bit(e0, 3) && bit(e1, 1) && !run2));
+    let mut m = parity as u16
+        | (run2 as u16) << 1
+        | (run3 as u16) << 2
+        | ((run3 && bit(e2, 1)) as u16) << 3
+        | (two_pair as u16) << 4;
     if bit(e0, 3) {
         m |= ((count(0b111) == 2) as u16) << 6;
     }
@@ -109,19 +115,31 @@ impl Tracker {
             for &f in &seq[start..start + len] {
                 counts[span * stride + f as usize] += 1;
             }
-            sum_sq[span] = counts[span * stride..(span + 1) * stride].iter().map(|&c| (c as i64) * (c as i64)).sum();
+            sum_sq[span] = counts[span * stride..(span + 1) * stride]
+                .iter()
+                .map(|&c| (c as i64) * (c as i64))
+                .sum();
         }
         let n = seq.len();
         let mut eq: Vec<u8> = (0..n).map(|i| eq_byte(&seq, i, seq[i])).collect();
         eq.extend([0, 0]);
         let masks: Vec<u16> = (0..n)
-            .map(|i| start_mask(eq[i], eq[i + 1], eq[i + 2], i + 1 < n && (seq[i] ^ seq[i + 1]) & 1 == 1, i + 3 < n))
+            .map(|i| {
+                start_mask(
+                    eq[i],
+                    eq[i + 1],
+                    eq[i + 2],
+                    i + 1 < n && (seq[i] ^ seq[i + 1]) & 1 == 1,
+                    i + 3 < n,
+                )
+            })
             .collect();
         let mut patterns = [0i32; 10];
         for (k, p) in patterns.iter_mut().enumerate() {
             *p = masks.iter().map(|m| ((m >> k) & 1) as i32).sum();
         }
-        let mut t = Tracker { layout, seq, counts, sum_sq, patterns, eq, masks, current: [0.0; COUNT] };
+        let mut t =
+            Tracker { layout, seq, counts, sum_sq, patterns, eq, masks, current: [0.0; COUNT] };
         t.current = t.assemble(&t.sum_sq, &t.patterns);
         t
     }
@@ -215,7 +233,8 @@ impl Tracker {
         }
         for k in 0..10 {
             if p.patterns[k] != self.patterns[k] {
-                delta += ranges.term(5 + k, p.patterns[k] as f64) - ranges.term(5 + k, current[5 + k]);
+                delta +=
+                    ranges.term(5 + k, p.patterns[k] as f64) - ranges.term(5 + k, current[5 + k]);
             }
         }
         delta

@@ -9,7 +9,8 @@ use yomi_dice::tracker::Tracker;
 use yomi_plugin::rng::seeded;
 
 /// Seed section 5.3: approximate expected values for uniform sequences of length 100.
-const SEED_AT_100: [f64; COUNT] = [5.0, 5.0, 5.0, 5.0, 5.0, 49.5, 16.5, 2.7, 0.45, 6.7, 1.5, 4.5, 5.6, 1.8, 2.5];
+const SEED_AT_100: [f64; COUNT] =
+    [5.0, 5.0, 5.0, 5.0, 5.0, 49.5, 16.5, 2.7, 0.45, 6.7, 1.5, 4.5, 5.6, 1.8, 2.5];
 
 #[test]
 fn monte_carlo_reproduces_the_seeds_expected_values_at_100() {
@@ -30,15 +31,26 @@ fn monte_carlo_reproduces_the_seeds_expected_values_at_100() {
         let sd = (sum_sq[i] / samples as f64 - mean * mean).sqrt();
         let se = sd / (samples as f64).sqrt();
         // Within sampling error of the exact value (5 standard errors) ...
-        assert!((mean - exact[i]).abs() < 5.0 * se, "{}: mean {mean} exact {} se {se}", NAMES[i], exact[i]);
+        assert!(
+            (mean - exact[i]).abs() < 5.0 * se,
+            "{}: mean {mean} exact {} se {se}",
+            NAMES[i],
+            exact[i]
+        );
         // ... and the seed's one-decimal figure matches to its rounding (2 % for the small ones).
         let tolerance = (0.05_f64).max(0.02 * SEED_AT_100[i]) + 5.0 * se;
-        assert!((mean - SEED_AT_100[i]).abs() < tolerance, "{}: mean {mean} vs seed {}", NAMES[i], SEED_AT_100[i]);
+        assert!(
+            (mean - SEED_AT_100[i]).abs() < tolerance,
+            "{}: mean {mean} vs seed {}",
+            NAMES[i],
+            SEED_AT_100[i]
+        );
     }
 }
 
 fn faces(max_len: usize) -> impl Strategy<Value = (u8, Vec<u8>)> {
-    (2u8..=8).prop_flat_map(move |sides| (Just(sides), prop::collection::vec(1..=sides, 1..max_len)))
+    (2u8..=8)
+        .prop_flat_map(move |sides| (Just(sides), prop::collection::vec(1..=sides, 1..max_len)))
 }
 
 proptest! {

@@ -47,7 +47,9 @@ fn windows_across_block_edges_stay_natural() {
     let mut patterns_only = Ranges::table2();
     patterns_only.gamma[..5].fill(0.0);
     let mean_err = |ranges: &Ranges, offset: usize| {
-        let errs: Vec<f64> = (0..150).map(|i| ranges.err(&compute(&rolls[offset + 25 * i..offset + 25 * i + 50], 6))).collect();
+        let errs: Vec<f64> = (0..150)
+            .map(|i| ranges.err(&compute(&rolls[offset + 25 * i..offset + 25 * i + 50], 6)))
+            .collect();
         errs.iter().sum::<f64>() / errs.len() as f64
     };
     // Plain dice average about 50. Windows straddling block edges keep the clump features
@@ -62,7 +64,9 @@ fn windows_across_block_edges_stay_natural() {
 
 #[test]
 fn same_seed_same_stream_and_plain_mode_differs() {
-    let roll = |mode: &str| faces(&agent(json!({"mode": mode}), None).call("rolls", &json!({"n": 200})).unwrap());
+    let roll = |mode: &str| {
+        faces(&agent(json!({"mode": mode}), None).call("rolls", &json!({"n": 200})).unwrap())
+    };
     assert_eq!(roll("natural"), roll("natural"));
     let plain = roll("plain");
     assert_eq!(plain, roll("plain"));
@@ -81,7 +85,9 @@ fn sequence_and_score_agree() {
     // Other dice and lengths reach Err = 0 under the derived ranges (d4 and up).
     for sides in [4, 5, 8, 12, 20, 100] {
         for length in [30, 50, 80] {
-            let s = agent(json!({"sides": sides}), None).call("sequence", &json!({"length": length, "seed": 1})).unwrap();
+            let s = agent(json!({"sides": sides}), None)
+                .call("sequence", &json!({"length": length, "seed": 1}))
+                .unwrap();
             assert_eq!(s["err"], json!(0.0), "d{sides}, length {length}");
         }
     }
@@ -111,8 +117,11 @@ fn controlled_rolls_avoid_back_to_back_hits() {
 fn profiles_survive_a_restart() {
     let dir = std::env::temp_dir().join(format!("yomi-dice-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let seq: Vec<u8> = "4525143326144641355542665654121422351611".bytes().map(|b| b - b'0').collect();
-    let set = agent(json!({}), Some(dir.clone())).call("profile", &json!({"player": "ann", "sequence": seq})).unwrap();
+    let seq: Vec<u8> =
+        "4525143326144641355542665654121422351611".bytes().map(|b| b - b'0').collect();
+    let set = agent(json!({}), Some(dir.clone()))
+        .call("profile", &json!({"player": "ann", "sequence": seq}))
+        .unwrap();
     assert_eq!(set["persistent"], json!(true));
     let mut again = agent(json!({}), Some(dir.clone()));
     let got = again.call("profile", &json!({"player": "ann"})).unwrap();
@@ -133,14 +142,34 @@ fn bad_inputs_are_clear_errors() {
     assert!(err(&mut a, "rolls", json!({"n": 10_000_000})).message.contains("1..="));
     assert!(err(&mut a, "score", json!({"faces": [1, 7]})).message.contains("outside 1..=6"));
     assert!(err(&mut a, "score", json!({"faces": []})).message.contains("faces"));
-    assert!(err(&mut a, "roll", json!({"board": "standard", "position": 500})).message.contains("off the board"));
-    assert!(err(&mut a, "roll", json!({"board": {"squares": [{"next": [1]}, {"next": [0]}]}, "position": 0})).message.contains("no path to the goal"));
-    assert!(err(&mut a, "profile", json!({"player": "x", "sequence": [1, 2, 3]})).message.contains("at least"));
+    assert!(err(&mut a, "roll", json!({"board": "standard", "position": 500}))
+        .message
+        .contains("off the board"));
+    assert!(err(
+        &mut a,
+        "roll",
+        json!({"board": {"squares": [{"next": [1]}, {"next": [0]}]}, "position": 0})
+    )
+    .message
+    .contains("no path to the goal"));
+    assert!(err(&mut a, "profile", json!({"player": "x", "sequence": [1, 2, 3]}))
+        .message
+        .contains("at least"));
     assert_eq!(err(&mut a, "fly", json!({})).code, ErrorCode::UnknownMethod);
     let plugin = DicePlugin;
     let mut options = yomi_plugin::protocol::options::defaults(&plugin.manifest().bots[0].options);
     options.insert("ranges".into(), json!({"F7": [9, 2, 1]}));
-    assert!(plugin.new_agent("dice", &options, &AgentContext::default()).err().unwrap().message.contains("greater"));
+    assert!(plugin
+        .new_agent("dice", &options, &AgentContext::default())
+        .err()
+        .unwrap()
+        .message
+        .contains("greater"));
     options.insert("ranges".into(), json!({"F7": [1, 2, -1]}));
-    assert!(plugin.new_agent("dice", &options, &AgentContext::default()).err().unwrap().message.contains("negative"));
+    assert!(plugin
+        .new_agent("dice", &options, &AgentContext::default())
+        .err()
+        .unwrap()
+        .message
+        .contains("negative"));
 }

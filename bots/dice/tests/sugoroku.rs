@@ -8,10 +8,16 @@ use yomi_plugin::referee::play;
 use yomi_plugin::{ErrorCode, Game, Options};
 
 fn options(dice: &str, runs: u64, seats: u64) -> Options {
-    [("seats", json!(seats)), ("runs", json!(runs)), ("dice", json!(dice)), ("trap_window", json!(10)), ("board", Value::Null)]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v))
-        .collect()
+    [
+        ("seats", json!(seats)),
+        ("runs", json!(runs)),
+        ("dice", json!(dice)),
+        ("trap_window", json!(10)),
+        ("board", Value::Null),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
 }
 
 fn walker() -> Walker {
@@ -33,7 +39,10 @@ fn illegal_moves_change_nothing() {
     let e = game.apply(&[(0, json!(999))]).unwrap_err();
     assert_eq!(e.code, ErrorCode::IllegalAction);
     assert!(e.message.starts_with("seat 0"));
-    assert_eq!(game.apply(&[(1, before[0].legal[0].clone())]).unwrap_err().code, ErrorCode::IllegalAction);
+    assert_eq!(
+        game.apply(&[(1, before[0].legal[0].clone())]).unwrap_err().code,
+        ErrorCode::IllegalAction
+    );
     assert_eq!(game.decisions(), before);
     let mut bad = options("plain", 1, 1);
     bad.insert("board".into(), json!({"squares": [{"next": [1]}, {"next": [0]}]}));

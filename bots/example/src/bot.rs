@@ -43,16 +43,24 @@ impl Agent for RpsBot {
         } else {
             match (self.reading, last) {
                 (1, Some(h)) => (h.beaten_by(), "beats your last hand"),
-                (2, Some(h)) => (h.beaten_by().beaten_by(), "beats the hand that beats your last hand"),
+                (2, Some(h)) => {
+                    (h.beaten_by().beaten_by(), "beats the hand that beats your last hand")
+                }
                 _ => (Hand::ALL[self.rng.gen_range(0..3)], "uniform"),
             }
         };
         let action = json!(hand.name());
         if !request.legal.is_empty() && !request.legal.contains(&action) {
-            return Err(ErrorInfo::new(yomi_plugin::ErrorCode::BotError, format!("`{}` is not among the legal actions", hand.name())));
+            return Err(ErrorInfo::new(
+                yomi_plugin::ErrorCode::BotError,
+                format!("`{}` is not among the legal actions", hand.name()),
+            ));
         }
         Ok(if request.explain {
-            ActReply::explained(action, json!({"reason": why, "opponent_last": last.map(Hand::name)}))
+            ActReply::explained(
+                action,
+                json!({"reason": why, "opponent_last": last.map(Hand::name)}),
+            )
         } else {
             ActReply::new(action)
         })

@@ -26,7 +26,10 @@ impl Hand {
 
     pub fn parse(text: &str) -> Result<Hand, ErrorInfo> {
         Hand::ALL.into_iter().find(|h| h.name() == text).ok_or_else(|| {
-            ErrorInfo::new(ErrorCode::IllegalAction, format!("`{text}` is not a hand (rock, paper, scissors)"))
+            ErrorInfo::new(
+                ErrorCode::IllegalAction,
+                format!("`{text}` is not a hand (rock, paper, scissors)"),
+            )
         })
     }
 
@@ -63,11 +66,14 @@ impl Rps {
     }
 
     fn totals(&self) -> [f64; 2] {
-        self.history.iter().fold([0.0, 0.0], |[a, b], [x, y]| [a + x.score_against(*y), b + y.score_against(*x)])
+        self.history
+            .iter()
+            .fold([0.0, 0.0], |[a, b], [x, y]| [a + x.score_against(*y), b + y.score_against(*x)])
     }
 
     fn observation(&self, seat: usize) -> Value {
-        let history: Vec<[&str; 2]> = self.history.iter().map(|[a, b]| [a.name(), b.name()]).collect();
+        let history: Vec<[&str; 2]> =
+            self.history.iter().map(|[a, b]| [a.name(), b.name()]).collect();
         json!({
             "seat": seat,
             "round": self.history.len() + 1,
@@ -85,7 +91,13 @@ impl Game for Rps {
             return vec![];
         }
         let legal: Vec<Value> = Hand::ALL.iter().map(|h| json!(h.name())).collect();
-        (0..2).map(|seat| Decision { seat, observation: self.observation(seat), legal: legal.clone() }).collect()
+        (0..2)
+            .map(|seat| Decision {
+                seat,
+                observation: self.observation(seat),
+                legal: legal.clone(),
+            })
+            .collect()
     }
 
     fn apply(&mut self, actions: &[(usize, Value)]) -> Result<Value, ErrorInfo> {
@@ -95,18 +107,29 @@ impl Game for Rps {
         let mut hands = [None, None];
         for (seat, action) in actions {
             let slot = hands.get_mut(*seat).ok_or_else(|| {
-                ErrorInfo::new(ErrorCode::IllegalAction, format!("seat {seat}: there are only seats 0 and 1"))
+                ErrorInfo::new(
+                    ErrorCode::IllegalAction,
+                    format!("seat {seat}: there are only seats 0 and 1"),
+                )
             })?;
             let hand = action.as_str().ok_or_else(|| {
-                ErrorInfo::new(ErrorCode::IllegalAction, format!("seat {seat}: an action is a hand name string"))
+                ErrorInfo::new(
+                    ErrorCode::IllegalAction,
+                    format!("seat {seat}: an action is a hand name string"),
+                )
             })?;
-            *slot = Some(Hand::parse(hand).map_err(|e| ErrorInfo::new(e.code, format!("seat {seat}: {}", e.message)))?);
+            *slot = Some(
+                Hand::parse(hand)
+                    .map_err(|e| ErrorInfo::new(e.code, format!("seat {seat}: {}", e.message)))?,
+            );
         }
         let [Some(a), Some(b)] = hands else {
             return Err(ErrorInfo::new(ErrorCode::IllegalAction, "both seats must throw a hand"));
         };
         self.history.push([a, b]);
-        Ok(json!({"round": self.history.len(), "hands": [a.name(), b.name()], "score": self.totals()}))
+        Ok(
+            json!({"round": self.history.len(), "hands": [a.name(), b.name()], "score": self.totals()}),
+        )
     }
 
     fn outcome(&self) -> Option<GameOutcome> {
@@ -114,7 +137,16 @@ impl Game for Rps {
             return None;
         }
         let [a, b] = self.totals();
-        let scores = if a > b { vec![1.0, 0.0] } else if a < b { vec![0.0, 1.0] } else { vec![0.5, 0.5] };
-        Some(GameOutcome { scores, summary: json!({"points": [a, b], "rounds": self.history.len()}) })
+        let scores = if a > b {
+            vec![1.0, 0.0]
+        } else if a < b {
+            vec![0.0, 1.0]
+        } else {
+            vec![0.5, 0.5]
+        };
+        Some(GameOutcome {
+            scores,
+            summary: json!({"points": [a, b], "rounds": self.history.len()}),
+        })
     }
 }

@@ -15,8 +15,12 @@ fn exact_draw(c: &mut Criterion) {
     let problem = fifteen(1.0);
     let sampler = ExactSampler::new(&problem).unwrap();
     let mut rng = seeded(1);
-    c.bench_function("exact draw, 15 players x 5 roles (prepared table)", |b| b.iter(|| black_box(sampler.draw(&mut rng))));
-    c.bench_function("exact table build, 15 players x 5 roles", |b| b.iter(|| black_box(ExactSampler::new(black_box(&problem)).unwrap())));
+    c.bench_function("exact draw, 15 players x 5 roles (prepared table)", |b| {
+        b.iter(|| black_box(sampler.draw(&mut rng)))
+    });
+    c.bench_function("exact table build, 15 players x 5 roles", |b| {
+        b.iter(|| black_box(ExactSampler::new(black_box(&problem)).unwrap()))
+    });
     c.bench_function("exact table build + one draw, 15 players x 5 roles", |b| {
         b.iter(|| black_box(ExactSampler::new(black_box(&problem)).unwrap().draw(&mut rng)))
     });
@@ -31,7 +35,15 @@ fn mh_to_tv(c: &mut Criterion) {
     group.bench_function("MH chain until marginal TV < 0.01, 15 players x 5 roles", |b| {
         b.iter(|| {
             seed += 1;
-            black_box(mh_steps_to(&problem, &exact, 0.01, BURN_IN, 1000, 100_000_000, &mut seeded(seed)))
+            black_box(mh_steps_to(
+                &problem,
+                &exact,
+                0.01,
+                BURN_IN,
+                1000,
+                100_000_000,
+                &mut seeded(seed),
+            ))
         })
     });
     group.finish();
@@ -41,7 +53,9 @@ fn enumeration(c: &mut Criterion) {
     let problem = seed_eleven(1.0);
     let mut group = c.benchmark_group("enumerate");
     group.sample_size(10);
-    group.bench_function("enumerate 55,440 assignments, 11-player example", |b| b.iter(|| black_box(enumerate(black_box(&problem)).unwrap())));
+    group.bench_function("enumerate 55,440 assignments, 11-player example", |b| {
+        b.iter(|| black_box(enumerate(black_box(&problem)).unwrap()))
+    });
     group.finish();
 }
 

@@ -25,7 +25,11 @@ pub const EXACT_BUDGET: u64 = 2_000_000;
 
 /// The largest single-player probability of role `role`: `(player index, probability)`.
 pub fn guessability(marginals: &[Vec<f64>], role: usize) -> (usize, f64) {
-    marginals.iter().enumerate().map(|(i, m)| (i, m[role])).fold((0, f64::NEG_INFINITY), |best, x| if x.1 > best.1 { x } else { best })
+    marginals
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (i, m[role]))
+        .fold((0, f64::NEG_INFINITY), |best, x| if x.1 > best.1 { x } else { best })
 }
 
 /// The chance that someone never gets a role within the next `games` games.
@@ -48,12 +52,21 @@ pub struct NeverEstimate {
 /// Finds a role by name among the problem's roles.
 pub fn role_index(problem: &Problem, role: &str) -> Result<usize, ErrorInfo> {
     problem.roles.index(role).ok_or_else(|| {
-        invalid(format!("role `{role}` is not dealt in this game (roles: {})", problem.roles.names.join(", ")))
+        invalid(format!(
+            "role `{role}` is not dealt in this game (roles: {})",
+            problem.roles.names.join(", ")
+        ))
     })
 }
 
 /// Exact where the forward pass fits in [`EXACT_BUDGET`], else `runs` simulated runs.
-pub fn never(problem: &Problem, role: &str, games: u32, runs: u64, rng: &mut impl Rng) -> Result<NeverEstimate, ErrorInfo> {
+pub fn never(
+    problem: &Problem,
+    role: &str,
+    games: u32,
+    runs: u64,
+    rng: &mut impl Rng,
+) -> Result<NeverEstimate, ErrorInfo> {
     let r = role_index(problem, role)?;
     if games == 0 {
         return Err(invalid("the number of games must be at least 1"));
@@ -67,7 +80,11 @@ pub fn never(problem: &Problem, role: &str, games: u32, runs: u64, rng: &mut imp
 /// The forward pass: the distribution over the counts gained in the coming games, game by game
 /// (in a BTreeMap, so the summation order, and hence every last bit, is the same on every run).
 /// Returns `None` when it would exceed the budget.
-pub fn never_exact(problem: &Problem, role: usize, games: u32) -> Result<Option<NeverEstimate>, ErrorInfo> {
+pub fn never_exact(
+    problem: &Problem,
+    role: usize,
+    games: u32,
+) -> Result<Option<NeverEstimate>, ErrorInfo> {
     if assignment_count(&problem.roles.counts) > u128::from(EXACT_BUDGET) {
         return Ok(None);
     }
@@ -105,7 +122,8 @@ pub fn never_exact(problem: &Problem, role: usize, games: u32) -> Result<Option<
         }
         layer = next;
     }
-    let probability = layer.iter().filter(|(g, _)| (0..n).any(|i| g[i * k + role] == 0)).map(|(_, w)| w).sum();
+    let probability =
+        layer.iter().filter(|(g, _)| (0..n).any(|i| g[i * k + role] == 0)).map(|(_, w)| w).sum();
     Ok(Some(NeverEstimate {
         role: problem.roles.names[role].clone(),
         games,
@@ -119,7 +137,13 @@ pub fn never_exact(problem: &Problem, role: usize, games: u32) -> Result<Option<
 }
 
 /// Plays `runs` independent sequences of `games` games with the exact sampler.
-pub fn never_simulated(problem: &Problem, role: usize, games: u32, runs: u64, rng: &mut impl Rng) -> Result<NeverEstimate, ErrorInfo> {
+pub fn never_simulated(
+    problem: &Problem,
+    role: usize,
+    games: u32,
+    runs: u64,
+    rng: &mut impl Rng,
+) -> Result<NeverEstimate, ErrorInfo> {
     if runs == 0 {
         return Err(invalid("the number of simulated runs must be at least 1"));
     }
@@ -188,7 +212,8 @@ mod tests {
         // 1 - 4!/4^4 for 4 games; inclusion-exclusion for 6.
         assert!((never_uniform(4, 1, 4) - (1.0 - 24.0 / 256.0)).abs() < 1e-12);
         for games in [4, 6] {
-            let e = never_exact(&fresh(4, "werewolf=1,villager=3", 0.0), 0, games).unwrap().unwrap();
+            let e =
+                never_exact(&fresh(4, "werewolf=1,villager=3", 0.0), 0, games).unwrap().unwrap();
             assert!((e.probability - never_uniform(4, 1, games)).abs() < 1e-12);
             assert!((e.mean_guessability - 0.25).abs() < 1e-12);
         }
@@ -202,7 +227,12 @@ mod tests {
         let [lo, hi] = sim.ci95.unwrap();
         // A 99.9 % band around the simulated proportion, so one fixed seed cannot flake.
         let half = 3.3 * (exact.probability * (1.0 - exact.probability) / 4000.0).sqrt();
-        assert!((sim.probability - exact.probability).abs() < half, "{} vs {} [{lo}, {hi}]", sim.probability, exact.probability);
+        assert!(
+            (sim.probability - exact.probability).abs() < half,
+            "{} vs {} [{lo}, {hi}]",
+            sim.probability,
+            exact.probability
+        );
         assert!((sim.mean_guessability - exact.mean_guessability).abs() < 0.01);
     }
 
@@ -217,6 +247,9 @@ mod tests {
 
     #[test]
     fn unknown_role_is_an_error() {
-        assert!(never(&seed_four(1.0), "seer", 3, 10, &mut seeded(1)).unwrap_err().message.contains("not dealt"));
+        assert!(never(&seed_four(1.0), "seer", 3, 10, &mut seeded(1))
+            .unwrap_err()
+            .message
+            .contains("not dealt"));
     }
 }

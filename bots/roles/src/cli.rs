@@ -14,7 +14,11 @@ use crate::settings::Settings;
 use crate::store::Store;
 
 #[derive(Parser, Debug)]
-#[command(name = "yomi roles", no_binary_name = true, about = "Werewolf roles: fair but unpredictable dealing for a group that plays again and again")]
+#[command(
+    name = "yomi roles",
+    no_binary_name = true,
+    about = "Werewolf roles: fair but unpredictable dealing for a group that plays again and again"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -167,8 +171,10 @@ enum Command {
 }
 
 fn read_history(path: &Path) -> Result<Value, ErrorInfo> {
-    let text = std::fs::read_to_string(path).map_err(|e| invalid(format!("cannot read history file {}: {e}", path.display())))?;
-    serde_json::from_str(&text).map_err(|e| invalid(format!("history file {} is not valid JSON: {e}", path.display())))
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| invalid(format!("cannot read history file {}: {e}", path.display())))?;
+    serde_json::from_str(&text)
+        .map_err(|e| invalid(format!("history file {} is not valid JSON: {e}", path.display())))
 }
 
 impl DrawArgs {
@@ -201,7 +207,13 @@ pub fn run(args: &[String], ctx: &CommandContext) -> Result<String, ErrorInfo> {
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         // `--help` is an answer, not a failure.
-        Err(e) if matches!(e.kind(), clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) => {
+        Err(e)
+            if matches!(
+                e.kind(),
+                clap::error::ErrorKind::DisplayHelp
+                    | clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) =>
+        {
             return Ok(e.render().to_string())
         }
         Err(e) => return Err(invalid(e.to_string())),
@@ -260,7 +272,9 @@ pub fn run(args: &[String], ctx: &CommandContext) -> Result<String, ErrorInfo> {
         Command::Analyze { group, players, history, roles, role, games, runs, draw, json } => {
             check_beta_arg(&draw)?;
             if group.is_some() == players.is_some() {
-                return Err(invalid("analyze needs either a GROUP or --players (with optional --history)"));
+                return Err(invalid(
+                    "analyze needs either a GROUP or --players (with optional --history)",
+                ));
             }
             put("roles", json!(roles));
             put("players", json!(players));
@@ -277,7 +291,11 @@ pub fn run(args: &[String], ctx: &CommandContext) -> Result<String, ErrorInfo> {
     };
     // Commands about stored groups open the database; the others never touch the data directory.
     let store = if stored {
-        Store::open(Some(ctx.data_dir.as_deref().ok_or_else(|| invalid("no data directory (give --data-dir)"))?))?
+        Store::open(Some(
+            ctx.data_dir
+                .as_deref()
+                .ok_or_else(|| invalid("no data directory (give --data-dir)"))?,
+        ))?
     } else {
         Store::open(None)?
     };

@@ -12,7 +12,13 @@ use crate::stats::{marginal_tv, Tally};
 
 /// One MH chain after `burn_in` steps, counting every later step: the marginal TV at each of the
 /// increasing `checkpoints` (steps after burn-in).
-pub fn mh_curve(problem: &Problem, exact: &[Vec<f64>], burn_in: u64, checkpoints: &[u64], rng: &mut impl Rng) -> Vec<(u64, f64)> {
+pub fn mh_curve(
+    problem: &Problem,
+    exact: &[Vec<f64>],
+    burn_in: u64,
+    checkpoints: &[u64],
+    rng: &mut impl Rng,
+) -> Vec<(u64, f64)> {
     let mut chain = Chain::new(problem, rng);
     chain.run(burn_in, rng);
     let mut tally = Tally::new(problem.n(), problem.k());
@@ -29,7 +35,14 @@ pub fn mh_curve(problem: &Problem, exact: &[Vec<f64>], burn_in: u64, checkpoints
 }
 
 /// The same for independent exact draws.
-pub fn exact_curve(sampler: &ExactSampler, exact: &[Vec<f64>], n: usize, k: usize, checkpoints: &[u64], rng: &mut impl Rng) -> Vec<(u64, f64)> {
+pub fn exact_curve(
+    sampler: &ExactSampler,
+    exact: &[Vec<f64>],
+    n: usize,
+    k: usize,
+    checkpoints: &[u64],
+    rng: &mut impl Rng,
+) -> Vec<(u64, f64)> {
     let mut tally = Tally::new(n, k);
     checkpoints
         .iter()
@@ -44,7 +57,15 @@ pub fn exact_curve(sampler: &ExactSampler, exact: &[Vec<f64>], n: usize, k: usiz
 
 /// Steps after burn-in until one chain's marginal TV first falls under `threshold`, checked every
 /// `every` steps; `None` if not within `max_steps`.
-pub fn mh_steps_to(problem: &Problem, exact: &[Vec<f64>], threshold: f64, burn_in: u64, every: u64, max_steps: u64, rng: &mut impl Rng) -> Option<u64> {
+pub fn mh_steps_to(
+    problem: &Problem,
+    exact: &[Vec<f64>],
+    threshold: f64,
+    burn_in: u64,
+    every: u64,
+    max_steps: u64,
+    rng: &mut impl Rng,
+) -> Option<u64> {
     let mut chain = Chain::new(problem, rng);
     chain.run(burn_in, rng);
     let mut tally = Tally::new(problem.n(), problem.k());
@@ -91,10 +112,12 @@ pub struct LawDistance {
 impl ChainLaw {
     pub fn new(problem: &Problem) -> Result<ChainLaw, yomi_plugin::ErrorInfo> {
         let e = crate::enumerate::enumerate(problem)?;
-        let index: std::collections::HashMap<&[usize], u32> = e.assignments.iter().enumerate().map(|(i, a)| (a.as_slice(), i as u32)).collect();
+        let index: std::collections::HashMap<&[usize], u32> =
+            e.assignments.iter().enumerate().map(|(i, a)| (a.as_slice(), i as u32)).collect();
         let n = problem.n();
         let pairs = (n * n.saturating_sub(1) / 2).max(1) as f64;
-        let (mut start, mut moves, mut stay) = (vec![0], Vec::new(), Vec::with_capacity(e.assignments.len()));
+        let (mut start, mut moves, mut stay) =
+            (vec![0], Vec::new(), Vec::with_capacity(e.assignments.len()));
         let mut swapped = Vec::with_capacity(n);
         for (s, a) in e.assignments.iter().enumerate() {
             let mut leave = 0.0;
@@ -107,7 +130,8 @@ impl ChainLaw {
                     swapped.extend_from_slice(a);
                     swapped.swap(i, j);
                     let t = index[swapped.as_slice()];
-                    let delta = problem.beta * (e.energies[t as usize] as f64 - e.energies[s] as f64);
+                    let delta =
+                        problem.beta * (e.energies[t as usize] as f64 - e.energies[s] as f64);
                     let p = (-delta).exp().min(1.0) / pairs;
                     moves.push((t, p));
                     leave += p;
@@ -145,7 +169,8 @@ impl ChainLaw {
 
     /// How far the law is from the target now.
     pub fn distance(&self) -> LawDistance {
-        let joint_tv = 0.5 * self.law.iter().zip(&self.target).map(|(p, q)| (p - q).abs()).sum::<f64>();
+        let joint_tv =
+            0.5 * self.law.iter().zip(&self.target).map(|(p, q)| (p - q).abs()).sum::<f64>();
         let n = self.target_marginals.len();
         let mut m = vec![vec![0.0; self.k]; n];
         for (a, p) in self.assignments.iter().zip(&self.law) {
@@ -153,7 +178,11 @@ impl ChainLaw {
                 m[i][r] += p;
             }
         }
-        LawDistance { steps: self.steps, joint_tv, marginal_tv: marginal_tv(&m, &self.target_marginals) }
+        LawDistance {
+            steps: self.steps,
+            joint_tv,
+            marginal_tv: marginal_tv(&m, &self.target_marginals),
+        }
     }
 }
 

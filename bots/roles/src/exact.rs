@@ -49,7 +49,10 @@ impl ExactSampler {
                 .filter(|&s| s.saturating_mul(k) <= MAX_ENTRIES)
                 .ok_or_else(|| invalid(format!("too many role-count states for the exact sampler (limit {MAX_ENTRIES} entries)")))?;
         }
-        let log_w: Vec<f64> = (0..n).flat_map(|i| (0..k).map(move |r| (i, r))).map(|(i, r)| problem.log_weight(i, r)).collect();
+        let log_w: Vec<f64> = (0..n)
+            .flat_map(|i| (0..k).map(move |r| (i, r)))
+            .map(|(i, r)| problem.log_weight(i, r))
+            .collect();
         let mut ln_z = vec![f64::NEG_INFINITY; states];
         ln_z[0] = 0.0;
         let mut next = vec![0.0; states * k];
@@ -99,7 +102,8 @@ impl ExactSampler {
 
     /// The exact probability of one assignment: `exp(-beta E - log Z)`.
     pub fn probability(&self, assignment: &[usize]) -> f64 {
-        let log_q: f64 = assignment.iter().enumerate().map(|(i, &r)| self.log_w[i * self.k + r]).sum();
+        let log_q: f64 =
+            assignment.iter().enumerate().map(|(i, &r)| self.log_w[i * self.k + r]).sum();
         (log_q - self.ln_z()).exp()
     }
 

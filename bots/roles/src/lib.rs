@@ -33,7 +33,10 @@ pub mod store;
 
 use serde_json::{json, Value};
 use yomi_plugin::protocol::manifest::CommandInfo;
-use yomi_plugin::{Agent, AgentContext, BotInfo, CommandContext, ErrorCode, ErrorInfo, Options, Plugin, PluginManifest, Preset};
+use yomi_plugin::{
+    Agent, AgentContext, BotInfo, CommandContext, ErrorCode, ErrorInfo, Options, Plugin,
+    PluginManifest, Preset,
+};
 
 use crate::service::Service;
 use crate::settings::Settings;
@@ -107,10 +110,18 @@ impl Plugin for RolesPlugin {
         }
     }
 
-    fn new_agent(&self, bot: &str, options: &Options, ctx: &AgentContext) -> Result<Box<dyn Agent>, ErrorInfo> {
+    fn new_agent(
+        &self,
+        bot: &str,
+        options: &Options,
+        ctx: &AgentContext,
+    ) -> Result<Box<dyn Agent>, ErrorInfo> {
         match bot {
             "roles" => Ok(Box::new(RolesBot::new(options, ctx)?)),
-            _ => Err(ErrorInfo::new(ErrorCode::UnknownBot, format!("no bot `{bot}` in plugin roles"))),
+            _ => Err(ErrorInfo::new(
+                ErrorCode::UnknownBot,
+                format!("no bot `{bot}` in plugin roles"),
+            )),
         }
     }
 

@@ -37,7 +37,10 @@ impl Chain {
     /// Starts from a uniformly random assignment.
     pub fn new(problem: &Problem, rng: &mut impl Rng) -> Chain {
         let k = problem.k();
-        let cost = (0..problem.n()).flat_map(|i| (0..k).map(move |r| (i, r))).map(|(i, r)| -problem.log_weight(i, r)).collect();
+        let cost = (0..problem.n())
+            .flat_map(|i| (0..k).map(move |r| (i, r)))
+            .map(|(i, r)| -problem.log_weight(i, r))
+            .collect();
         let mut state: Assignment =
             problem.roles.counts.iter().enumerate().flat_map(|(r, &c)| vec![r; c]).collect();
         state.shuffle(rng);
@@ -77,7 +80,12 @@ impl Chain {
 }
 
 /// Draws `count` samples from one chain: burn-in, then one sample every `thin` steps.
-pub fn sample(problem: &Problem, config: MhConfig, count: usize, rng: &mut impl Rng) -> Result<Vec<Assignment>, ErrorInfo> {
+pub fn sample(
+    problem: &Problem,
+    config: MhConfig,
+    count: usize,
+    rng: &mut impl Rng,
+) -> Result<Vec<Assignment>, ErrorInfo> {
     if config.thin == 0 {
         return Err(invalid("thin must be at least 1"));
     }

@@ -62,10 +62,9 @@ impl Roles {
             let (name, count) = part
                 .split_once('=')
                 .ok_or_else(|| invalid(format!("role `{part}` needs a count, as in werewolf=1")))?;
-            let count: i64 = count
-                .trim()
-                .parse()
-                .map_err(|_| invalid(format!("the count of role `{}` is not an integer: `{count}`", name.trim())))?;
+            let count: i64 = count.trim().parse().map_err(|_| {
+                invalid(format!("the count of role `{}` is not an integer: `{count}`", name.trim()))
+            })?;
             pairs.push((name.to_string(), count));
         }
         Roles::new(pairs)
@@ -145,7 +144,12 @@ pub type Assignment = Vec<usize>;
 impl Problem {
     /// Checks the inputs and counts the history. Past games may mention players who are absent
     /// now and roles not dealt now; those entries cannot affect this game's energy and are skipped.
-    pub fn new(players: Vec<String>, roles: Roles, past: &[PastGame], beta: f64) -> Result<Problem, ErrorInfo> {
+    pub fn new(
+        players: Vec<String>,
+        roles: Roles,
+        past: &[PastGame],
+        beta: f64,
+    ) -> Result<Problem, ErrorInfo> {
         check_players(&players)?;
         let beta = check_beta(beta)?;
         if players.is_empty() {
@@ -158,7 +162,8 @@ impl Problem {
                 players.len()
             )));
         }
-        let index: HashMap<&str, usize> = players.iter().enumerate().map(|(i, p)| (p.as_str(), i)).collect();
+        let index: HashMap<&str, usize> =
+            players.iter().enumerate().map(|(i, p)| (p.as_str(), i)).collect();
         let mut history = vec![vec![0u32; roles.names.len()]; players.len()];
         for game in past {
             for (player, role) in game {
@@ -191,7 +196,11 @@ impl Problem {
 
     /// The assignment as a map player → role name.
     pub fn named(&self, assignment: &[usize]) -> BTreeMap<String, String> {
-        assignment.iter().enumerate().map(|(i, &k)| (self.players[i].clone(), self.roles.names[k].clone())).collect()
+        assignment
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| (self.players[i].clone(), self.roles.names[k].clone()))
+            .collect()
     }
 
     /// The same players and roles with one more game in the history.
@@ -241,7 +250,9 @@ mod tests {
     #[test]
     fn seed_energies() {
         let p = seed_four(1.0);
-        let e: Vec<u64> = (0..4).map(|w| p.energy(&(0..4).map(|i| usize::from(i != w)).collect::<Vec<_>>())).collect();
+        let e: Vec<u64> = (0..4)
+            .map(|w| p.energy(&(0..4).map(|i| usize::from(i != w)).collect::<Vec<_>>()))
+            .collect();
         assert_eq!(e, vec![10, 8, 6, 6]);
     }
 
@@ -258,11 +269,19 @@ mod tests {
         assert!(Roles::parse("werewolf=1,werewolf=3").unwrap_err().message.contains("twice"));
         assert!(Roles::parse("werewolf").is_err());
         let players = vec!["a".to_string(), "a".to_string()];
-        assert!(Problem::new(players, Roles::parse("w=1,v=1").unwrap(), &[], 1.0).unwrap_err().message.contains("twice"));
+        assert!(Problem::new(players, Roles::parse("w=1,v=1").unwrap(), &[], 1.0)
+            .unwrap_err()
+            .message
+            .contains("twice"));
         let players = vec!["a".to_string(), "b".to_string()];
-        assert!(Problem::new(players.clone(), Roles::parse("w=1,v=2").unwrap(), &[], 1.0).unwrap_err().message.contains("sum"));
+        assert!(Problem::new(players.clone(), Roles::parse("w=1,v=2").unwrap(), &[], 1.0)
+            .unwrap_err()
+            .message
+            .contains("sum"));
         for beta in [-0.5, f64::NAN, f64::INFINITY] {
-            assert!(Problem::new(players.clone(), Roles::parse("w=1,v=1").unwrap(), &[], beta).is_err());
+            assert!(
+                Problem::new(players.clone(), Roles::parse("w=1,v=1").unwrap(), &[], beta).is_err()
+            );
         }
     }
 }

@@ -4,17 +4,28 @@ use serde_json::Value;
 
 fn pairs(map: &Value) -> String {
     map.as_object()
-        .map(|m| m.iter().map(|(p, r)| format!("{p}={}", r.as_str().unwrap_or_default())).collect::<Vec<_>>().join(" "))
+        .map(|m| {
+            m.iter()
+                .map(|(p, r)| format!("{p}={}", r.as_str().unwrap_or_default()))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
         .unwrap_or_default()
 }
 
 fn names(list: &Value) -> String {
-    list.as_array().map(|l| l.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", ")).unwrap_or_default()
+    list.as_array()
+        .map(|l| l.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", "))
+        .unwrap_or_default()
 }
 
 fn interval(ci: &Value) -> String {
     match ci.as_array() {
-        Some(b) if b.len() == 2 => format!(" (95 % CI {:.4} to {:.4})", b[0].as_f64().unwrap_or(f64::NAN), b[1].as_f64().unwrap_or(f64::NAN)),
+        Some(b) if b.len() == 2 => format!(
+            " (95 % CI {:.4} to {:.4})",
+            b[0].as_f64().unwrap_or(f64::NAN),
+            b[1].as_f64().unwrap_or(f64::NAN)
+        ),
         _ => String::new(),
     }
 }
@@ -23,8 +34,13 @@ fn interval(ci: &Value) -> String {
 pub fn text(method: &str, r: &Value) -> String {
     let s = |k: &str| r[k].as_str().map(str::to_string).unwrap_or_else(|| r[k].to_string());
     match method {
-        "sample" => r.as_array().map(|a| a.iter().map(|x| pairs(x) + "\n").collect()).unwrap_or_default(),
-        "groups" => r["groups"].as_array().map(|g| g.iter().filter_map(Value::as_str).map(|g| format!("{g}\n")).collect()).unwrap_or_default(),
+        "sample" => {
+            r.as_array().map(|a| a.iter().map(|x| pairs(x) + "\n").collect()).unwrap_or_default()
+        }
+        "groups" => r["groups"]
+            .as_array()
+            .map(|g| g.iter().filter_map(Value::as_str).map(|g| format!("{g}\n")).collect())
+            .unwrap_or_default(),
         "create" | "join" | "leave" => format!("group {}: {}\n", s("group"), names(&r["players"])),
         "players" => format!(
             "group {}: {}\ncommitted games: {}; pending game: {}\n",
@@ -36,7 +52,9 @@ pub fn text(method: &str, r: &Value) -> String {
         "assign" => {
             let mut out = format!("group {} game {} (beta {}, sampler {}, seed {}): pending until commit or discard\n", s("group"), r["game"], r["beta"], s("sampler"), r["seed"]);
             if let Some(m) = r["assignment"].as_object() {
-                m.iter().for_each(|(p, role)| out.push_str(&format!("  {p}: {}\n", role.as_str().unwrap_or_default())));
+                m.iter().for_each(|(p, role)| {
+                    out.push_str(&format!("  {p}: {}\n", role.as_str().unwrap_or_default()))
+                });
             }
             out
         }
@@ -49,7 +67,15 @@ pub fn text(method: &str, r: &Value) -> String {
             }
             out.push_str("role counts:\n");
             for (p, counts) in r["counts"].as_object().into_iter().flatten() {
-                let c = counts.as_object().map(|c| c.iter().map(|(role, n)| format!("{role} {n}")).collect::<Vec<_>>().join(", ")).unwrap_or_default();
+                let c = counts
+                    .as_object()
+                    .map(|c| {
+                        c.iter()
+                            .map(|(role, n)| format!("{role} {n}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    })
+                    .unwrap_or_default();
                 out.push_str(&format!("  {p}: {c}\n"));
             }
             out
@@ -57,7 +83,17 @@ pub fn text(method: &str, r: &Value) -> String {
         "analyze" => {
             let mut out = format!("beta {}\nP(role) next game:\n", r["beta"]);
             for (p, row) in r["probabilities"].as_object().into_iter().flatten() {
-                let cells = row.as_object().map(|c| c.iter().map(|(role, x)| format!("{role} {:.4}", x.as_f64().unwrap_or(f64::NAN))).collect::<Vec<_>>().join(", ")).unwrap_or_default();
+                let cells = row
+                    .as_object()
+                    .map(|c| {
+                        c.iter()
+                            .map(|(role, x)| {
+                                format!("{role} {:.4}", x.as_f64().unwrap_or(f64::NAN))
+                            })
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    })
+                    .unwrap_or_default();
                 out.push_str(&format!("  {p}: {cells}\n"));
             }
             let g = &r["guessability"];

@@ -10,8 +10,10 @@ use yomi_plugin::ErrorInfo;
 use crate::analysis::{guessability, never_exact, never_simulated, never_uniform};
 use crate::convergence::{exact_curve, mh_curve, mh_steps_to, ChainLaw};
 use crate::enumerate::enumerate;
-use crate::examples::{fifteen, players, seed_eleven, seed_eleven_candidate, seed_four, seed_four_candidate};
 use crate::exact::ExactSampler;
+use crate::examples::{
+    fifteen, players, seed_eleven, seed_eleven_candidate, seed_four, seed_four_candidate,
+};
 use crate::model::{Problem, Roles};
 
 /// The fixed seed of every simulation here.
@@ -26,7 +28,8 @@ const MAX_LAW_STEPS: u64 = 5000;
 pub const BURN_IN: u64 = 1000;
 
 fn fresh(n: usize, roles: &str, beta: f64) -> Problem {
-    Problem::new(players(n), Roles::parse(roles).expect("valid roles"), &[], beta).expect("valid problem")
+    Problem::new(players(n), Roles::parse(roles).expect("valid roles"), &[], beta)
+        .expect("valid problem")
 }
 
 fn label(w: usize) -> String {
@@ -45,31 +48,99 @@ pub fn rows() -> Result<Vec<Row>, ErrorInfo> {
     // The seed's first example: energies, then probabilities at beta = 1 and at beta = ln 2.
     let four = seed_four(1.0);
     for (w, seed_e) in [10.0, 8.0, 6.0, 6.0].into_iter().enumerate() {
-        rows.push(Row::new("4-player example", &format!("E({})", label(w)), "energy", Some(seed_e), four.energy(&seed_four_candidate(w)) as f64, None, 1));
+        rows.push(Row::new(
+            "4-player example",
+            &format!("E({})", label(w)),
+            "energy",
+            Some(seed_e),
+            four.energy(&seed_four_candidate(w)) as f64,
+            None,
+            1,
+        ));
     }
-    for (beta, column) in [(1.0, "p, beta = 1"), (std::f64::consts::LN_2, "p, beta = ln 2 (q = 2^-E)")] {
+    for (beta, column) in
+        [(1.0, "p, beta = 1"), (std::f64::consts::LN_2, "p, beta = ln 2 (q = 2^-E)")]
+    {
         let e = enumerate(&seed_four(beta))?;
         for (w, seed_p) in [0.027, 0.1081, 0.4324, 0.4324].into_iter().enumerate() {
-            let at = e.assignments.iter().position(|a| *a == seed_four_candidate(w)).expect("enumerated");
-            rows.push(Row::new("4-player example", &format!("p({})", label(w)), column, Some(seed_p), e.probabilities[at], None, 4));
+            let at = e
+                .assignments
+                .iter()
+                .position(|a| *a == seed_four_candidate(w))
+                .expect("enumerated");
+            rows.push(Row::new(
+                "4-player example",
+                &format!("p({})", label(w)),
+                column,
+                Some(seed_p),
+                e.probabilities[at],
+                None,
+                4,
+            ));
         }
     }
 
     // The seed's 11-player example.
     let eleven = seed_eleven(1.0);
-    rows.push(Row::new("11-player example", "E(12340000011)", "energy", Some(10.0), eleven.energy(&seed_eleven_candidate()) as f64, None, 1));
+    rows.push(Row::new(
+        "11-player example",
+        "E(12340000011)",
+        "energy",
+        Some(10.0),
+        eleven.energy(&seed_eleven_candidate()) as f64,
+        None,
+        1,
+    ));
     let e11 = enumerate(&eleven)?;
-    rows.push(Row::new("11-player example", "assignments", "enumerated", Some(55_400.0), e11.assignments.len() as f64, None, 1));
+    rows.push(Row::new(
+        "11-player example",
+        "assignments",
+        "enumerated",
+        Some(55_400.0),
+        e11.assignments.len() as f64,
+        None,
+        1,
+    ));
     let x11 = ExactSampler::new(&eleven)?;
-    let worst = e11.assignments.iter().zip(&e11.probabilities).map(|(a, p)| (x11.probability(a) - p).abs()).fold(0.0, f64::max);
-    rows.push(Row::new("11-player example", "max |p_dp - p_enum| (beta = 1)", "exact vs enumeration", None, worst, None, e11.assignments.len() as u64));
+    let worst = e11
+        .assignments
+        .iter()
+        .zip(&e11.probabilities)
+        .map(|(a, p)| (x11.probability(a) - p).abs())
+        .fold(0.0, f64::max);
+    rows.push(Row::new(
+        "11-player example",
+        "max |p_dp - p_enum| (beta = 1)",
+        "exact vs enumeration",
+        None,
+        worst,
+        None,
+        e11.assignments.len() as u64,
+    ));
 
     // Uniform dealing: P(someone is never the werewolf), 4 players.
     for (games, seed_p) in [(4u32, 0.906), (6, 0.297)] {
         let row = format!("4 players, {games} games");
-        rows.push(Row::new("P(someone never werewolf), uniform", &row, "exact", Some(seed_p), never_uniform(4, 1, games), None, 1));
-        let sim = never_simulated(&fresh(4, "werewolf=1,villager=3", 0.0), 0, games, RUNS, &mut rng())?;
-        rows.push(Row::new("P(someone never werewolf), uniform", &row, "simulated, beta = 0", Some(seed_p), sim.probability, sim.ci95, sim.n));
+        rows.push(Row::new(
+            "P(someone never werewolf), uniform",
+            &row,
+            "exact",
+            Some(seed_p),
+            never_uniform(4, 1, games),
+            None,
+            1,
+        ));
+        let sim =
+            never_simulated(&fresh(4, "werewolf=1,villager=3", 0.0), 0, games, RUNS, &mut rng())?;
+        rows.push(Row::new(
+            "P(someone never werewolf), uniform",
+            &row,
+            "simulated, beta = 0",
+            Some(seed_p),
+            sim.probability,
+            sim.ci95,
+            sim.n,
+        ));
     }
 
     // The same under our service, with guessability beside it.
@@ -77,12 +148,37 @@ pub fn rows() -> Result<Vec<Row>, ErrorInfo> {
         let row = format!("beta = {beta}");
         let problem = fresh(4, "werewolf=1,villager=3", beta);
         for games in [4u32, 6] {
-            let e = never_exact(&problem, 0, games)?.expect("4 players are small enough to be exact");
-            rows.push(Row::new("service, 4 players, 1 werewolf", &row, &format!("P(never), {games} games"), None, e.probability, None, e.n));
-            rows.push(Row::new("service, 4 players, 1 werewolf", &row, &format!("mean guessability, {games} games"), None, e.mean_guessability, None, e.n));
+            let e =
+                never_exact(&problem, 0, games)?.expect("4 players are small enough to be exact");
+            rows.push(Row::new(
+                "service, 4 players, 1 werewolf",
+                &row,
+                &format!("P(never), {games} games"),
+                None,
+                e.probability,
+                None,
+                e.n,
+            ));
+            rows.push(Row::new(
+                "service, 4 players, 1 werewolf",
+                &row,
+                &format!("mean guessability, {games} games"),
+                None,
+                e.mean_guessability,
+                None,
+                e.n,
+            ));
         }
         let after = ExactSampler::new(&seed_four(beta))?.marginals();
-        rows.push(Row::new("service, 4 players, 1 werewolf", &row, "guessability after 1000/0100/1000", None, guessability(&after, 0).1, None, 4));
+        rows.push(Row::new(
+            "service, 4 players, 1 werewolf",
+            &row,
+            "guessability after 1000/0100/1000",
+            None,
+            guessability(&after, 0).1,
+            None,
+            4,
+        ));
     }
 
     // The seed's 11-player role set from an empty history: too large to be exact, simulated.
@@ -91,12 +187,36 @@ pub fn rows() -> Result<Vec<Row>, ErrorInfo> {
         let row = format!("beta = {beta}");
         for games in [4u32, 6] {
             let sim = never_simulated(&fresh(11, roles11, beta), 0, games, RUNS, &mut rng())?;
-            rows.push(Row::new("service, 11 players, 3 werewolves", &row, &format!("P(never), {games} games"), None, sim.probability, sim.ci95, sim.n));
-            rows.push(Row::new("service, 11 players, 3 werewolves", &row, &format!("mean guessability, {games} games"), None, sim.mean_guessability, sim.mean_guessability_ci95, sim.n));
+            rows.push(Row::new(
+                "service, 11 players, 3 werewolves",
+                &row,
+                &format!("P(never), {games} games"),
+                None,
+                sim.probability,
+                sim.ci95,
+                sim.n,
+            ));
+            rows.push(Row::new(
+                "service, 11 players, 3 werewolves",
+                &row,
+                &format!("mean guessability, {games} games"),
+                None,
+                sim.mean_guessability,
+                sim.mean_guessability_ci95,
+                sim.n,
+            ));
         }
     }
     for games in [4u32, 6] {
-        rows.push(Row::new("service, 11 players, 3 werewolves", "uniform, closed form", &format!("P(never), {games} games"), None, never_uniform(11, 3, games), None, 1));
+        rows.push(Row::new(
+            "service, 11 players, 3 werewolves",
+            "uniform, closed form",
+            &format!("P(never), {games} games"),
+            None,
+            never_uniform(11, 3, games),
+            None,
+            1,
+        ));
     }
 
     // The exact law of the MH chain on the seed's 11-player example: how much burn-in it needs.
@@ -106,15 +226,39 @@ pub fn rows() -> Result<Vec<Row>, ErrorInfo> {
     while law.steps <= MAX_LAW_STEPS && joint_at.is_none() {
         let d = law.distance();
         if [0, 10, 25, 50, 100, 200, 400].contains(&d.steps) {
-            rows.push(Row::new(table, &format!("{} steps", d.steps), "TV over assignments", None, d.joint_tv, None, d.steps));
-            rows.push(Row::new(table, &format!("{} steps", d.steps), "marginal TV", None, d.marginal_tv, None, d.steps));
+            rows.push(Row::new(
+                table,
+                &format!("{} steps", d.steps),
+                "TV over assignments",
+                None,
+                d.joint_tv,
+                None,
+                d.steps,
+            ));
+            rows.push(Row::new(
+                table,
+                &format!("{} steps", d.steps),
+                "marginal TV",
+                None,
+                d.marginal_tv,
+                None,
+                d.steps,
+            ));
         }
         marginal_at = marginal_at.or((d.marginal_tv < 0.01).then_some(d.steps));
         joint_at = joint_at.or((d.joint_tv < 0.01).then_some(d.steps));
         law.step();
     }
     for (column, at) in [("TV over assignments", joint_at), ("marginal TV", marginal_at)] {
-        rows.push(Row::new(table, "steps until < 0.01 (start: uniform)", column, None, at.map_or(f64::NAN, |s| s as f64), None, e11.assignments.len() as u64));
+        rows.push(Row::new(
+            table,
+            "steps until < 0.01 (start: uniform)",
+            column,
+            None,
+            at.map_or(f64::NAN, |s| s as f64),
+            None,
+            e11.assignments.len() as u64,
+        ));
     }
 
     // MH against the exact marginals, 15 players and 5 role types, beta = 1.
@@ -123,22 +267,57 @@ pub fn rows() -> Result<Vec<Row>, ErrorInfo> {
     let exact = sampler.marginals();
     let checkpoints = [1_000u64, 10_000, 100_000, 1_000_000, 10_000_000];
     for (steps, tv) in mh_curve(&problem, &exact, BURN_IN, &checkpoints, &mut rng()) {
-        rows.push(Row::new("MH vs exact, 15 players, 5 roles, beta = 1", &format!("{steps} steps"), "marginal TV, one MH chain", None, tv, None, steps));
+        rows.push(Row::new(
+            "MH vs exact, 15 players, 5 roles, beta = 1",
+            &format!("{steps} steps"),
+            "marginal TV, one MH chain",
+            None,
+            tv,
+            None,
+            steps,
+        ));
     }
-    for (draws, tv) in exact_curve(&sampler, &exact, problem.n(), problem.k(), &checkpoints[..4], &mut rng()) {
-        rows.push(Row::new("MH vs exact, 15 players, 5 roles, beta = 1", &format!("{draws} steps"), "marginal TV, as many exact draws", None, tv, None, draws));
+    for (draws, tv) in
+        exact_curve(&sampler, &exact, problem.n(), problem.k(), &checkpoints[..4], &mut rng())
+    {
+        rows.push(Row::new(
+            "MH vs exact, 15 players, 5 roles, beta = 1",
+            &format!("{draws} steps"),
+            "marginal TV, as many exact draws",
+            None,
+            tv,
+            None,
+            draws,
+        ));
     }
     let chains = 20u64;
     let mut reached = Vec::new();
     for _ in 0..chains {
-        if let Some(s) = mh_steps_to(&problem, &exact, 0.01, BURN_IN, 1000, 100_000_000, &mut rng()) {
+        if let Some(s) = mh_steps_to(&problem, &exact, 0.01, BURN_IN, 1000, 100_000_000, &mut rng())
+        {
             reached.push(s as f64);
         }
     }
     let (mean, ci) = yomi_plugin::repro::mean_ci(&reached);
-    rows.push(Row::new("MH vs exact, 15 players, 5 roles, beta = 1", "steps until marginal TV < 0.01", "mean over chains", None, mean, Some(ci), reached.len() as u64));
+    rows.push(Row::new(
+        "MH vs exact, 15 players, 5 roles, beta = 1",
+        "steps until marginal TV < 0.01",
+        "mean over chains",
+        None,
+        mean,
+        Some(ci),
+        reached.len() as u64,
+    ));
     let [lo, hi] = wilson(reached.len() as f64, chains);
-    rows.push(Row::new("MH vs exact, 15 players, 5 roles, beta = 1", "chains reaching TV < 0.01 within 1e8 steps", "fraction", None, reached.len() as f64 / chains as f64, Some([lo, hi]), chains));
+    rows.push(Row::new(
+        "MH vs exact, 15 players, 5 roles, beta = 1",
+        "chains reaching TV < 0.01 within 1e8 steps",
+        "fraction",
+        None,
+        reached.len() as f64 / chains as f64,
+        Some([lo, hi]),
+        chains,
+    ));
     Ok(rows)
 }
 
@@ -166,7 +345,15 @@ pub fn document(rows: &[Row]) -> String {
     out.push_str("| table | row | column | seed | ours | same at the seed's precision |\n|---|---|---|---|---|---|\n");
     for r in rows.iter().filter(|r| r.agrees() == Some(false)) {
         let same = if agrees_at_seed_precision(r) == Some(true) { "yes" } else { "**no**" };
-        out.push_str(&format!("| {} | {} | {} | {} | {:.6} | {} |\n", r.table, r.row, r.column, r.seed.unwrap_or(f64::NAN), r.ours, same));
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {:.6} | {} |\n",
+            r.table,
+            r.row,
+            r.column,
+            r.seed.unwrap_or(f64::NAN),
+            r.ours,
+            same
+        ));
     }
     out.push_str(DISCUSSION);
     out.push_str(&findings(rows));
@@ -176,7 +363,10 @@ pub fn document(rows: &[Row]) -> String {
 
 /// The number of the row with these labels (NaN if absent, which the tests rule out).
 fn find(rows: &[Row], table: &str, row: &str, column: &str) -> f64 {
-    rows.iter().find(|r| r.table == table && r.row == row && r.column == column).map(|r| r.ours).unwrap_or(f64::NAN)
+    rows.iter()
+        .find(|r| r.table == table && r.row == row && r.column == column)
+        .map(|r| r.ours)
+        .unwrap_or(f64::NAN)
 }
 
 /// What the rows show, with the numbers read from them.
@@ -243,7 +433,8 @@ Regenerate: `cargo build --release -p yomi -p yomi-roles && ./target/release/yom
 pub fn command(json: bool) -> Result<String, ErrorInfo> {
     let rows = rows()?;
     if json {
-        let value: Value = serde_json::to_value(&rows).map_err(|e| ErrorInfo::new(yomi_plugin::ErrorCode::BotError, e.to_string()))?;
+        let value: Value = serde_json::to_value(&rows)
+            .map_err(|e| ErrorInfo::new(yomi_plugin::ErrorCode::BotError, e.to_string()))?;
         Ok(format!("{value}\n"))
     } else {
         Ok(document(&rows))

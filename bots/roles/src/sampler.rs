@@ -29,13 +29,20 @@ impl Method {
             "exact" => Ok(Method::Exact),
             "mh" => Ok(Method::Mh(mh)),
             "enumerate" => Ok(Method::Enumerate),
-            other => Err(invalid(format!("unknown sampler `{other}` (expected exact, mh or enumerate)"))),
+            other => {
+                Err(invalid(format!("unknown sampler `{other}` (expected exact, mh or enumerate)")))
+            }
         }
     }
 }
 
 /// Draws `count` assignments. MH draws them from one chain (burn-in once, then thinning).
-pub fn draw(problem: &Problem, method: Method, count: usize, rng: &mut impl Rng) -> Result<Vec<Assignment>, ErrorInfo> {
+pub fn draw(
+    problem: &Problem,
+    method: Method,
+    count: usize,
+    rng: &mut impl Rng,
+) -> Result<Vec<Assignment>, ErrorInfo> {
     match method {
         Method::Exact => {
             let sampler = ExactSampler::new(problem)?;

@@ -46,18 +46,29 @@ pub struct Service {
 }
 
 fn str_param<'a>(params: &'a Value, name: &str) -> Result<&'a str, ErrorInfo> {
-    params.get(name).and_then(Value::as_str).ok_or_else(|| invalid(format!("parameter `{name}` (a string) is missing")))
+    params
+        .get(name)
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid(format!("parameter `{name}` (a string) is missing")))
 }
 
 fn names_param(params: &Value, name: &str) -> Result<Vec<String>, ErrorInfo> {
     match params.get(name) {
         None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::String(s)) => Ok(s.split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect()),
+        Some(Value::String(s)) => {
+            Ok(s.split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect())
+        }
         Some(Value::Array(items)) => items
             .iter()
-            .map(|v| v.as_str().map(str::to_string).ok_or_else(|| invalid(format!("`{name}` must list names as strings"))))
+            .map(|v| {
+                v.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| invalid(format!("`{name}` must list names as strings")))
+            })
             .collect(),
-        Some(_) => Err(invalid(format!("`{name}` must be an array of names or a comma-separated string"))),
+        Some(_) => {
+            Err(invalid(format!("`{name}` must be an array of names or a comma-separated string")))
+        }
     }
 }
 
@@ -70,17 +81,21 @@ fn game_param(params: &Value) -> Result<Option<i64>, ErrorInfo> {
 
 /// Reads past games: a JSON array of objects player → role.
 pub fn parse_history(value: &Value) -> Result<Vec<PastGame>, ErrorInfo> {
-    let games = value.as_array().ok_or_else(|| invalid("the history must be a JSON array of games, each an object player → role"))?;
+    let games = value.as_array().ok_or_else(|| {
+        invalid("the history must be a JSON array of games, each an object player → role")
+    })?;
     games
         .iter()
         .enumerate()
         .map(|(g, game)| {
-            let map = game.as_object().ok_or_else(|| invalid(format!("history game {g} is not an object player → role")))?;
+            let map = game.as_object().ok_or_else(|| {
+                invalid(format!("history game {g} is not an object player → role"))
+            })?;
             map.iter()
                 .map(|(p, r)| {
-                    r.as_str()
-                        .map(|r| (p.clone(), r.to_string()))
-                        .ok_or_else(|| invalid(format!("history game {g}: the role of `{p}` is not a string")))
+                    r.as_str().map(|r| (p.clone(), r.to_string())).ok_or_else(|| {
+                        invalid(format!("history game {g}: the role of `{p}` is not a string"))
+                    })
                 })
                 .collect()
         })
@@ -88,7 +103,9 @@ pub fn parse_history(value: &Value) -> Result<Vec<PastGame>, ErrorInfo> {
 }
 
 fn named_assignment(problem: &Problem, assignment: &[usize]) -> Value {
-    Value::Object(problem.named(assignment).into_iter().map(|(p, r)| (p, Value::String(r))).collect())
+    Value::Object(
+        problem.named(assignment).into_iter().map(|(p, r)| (p, Value::String(r))).collect(),
+    )
 }
 
 impl Service {
@@ -118,7 +135,11 @@ impl Service {
                 if players.is_empty() {
                     return Err(invalid("`players` is empty"));
                 }
-                let now = if method == "join" { self.store.join(group, &players)? } else { self.store.leave(group, &players)? };
+                let now = if method == "join" {
+                    self.store.join(group, &players)?
+                } else {
+                    self.store.leave(group, &players)?
+                };
                 Ok(json!({ "group": group, "players": now }))
             }
             "players" => {
@@ -134,7 +155,8 @@ impl Service {
             "role" => self.role(params),
             "commit" | "discard" => {
                 let group = str_param(params, "group")?;
-                let game = game_param(params)?.ok_or_else(|| invalid("parameter `game` (the game id) is missing"))?;
+                let game = game_param(params)?
+                    .ok_or_else(|| invalid("parameter `game` (the game id) is missing"))?;
                 let status = if method == "commit" { "committed" } else { "discarded" };
                 Ok(json!(self.store.settle(group, game, status)?))
             }
@@ -152,18 +174,24 @@ impl Service {
             }
             "analyze" => self.analyze(params),
             "sample" => self.sample(params),
-            other => Err(ErrorInfo::new(yomi_plugin::ErrorCode::UnknownMethod, format!("the roles bot has no method `{other}`"))),
+            other => Err(ErrorInfo::new(
+                yomi_plugin::ErrorCode::UnknownMethod,
+                format!("the roles bot has no method `{other}`"),
+            )),
         }
     }
 
     /// The problem a request describes: a stored group's present players and committed history,
     /// or explicit `players` and `history`.
     fn problem(&self, params: &Value, settings: &Settings) -> Result<Problem, ErrorInfo> {
-        let roles = Roles::from_json(params.get("roles").ok_or_else(|| invalid("parameter `roles` is missing"))?)?;
+        let roles = Roles::from_json(
+            params.get("roles").ok_or_else(|| invalid("parameter `roles` is missing"))?,
+        )?;
         let (players, past) = match params.get("group").filter(|g| !g.is_null()) {
             Some(_) => {
                 let group = str_param(params, "group")?;
-                let past: Vec<PastGame> = self.store.history(group)?.into_iter().map(|g| g.assignment).collect();
+                let past: Vec<PastGame> =
+                    self.store.history(group)?.into_iter().map(|g| g.assignment).collect();
                 (self.store.members(group)?, past)
             }
             None => {
@@ -209,12 +237,17 @@ impl Service {
         let player = str_param(params, "player")?;
         let game = match game_param(params)? {
             Some(id) => self.store.game(group, id)?,
-            None => self.store.pending(group)?.ok_or_else(|| invalid(format!("group `{group}` has no pending game")))?,
+            None => self
+                .store
+                .pending(group)?
+                .ok_or_else(|| invalid(format!("group `{group}` has no pending game")))?,
         };
-        let role = game
-            .assignment
-            .get(player)
-            .ok_or_else(|| invalid(format!("player `{player}` has no role in game {} of group `{group}`", game.game)))?;
+        let role = game.assignment.get(player).ok_or_else(|| {
+            invalid(format!(
+                "player `{player}` has no role in game {} of group `{group}`",
+                game.game
+            ))
+        })?;
         Ok(json!({ "group": group, "game": game.game, "player": player, "role": role }))
     }
 
@@ -225,12 +258,26 @@ impl Service {
         let marginals = ExactSampler::new(&problem)?.marginals();
         let (who, top) = guessability(&marginals, role);
         let seed = self.seed(params)?;
-        let never = never(&problem, &settings.role, settings.games, settings.runs, &mut rng::seeded(seed))?;
+        let never =
+            never(&problem, &settings.role, settings.games, settings.runs, &mut rng::seeded(seed))?;
         let probabilities: Map<String, Value> = problem
             .players
             .iter()
             .zip(&marginals)
-            .map(|(p, m)| (p.clone(), Value::Object(problem.roles.names.iter().cloned().zip(m.iter().map(|&x| json!(x))).collect())))
+            .map(|(p, m)| {
+                (
+                    p.clone(),
+                    Value::Object(
+                        problem
+                            .roles
+                            .names
+                            .iter()
+                            .cloned()
+                            .zip(m.iter().map(|&x| json!(x)))
+                            .collect(),
+                    ),
+                )
+            })
             .collect();
         Ok(json!({
             "group": params.get("group"),
@@ -254,7 +301,9 @@ impl Service {
         let problem = self.problem(params, &settings)?;
         let count = match params.get("count") {
             None | Some(Value::Null) => 1,
-            Some(v) => v.as_u64().filter(|&c| (1..=MAX_COUNT).contains(&c)).ok_or_else(|| invalid(format!("`count` must be an integer from 1 to {MAX_COUNT}")))?,
+            Some(v) => v.as_u64().filter(|&c| (1..=MAX_COUNT).contains(&c)).ok_or_else(|| {
+                invalid(format!("`count` must be an integer from 1 to {MAX_COUNT}"))
+            })?,
         };
         let seed = self.seed(params)?;
         let drawn = draw(&problem, settings.method()?, count as usize, &mut rng::seeded(seed))?;

@@ -49,10 +49,19 @@ fn int_in(value: &Value, name: &str, min: i64, max: i64) -> Result<i64, ErrorInf
 impl Settings {
     /// Reads an option set; options it lacks take their schema defaults.
     pub fn from_options(options: &Options) -> Result<Settings, ErrorInfo> {
-        let mut all: serde_json::Map<String, Value> = option_specs().into_iter().map(|o| (o.name, o.default)).collect();
+        let mut all: serde_json::Map<String, Value> =
+            option_specs().into_iter().map(|o| (o.name, o.default)).collect();
         all.extend(options.iter().map(|(k, v)| (k.clone(), v.clone())));
         // Every field is overwritten: `all` names every option.
-        let blank = Settings { beta: 0.0, sampler: String::new(), burn_in: 0, thin: 1, role: String::new(), games: 1, runs: 1 };
+        let blank = Settings {
+            beta: 0.0,
+            sampler: String::new(),
+            burn_in: 0,
+            thin: 1,
+            role: String::new(),
+            games: 1,
+            runs: 1,
+        };
         blank.with(&Value::Object(all))
     }
 
@@ -105,7 +114,10 @@ mod tests {
     fn defaults_read_back_and_overrides_are_checked() {
         let s = Settings::from_options(&defaults()).unwrap();
         assert_eq!((s.beta, s.sampler.as_str(), s.games), (1.0, "exact", 4));
-        assert_eq!(s.with(&json!({"beta": 2.0, "sampler": "mh"})).unwrap().method().unwrap(), Method::Mh(MhConfig { burn_in: 1000, thin: 10 }));
+        assert_eq!(
+            s.with(&json!({"beta": 2.0, "sampler": "mh"})).unwrap().method().unwrap(),
+            Method::Mh(MhConfig { burn_in: 1000, thin: 10 })
+        );
         assert!(s.with(&json!({"beta": -1.0})).unwrap_err().message.contains("negative"));
         assert!(s.with(&json!({"thin": 0})).is_err());
         assert!(s.with(&json!({"sampler": "gibbs"})).is_err());

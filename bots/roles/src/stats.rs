@@ -22,7 +22,10 @@ impl Tally {
 
     /// Frequencies `m[i][k]` of player `i` having role `k`.
     pub fn marginals(&self) -> Vec<Vec<f64>> {
-        self.counts.chunks(self.k).map(|row| row.iter().map(|&c| c as f64 / self.total.max(1) as f64).collect()).collect()
+        self.counts
+            .chunks(self.k)
+            .map(|row| row.iter().map(|&c| c as f64 / self.total.max(1) as f64).collect())
+            .collect()
     }
 }
 

@@ -67,7 +67,10 @@ impl Store {
         let (conn, path) = match data_dir {
             Some(dir) => {
                 std::fs::create_dir_all(dir).map_err(|e| {
-                    ErrorInfo::new(ErrorCode::BotError, format!("cannot create data directory {}: {e}", dir.display()))
+                    ErrorInfo::new(
+                        ErrorCode::BotError,
+                        format!("cannot create data directory {}: {e}", dir.display()),
+                    )
                 })?;
                 let path = dir.join(DB_FILE);
                 (Connection::open(&path).map_err(db_error)?, Some(path))
@@ -84,7 +87,10 @@ impl Store {
         self.path.as_deref()
     }
 
-    fn write<T>(&mut self, f: impl FnOnce(&Transaction) -> Result<T, ErrorInfo>) -> Result<T, ErrorInfo> {
+    fn write<T>(
+        &mut self,
+        f: impl FnOnce(&Transaction) -> Result<T, ErrorInfo>,
+    ) -> Result<T, ErrorInfo> {
         let tx = self.conn.transaction().map_err(db_error)?;
         let out = f(&tx)?;
         tx.commit().map_err(db_error)?;
@@ -93,14 +99,17 @@ impl Store {
 
     /// All group names.
     pub fn groups(&self) -> Result<Vec<String>, ErrorInfo> {
-        let mut stmt = self.conn.prepare("SELECT name FROM groups ORDER BY name").map_err(db_error)?;
+        let mut stmt =
+            self.conn.prepare("SELECT name FROM groups ORDER BY name").map_err(db_error)?;
         let rows = stmt.query_map([], |r| r.get(0)).map_err(db_error)?;
         rows.collect::<Result<_, _>>().map_err(db_error)
     }
 
     fn require_group(conn: &Connection, group: &str) -> Result<(), ErrorInfo> {
-        let found: Option<String> =
-            conn.query_row("SELECT name FROM groups WHERE name = ?1", [group], |r| r.get(0)).optional().map_err(db_error)?;
+        let found: Option<String> = conn
+            .query_row("SELECT name FROM groups WHERE name = ?1", [group], |r| r.get(0))
+            .optional()
+            .map_err(db_error)?;
         match found {
             Some(_) => Ok(()),
             None => Err(invalid(format!("unknown group `{group}`"))),
@@ -119,7 +128,8 @@ impl Store {
             }
             tx.execute("INSERT INTO groups (name) VALUES (?1)", [group]).map_err(db_error)?;
             for p in players {
-                tx.execute("INSERT INTO members (grp, player) VALUES (?1, ?2)", [group, p]).map_err(db_error)?;
+                tx.execute("INSERT INTO members (grp, player) VALUES (?1, ?2)", [group, p])
+                    .map_err(db_error)?;
             }
             Ok(())
         })
@@ -132,7 +142,9 @@ impl Store {
     }
 
     fn members_of(conn: &Connection, group: &str) -> Result<Vec<String>, ErrorInfo> {
-        let mut stmt = conn.prepare("SELECT player FROM members WHERE grp = ?1 ORDER BY rowid").map_err(db_error)?;
+        let mut stmt = conn
+            .prepare("SELECT player FROM members WHERE grp = ?1 ORDER BY rowid")
+            .map_err(db_error)?;
         let rows = stmt.query_map([group], |r| r.get(0)).map_err(db_error)?;
         rows.collect::<Result<_, _>>().map_err(db_error)
     }
@@ -147,7 +159,8 @@ impl Store {
                 return Err(invalid(format!("player `{p}` is already in group `{group}`")));
             }
             for p in players {
-                tx.execute("INSERT INTO members (grp, player) VALUES (?1, ?2)", [group, p]).map_err(db_error)?;
+                tx.execute("INSERT INTO members (grp, player) VALUES (?1, ?2)", [group, p])
+                    .map_err(db_error)?;
             }
             Self::members_of(tx, group)
         })
@@ -163,7 +176,8 @@ impl Store {
                 return Err(invalid(format!("player `{p}` is not in group `{group}`")));
             }
             for p in players {
-                tx.execute("DELETE FROM members WHERE grp = ?1 AND player = ?2", [group, p]).map_err(db_error)?;
+                tx.execute("DELETE FROM members WHERE grp = ?1 AND player = ?2", [group, p])
+                    .map_err(db_error)?;
             }
             Self::members_of(tx, group)
         })
@@ -176,11 +190,21 @@ impl Store {
             .prepare("SELECT id, status, beta, seed FROM games WHERE grp = ?1 AND status = ?2 ORDER BY id")
             .map_err(db_error)?;
         let heads = stmt
-            .query_map(params![group, status], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, f64>(2)?, r.get::<_, i64>(3)?)))
+            .query_map(params![group, status], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, f64>(2)?,
+                    r.get::<_, i64>(3)?,
+                ))
+            })
             .map_err(db_error)?
             .collect::<Result<Vec<_>, _>>()
             .map_err(db_error)?;
-        let mut roles = self.conn.prepare("SELECT player, role FROM game_roles WHERE game = ?1 ORDER BY seat").map_err(db_error)?;
+        let mut roles = self
+            .conn
+            .prepare("SELECT player, role FROM game_roles WHERE game = ?1 ORDER BY seat")
+            .map_err(db_error)?;
         heads
             .into_iter()
             .map(|(game, status, beta, seed)| {
@@ -206,7 +230,13 @@ impl Store {
 
     /// Records a freshly dealt game as pending. A group has at most one pending game: the game
     /// master settles it (commit or discard) before dealing again.
-    pub fn add_pending(&mut self, group: &str, seats: &[(String, String)], beta: f64, seed: u64) -> Result<i64, ErrorInfo> {
+    pub fn add_pending(
+        &mut self,
+        group: &str,
+        seats: &[(String, String)],
+        beta: f64,
+        seed: u64,
+    ) -> Result<i64, ErrorInfo> {
         if let Some(p) = self.pending(group)? {
             return Err(invalid(format!(
                 "group `{group}` already has a pending game {}; commit or discard it first",
@@ -232,26 +262,37 @@ impl Store {
     }
 
     /// Settles a pending game as `committed` or `discarded`.
-    pub fn settle(&mut self, group: &str, game: i64, status: &str) -> Result<StoredGame, ErrorInfo> {
+    pub fn settle(
+        &mut self,
+        group: &str,
+        game: i64,
+        status: &str,
+    ) -> Result<StoredGame, ErrorInfo> {
         self.write(|tx| {
             Self::require_group(tx, group)?;
             let current: Option<String> = tx
-                .query_row("SELECT status FROM games WHERE id = ?1 AND grp = ?2", params![game, group], |r| r.get(0))
+                .query_row(
+                    "SELECT status FROM games WHERE id = ?1 AND grp = ?2",
+                    params![game, group],
+                    |r| r.get(0),
+                )
                 .optional()
                 .map_err(db_error)?;
             match current.as_deref() {
                 None => Err(invalid(format!("group `{group}` has no game {game}"))),
                 Some("pending") => {
-                    tx.execute("UPDATE games SET status = ?1 WHERE id = ?2", params![status, game]).map_err(db_error)?;
+                    tx.execute("UPDATE games SET status = ?1 WHERE id = ?2", params![status, game])
+                        .map_err(db_error)?;
                     Ok(())
                 }
-                Some(other) => Err(invalid(format!("game {game} of group `{group}` is already {other}"))),
+                Some(other) => {
+                    Err(invalid(format!("game {game} of group `{group}` is already {other}")))
+                }
             }
         })?;
-        self.games_where(group, status)?
-            .into_iter()
-            .find(|g| g.game == game)
-            .ok_or_else(|| ErrorInfo::new(ErrorCode::BotError, format!("game {game} vanished after being settled")))
+        self.games_where(group, status)?.into_iter().find(|g| g.game == game).ok_or_else(|| {
+            ErrorInfo::new(ErrorCode::BotError, format!("game {game} vanished after being settled"))
+        })
     }
 
     /// One game of a group, whatever its status.

@@ -16,13 +16,16 @@ use yomi_roles::stats::{chi_square, chi_square_critical, Z_999};
 /// A small game with a lopsided history, so the distribution is far from uniform.
 fn small(beta: f64) -> Problem {
     let p = players(5);
-    let game = |roles: [&str; 5]| -> PastGame { p.iter().cloned().zip(roles.iter().map(|r| r.to_string())).collect() };
+    let game = |roles: [&str; 5]| -> PastGame {
+        p.iter().cloned().zip(roles.iter().map(|r| r.to_string())).collect()
+    };
     let past = vec![
         game(["werewolf", "seer", "villager", "villager", "villager"]),
         game(["werewolf", "villager", "seer", "villager", "villager"]),
         game(["villager", "werewolf", "seer", "villager", "villager"]),
     ];
-    Problem::new(p.clone(), Roles::parse("werewolf=1,seer=1,villager=3").unwrap(), &past, beta).unwrap()
+    Problem::new(p.clone(), Roles::parse("werewolf=1,seer=1,villager=3").unwrap(), &past, beta)
+        .unwrap()
 }
 
 /// Random small games: every role set with up to 7 players and 4 role types, random histories.
@@ -35,10 +38,13 @@ fn random_games() -> Vec<Problem> {
             let counts: Vec<i64> = (0..k).map(|_| rng.gen_range(1..=3)).collect();
             let n = counts.iter().sum::<i64>() as usize;
             let names: Vec<String> = (0..k).map(|r| format!("r{r}")).collect();
-            let roles = Roles::new(names.iter().cloned().zip(counts.iter().copied()).collect()).unwrap();
+            let roles =
+                Roles::new(names.iter().cloned().zip(counts.iter().copied()).collect()).unwrap();
             let p = players(n);
             let past: Vec<PastGame> = (0..rng.gen_range(0..6))
-                .map(|_| p.iter().map(|q| (q.clone(), names[rng.gen_range(0..k)].clone())).collect())
+                .map(|_| {
+                    p.iter().map(|q| (q.clone(), names[rng.gen_range(0..k)].clone())).collect()
+                })
                 .collect();
             Problem::new(p, roles, &past, rng.gen_range(0.0..3.0)).unwrap()
         })
@@ -70,7 +76,8 @@ fn exact_matches_enumeration_to_1e_12() {
 fn chi_square_passes(method: Method, draws: usize, seed: u64) -> (f64, f64) {
     let problem = small(1.0);
     let e = enumerate(&problem).unwrap();
-    let index: HashMap<Vec<usize>, usize> = e.assignments.iter().cloned().enumerate().map(|(i, a)| (a, i)).collect();
+    let index: HashMap<Vec<usize>, usize> =
+        e.assignments.iter().cloned().enumerate().map(|(i, a)| (a, i)).collect();
     let mut observed = vec![0u64; e.assignments.len()];
     for a in draw(&problem, method, draws, &mut seeded(seed)).unwrap() {
         observed[index[&a]] += 1;
@@ -94,7 +101,8 @@ fn enumeration_sampler_frequencies_pass_chi_square() {
 #[test]
 fn thinned_mh_frequencies_pass_chi_square() {
     // Thinning by 50 steps leaves nearly independent samples in this 20-state game.
-    let (stat, critical) = chi_square_passes(Method::Mh(MhConfig { burn_in: 1000, thin: 50 }), 40_000, 3);
+    let (stat, critical) =
+        chi_square_passes(Method::Mh(MhConfig { burn_in: 1000, thin: 50 }), 40_000, 3);
     assert!(stat < critical, "chi-square {stat} >= {critical}");
 }
 
@@ -103,12 +111,16 @@ fn a_wrong_distribution_fails_chi_square() {
     // The test has power: uniform draws (beta = 0) judged against the beta = 1 distribution fail.
     let problem = small(1.0);
     let e = enumerate(&problem).unwrap();
-    let index: HashMap<Vec<usize>, usize> = e.assignments.iter().cloned().enumerate().map(|(i, a)| (a, i)).collect();
+    let index: HashMap<Vec<usize>, usize> =
+        e.assignments.iter().cloned().enumerate().map(|(i, a)| (a, i)).collect();
     let mut observed = vec![0u64; e.assignments.len()];
     for a in draw(&small(0.0), Method::Exact, 40_000, &mut seeded(4)).unwrap() {
         observed[index[&a]] += 1;
     }
-    assert!(chi_square(&observed, &e.probabilities) > chi_square_critical(e.assignments.len() - 1, Z_999));
+    assert!(
+        chi_square(&observed, &e.probabilities)
+            > chi_square_critical(e.assignments.len() - 1, Z_999)
+    );
 }
 
 #[test]

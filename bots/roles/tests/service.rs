@@ -11,12 +11,16 @@ fn defaults() -> Options {
 }
 
 fn agent(dir: &std::path::Path, seed: u64) -> Box<dyn Agent> {
-    RolesPlugin.new_agent("roles", &defaults(), &AgentContext { seed, data_dir: Some(dir.to_path_buf()) }).unwrap()
+    RolesPlugin
+        .new_agent("roles", &defaults(), &AgentContext { seed, data_dir: Some(dir.to_path_buf()) })
+        .unwrap()
 }
 
 fn cli(dir: &std::path::Path, args: &[&str]) -> Result<String, String> {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    RolesPlugin.command(&args, &CommandContext { data_dir: Some(dir.to_path_buf()) }).map_err(|e| e.message)
+    RolesPlugin
+        .command(&args, &CommandContext { data_dir: Some(dir.to_path_buf()) })
+        .map_err(|e| e.message)
 }
 
 const ROLES: &str = "werewolf=1,seer=1,villager=2";
@@ -32,7 +36,10 @@ fn a_group_plays_commits_and_survives_a_restart() {
         assert_eq!(dealt["assignment"].as_object().unwrap().len(), 4);
         // A player learns only their own role.
         let own = a.call("role", &json!({"group": "friday", "player": "bob"})).unwrap();
-        assert_eq!(own, json!({"group": "friday", "game": game, "player": "bob", "role": dealt["assignment"]["bob"]}));
+        assert_eq!(
+            own,
+            json!({"group": "friday", "game": game, "player": "bob", "role": dealt["assignment"]["bob"]})
+        );
         a.call("commit", &json!({"group": "friday", "game": game})).unwrap();
     }
     let discarded = a.call("assign", &json!({"group": "friday", "roles": ROLES})).unwrap();
@@ -43,16 +50,25 @@ fn a_group_plays_commits_and_survives_a_restart() {
     let mut b = agent(dir.path(), 8);
     let history = b.call("history", &json!({"group": "friday"})).unwrap();
     assert_eq!(history["games"].as_array().unwrap().len(), 3);
-    let total: u64 = history["counts"].as_object().unwrap().values().flat_map(|c| c.as_object().unwrap().values()).map(|n| n.as_u64().unwrap()).sum();
+    let total: u64 = history["counts"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|c| c.as_object().unwrap().values())
+        .map(|n| n.as_u64().unwrap())
+        .sum();
     assert_eq!(total, 12);
 
     // Players come and go; a newcomer has no history. The analysis of the stored group equals
     // the analysis of the same players with the history as `history` returned it.
     b.call("leave", &json!({"group": "friday", "players": ["dee"]})).unwrap();
     b.call("join", &json!({"group": "friday", "players": ["eve"]})).unwrap();
-    let analysis = b.call("analyze", &json!({"group": "friday", "roles": ROLES, "beta": 2.0, "seed": 1})).unwrap();
+    let analysis = b
+        .call("analyze", &json!({"group": "friday", "roles": ROLES, "beta": 2.0, "seed": 1}))
+        .unwrap();
     assert_eq!(analysis["players"], json!(["ann", "bob", "cid", "eve"]));
-    let past: Vec<Value> = history["games"].as_array().unwrap().iter().map(|g| g["assignment"].clone()).collect();
+    let past: Vec<Value> =
+        history["games"].as_array().unwrap().iter().map(|g| g["assignment"].clone()).collect();
     let explicit = b
         .call("analyze", &json!({"players": ["ann", "bob", "cid", "eve"], "history": past, "roles": ROLES, "beta": 2.0, "seed": 1}))
         .unwrap();
@@ -73,7 +89,11 @@ fn bad_input_is_an_error_and_writes_nothing() {
     a.call("create", &json!({"group": "g", "players": ["a", "b", "c", "d"]})).unwrap();
     let before = a.call("players", &json!({"group": "g"})).unwrap();
     let bad: [(&str, Value, &str); 10] = [
-        ("assign", json!({"group": "g", "roles": "werewolf=1,villager=2"}), "sum to 3 but there are 4"),
+        (
+            "assign",
+            json!({"group": "g", "roles": "werewolf=1,villager=2"}),
+            "sum to 3 but there are 4",
+        ),
         ("assign", json!({"group": "g", "roles": "werewolf=-1,villager=5"}), "negative"),
         ("assign", json!({"group": "g", "roles": ROLES, "beta": -1.0}), "negative"),
         ("assign", json!({"group": "nope", "roles": ROLES}), "unknown group"),
@@ -92,21 +112,53 @@ fn bad_input_is_an_error_and_writes_nothing() {
     assert_eq!(a.call("groups", &json!({})).unwrap(), json!({"groups": ["g"]}));
 
     // Committing twice, or committing a discarded game, is refused and changes nothing.
-    let game = a.call("assign", &json!({"group": "g", "roles": ROLES})).unwrap()["game"].as_i64().unwrap();
+    let game =
+        a.call("assign", &json!({"group": "g", "roles": ROLES})).unwrap()["game"].as_i64().unwrap();
     let again = a.call("assign", &json!({"group": "g", "roles": ROLES})).unwrap_err();
     assert!(again.message.contains("pending"));
     a.call("commit", &json!({"group": "g", "game": game})).unwrap();
-    assert!(a.call("commit", &json!({"group": "g", "game": game})).unwrap_err().message.contains("already committed"));
-    assert!(a.call("discard", &json!({"group": "g", "game": game})).unwrap_err().message.contains("already committed"));
-    assert_eq!(a.call("history", &json!({"group": "g"})).unwrap()["games"].as_array().unwrap().len(), 1);
+    assert!(a
+        .call("commit", &json!({"group": "g", "game": game}))
+        .unwrap_err()
+        .message
+        .contains("already committed"));
+    assert!(a
+        .call("discard", &json!({"group": "g", "game": game}))
+        .unwrap_err()
+        .message
+        .contains("already committed"));
+    assert_eq!(
+        a.call("history", &json!({"group": "g"})).unwrap()["games"].as_array().unwrap().len(),
+        1
+    );
 }
 
 #[test]
 fn cli_sample_prints_a_json_array_of_assignments() {
     let dir = tempfile::tempdir().unwrap();
     let history = dir.path().join("history.json");
-    std::fs::write(&history, r#"[{"a":"werewolf","b":"villager","c":"villager","d":"villager"}]"#).unwrap();
-    let out = cli(dir.path(), &["sample", "--players", "a,b,c,d", "--roles", "werewolf=1,villager=3", "--history", history.to_str().unwrap(), "--beta", "1", "--count", "500", "--json", "--seed", "3"]).unwrap();
+    std::fs::write(&history, r#"[{"a":"werewolf","b":"villager","c":"villager","d":"villager"}]"#)
+        .unwrap();
+    let out = cli(
+        dir.path(),
+        &[
+            "sample",
+            "--players",
+            "a,b,c,d",
+            "--roles",
+            "werewolf=1,villager=3",
+            "--history",
+            history.to_str().unwrap(),
+            "--beta",
+            "1",
+            "--count",
+            "500",
+            "--json",
+            "--seed",
+            "3",
+        ],
+    )
+    .unwrap();
     let drawn: Vec<serde_json::Map<String, Value>> = serde_json::from_str(&out).unwrap();
     assert_eq!(drawn.len(), 500);
     for a in &drawn {
@@ -118,7 +170,29 @@ fn cli_sample_prints_a_json_array_of_assignments() {
     let again = drawn.iter().filter(|a| a["a"] == "werewolf").count() as f64 / 500.0;
     assert!((again - 0.0432).abs() < 0.03, "{again}");
     // Same seed, same draws; nothing was written to the data directory.
-    assert_eq!(cli(dir.path(), &["sample", "--players", "a,b,c,d", "--roles", "werewolf=1,villager=3", "--history", history.to_str().unwrap(), "--beta", "1", "--count", "500", "--json", "--seed", "3"]).unwrap(), out);
+    assert_eq!(
+        cli(
+            dir.path(),
+            &[
+                "sample",
+                "--players",
+                "a,b,c,d",
+                "--roles",
+                "werewolf=1,villager=3",
+                "--history",
+                history.to_str().unwrap(),
+                "--beta",
+                "1",
+                "--count",
+                "500",
+                "--json",
+                "--seed",
+                "3"
+            ]
+        )
+        .unwrap(),
+        out
+    );
     assert!(!dir.path().join(yomi_roles::store::DB_FILE).exists());
 }
 
@@ -126,9 +200,18 @@ fn cli_sample_prints_a_json_array_of_assignments() {
 fn cli_rejects_bad_arguments() {
     let dir = tempfile::tempdir().unwrap();
     for (args, message) in [
-        (vec!["sample", "--players", "a,b", "--roles", "werewolf=1,villager=1", "--beta", "-2"], "negative"),
-        (vec!["sample", "--players", "a,b", "--roles", "werewolf=1,villager=1", "--beta", "inf"], "finite"),
-        (vec!["sample", "--players", "a,b", "--roles", "werewolf=1,villager=1", "--beta", "NaN"], "finite"),
+        (
+            vec!["sample", "--players", "a,b", "--roles", "werewolf=1,villager=1", "--beta", "-2"],
+            "negative",
+        ),
+        (
+            vec!["sample", "--players", "a,b", "--roles", "werewolf=1,villager=1", "--beta", "inf"],
+            "finite",
+        ),
+        (
+            vec!["sample", "--players", "a,b", "--roles", "werewolf=1,villager=1", "--beta", "NaN"],
+            "finite",
+        ),
         (vec!["sample", "--players", "a,b,a", "--roles", "werewolf=1,villager=2"], "twice"),
         (vec!["sample", "--players", "a,b", "--roles", "werewolf=2,villager=1"], "sum"),
         (vec!["deal", "nope", "--roles", "werewolf=1"], "unknown group"),
@@ -142,15 +225,25 @@ fn cli_rejects_bad_arguments() {
 fn cli_deal_commit_history_round_trip() {
     let dir = tempfile::tempdir().unwrap();
     cli(dir.path(), &["create", "g", "--players", "a,b,c"]).unwrap();
-    let dealt: Value = serde_json::from_str(&cli(dir.path(), &["deal", "g", "--roles", "werewolf=1,villager=2", "--seed", "5", "--json"]).unwrap()).unwrap();
+    let dealt: Value = serde_json::from_str(
+        &cli(
+            dir.path(),
+            &["deal", "g", "--roles", "werewolf=1,villager=2", "--seed", "5", "--json"],
+        )
+        .unwrap(),
+    )
+    .unwrap();
     let game = dealt["game"].to_string();
     let own = cli(dir.path(), &["role", "g", "--player", "c"]).unwrap();
     assert_eq!(own, format!("c: {}\n", dealt["assignment"]["c"].as_str().unwrap()));
     cli(dir.path(), &["commit", "g", &game]).unwrap();
     assert!(cli(dir.path(), &["commit", "g", &game]).unwrap_err().contains("already committed"));
-    let history: Value = serde_json::from_str(&cli(dir.path(), &["history", "g", "--json"]).unwrap()).unwrap();
+    let history: Value =
+        serde_json::from_str(&cli(dir.path(), &["history", "g", "--json"]).unwrap()).unwrap();
     assert_eq!(history["games"][0]["assignment"], dealt["assignment"]);
-    let text = cli(dir.path(), &["analyze", "g", "--roles", "werewolf=1,villager=2", "--games", "3"]).unwrap();
+    let text =
+        cli(dir.path(), &["analyze", "g", "--roles", "werewolf=1,villager=2", "--games", "3"])
+            .unwrap();
     assert!(text.contains("guessability"), "{text}");
 }
 
@@ -166,9 +259,17 @@ fn seeded_session_snapshot() {
     };
     call(&mut a, "create", json!({"group": "club", "players": ["p1", "p2", "p3", "p4", "p5"]}));
     for _ in 0..4 {
-        let dealt = call(&mut a, "assign", json!({"group": "club", "roles": "werewolf=1,seer=1,villager=3"}));
+        let dealt = call(
+            &mut a,
+            "assign",
+            json!({"group": "club", "roles": "werewolf=1,seer=1,villager=3"}),
+        );
         call(&mut a, "commit", json!({"group": "club", "game": dealt["game"]}));
     }
-    call(&mut a, "analyze", json!({"group": "club", "roles": "werewolf=1,seer=1,villager=3", "games": 2}));
+    call(
+        &mut a,
+        "analyze",
+        json!({"group": "club", "roles": "werewolf=1,seer=1,villager=3", "games": 2}),
+    );
     insta::assert_json_snapshot!(transcript);
 }

@@ -20,7 +20,9 @@ fn benches(c: &mut Criterion) {
     let mut greedy = agent("greedy", None, 0);
     for _ in 0..12 {
         let d = game.decisions().remove(0);
-        let a = greedy.act(&ActRequest { observation: d.observation, legal: d.legal, explain: false }).unwrap();
+        let a = greedy
+            .act(&ActRequest { observation: d.observation, legal: d.legal, explain: false })
+            .unwrap();
         game.apply(&[(d.seat, a.action)]).unwrap();
     }
     let d = game.decisions().remove(0);
@@ -35,7 +37,8 @@ fn benches(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("game");
     group.throughput(Throughput::Elements(1));
-    let (mut a, mut s, mut g) = (agent("dvalue", None, 1), agent("student", Some("typical"), 2), agent("greedy", None, 3));
+    let (mut a, mut s, mut g) =
+        (agent("dvalue", None, 1), agent("student", Some("typical"), 2), agent("greedy", None, 3));
     let mut seed = 0u64;
     group.bench_function("three_players", |b| {
         b.iter(|| {

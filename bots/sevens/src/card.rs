@@ -139,7 +139,10 @@ impl CardSet {
         for text in cards {
             let c = Card::parse(text)?;
             if set.contains(c) {
-                return Err(ErrorInfo::new(ErrorCode::InvalidParams, format!("card {c} is listed twice")));
+                return Err(ErrorInfo::new(
+                    ErrorCode::InvalidParams,
+                    format!("card {c} is listed twice"),
+                ));
             }
             set.insert(c);
         }

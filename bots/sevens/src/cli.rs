@@ -43,7 +43,8 @@ enum Command {
 
 pub fn run(_plugin: &SevensPlugin, args: &[String]) -> Result<String, ErrorInfo> {
     let argv = std::iter::once("yomi sevens".to_string()).chain(args.iter().cloned());
-    let cli = Cli::try_parse_from(argv).map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, e.to_string()))?;
+    let cli = Cli::try_parse_from(argv)
+        .map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, e.to_string()))?;
     match cli.command {
         Command::Repro { json, games, seed } => {
             if games == 0 {
@@ -51,14 +52,18 @@ pub fn run(_plugin: &SevensPlugin, args: &[String]) -> Result<String, ErrorInfo>
             }
             let rows = repro::rows(games, seed, &mut |msg| eprintln!("{msg}"))?;
             Ok(if json {
-                serde_json::to_string_pretty(&rows).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))? + "\n"
+                serde_json::to_string_pretty(&rows)
+                    .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?
+                    + "\n"
             } else {
                 markdown(&rows)
             })
         }
         Command::D { cards, table } => {
             let mut on_table = Table::default();
-            on_table.place(CardSet::parse_list(table.split(',').map(str::trim).filter(|s| !s.is_empty()))?);
+            on_table.place(CardSet::parse_list(
+                table.split(',').map(str::trim).filter(|s| !s.is_empty()),
+            )?);
             let hand = CardSet::parse_list(cards.iter().map(String::as_str))?;
             let per_card: serde_json::Map<String, serde_json::Value> =
                 hand.iter().map(|c| (c.to_string(), json!(dvalue::card_d(on_table, c)))).collect();

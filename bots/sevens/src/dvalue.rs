@@ -42,7 +42,10 @@ pub struct MoveEffect {
 pub fn move_effect(table: Table, hand: CardSet, card: Card) -> MoveEffect {
     let out = Table::beyond(card);
     let unplayed = CardSet(out.0 & !table.cards().0);
-    MoveEffect { hand_drop: CardSet(unplayed.0 & hand.0).len() as u32, board_drop: unplayed.len() as u32 }
+    MoveEffect {
+        hand_drop: CardSet(unplayed.0 & hand.0).len() as u32,
+        board_drop: unplayed.len() as u32,
+    }
 }
 
 /// The seed's situation judgement for one player.
@@ -74,7 +77,8 @@ mod tests {
     #[test]
     fn start_values_match_figure_1() {
         let t = Table::default();
-        let d: Vec<u32> = (1..=13).filter(|&r| r != 7).map(|r| card_d(t, Card::new(0, r)).unwrap()).collect();
+        let d: Vec<u32> =
+            (1..=13).filter(|&r| r != 7).map(|r| card_d(t, Card::new(0, r)).unwrap()).collect();
         assert_eq!(d, vec![5, 4, 3, 2, 1, 0, 0, 1, 2, 3, 4, 5]);
         assert_eq!(board_total(t), START_BOARD_D);
         assert_eq!(card_d(t, Card::new(0, 7)), None);

@@ -57,7 +57,8 @@ impl Sevens {
         let first = match rules.first {
             FirstPlayer::AfterDealer => (dealer + 1) % n,
             FirstPlayer::SevenOfDiamonds => {
-                let holder = hands.iter().position(|h| h.contains(Card::new(2, 7))).unwrap_or(dealer);
+                let holder =
+                    hands.iter().position(|h| h.contains(Card::new(2, 7))).unwrap_or(dealer);
                 (holder + 1) % n
             }
         };
@@ -112,11 +113,14 @@ impl Sevens {
     }
 
     fn may_pass(&self, seat: usize) -> bool {
-        self.rules.out_of_passes == OutOfPasses::Out || self.passes_left(seat) > 0 || self.playable(seat).is_empty()
+        self.rules.out_of_passes == OutOfPasses::Out
+            || self.passes_left(seat) > 0
+            || self.playable(seat).is_empty()
     }
 
     fn legal(&self, seat: usize) -> Vec<Value> {
-        let mut legal: Vec<Value> = self.playable(seat).iter().map(|c| json!(c.to_string())).collect();
+        let mut legal: Vec<Value> =
+            self.playable(seat).iter().map(|c| json!(c.to_string())).collect();
         if self.may_pass(seat) {
             legal.push(json!(PASS));
         }
@@ -157,7 +161,12 @@ impl Sevens {
         if seat != self.turn {
             return Err(illegal(seat, format!("it is seat {}'s turn, not yours", self.turn)));
         }
-        let text = action.as_str().ok_or_else(|| illegal(seat, format!("an action is a card string like \"7S\" or \"pass\", got {action}")))?;
+        let text = action.as_str().ok_or_else(|| {
+            illegal(
+                seat,
+                format!("an action is a card string like \"7S\" or \"pass\", got {action}"),
+            )
+        })?;
         if text == PASS {
             if !self.may_pass(seat) {
                 let cards = self.playable(seat).names().join(", ");
@@ -174,7 +183,13 @@ impl Sevens {
         }
         if !self.table.playable().contains(card) {
             let (lo, hi) = self.table.ends(card.suit);
-            let next: Vec<String> = self.table.playable().iter().filter(|c| c.suit == card.suit).map(|c| c.to_string()).collect();
+            let next: Vec<String> = self
+                .table
+                .playable()
+                .iter()
+                .filter(|c| c.suit == card.suit)
+                .map(|c| c.to_string())
+                .collect();
             return Err(illegal(
                 seat,
                 format!(
@@ -199,14 +214,22 @@ impl Game for Sevens {
         if self.is_over() {
             return vec![];
         }
-        vec![Decision { seat: self.turn, observation: self.observation(self.turn), legal: self.legal(self.turn) }]
+        vec![Decision {
+            seat: self.turn,
+            observation: self.observation(self.turn),
+            legal: self.legal(self.turn),
+        }]
     }
 
     fn apply(&mut self, actions: &[(usize, Value)]) -> Result<Value, ErrorInfo> {
         let [(seat, action)] = actions else {
             return Err(ErrorInfo::new(
                 ErrorCode::IllegalAction,
-                format!("exactly one action, by seat {}, is expected; got {}", self.turn, actions.len()),
+                format!(
+                    "exactly one action, by seat {}, is expected; got {}",
+                    self.turn,
+                    actions.len()
+                ),
             ));
         };
         let seat = *seat;
@@ -243,7 +266,8 @@ impl Game for Sevens {
         }
         if !self.is_over() {
             let n = self.rules.players;
-            self.turn = (1..=n).map(|k| (seat + k) % n).find(|&s| self.ranks[s].is_none()).unwrap_or(seat);
+            self.turn =
+                (1..=n).map(|k| (seat + k) % n).find(|&s| self.ranks[s].is_none()).unwrap_or(seat);
         }
         Ok(json!({
             "seat": seat,

@@ -22,8 +22,8 @@ use serde_json::json;
 use yomi_plugin::protocol::manifest::{CommandInfo, MethodInfo};
 use yomi_plugin::protocol::options::resolve;
 use yomi_plugin::{
-    Agent, AgentContext, BotInfo, CommandContext, ErrorCode, ErrorInfo, Game, GameInfo, Options, Plugin,
-    PluginManifest, Preset,
+    Agent, AgentContext, BotInfo, CommandContext, ErrorCode, ErrorInfo, Game, GameInfo, Options,
+    Plugin, PluginManifest, Preset,
 };
 
 /// The plugin value the host talks to.
@@ -32,25 +32,43 @@ pub struct SevensPlugin;
 
 yomi_plugin::export_plugin!(SevensPlugin);
 
-fn bot(name: &str, description: &str, options: Vec<yomi_plugin::OptionSpec>, presets: Vec<Preset>, methods: Vec<MethodInfo>) -> BotInfo {
-    BotInfo { name: name.into(), description: description.into(), games: vec!["sevens".into()], options, presets, methods }
+fn bot(
+    name: &str,
+    description: &str,
+    options: Vec<yomi_plugin::OptionSpec>,
+    presets: Vec<Preset>,
+    methods: Vec<MethodInfo>,
+) -> BotInfo {
+    BotInfo {
+        name: name.into(),
+        description: description.into(),
+        games: vec!["sevens".into()],
+        options,
+        presets,
+        methods,
+    }
 }
 
 impl SevensPlugin {
     /// A complete option set for `bot` from its defaults, an optional preset and overrides.
-    pub fn bot_options(&self, bot: &str, preset: Option<&str>, overrides: &Options) -> Result<Options, ErrorInfo> {
+    pub fn bot_options(
+        &self,
+        bot: &str,
+        preset: Option<&str>,
+        overrides: &Options,
+    ) -> Result<Options, ErrorInfo> {
         let manifest = self.manifest();
-        let info = manifest
-            .bots
-            .iter()
-            .find(|b| b.name == bot)
-            .ok_or_else(|| ErrorInfo::new(ErrorCode::UnknownBot, format!("no bot `{bot}` in plugin sevens")))?;
-        resolve(&info.options, &info.presets, preset, overrides).map_err(|e| ErrorInfo::new(ErrorCode::InvalidOption, e.to_string()))
+        let info = manifest.bots.iter().find(|b| b.name == bot).ok_or_else(|| {
+            ErrorInfo::new(ErrorCode::UnknownBot, format!("no bot `{bot}` in plugin sevens"))
+        })?;
+        resolve(&info.options, &info.presets, preset, overrides)
+            .map_err(|e| ErrorInfo::new(ErrorCode::InvalidOption, e.to_string()))
     }
 
     /// A complete game option set from overrides.
     pub fn game_options(&self, overrides: &Options) -> Result<Options, ErrorInfo> {
-        resolve(&rules::game_options(), &[], None, overrides).map_err(|e| ErrorInfo::new(ErrorCode::InvalidOption, e.to_string()))
+        resolve(&rules::game_options(), &[], None, overrides)
+            .map_err(|e| ErrorInfo::new(ErrorCode::InvalidOption, e.to_string()))
     }
 }
 
@@ -94,20 +112,36 @@ impl Plugin for SevensPlugin {
         }
     }
 
-    fn new_agent(&self, bot: &str, options: &Options, ctx: &AgentContext) -> Result<Box<dyn Agent>, ErrorInfo> {
+    fn new_agent(
+        &self,
+        bot: &str,
+        options: &Options,
+        ctx: &AgentContext,
+    ) -> Result<Box<dyn Agent>, ErrorInfo> {
         match bot {
             "dvalue" => Ok(Box::new(bots::dvalue::DValueBot::new(options, ctx.seed)?)),
             "student" => Ok(Box::new(bots::student::StudentBot::new(options)?)),
             "random" => Ok(Box::new(bots::baseline::RandomBot::new(options, ctx.seed)?)),
             "greedy" => Ok(Box::new(bots::baseline::GreedyBot)),
-            _ => Err(ErrorInfo::new(ErrorCode::UnknownBot, format!("no bot `{bot}` in plugin sevens (dvalue, student, random, greedy)"))),
+            _ => Err(ErrorInfo::new(
+                ErrorCode::UnknownBot,
+                format!("no bot `{bot}` in plugin sevens (dvalue, student, random, greedy)"),
+            )),
         }
     }
 
-    fn new_game(&self, game: &str, options: &Options, seed: u64) -> Result<Box<dyn Game>, ErrorInfo> {
+    fn new_game(
+        &self,
+        game: &str,
+        options: &Options,
+        seed: u64,
+    ) -> Result<Box<dyn Game>, ErrorInfo> {
         match game {
             "sevens" => Ok(Box::new(game::Sevens::new(rules::Rules::from_options(options)?, seed))),
-            _ => Err(ErrorInfo::new(ErrorCode::UnknownGame, format!("no game `{game}` in plugin sevens"))),
+            _ => Err(ErrorInfo::new(
+                ErrorCode::UnknownGame,
+                format!("no game `{game}` in plugin sevens"),
+            )),
         }
     }
 

@@ -37,8 +37,20 @@ fn kind(view: &View, action: &Value) -> Option<Kind> {
 
 fn situation(view: &View) -> Situation {
     let j = view.judge();
-    let phase = if j.board_d > 80 { 0 } else if j.board_d > 40 { 1 } else { 2 };
-    (phase, j.ahead, view.my_passes().cmp(&view.opponents_passes()), view.cards.len().min(3), view.can_pass_safely())
+    let phase = if j.board_d > 80 {
+        0
+    } else if j.board_d > 40 {
+        1
+    } else {
+        2
+    };
+    (
+        phase,
+        j.ahead,
+        view.my_passes().cmp(&view.opponents_passes()),
+        view.cards.len().min(3),
+        view.can_pass_safely(),
+    )
 }
 
 /// The online most-frequent-choice predictor and its running score.

@@ -29,7 +29,12 @@ pub struct BotSpec {
 }
 
 impl BotSpec {
-    pub fn new(label: &str, bot: &'static str, preset: Option<&'static str>, overrides: Value) -> BotSpec {
+    pub fn new(
+        label: &str,
+        bot: &'static str,
+        preset: Option<&'static str>,
+        overrides: Value,
+    ) -> BotSpec {
         BotSpec { label: label.into(), bot, preset, overrides }
     }
 
@@ -82,8 +87,17 @@ pub struct Series {
 
 /// Plays `games` three-player games of `subject` against `opponents`, the subject moving one seat
 /// on each game. Agents live through the series (the predictor and the students' memories too).
-pub fn series(plugin: &SevensPlugin, subject: &BotSpec, opponents: [&BotSpec; 2], games: u64, seed: u64) -> Result<Series, ErrorInfo> {
-    let mut watched = Watched { inner: subject.agent(plugin, derive_seed(seed, 1_000_001))?, predictor: Predictor::default() };
+pub fn series(
+    plugin: &SevensPlugin,
+    subject: &BotSpec,
+    opponents: [&BotSpec; 2],
+    games: u64,
+    seed: u64,
+) -> Result<Series, ErrorInfo> {
+    let mut watched = Watched {
+        inner: subject.agent(plugin, derive_seed(seed, 1_000_001))?,
+        predictor: Predictor::default(),
+    };
     let mut opp0 = opponents[0].agent(plugin, derive_seed(seed, 1_000_002))?;
     let mut opp1 = opponents[1].agent(plugin, derive_seed(seed, 1_000_003))?;
     let mut out = Series::default();
@@ -93,13 +107,17 @@ pub fn series(plugin: &SevensPlugin, subject: &BotSpec, opponents: [&BotSpec; 2]
         let mut agents: Vec<&mut dyn Agent> = vec![&mut watched, opp0.as_mut(), opp1.as_mut()];
         agents.rotate_right(seat);
         let played = play(&mut game, &mut agents)?;
-        let ranks: Vec<usize> = serde_json::from_value(played.outcome.summary["ranks"].clone()).unwrap_or_default();
-        let start: Vec<u32> = serde_json::from_value(played.outcome.summary["start_hand_d"].clone()).unwrap_or_default();
+        let ranks: Vec<usize> =
+            serde_json::from_value(played.outcome.summary["ranks"].clone()).unwrap_or_default();
+        let start: Vec<u32> =
+            serde_json::from_value(played.outcome.summary["start_hand_d"].clone())
+                .unwrap_or_default();
         let rank = ranks.get(seat).copied().unwrap_or(3);
         out.games += 1;
         out.places[rank.clamp(1, 3) - 1] += 1;
         out.scores.push(played.outcome.scores[seat]);
-        out.went_out += u64::from(played.outcome.summary["went_out"][seat].as_bool().unwrap_or(false));
+        out.went_out +=
+            u64::from(played.outcome.summary["went_out"][seat].as_bool().unwrap_or(false));
         match rank {
             1 => out.start_d_won.push(start[seat] as f64),
             3 => out.start_d_lost.push(start[seat] as f64),
@@ -113,7 +131,15 @@ pub fn series(plugin: &SevensPlugin, subject: &BotSpec, opponents: [&BotSpec; 2]
 }
 
 fn proportion(table: &str, row: &str, column: &str, seed: Option<f64>, k: u64, n: u64) -> Row {
-    Row::new(table, row, column, seed, if n == 0 { 0.0 } else { k as f64 / n as f64 }, Some(wilson(k as f64, n)), n)
+    Row::new(
+        table,
+        row,
+        column,
+        seed,
+        if n == 0 { 0.0 } else { k as f64 / n as f64 },
+        Some(wilson(k as f64, n)),
+        n,
+    )
 }
 
 fn mean(table: &str, row: &str, column: &str, seed: Option<f64>, xs: &[f64]) -> Row {
@@ -133,7 +159,8 @@ pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec
     let typical = s("student (typical)", "student", Some("typical"));
     let eager = s("student (eager)", "student", Some("eager"));
     let cautious = s("student (cautious)", "student", Some("cautious"));
-    let dvalue_at = |t: f64| BotSpec::new(&format!("dvalue T={t}"), "dvalue", None, json!({"temperature": t}));
+    let dvalue_at =
+        |t: f64| BotSpec::new(&format!("dvalue T={t}"), "dvalue", None, json!({"temperature": t}));
     let mut rows = Vec::new();
     let mut all_seats = Vec::new();
     let mut won = Vec::new();
@@ -141,7 +168,10 @@ pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec
     let mut k = 0u64;
     let mut run = |subject: &BotSpec, opps: [&BotSpec; 2], progress: &mut dyn FnMut(&str)| {
         k += 1;
-        progress(&format!("series {k}: {} vs {} + {}", subject.label, opps[0].label, opps[1].label));
+        progress(&format!(
+            "series {k}: {} vs {} + {}",
+            subject.label, opps[0].label, opps[1].label
+        ));
         series(&plugin, subject, opps, games, derive_seed(seed, k))
     };
 
@@ -158,7 +188,14 @@ pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec
         let row = format!("dvalue vs {name}");
         rows.push(proportion("3", &row, "1st", None, r.places[0], r.games));
         rows.push(proportion("3", &row, "2nd", None, r.places[1], r.games));
-        rows.push(proportion("3", &row, "3rd (loss rate)", Some(SEED_LOSS_RATE), r.places[2], r.games));
+        rows.push(proportion(
+            "3",
+            &row,
+            "3rd (loss rate)",
+            Some(SEED_LOSS_RATE),
+            r.places[2],
+            r.games,
+        ));
         rows.push(mean("3", &row, "mean score", None, &r.scores));
         rows.push(proportion("3", &row, "went out on passes", None, r.went_out, r.games));
         won.extend(&r.start_d_won);
@@ -169,14 +206,29 @@ pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec
         }
     }
     // Ablation: rule 4 ("prefer anything but A/K") switched off, the rule our games find costly.
-    let no_rule4_at =
-        |t: f64| BotSpec::new(&format!("dvalue without rule 4, T={t}"), "dvalue", None, json!({"w_prefer_non_ak": 0.0, "temperature": t}));
+    let no_rule4_at = |t: f64| {
+        BotSpec::new(
+            &format!("dvalue without rule 4, T={t}"),
+            "dvalue",
+            None,
+            json!({"w_prefer_non_ak": 0.0, "temperature": t}),
+        )
+    };
     let mut no_rule4_vs_typical = None;
-    for (name, opps) in [("random ×2", [&random, &random]), ("student (typical) ×2", [&typical, &typical])] {
+    for (name, opps) in
+        [("random ×2", [&random, &random]), ("student (typical) ×2", [&typical, &typical])]
+    {
         let r = run(&no_rule4_at(0.0), opps, progress)?;
         let row = format!("dvalue without rule 4 vs {name}");
         rows.push(proportion("3", &row, "1st", None, r.places[0], r.games));
-        rows.push(proportion("3", &row, "3rd (loss rate)", Some(SEED_LOSS_RATE), r.places[2], r.games));
+        rows.push(proportion(
+            "3",
+            &row,
+            "3rd (loss rate)",
+            Some(SEED_LOSS_RATE),
+            r.places[2],
+            r.games,
+        ));
         no_rule4_vs_typical = Some(r);
     }
 
@@ -186,10 +238,28 @@ pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec
     rows.push(mean("2.2", "dvalue start hand D", "games won (1st)", None, &won));
     rows.push(mean("2.2", "dvalue start hand D", "games lost (3rd)", None, &lost));
     for (name, below) in [("start hand D < 40", true), ("start hand D > 40", false)] {
-        let group: Vec<usize> = all_seats.iter().filter(|(d, _)| if below { *d < 40 } else { *d > 40 }).map(|(_, r)| *r).collect();
+        let group: Vec<usize> = all_seats
+            .iter()
+            .filter(|(d, _)| if below { *d < 40 } else { *d > 40 })
+            .map(|(_, r)| *r)
+            .collect();
         let n = group.len() as u64;
-        rows.push(proportion("2.2", &format!("every seat, {name}"), "P(1st)", None, group.iter().filter(|r| **r == 1).count() as u64, n));
-        rows.push(proportion("2.2", &format!("every seat, {name}"), "P(3rd)", None, group.iter().filter(|r| **r == 3).count() as u64, n));
+        rows.push(proportion(
+            "2.2",
+            &format!("every seat, {name}"),
+            "P(1st)",
+            None,
+            group.iter().filter(|r| **r == 1).count() as u64,
+            n,
+        ));
+        rows.push(proportion(
+            "2.2",
+            &format!("every seat, {name}"),
+            "P(3rd)",
+            None,
+            group.iter().filter(|r| **r == 3).count() as u64,
+            n,
+        ));
     }
 
     // Seed section 4: fluctuation against readability, all against two typical students.

@@ -38,7 +38,13 @@ pub struct Rules {
 
 impl Default for Rules {
     fn default() -> Rules {
-        Rules { players: 3, pass_limit: 3, out_of_passes: OutOfPasses::Out, first: FirstPlayer::AfterDealer, dealer: None }
+        Rules {
+            players: 3,
+            pass_limit: 3,
+            out_of_passes: OutOfPasses::Out,
+            first: FirstPlayer::AfterDealer,
+            dealer: None,
+        }
     }
 }
 

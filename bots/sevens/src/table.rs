@@ -58,7 +58,13 @@ impl Table {
     /// Cards of the same suit between the row's end and `card` on its side (exclusive of both).
     pub fn between_end(self, card: Card) -> CardSet {
         let (low, high) = self.ends(card.suit);
-        let ranks = if card.rank < low { card.rank + 1..low } else if card.rank > high { high + 1..card.rank } else { 0..0 };
+        let ranks = if card.rank < low {
+            card.rank + 1..low
+        } else if card.rank > high {
+            high + 1..card.rank
+        } else {
+            0..0
+        };
         ranks.map(|r| Card::new(card.suit, r)).collect()
     }
 

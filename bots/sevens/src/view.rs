@@ -56,11 +56,14 @@ fn numbers(obs: &Value, name: &str) -> Result<Vec<u64>, ErrorInfo> {
 impl View {
     pub fn parse(request: &ActRequest) -> Result<View, ErrorInfo> {
         let obs = &request.observation;
-        let seat = field(obs, "seat")?.as_u64().ok_or_else(|| bad("`seat` is not a number"))? as usize;
+        let seat =
+            field(obs, "seat")?.as_u64().ok_or_else(|| bad("`seat` is not a number"))? as usize;
         let hand = CardSet::parse_list(strings(obs, "hand")?).map_err(|e| bad(e.message))?;
         let table = Table(CardSet::parse_list(strings(obs, "table")?).map_err(|e| bad(e.message))?);
-        let hand_sizes: Vec<usize> = numbers(obs, "hand_sizes")?.into_iter().map(|n| n as usize).collect();
-        let passes_left: Vec<u32> = numbers(obs, "passes_left")?.into_iter().map(|n| n as u32).collect();
+        let hand_sizes: Vec<usize> =
+            numbers(obs, "hand_sizes")?.into_iter().map(|n| n as usize).collect();
+        let passes_left: Vec<u32> =
+            numbers(obs, "passes_left")?.into_iter().map(|n| n as u32).collect();
         let active: Vec<bool> = field(obs, "ranks")?
             .as_array()
             .ok_or_else(|| bad("`ranks` is not a list"))?
@@ -69,7 +72,11 @@ impl View {
             .collect();
         let players = hand_sizes.len();
         if seat >= players || passes_left.len() != players || active.len() != players {
-            return Err(bad(format!("seat {seat} and per-seat lists of {players}, {}, {} entries disagree", passes_left.len(), active.len())));
+            return Err(bad(format!(
+                "seat {seat} and per-seat lists of {players}, {}, {} entries disagree",
+                passes_left.len(),
+                active.len()
+            )));
         }
         let mut cards = Vec::new();
         let mut can_pass = false;
@@ -96,7 +103,11 @@ impl View {
 
     /// The most passes any opponent still in the game has left.
     pub fn opponents_passes(&self) -> u32 {
-        (0..self.players).filter(|&s| s != self.seat && self.active[s]).map(|s| self.passes_left[s]).max().unwrap_or(0)
+        (0..self.players)
+            .filter(|&s| s != self.seat && self.active[s])
+            .map(|s| self.passes_left[s])
+            .max()
+            .unwrap_or(0)
     }
 
     /// A pass is legal and does not put this player out.

@@ -47,7 +47,10 @@ fn rule_5_single_card_played_in_the_opening_held_later() {
     let d = position([&["6S"], &FILL, &["3C"]], &[], [2, 3, 3]);
     assert_eq!(act(bot.as_mut(), &d), json!("6S"));
     // Middle game (board D well below 80), ahead, 2 passes: hold.
-    let middle = ["2H", "3H", "4H", "5H", "6H", "8H", "9H", "10H", "JH", "QH", "6D", "5D", "4D", "8D", "9D", "10D"];
+    let middle = [
+        "2H", "3H", "4H", "5H", "6H", "8H", "9H", "10H", "JH", "QH", "6D", "5D", "4D", "8D", "9D",
+        "10D",
+    ];
     let d = position([&["8S", "AH"], &["2D"], &["3C"]], &middle, [2, 3, 3]);
     assert_eq!(d.legal, vec![json!("8S"), json!("AH"), json!("pass")]);
     let d = position([&["8S"], &["2D", "AH"], &["3C"]], &middle, [2, 3, 3]);
@@ -61,7 +64,9 @@ fn rule_5_single_card_played_in_the_opening_held_later() {
 fn rule_7_passes_in_the_endgame_with_more_passes() {
     let all_but: Vec<String> = (0..52)
         .map(yomi_sevens::card::Card::from_index)
-        .filter(|c| c.rank != 7 && !["8S", "9S", "KS", "AH", "QC", "KC"].contains(&c.to_string().as_str()))
+        .filter(|c| {
+            c.rank != 7 && !["8S", "9S", "KS", "AH", "QC", "KC"].contains(&c.to_string().as_str())
+        })
         .map(|c| c.to_string())
         .collect();
     let table: Vec<&str> = all_but.iter().map(String::as_str).collect();
@@ -75,7 +80,8 @@ fn rule_7_passes_in_the_endgame_with_more_passes() {
 #[test]
 fn dvalue_never_passes_itself_out_while_it_can_play() {
     let mut bot = agent("dvalue", None, json!({"temperature": 5.0}), 3);
-    let d = position([&["AS", "9H"], &FILL, &["3C"]], &["2S", "3S", "4S", "5S", "6S", "8H"], [0, 3, 3]);
+    let d =
+        position([&["AS", "9H"], &FILL, &["3C"]], &["2S", "3S", "4S", "5S", "6S", "8H"], [0, 3, 3]);
     for _ in 0..200 {
         assert_ne!(act(bot.as_mut(), &d), json!("pass"));
     }
@@ -97,26 +103,45 @@ fn temperature_makes_choices_vary_but_keeps_the_preference() {
 fn explain_and_assess_carry_the_d_values() {
     let d = position([&["6S", "8H", "JH", "KH", "2C"], &FILL, &["3C"]], &[], [3, 3, 3]);
     let mut bot = agent("dvalue", None, json!({}), 1);
-    let reply = bot.act(&ActRequest { observation: d.observation.clone(), legal: d.legal.clone(), explain: true }).unwrap();
+    let reply = bot
+        .act(&ActRequest {
+            observation: d.observation.clone(),
+            legal: d.legal.clone(),
+            explain: true,
+        })
+        .unwrap();
     let e = reply.explain.unwrap();
     assert_eq!(e["hand_d"], json!(3 + 5 + 4), "6S 0, JH 3, KH 5, 2C 4");
     assert_eq!(e["card_d"]["KH"], json!(5));
     assert_eq!(e["phase"], json!("opening"));
-    let assessed = bot.call("assess", &json!({"observation": d.observation, "legal": d.legal})).unwrap();
+    let assessed =
+        bot.call("assess", &json!({"observation": d.observation, "legal": d.legal})).unwrap();
     assert_eq!(assessed["board_d"], e["board_d"]);
     assert!(bot.call("nope", &json!({})).is_err());
-    let bad = bot.act(&ActRequest { observation: json!({"seat": 0}), legal: vec![json!("pass")], explain: false });
+    let bad = bot.act(&ActRequest {
+        observation: json!({"seat": 0}),
+        legal: vec![json!("pass")],
+        explain: false,
+    });
     assert!(bad.unwrap_err().message.contains("malformed sevens observation"));
 }
 
 #[test]
 fn student_habits_are_options() {
     // QS and AH playable: the typical student stops the Q and, with nothing else, plays the A.
-    let d = position([&["QS", "AH", "4D", "3D", "2D"], &FILL, &["3C"]], &["8S", "9S", "10S", "JS", "2H", "3H", "4H", "5H", "6H"], [3, 3, 3]);
+    let d = position(
+        [&["QS", "AH", "4D", "3D", "2D"], &FILL, &["3C"]],
+        &["8S", "9S", "10S", "JS", "2H", "3H", "4H", "5H", "6H"],
+        [3, 3, 3],
+    );
     let mut typical = agent("student", Some("typical"), json!({}), 1);
     assert_eq!(act(typical.as_mut(), &d), json!("AH"), "stops Q, plays the A (nothing else)");
     let mut stopper = agent("student", Some("typical"), json!({"ak": "hold"}), 1);
-    let d2 = position([&["QS", "4D", "3D", "2D"], &FILL, &["3C"]], &["8S", "9S", "10S", "JS"], [3, 3, 3]);
+    let d2 = position(
+        [&["QS", "4D", "3D", "2D"], &FILL, &["3C"]],
+        &["8S", "9S", "10S", "JS"],
+        [3, 3, 3],
+    );
     assert_eq!(act(stopper.as_mut(), &d2), json!("pass"));
     let mut eager = agent("student", Some("eager"), json!({}), 1);
     assert_eq!(act(eager.as_mut(), &d2), json!("QS"));
@@ -142,12 +167,17 @@ fn baselines_play_legal_cards() {
 #[test]
 fn predictor_reads_a_deterministic_habit() {
     let d = position([&["6S", "8H", "JH", "KH", "2C"], &FILL, &["3C"]], &[], [3, 3, 3]);
-    let request = ActRequest { observation: d.observation.clone(), legal: d.legal.clone(), explain: false };
+    let request =
+        ActRequest { observation: d.observation.clone(), legal: d.legal.clone(), explain: false };
     let view = View::parse(&request).unwrap();
     let mut p = Predictor::default();
     for _ in 0..20 {
         p.observe(&view, &d.legal, &json!("8H"));
     }
     assert_eq!((p.predictions, p.hits), (20, 19), "wrong only before it has seen anything");
-    assert_eq!(p.observe(&view, &[json!("pass")], &json!("pass")), None, "forced moves are not scored");
+    assert_eq!(
+        p.observe(&view, &[json!("pass")], &json!("pass")),
+        None,
+        "forced moves are not scored"
+    );
 }

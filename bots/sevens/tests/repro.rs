@@ -41,6 +41,9 @@ fn commands_answer_and_reject_bad_arguments() {
     assert_eq!(serde_json::from_str::<Vec<serde_json::Value>>(&json).unwrap().len(), 70);
     for bad in [&["d", "XX"][..], &["repro", "--games", "0"], &["nope"]] {
         let e = p.command(&args(bad), &ctx).unwrap_err();
-        assert!(matches!(e.code, ErrorCode::InvalidParams | ErrorCode::IllegalAction), "{bad:?}: {e:?}");
+        assert!(
+            matches!(e.code, ErrorCode::InvalidParams | ErrorCode::IllegalAction),
+            "{bad:?}: {e:?}"
+        );
     }
 }

@@ -106,7 +106,11 @@ fn must_play_lets_a_stuck_player_go_out() {
     let mut g = small_game(OutOfPasses::MustPlay, 0);
     g.apply(&[(0, json!("6S"))]).unwrap();
     g.apply(&[(1, json!("8S"))]).unwrap();
-    assert_eq!(g.decisions()[0].legal, vec![json!("pass")], "seat 2 cannot play: its only move is out");
+    assert_eq!(
+        g.decisions()[0].legal,
+        vec![json!("pass")],
+        "seat 2 cannot play: its only move is out"
+    );
     let ev = g.apply(&[(2, json!("pass"))]).unwrap();
     assert_eq!(ev["finished"], json!(3));
 }
@@ -125,7 +129,8 @@ fn ranks_and_scores_follow_the_finishing_order() {
     let o = g.outcome().unwrap();
     assert_eq!(o.summary["ranks"][0], json!(1));
     assert_eq!(o.summary["order"][0], json!(0));
-    let mut ranks: Vec<u64> = o.summary["ranks"].as_array().unwrap().iter().map(|r| r.as_u64().unwrap()).collect();
+    let mut ranks: Vec<u64> =
+        o.summary["ranks"].as_array().unwrap().iter().map(|r| r.as_u64().unwrap()).collect();
     for (seat, r) in ranks.iter().enumerate() {
         assert_eq!(o.scores[seat], (3 - *r) as f64 / 2.0);
     }

@@ -20,7 +20,8 @@ fn three_players_dvalue_student_greedy() {
 
 #[test]
 fn four_players_fluctuating_dvalue_random_must_play() {
-    let mut g = game(json!({"players": 4, "out_of_passes": "must_play", "first": "seven_of_diamonds"}), 7);
+    let mut g =
+        game(json!({"players": 4, "out_of_passes": "must_play", "first": "seven_of_diamonds"}), 7);
     let mut a = agent("dvalue", Some("fluctuating"), json!({}), 4);
     let mut b = agent("random", None, json!({"pass_rate": 0.1}), 5);
     let mut c = agent("student", Some("eager"), json!({}), 6);

@@ -43,7 +43,14 @@ fn hand_sets() -> (Vec<[Card; 7]>, Vec<[Card; 7]>) {
 }
 
 fn to_rs(hands: &[[Card; 7]]) -> Vec<Vec<RsCard>> {
-    hands.iter().map(|h| h.iter().map(|c| RsCard::new(Value::from_u8(c.rank() - 2), Suit::from_u8(c.suit()))).collect()).collect()
+    hands
+        .iter()
+        .map(|h| {
+            h.iter()
+                .map(|c| RsCard::new(Value::from_u8(c.rank() - 2), Suit::from_u8(c.suit())))
+                .collect()
+        })
+        .collect()
 }
 
 fn evaluation(c: &mut Criterion) {
@@ -53,9 +60,21 @@ fn evaluation(c: &mut Criterion) {
     for (order, hands) in [("sequential", &seq), ("random", &random)] {
         let rs = to_rs(hands);
         g.bench_function(format!("yomi-stud/{order}"), |b| {
-            b.iter(|| hands.iter().map(|h| evaluate(h, EvalRules::default()).key(yomi_stud::hand::TieRule::FullKickers) as u64).sum::<u64>())
+            b.iter(|| {
+                hands
+                    .iter()
+                    .map(|h| {
+                        evaluate(h, EvalRules::default()).key(yomi_stud::hand::TieRule::FullKickers)
+                            as u64
+                    })
+                    .sum::<u64>()
+            })
         });
-        g.bench_function(format!("rs_poker/{order}"), |b| b.iter(|| rs.iter().filter(|h| matches!(h.rank(), rs_poker::core::Rank::OnePair(_))).count()));
+        g.bench_function(format!("rs_poker/{order}"), |b| {
+            b.iter(|| {
+                rs.iter().filter(|h| matches!(h.rank(), rs_poker::core::Rank::OnePair(_))).count()
+            })
+        });
     }
     g.finish();
 }
@@ -75,11 +94,15 @@ fn game(changes: serde_json::Value, seed: u64) -> Box<dyn Game> {
 fn games(c: &mut Criterion) {
     let mut g = c.benchmark_group("games");
     g.throughput(Throughput::Elements(100));
-    for (name, bots) in [("random-vs-random", ["random", "random"]), ("calling-station-vs-calling-station", ["calling-station", "calling-station"])] {
+    for (name, bots) in [
+        ("random-vs-random", ["random", "random"]),
+        ("calling-station-vs-calling-station", ["calling-station", "calling-station"]),
+    ] {
         g.bench_function(format!("100 games {name}"), |b| {
             b.iter(|| {
                 let mut s = game(json!({"games": 100}), 7);
-                let (mut x, mut y) = (agent(bots[0], Options::new(), 1), agent(bots[1], Options::new(), 2));
+                let (mut x, mut y) =
+                    (agent(bots[0], Options::new(), 1), agent(bots[1], Options::new(), 2));
                 play(s.as_mut(), &mut [x.as_mut(), y.as_mut()]).unwrap().outcome.scores[0]
             })
         });
@@ -90,7 +113,8 @@ fn games(c: &mut Criterion) {
 /// Decisions of seat 0 at every turn (betting and reveal), collected from a calling-station game.
 fn decisions_by_turn() -> Vec<(String, ActRequest)> {
     let mut s = game(json!({"games": 1}), 12);
-    let mut cs = [agent("calling-station", Options::new(), 1), agent("calling-station", Options::new(), 2)];
+    let mut cs =
+        [agent("calling-station", Options::new(), 1), agent("calling-station", Options::new(), 2)];
     let mut out = Vec::new();
     loop {
         let ds = s.decisions();
@@ -99,7 +123,11 @@ fn decisions_by_turn() -> Vec<(String, ActRequest)> {
         }
         let mut actions = vec![];
         for d in ds {
-            let req = ActRequest { observation: d.observation.clone(), legal: d.legal.clone(), explain: false };
+            let req = ActRequest {
+                observation: d.observation.clone(),
+                legal: d.legal.clone(),
+                explain: false,
+            };
             if d.seat == 0 {
                 let phase = d.observation["phase"].as_str().unwrap_or("bet").to_string();
                 out.push((format!("turn {} {phase}", d.observation["turn"]), req.clone()));
@@ -115,7 +143,13 @@ fn decisions(c: &mut Criterion) {
     let mut g = c.benchmark_group("fuzzy-decision");
     let options = defaults(&player_options(None));
     for (label, req) in decisions_by_turn() {
-        g.bench_function(label, |b| b.iter_batched(|| agent("fuzzy", options.clone(), 3), |mut p| p.act(&req).unwrap(), BatchSize::SmallInput));
+        g.bench_function(label, |b| {
+            b.iter_batched(
+                || agent("fuzzy", options.clone(), 3),
+                |mut p| p.act(&req).unwrap(),
+                BatchSize::SmallInput,
+            )
+        });
     }
     g.finish();
 }

@@ -46,9 +46,20 @@ impl Card {
 
     /// Parses `As`, `Td`, `10h`, `9C` (rank letter case-insensitive, suit c/d/h/s).
     pub fn parse(text: &str) -> Result<Card, ErrorInfo> {
-        let bad = || ErrorInfo::new(ErrorCode::InvalidParams, format!("`{text}` is not a card (like As, Td, 9c)"));
+        let bad = || {
+            ErrorInfo::new(
+                ErrorCode::InvalidParams,
+                format!("`{text}` is not a card (like As, Td, 9c)"),
+            )
+        };
         let t = text.trim();
-        let (r, s) = if t.len() == 3 && t.starts_with("10") { ("T", &t[2..]) } else if t.len() == 2 { t.split_at(1) } else { return Err(bad()) };
+        let (r, s) = if t.len() == 3 && t.starts_with("10") {
+            ("T", &t[2..])
+        } else if t.len() == 2 {
+            t.split_at(1)
+        } else {
+            return Err(bad());
+        };
         let r = r.as_bytes()[0].to_ascii_uppercase();
         let s = s.as_bytes()[0].to_ascii_lowercase();
         let rank = RANKS.iter().position(|&x| x == r).ok_or_else(bad)? as u8 + 2;
@@ -64,7 +75,12 @@ impl Card {
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", RANKS[(self.rank() - 2) as usize] as char, SUITS[self.suit() as usize] as char)
+        write!(
+            f,
+            "{}{}",
+            RANKS[(self.rank() - 2) as usize] as char,
+            SUITS[self.suit() as usize] as char
+        )
     }
 }
 
@@ -76,7 +92,11 @@ impl serde::Serialize for Card {
 
 /// Parses a whitespace- or comma-separated list of cards, rejecting duplicates.
 pub fn parse_cards(text: &str) -> Result<Vec<Card>, ErrorInfo> {
-    let cards = text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).map(Card::parse).collect::<Result<Vec<_>, _>>()?;
+    let cards = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .map(Card::parse)
+        .collect::<Result<Vec<_>, _>>()?;
     check_distinct(&cards)?;
     Ok(cards)
 }
@@ -121,14 +141,19 @@ impl Deal {
 
     /// Parses one line: seven cards of the first actor, `|`, seven cards of the second.
     pub fn parse(line: &str) -> Result<Deal, ErrorInfo> {
-        let bad = |m: String| ErrorInfo::new(ErrorCode::InvalidParams, format!("deal `{line}`: {m}"));
+        let bad =
+            |m: String| ErrorInfo::new(ErrorCode::InvalidParams, format!("deal `{line}`: {m}"));
         let halves: Vec<&str> = line.split('|').collect();
         if halves.len() != 2 {
             return Err(bad("expected `7 cards | 7 cards`".into()));
         }
         let mut cards = [[Card(0); 7]; 2];
         for (p, half) in halves.iter().enumerate() {
-            let cs = half.split_whitespace().map(Card::parse).collect::<Result<Vec<_>, _>>().map_err(|e| bad(e.message))?;
+            let cs = half
+                .split_whitespace()
+                .map(Card::parse)
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| bad(e.message))?;
             if cs.len() != 7 {
                 return Err(bad(format!("position {} has {} cards, not 7", p + 1, cs.len())));
             }
@@ -139,7 +164,8 @@ impl Deal {
     }
 
     pub fn to_line(&self) -> String {
-        let side = |p: usize| self.cards[p].iter().map(Card::to_string).collect::<Vec<_>>().join(" ");
+        let side =
+            |p: usize| self.cards[p].iter().map(Card::to_string).collect::<Vec<_>>().join(" ");
         format!("{} | {}", side(0), side(1))
     }
 }
@@ -163,7 +189,10 @@ impl DealSet {
             .enumerate()
             .map(|(i, l)| (i, l.split('#').next().unwrap_or("").trim()))
             .filter(|(_, l)| !l.is_empty())
-            .map(|(i, l)| Deal::parse(l).map_err(|e| ErrorInfo::new(e.code, format!("line {}: {}", i + 1, e.message))))
+            .map(|(i, l)| {
+                Deal::parse(l)
+                    .map_err(|e| ErrorInfo::new(e.code, format!("line {}: {}", i + 1, e.message)))
+            })
             .collect::<Result<Vec<_>, _>>()?;
         if deals.is_empty() {
             return Err(ErrorInfo::new(ErrorCode::InvalidParams, "the deal file holds no deal"));

@@ -42,8 +42,12 @@ pub struct OppStats {
 
 impl OppStats {
     pub fn observe(&mut self, event: &Value, opp_seat: usize) {
-        if event["kind"] == "bet" && event["seat"].as_u64() == Some(opp_seat as u64) && event["act"] != "drop" {
-            let (paid, pot) = (event["paid"].as_u64().unwrap_or(0), event["pot"].as_u64().unwrap_or(0));
+        if event["kind"] == "bet"
+            && event["seat"].as_u64() == Some(opp_seat as u64)
+            && event["act"] != "drop"
+        {
+            let (paid, pot) =
+                (event["paid"].as_u64().unwrap_or(0), event["pot"].as_u64().unwrap_or(0));
             let before = pot.saturating_sub(paid).max(1);
             if event["turn"].as_u64().unwrap_or(0) >= 3 {
                 self.late_bets += 1;
@@ -62,7 +66,8 @@ impl OppStats {
             self.games += 1;
             if end["ending"] == "showdown" {
                 self.showdowns += 1;
-                self.showdown_losses += u64::from(end["winner"].as_u64() == Some(1 - opp_seat as u64));
+                self.showdown_losses +=
+                    u64::from(end["winner"].as_u64() == Some(1 - opp_seat as u64));
             }
             if end["turn"].as_u64().unwrap_or(0) >= 5 {
                 self.reached_turn5 += 1;
@@ -114,7 +119,10 @@ impl Style {
 
 /// The style, once [`MIN_GAMES`] games have been seen.
 pub fn classify(stats: &OppStats) -> Option<Style> {
-    (stats.games >= MIN_GAMES).then(|| Style { tight: stats.late_drop_rate() >= LATE_DROP, aggressive: stats.big_share() >= BIG_SHARE })
+    (stats.games >= MIN_GAMES).then(|| Style {
+        tight: stats.late_drop_rate() >= LATE_DROP,
+        aggressive: stats.big_share() >= BIG_SHARE,
+    })
 }
 
 /// The seed's reading of one rule's tendency curve (§4.3.1, spec §5.3): `monotone-decreasing`
@@ -142,7 +150,8 @@ pub fn tendency_patterns(log: &[Change]) -> Value {
     for rule in 0..18 {
         let (end, much) = (rule / 6 == 2, rule % 3 == 2);
         if end || much {
-            let changes: Vec<f64> = log.iter().filter(|c| c.rule == rule).map(|c| c.change).collect();
+            let changes: Vec<f64> =
+                log.iter().filter(|c| c.rule == rule).map(|c| c.change).collect();
             out.insert(rule_name(rule), json!(pattern(&changes)));
         }
     }

@@ -68,42 +68,71 @@ enum Command {
 fn hand(text: &str, rules: EvalRules) -> Result<crate::hand::HandValue, ErrorInfo> {
     let cards = parse_cards(text)?;
     if cards.is_empty() || cards.len() > 7 {
-        return Err(ErrorInfo::new(ErrorCode::InvalidParams, format!("a hand has 1 to 7 cards, not {}", cards.len())));
+        return Err(ErrorInfo::new(
+            ErrorCode::InvalidParams,
+            format!("a hand has 1 to 7 cards, not {}", cards.len()),
+        ));
     }
     Ok(evaluate(&cards, rules))
 }
 
 pub fn run(args: &[String], _ctx: &CommandContext) -> Result<String, ErrorInfo> {
-    let cli = Cli::try_parse_from(std::iter::once("yomi stud".to_string()).chain(args.iter().cloned()))
-        .map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, e.to_string()))?;
+    let cli =
+        Cli::try_parse_from(std::iter::once("yomi stud".to_string()).chain(args.iter().cloned()))
+            .map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, e.to_string()))?;
     match cli.command {
         Command::Eval { json, no_wheel, cards } => {
             let v = hand(&cards.join(" "), EvalRules { wheel: !no_wheel })?;
             Ok(if json {
-                format!("{}\n", json!({"category": v.category.name(), "score": v.category.score(), "ranks": v.ranks()}))
+                format!(
+                    "{}\n",
+                    json!({"category": v.category.name(), "score": v.category.score(), "ranks": v.ranks()})
+                )
             } else {
-                format!("{} (score {}), ranks {:?}\n", v.category.name(), v.category.score(), v.ranks())
+                format!(
+                    "{} (score {}), ranks {:?}\n",
+                    v.category.name(),
+                    v.category.score(),
+                    v.ranks()
+                )
             })
         }
         Command::Compare { tie_rule, json, no_wheel, first, second } => {
             let rules = EvalRules { wheel: !no_wheel };
             let (a, b) = (hand(&first, rules)?, hand(&second, rules)?);
             let both = format!("{first} {second}");
-            parse_cards(&both).map_err(|e| ErrorInfo::new(e.code, format!("the two hands share a card: {}", e.message)))?;
+            parse_cards(&both).map_err(|e| {
+                ErrorInfo::new(e.code, format!("the two hands share a card: {}", e.message))
+            })?;
             let w = winner(&a, &b, TieRule::parse(&tie_rule)?);
-            Ok(if json { format!("{}\n", json!({"winner": w})) } else { format!("{}\n", ["draw", "first wins", "second wins"][w as usize]) })
+            Ok(if json {
+                format!("{}\n", json!({"winner": w}))
+            } else {
+                format!("{}\n", ["draw", "first wins", "second wins"][w as usize])
+            })
         }
         Command::Repro { json, sets, games, seed, drop_scale, markdown_from } => {
             let rows = match markdown_from {
                 Some(path) => {
-                    let text = std::fs::read_to_string(&path).map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, format!("{}: {e}", path.display())))?;
-                    serde_json::from_str(&text).map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, format!("{}: {e}", path.display())))?
+                    let text = std::fs::read_to_string(&path).map_err(|e| {
+                        ErrorInfo::new(ErrorCode::InvalidParams, format!("{}: {e}", path.display()))
+                    })?;
+                    serde_json::from_str(&text).map_err(|e| {
+                        ErrorInfo::new(ErrorCode::InvalidParams, format!("{}: {e}", path.display()))
+                    })?
                 }
-                None if !(0.0..=1.0).contains(&drop_scale) => return Err(ErrorInfo::new(ErrorCode::InvalidParams, "--drop-scale must be in [0, 1]")),
+                None if !(0.0..=1.0).contains(&drop_scale) => {
+                    return Err(ErrorInfo::new(
+                        ErrorCode::InvalidParams,
+                        "--drop-scale must be in [0, 1]",
+                    ))
+                }
                 None => crate::repro::rows(sets, games, seed, drop_scale)?,
             };
             Ok(if json {
-                serde_json::to_string_pretty(&rows).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))? + "\n"
+                serde_json::to_string_pretty(&rows)
+                    .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?
+                    + "\n"
             } else {
                 yomi_plugin::repro::markdown(&rows)
             })

@@ -30,9 +30,13 @@ pub enum Stage {
 /// How a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ending {
-    Drop { by: usize },
+    Drop {
+        by: usize,
+    },
     /// `winner` is None for a draw.
-    Showdown { winner: Option<usize> },
+    Showdown {
+        winner: Option<usize>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,10 +62,14 @@ impl Action {
     /// own notation) in the context of `stage`.
     pub fn from_json(v: &Value, stage: Stage) -> Result<Action, ErrorInfo> {
         let bad = |m: &str| ErrorInfo::new(ErrorCode::IllegalAction, m.to_string());
-        let act = v.get("act").and_then(Value::as_str).ok_or_else(|| bad("a betting action is an object with `act` (open, call, raise, bet, drop)"))?;
+        let act = v.get("act").and_then(Value::as_str).ok_or_else(|| {
+            bad("a betting action is an object with `act` (open, call, raise, bet, drop)")
+        })?;
         let amount = match v.get("amount") {
             None | Some(Value::Null) => None,
-            Some(a) => Some(a.as_u64().ok_or_else(|| bad("`amount` must be a non-negative integer"))?),
+            Some(a) => {
+                Some(a.as_u64().ok_or_else(|| bad("`amount` must be a non-negative integer"))?)
+            }
         };
         let need = || amount.ok_or_else(|| bad(&format!("`{act}` needs an `amount`")));
         Ok(match act {
@@ -73,7 +81,9 @@ impl Action {
                     let due = match stage {
                         Stage::Respond { open } => open,
                         Stage::FaceRaise { open, raise } => raise - open,
-                        Stage::Open => return Err(bad("nothing to call: the interval is not open yet")),
+                        Stage::Open => {
+                            return Err(bad("nothing to call: the interval is not open yet"))
+                        }
                     };
                     if a != due {
                         return Err(bad(&format!("a call costs exactly {due}, not {a}")));
@@ -88,7 +98,11 @@ impl Action {
                     Stage::Respond { open } if a == open => Action::Call,
                     Stage::Respond { .. } => Action::Raise(a),
                     Stage::FaceRaise { open, raise } if a == raise - open => Action::Call,
-                    Stage::FaceRaise { .. } => return Err(bad("after a raise only a call of the difference or a drop is allowed")),
+                    Stage::FaceRaise { .. } => {
+                        return Err(bad(
+                            "after a raise only a call of the difference or a drop is allowed",
+                        ))
+                    }
                 }
             }
             other => return Err(bad(&format!("unknown act `{other}`"))),
@@ -146,7 +160,17 @@ fn illegal(m: String) -> ErrorInfo {
 impl StudGame {
     /// Antes are paid and the first three cards dealt; interval 1 waits for position 0.
     pub fn new(deal: Deal, tie_rule: TieRule, eval: EvalRules) -> StudGame {
-        StudGame { deal, turn: 1, phase: Phase::Bet(Stage::Open), pot: 2 * ANTE, contrib: [ANTE; 2], revealed: [vec![], vec![]], log: vec![], tie_rule, eval }
+        StudGame {
+            deal,
+            turn: 1,
+            phase: Phase::Bet(Stage::Open),
+            pot: 2 * ANTE,
+            contrib: [ANTE; 2],
+            revealed: [vec![], vec![]],
+            log: vec![],
+            tie_rule,
+            eval,
+        }
     }
 
     /// Cards dealt to each position so far.
@@ -199,11 +223,19 @@ impl StudGame {
     pub fn legal(&self) -> Vec<Value> {
         let drop = json!({"act": "drop"});
         match self.phase {
-            Phase::Bet(Stage::Open) => vec![drop, json!({"act": "open", "min": MIN_OPEN, "max": self.pot})],
-            Phase::Bet(Stage::Respond { open }) => {
-                vec![drop, json!({"act": "call", "amount": open}), json!({"act": "raise", "min": open + 1, "max": self.pot})]
+            Phase::Bet(Stage::Open) => {
+                vec![drop, json!({"act": "open", "min": MIN_OPEN, "max": self.pot})]
             }
-            Phase::Bet(Stage::FaceRaise { open, raise }) => vec![drop, json!({"act": "call", "amount": raise - open})],
+            Phase::Bet(Stage::Respond { open }) => {
+                vec![
+                    drop,
+                    json!({"act": "call", "amount": open}),
+                    json!({"act": "raise", "min": open + 1, "max": self.pot}),
+                ]
+            }
+            Phase::Bet(Stage::FaceRaise { open, raise }) => {
+                vec![drop, json!({"act": "call", "amount": raise - open})]
+            }
             _ => vec![],
         }
     }
@@ -219,14 +251,30 @@ impl StudGame {
         let pot = self.pot;
         let (paid, next) = match (stage, action) {
             (_, Action::Drop) => (0, None),
-            (Stage::Open, Action::Open(x)) if (MIN_OPEN..=pot).contains(&x) => (x, Some(Phase::Bet(Stage::Respond { open: x }))),
-            (Stage::Open, Action::Open(x)) => return Err(illegal(format!("an open must be between {MIN_OPEN} and the pot {pot}, not {x}"))),
+            (Stage::Open, Action::Open(x)) if (MIN_OPEN..=pot).contains(&x) => {
+                (x, Some(Phase::Bet(Stage::Respond { open: x })))
+            }
+            (Stage::Open, Action::Open(x)) => {
+                return Err(illegal(format!(
+                    "an open must be between {MIN_OPEN} and the pot {pot}, not {x}"
+                )))
+            }
             (Stage::Respond { open }, Action::Call) => (open, None),
-            (Stage::Respond { open }, Action::Raise(y)) if y > open && y <= pot => (y, Some(Phase::Bet(Stage::FaceRaise { open, raise: y }))),
-            (Stage::Respond { open }, Action::Raise(y)) => return Err(illegal(format!("a raise must be above the open {open} and at most the pot {pot}, not {y}"))),
+            (Stage::Respond { open }, Action::Raise(y)) if y > open && y <= pot => {
+                (y, Some(Phase::Bet(Stage::FaceRaise { open, raise: y })))
+            }
+            (Stage::Respond { open }, Action::Raise(y)) => {
+                return Err(illegal(format!(
+                    "a raise must be above the open {open} and at most the pot {pot}, not {y}"
+                )))
+            }
             (Stage::FaceRaise { open, raise }, Action::Call) => (raise - open, None),
-            (Stage::FaceRaise { .. }, Action::Raise(_)) => return Err(illegal("only one raise per interval".into())),
-            (s, a) => return Err(illegal(format!("`{}` is not allowed {}", a.name(), stage_text(s)))),
+            (Stage::FaceRaise { .. }, Action::Raise(_)) => {
+                return Err(illegal("only one raise per interval".into()))
+            }
+            (s, a) => {
+                return Err(illegal(format!("`{}` is not allowed {}", a.name(), stage_text(s))))
+            }
         };
         self.log.push(Logged { turn: self.turn, position: pos, action, paid, pot_before: pot });
         self.pot += paid;
@@ -264,7 +312,10 @@ impl StudGame {
         }
         for (pos, c) in cards.iter().enumerate() {
             if !self.hole(pos).contains(c) {
-                return Err(illegal(format!("{c} is not a face-down card of position {}", pos + 1)));
+                return Err(illegal(format!(
+                    "{c} is not a face-down card of position {}",
+                    pos + 1
+                )));
             }
         }
         for (pos, c) in cards.iter().enumerate() {

@@ -103,11 +103,21 @@ pub fn rule(c: usize, i: usize, j: usize) -> usize {
 /// A readable rule name like `end/much/strong`.
 pub fn rule_name(r: usize) -> String {
     let (c, i, j) = (r / 6, r % 6 / 3, r % 3);
-    format!("{}/{}/{}", ["early", "middle", "end"][c], ["few", "middle", "much"][j], ["weak", "strong"][i])
+    format!(
+        "{}/{}/{}",
+        ["early", "middle", "end"][c],
+        ["few", "middle", "much"][j],
+        ["weak", "strong"][i]
+    )
 }
 
 /// The adjustment degree (3.3) and the fired rules with their strengths.
-pub fn infer(expect: f64, norm_bet: f64, norm_turn: f64, t: &Tendencies) -> (f64, Vec<(usize, f64)>) {
+pub fn infer(
+    expect: f64,
+    norm_bet: f64,
+    norm_turn: f64,
+    t: &Tendencies,
+) -> (f64, Vec<(usize, f64)>) {
     let a = [WEAK.mu(expect), STRONG.mu(expect)];
     let mut fired = Vec::with_capacity(8);
     for (c, mc) in THREE.iter().enumerate() {
@@ -166,14 +176,31 @@ pub struct Estimate {
 }
 
 /// Runs the estimation for the player's cards `own` against the opponent's `opp_up`.
-pub fn estimate(own: &[Card], opp_up: &[Card], opp_hole: usize, norm_bet: f64, norm_turn: f64, t: &Tendencies, s: Scoring) -> Estimate {
+pub fn estimate(
+    own: &[Card],
+    opp_up: &[Card],
+    opp_hole: usize,
+    norm_bet: f64,
+    norm_turn: f64,
+    t: &Tendencies,
+    s: Scoring,
+) -> Estimate {
     let scores = opponent_scores(own, opp_up, opp_hole, s);
     let hum_expect = scores.iter().sum::<f64>() / scores.len().max(1) as f64;
     let com = s.score(own);
     let p = cdf(&scores, com);
     let expect = p - cdf(&scores, hum_expect);
     let (inf, fired) = infer(expect, norm_bet, norm_turn, t);
-    Estimate { com, p, hum_expect, expect, infer: inf, result: adjust(expect, p, inf), fired, scores }
+    Estimate {
+        com,
+        p,
+        hum_expect,
+        expect,
+        infer: inf,
+        result: adjust(expect, p, inf),
+        fired,
+        scores,
+    }
 }
 
 #[cfg(test)]

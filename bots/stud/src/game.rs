@@ -78,7 +78,10 @@ fn seat_err(seat: usize, e: ErrorInfo) -> ErrorInfo {
 impl Session {
     pub fn new(config: SessionConfig, deals: Deals) -> Result<Session, ErrorInfo> {
         if config.first_seat > 1 || config.games == 0 {
-            return Err(ErrorInfo::new(ErrorCode::InvalidOption, "first_seat must be 0 or 1 and games at least 1"));
+            return Err(ErrorInfo::new(
+                ErrorCode::InvalidOption,
+                "first_seat must be 0 or 1 and games at least 1",
+            ));
         }
         let game = StudGame::new(deals.deal(0), config.tie_rule, config.eval);
         Ok(Session { chips: [config.start_chips; 2], config, deals, game_no: 0, game, over: false })
@@ -91,7 +94,9 @@ impl Session {
         let deals = if path.is_empty() {
             Deals::Seeded(seed)
         } else {
-            let text = std::fs::read_to_string(path).map_err(|e| ErrorInfo::new(ErrorCode::InvalidOption, format!("deal file {path}: {e}")))?;
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                ErrorInfo::new(ErrorCode::InvalidOption, format!("deal file {path}: {e}"))
+            })?;
             Deals::Fixed(DealSet::parse(&text)?)
         };
         Session::new(config, deals)
@@ -163,7 +168,9 @@ impl Session {
             *chips += n;
         }
         let show = matches!(end, Ending::Showdown { .. }) || self.config.disclose;
-        let hands = show.then(|| (0..2).map(|s| Self::cards(&self.game.deal.cards[self.position(s)])).collect::<Vec<_>>());
+        let hands = show.then(|| {
+            (0..2).map(|s| Self::cards(&self.game.deal.cards[self.position(s)])).collect::<Vec<_>>()
+        });
         let (ending, winner) = match end {
             Ending::Drop { by } => ("drop", Some(1 - self.seat(by))),
             Ending::Showdown { winner } => ("showdown", winner.map(|p| self.seat(p))),
@@ -177,18 +184,33 @@ impl Session {
             self.over = true;
         } else {
             self.game_no += 1;
-            self.game = StudGame::new(self.deals.deal(self.game_no), self.config.tie_rule, self.config.eval);
+            self.game = StudGame::new(
+                self.deals.deal(self.game_no),
+                self.config.tie_rule,
+                self.config.eval,
+            );
         }
         report
     }
 
     fn reveal_choice(&self, seat: usize, v: &Value) -> Result<Card, ErrorInfo> {
         let text = v.get("reveal").and_then(Value::as_str).ok_or_else(|| {
-            ErrorInfo::new(ErrorCode::IllegalAction, "a reveal is {\"reveal\": \"<one of your face-down cards>\"}")
+            ErrorInfo::new(
+                ErrorCode::IllegalAction,
+                "a reveal is {\"reveal\": \"<one of your face-down cards>\"}",
+            )
         });
-        let card = text.and_then(Card::parse).map_err(|e| seat_err(seat, ErrorInfo::new(ErrorCode::IllegalAction, e.message)))?;
+        let card = text
+            .and_then(Card::parse)
+            .map_err(|e| seat_err(seat, ErrorInfo::new(ErrorCode::IllegalAction, e.message)))?;
         if !self.game.hole(self.position(seat)).contains(&card) {
-            return Err(seat_err(seat, ErrorInfo::new(ErrorCode::IllegalAction, format!("{card} is not one of your face-down cards"))));
+            return Err(seat_err(
+                seat,
+                ErrorInfo::new(
+                    ErrorCode::IllegalAction,
+                    format!("{card} is not one of your face-down cards"),
+                ),
+            ));
         }
         Ok(card)
     }
@@ -202,7 +224,12 @@ impl Game for Session {
         if self.game.phase == Phase::Reveal {
             return (0..2)
                 .map(|seat| {
-                    let legal: Vec<Value> = self.game.hole(self.position(seat)).iter().map(|c| json!({"reveal": c.to_string()})).collect();
+                    let legal: Vec<Value> = self
+                        .game
+                        .hole(self.position(seat))
+                        .iter()
+                        .map(|c| json!({"reveal": c.to_string()}))
+                        .collect();
                     Decision { seat, observation: self.observation(seat, &legal), legal }
                 })
                 .collect();
@@ -222,29 +249,50 @@ impl Game for Session {
             let mut chosen = [None, None];
             for (seat, v) in actions {
                 if *seat > 1 {
-                    return Err(ErrorInfo::new(ErrorCode::IllegalAction, format!("seat {seat}: there are only seats 0 and 1")));
+                    return Err(ErrorInfo::new(
+                        ErrorCode::IllegalAction,
+                        format!("seat {seat}: there are only seats 0 and 1"),
+                    ));
                 }
                 chosen[self.position(*seat)] = Some(self.reveal_choice(*seat, v)?);
             }
             let [Some(a), Some(b)] = chosen else {
-                return Err(ErrorInfo::new(ErrorCode::IllegalAction, "both seats must reveal a card at once"));
+                return Err(ErrorInfo::new(
+                    ErrorCode::IllegalAction,
+                    "both seats must reveal a card at once",
+                ));
             };
             self.game.reveal([a, b])?;
-            let by_seat: Vec<String> = (0..2).map(|s| [a, b][self.position(s)].to_string()).collect();
+            let by_seat: Vec<String> =
+                (0..2).map(|s| [a, b][self.position(s)].to_string()).collect();
             json!({"game": game, "turn": turn, "kind": "reveal", "revealed": by_seat})
         } else {
-            let pos = self.game.to_act().ok_or_else(|| ErrorInfo::new(ErrorCode::Internal, "no one to act"))?;
+            let pos = self
+                .game
+                .to_act()
+                .ok_or_else(|| ErrorInfo::new(ErrorCode::Internal, "no one to act"))?;
             let seat = self.seat(pos);
             let [(s, v)] = actions else {
-                return Err(ErrorInfo::new(ErrorCode::IllegalAction, format!("seat {seat} alone must bet now")));
+                return Err(ErrorInfo::new(
+                    ErrorCode::IllegalAction,
+                    format!("seat {seat} alone must bet now"),
+                ));
             };
             if *s != seat {
-                return Err(ErrorInfo::new(ErrorCode::IllegalAction, format!("seat {s}: it is seat {seat}'s turn to bet")));
+                return Err(ErrorInfo::new(
+                    ErrorCode::IllegalAction,
+                    format!("seat {s}: it is seat {seat}'s turn to bet"),
+                ));
             }
             let Phase::Bet(stage) = self.game.phase else { unreachable!("checked above") };
             let action = Action::from_json(v, stage).map_err(|e| seat_err(seat, e))?;
             self.game.bet(pos, action).map_err(|e| seat_err(seat, e))?;
-            let l = self.game.log.last().copied().ok_or_else(|| ErrorInfo::new(ErrorCode::Internal, "no log"))?;
+            let l = self
+                .game
+                .log
+                .last()
+                .copied()
+                .ok_or_else(|| ErrorInfo::new(ErrorCode::Internal, "no log"))?;
             json!({"game": game, "turn": turn, "kind": "bet", "seat": seat, "act": l.action.name(), "paid": l.paid, "pot": self.game.pot})
         };
         let end = match self.game.phase {
@@ -263,8 +311,17 @@ impl Game for Session {
             return None;
         }
         let [a, b] = self.chips;
-        let scores = if a > b { vec![1.0, 0.0] } else if a < b { vec![0.0, 1.0] } else { vec![0.5, 0.5] };
+        let scores = if a > b {
+            vec![1.0, 0.0]
+        } else if a < b {
+            vec![0.0, 1.0]
+        } else {
+            vec![0.5, 0.5]
+        };
         let start = self.config.start_chips;
-        Some(GameOutcome { scores, summary: json!({"chips": self.chips, "net": [a - start, b - start], "games": self.game_no + 1}) })
+        Some(GameOutcome {
+            scores,
+            summary: json!({"chips": self.chips, "net": [a - start, b - start], "games": self.game_no + 1}),
+        })
     }
 }

@@ -45,7 +45,18 @@ impl Category {
     }
 
     pub fn name(self) -> &'static str {
-        ["nothing", "one-pair", "two-pair", "three-of-a-kind", "straight", "flush", "full-house", "four-of-a-kind", "straight-flush", "royal-straight-flush"][self as usize]
+        [
+            "nothing",
+            "one-pair",
+            "two-pair",
+            "three-of-a-kind",
+            "straight",
+            "flush",
+            "full-house",
+            "four-of-a-kind",
+            "straight-flush",
+            "royal-straight-flush",
+        ][self as usize]
     }
 }
 
@@ -68,7 +79,10 @@ impl TieRule {
             "hand-cards-only" => Ok(TieRule::HandCardsOnly),
             "full-kickers" => Ok(TieRule::FullKickers),
             "single-key-rank" => Ok(TieRule::SingleKeyRank),
-            _ => Err(ErrorInfo::new(ErrorCode::InvalidParams, format!("`{text}` is not a tie rule ({})", Self::NAMES.join(", ")))),
+            _ => Err(ErrorInfo::new(
+                ErrorCode::InvalidParams,
+                format!("`{text}` is not a tie rule ({})", Self::NAMES.join(", ")),
+            )),
         }
     }
 }
@@ -169,12 +183,14 @@ pub fn evaluate(cards: &[Card], rules: EvalRules) -> HandValue {
     let all = suit_mask[0] | suit_mask[1] | suit_mask[2] | suit_mask[3];
     let mut ranks = [0u8; 5];
     let mut at = 0;
-    let value = |category, ranks, n: usize, n_hand: u8| HandValue { category, ranks, n: n as u8, n_hand };
+    let value =
+        |category, ranks, n: usize, n_hand: u8| HandValue { category, ranks, n: n as u8, n_hand };
 
     let flush = suit_mask.iter().copied().find(|m| m.count_ones() >= 5);
     if let Some(fm) = flush {
         if let Some(top) = straight_top(fm, rules.wheel) {
-            let cat = if top == 14 { Category::RoyalStraightFlush } else { Category::StraightFlush };
+            let cat =
+                if top == 14 { Category::RoyalStraightFlush } else { Category::StraightFlush };
             return value(cat, [top, 0, 0, 0, 0], 1, 1);
         }
     }
@@ -287,7 +303,8 @@ mod tests {
             let v = ev(cards);
             assert_eq!((v.category, v.ranks().to_vec()), (cat, ranks), "{cards}");
         }
-        let no_wheel = evaluate(&parse_cards("As 2d 3c 4h 5s 9d Kc").unwrap(), EvalRules { wheel: false });
+        let no_wheel =
+            evaluate(&parse_cards("As 2d 3c 4h 5s 9d Kc").unwrap(), EvalRules { wheel: false });
         assert_eq!(no_wheel.category, Category::Nothing);
     }
 
@@ -309,7 +326,13 @@ mod tests {
 
     #[test]
     fn refined_score_orders_like_hand_cards_only() {
-        let hands = ["As Kd 9c 7h 5s 3d 2c", "As Ad 9c 7h 5s 3d 2c", "Ks Kd Qc Qh 5s 3d 2c", "As Ad Qc Qh 5s 3d 2c", "9s Ts Js Qs Ks 2d 2c"];
+        let hands = [
+            "As Kd 9c 7h 5s 3d 2c",
+            "As Ad 9c 7h 5s 3d 2c",
+            "Ks Kd Qc Qh 5s 3d 2c",
+            "As Ad Qc Qh 5s 3d 2c",
+            "9s Ts Js Qs Ks 2d 2c",
+        ];
         let v: Vec<HandValue> = hands.iter().map(|h| ev(h)).collect();
         for w in v.windows(2) {
             assert!(w[0].refined_score() < w[1].refined_score());

@@ -74,7 +74,13 @@ pub struct Learner {
 
 impl Learner {
     pub fn new(initial: f64, history_len: usize) -> Learner {
-        Learner { tendencies: [initial; 18], histories: vec![VecDeque::new(); 18], history_len, log: vec![], firings: [0; 18] }
+        Learner {
+            tendencies: [initial; 18],
+            histories: vec![VecDeque::new(); 18],
+            history_len,
+            log: vec![],
+            firings: [0; 18],
+        }
     }
 
     /// Learns from a finished game's records, given the opponent's seven cards in dealing order.

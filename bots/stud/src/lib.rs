@@ -24,7 +24,8 @@ pub mod view;
 use serde_json::json;
 use yomi_plugin::protocol::manifest::CommandInfo;
 use yomi_plugin::{
-    Agent, AgentContext, BotInfo, CommandContext, ErrorCode, ErrorInfo, Game, GameInfo, OptionSpec, Options, Plugin, PluginManifest, Preset,
+    Agent, AgentContext, BotInfo, CommandContext, ErrorCode, ErrorInfo, Game, GameInfo, OptionSpec,
+    Options, Plugin, PluginManifest, Preset,
 };
 
 use crate::hand::TieRule;
@@ -81,11 +82,25 @@ pub const MODELS: [(&str, &str, &str, &str); 4] = [
 ];
 
 fn player_bot(name: &str, description: &str, model: Option<(&str, &str)>) -> BotInfo {
-    let reveal_presets = ["random", "strong-first", "weak-first"].iter().map(|r| Preset::new(r, &format!("reveals {r}"), json!({"reveal": r}))).collect();
+    let reveal_presets = ["random", "strong-first", "weak-first"]
+        .iter()
+        .map(|r| Preset::new(r, &format!("reveals {r}"), json!({"reveal": r})))
+        .collect();
     let presets = if model.is_some() {
         reveal_presets
     } else {
-        vec![Preset::new("no-bluff", "the seed's reference-[8] system: no bluffing", json!({"bluff": false})), Preset::new("adaptive", "adapts its bluffing to the detected style", json!({"adapt": true}))]
+        vec![
+            Preset::new(
+                "no-bluff",
+                "the seed's reference-[8] system: no bluffing",
+                json!({"bluff": false}),
+            ),
+            Preset::new(
+                "adaptive",
+                "adapts its bluffing to the detected style",
+                json!({"adapt": true}),
+            ),
+        ]
     };
     BotInfo {
         name: name.into(),
@@ -135,19 +150,38 @@ impl Plugin for StudPlugin {
         }
     }
 
-    fn new_agent(&self, bot: &str, options: &Options, ctx: &AgentContext) -> Result<Box<dyn Agent>, ErrorInfo> {
+    fn new_agent(
+        &self,
+        bot: &str,
+        options: &Options,
+        ctx: &AgentContext,
+    ) -> Result<Box<dyn Agent>, ErrorInfo> {
         match bot {
-            "fuzzy" | "ta" | "tp" | "la" | "lp" => Ok(Box::new(player::FuzzyPlayer::new(options, ctx.seed)?)),
+            "fuzzy" | "ta" | "tp" | "la" | "lp" => {
+                Ok(Box::new(player::FuzzyPlayer::new(options, ctx.seed)?))
+            }
             "random" => Ok(Box::new(baseline::Baseline::new(baseline::Kind::Random, ctx.seed))),
-            "calling-station" => Ok(Box::new(baseline::Baseline::new(baseline::Kind::CallingStation, ctx.seed))),
-            _ => Err(ErrorInfo::new(ErrorCode::UnknownBot, format!("no bot `{bot}` in plugin stud"))),
+            "calling-station" => {
+                Ok(Box::new(baseline::Baseline::new(baseline::Kind::CallingStation, ctx.seed)))
+            }
+            _ => {
+                Err(ErrorInfo::new(ErrorCode::UnknownBot, format!("no bot `{bot}` in plugin stud")))
+            }
         }
     }
 
-    fn new_game(&self, game: &str, options: &Options, seed: u64) -> Result<Box<dyn Game>, ErrorInfo> {
+    fn new_game(
+        &self,
+        game: &str,
+        options: &Options,
+        seed: u64,
+    ) -> Result<Box<dyn Game>, ErrorInfo> {
         match game {
             "stud" => Ok(Box::new(game::Session::from_options(options, seed)?)),
-            _ => Err(ErrorInfo::new(ErrorCode::UnknownGame, format!("no game `{game}` in plugin stud"))),
+            _ => Err(ErrorInfo::new(
+                ErrorCode::UnknownGame,
+                format!("no game `{game}` in plugin stud"),
+            )),
         }
     }
 

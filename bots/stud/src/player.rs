@@ -160,7 +160,11 @@ impl FuzzyPlayer {
 
     /// The opponent's last bet over the pot it faced, this game (spec E6, E7).
     fn norm_bet(view: &View) -> f64 {
-        view.history.iter().rev().find(|h| !h.mine && h.act != "drop").map_or(0.0, |h| (h.paid as f64 / h.pot_before.max(1) as f64).min(1.0))
+        view.history
+            .iter()
+            .rev()
+            .find(|h| !h.mine && h.act != "drop")
+            .map_or(0.0, |h| (h.paid as f64 / h.pot_before.max(1) as f64).min(1.0))
     }
 
     /// The potential margin, adapted to the detected style when adaptation is on.
@@ -179,12 +183,28 @@ impl FuzzyPlayer {
 
     fn estimate(&mut self, view: &View) -> Estimate {
         let nt = (view.turn as f64 - 1.0) / 6.0;
-        let mut e = estimate(&view.own(), &view.opp_up, view.opp_hole_count, Self::norm_bet(view), nt, &self.learner.tendencies, self.cfg.scoring);
+        let mut e = estimate(
+            &view.own(),
+            &view.opp_up,
+            view.opp_hole_count,
+            Self::norm_bet(view),
+            nt,
+            &self.learner.tendencies,
+            self.cfg.scoring,
+        );
         // The strongest-firing rule learns from this estimation; a later rule wins ties.
-        if let Some((rule, _)) = e.fired.iter().copied().reduce(|a, b| if b.1 >= a.1 { b } else { a }) {
+        if let Some((rule, _)) =
+            e.fired.iter().copied().reduce(|a, b| if b.1 >= a.1 { b } else { a })
+        {
             self.learner.firings[rule] += 1;
             let opp_cards = if view.turn <= 4 { view.turn as usize + 2 } else { 7 };
-            self.records.push(Record { rule, expect: e.expect, com: e.com, scores: std::mem::take(&mut e.scores), opp_cards });
+            self.records.push(Record {
+                rule,
+                expect: e.expect,
+                com: e.com,
+                scores: std::mem::take(&mut e.scores),
+                opp_cards,
+            });
         }
         e
     }
@@ -203,7 +223,14 @@ impl FuzzyPlayer {
 
     /// The card at the extreme potential, ties broken at random.
     fn extreme(&mut self, pots: &[(Card, f64)], highest: bool) -> (Card, f64) {
-        let best = pots.iter().map(|p| p.1).fold(if highest { f64::MIN } else { f64::MAX }, |a, b| if highest { a.max(b) } else { a.min(b) });
+        let best =
+            pots.iter().map(|p| p.1).fold(if highest { f64::MIN } else { f64::MAX }, |a, b| {
+                if highest {
+                    a.max(b)
+                } else {
+                    a.min(b)
+                }
+            });
         let ties: Vec<(Card, f64)> = pots.iter().copied().filter(|p| p.1 == best).collect();
         *ties.choose(&mut self.rng).unwrap_or(&pots[0])
     }
@@ -211,7 +238,11 @@ impl FuzzyPlayer {
     fn reveal(&mut self, view: &View, e: &Estimate) -> Decided {
         let pots = self.potentials(view);
         let pick_random = |s: &mut Self| *pots.choose(&mut s.rng).unwrap_or(&pots[0]);
-        let strategy = if self.cfg.reveal == Reveal::Bluff && !self.cfg.bluff { Reveal::Random } else { self.cfg.reveal };
+        let strategy = if self.cfg.reveal == Reveal::Bluff && !self.cfg.bluff {
+            Reveal::Random
+        } else {
+            self.cfg.reveal
+        };
         let (card, why) = match strategy {
             Reveal::Random => (pick_random(self).0, "random"),
             Reveal::StrongFirst => (self.extreme(&pots, true).0, "strongest-looking"),
@@ -225,8 +256,12 @@ impl FuzzyPlayer {
                     sorted.shuffle(&mut self.rng);
                     sorted.sort_by(|a, b| a.1.total_cmp(&b.1));
                     self.slow_played = true;
-                    let weakest = self.rng.gen::<f64>() < self.cfg.slowplay_weakest || sorted.len() < 2;
-                    (if weakest { sorted[0].0 } else { sorted[1].0 }, "superior: slow play, weak-looking card")
+                    let weakest =
+                        self.rng.gen::<f64>() < self.cfg.slowplay_weakest || sorted.len() < 2;
+                    (
+                        if weakest { sorted[0].0 } else { sorted[1].0 },
+                        "superior: slow play, weak-looking card",
+                    )
                 }
             }
             Reveal::Bluff => {
@@ -239,8 +274,12 @@ impl FuzzyPlayer {
                 }
             }
         };
-        let potentials: Vec<Value> = pots.iter().map(|(c, p)| json!({"card": c.to_string(), "potential": p})).collect();
-        Decided { action: json!({"reveal": card.to_string()}), explain: json!({"reveal_reason": why, "potentials": potentials}) }
+        let potentials: Vec<Value> =
+            pots.iter().map(|(c, p)| json!({"card": c.to_string(), "potential": p})).collect();
+        Decided {
+            action: json!({"reveal": card.to_string()}),
+            explain: json!({"reveal_reason": why, "potentials": potentials}),
+        }
     }
 
     /// Table 3.2: the intention to drop from the opponent's bet and the turn.
@@ -262,14 +301,20 @@ impl FuzzyPlayer {
         let (nb, nt) = (Self::norm_bet(view), (view.turn as f64 - 1.0) / 6.0);
         let mut intention = None;
         let mut bluff = None;
-        let drop = |why: &str, intention: Option<f64>| Decided { action: json!({"act": "drop"}), explain: json!({"drop_reason": why, "drop_intention": intention}) };
+        let drop = |why: &str, intention: Option<f64>| Decided {
+            action: json!({"act": "drop"}),
+            explain: json!({"drop_reason": why, "drop_intention": intention}),
+        };
         if e.result < 0.0 {
             let fuzzy = view.turn <= 4 || self.cfg.drop == DropStyle::Loose;
             if fuzzy {
                 let i = Self::drop_intention(nb, nt) * self.cfg.drop_scale;
                 intention = Some(i);
                 if self.rng.gen::<f64>() <= i {
-                    return Ok(drop("inferior; the random draw did not exceed the drop intention", intention));
+                    return Ok(drop(
+                        "inferior; the random draw did not exceed the drop intention",
+                        intention,
+                    ));
                 }
             } else if self.cfg.drop == DropStyle::Tight || !self.cfg.bluff {
                 return Ok(drop("inferior from turn 5", None));
@@ -279,20 +324,34 @@ impl FuzzyPlayer {
                 } else if view.turn == 5 {
                     self.potentials(view).iter().map(|p| p.1).fold(f64::MIN, f64::max)
                 } else {
-                    potential(&view.up, view.hole.len(), mask(&view.up) | mask(&view.opp_up), self.cfg.scoring)
+                    potential(
+                        &view.up,
+                        view.hole.len(),
+                        mask(&view.up) | mask(&view.opp_up),
+                        self.cfg.scoring,
+                    )
                 };
                 if pstar - e.com < self.margin() {
-                    return Ok(drop("inferior, and no card makes the hand look strong enough to bluff", None));
+                    return Ok(drop(
+                        "inferior, and no card makes the hand look strong enough to bluff",
+                        None,
+                    ));
                 }
                 bluff = Some(pstar);
                 self.bluffed = true;
             }
         }
-        let explain = json!({"drop_intention": intention, "bluff": bluff.is_some(), "potential": bluff});
+        let explain =
+            json!({"drop_intention": intention, "bluff": bluff.is_some(), "potential": bluff});
         if view.facing_raise() {
             return Ok(Decided { action: json!({"act": "call"}), explain });
         }
-        let (lower, mut upper) = view.bounds().ok_or_else(|| ErrorInfo::new(ErrorCode::InvalidParams, "inconsistent observation: no betting action is legal"))?;
+        let (lower, mut upper) = view.bounds().ok_or_else(|| {
+            ErrorInfo::new(
+                ErrorCode::InvalidParams,
+                "inconsistent observation: no betting action is legal",
+            )
+        })?;
         if self.cfg.passive {
             upper = lower.max((self.cfg.passive_cap * upper as f64).floor() as u64);
         }
@@ -311,7 +370,9 @@ impl FuzzyPlayer {
     /// Normal noise with the configured variance (Box–Muller, so only the seeded RNG is used).
     fn noise(&mut self) -> f64 {
         let (u1, u2): (f64, f64) = (self.rng.gen::<f64>().max(f64::MIN_POSITIVE), self.rng.gen());
-        (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos() * self.cfg.noise_variance.sqrt()
+        (-2.0 * u1.ln()).sqrt()
+            * (std::f64::consts::TAU * u2).cos()
+            * self.cfg.noise_variance.sqrt()
     }
 
     fn decide(&mut self, view: &View) -> Result<Decided, ErrorInfo> {
@@ -330,7 +391,12 @@ impl FuzzyPlayer {
     fn end_game(&mut self, event: &Value, end: &Value) {
         let Some(seat) = self.seat else { return };
         let opp = 1 - seat;
-        let hands = end["hands"].as_array().and_then(|h| h.get(opp)).and_then(Value::as_array).map(|cs| cs.iter().filter_map(|c| c.as_str().and_then(|s| Card::parse(s).ok())).collect::<Vec<_>>());
+        let hands =
+            end["hands"].as_array().and_then(|h| h.get(opp)).and_then(Value::as_array).map(|cs| {
+                cs.iter()
+                    .filter_map(|c| c.as_str().and_then(|s| Card::parse(s).ok()))
+                    .collect::<Vec<_>>()
+            });
         if let (true, Some(cards)) = (self.cfg.learning, hands.filter(|c| c.len() == 7)) {
             let s = self.cfg.scoring;
             let game = event["game"].as_u64().unwrap_or(0);
@@ -358,7 +424,11 @@ impl Agent for FuzzyPlayer {
     fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
         let view = View::parse(&request.observation)?;
         let d = self.decide(&view)?;
-        Ok(if request.explain { ActReply::explained(d.action, d.explain) } else { ActReply::new(d.action) })
+        Ok(if request.explain {
+            ActReply::explained(d.action, d.explain)
+        } else {
+            ActReply::new(d.action)
+        })
     }
 
     fn observe(&mut self, event: &Value) -> Result<(), ErrorInfo> {
@@ -387,7 +457,10 @@ impl Agent for FuzzyPlayer {
                 "stats": self.opp.summary(),
                 "tendency_patterns": crate::classify::tendency_patterns(&self.learner.log),
             })),
-            _ => Err(ErrorInfo::new(ErrorCode::UnknownMethod, format!("no method `{method}` (tendencies, style)"))),
+            _ => Err(ErrorInfo::new(
+                ErrorCode::UnknownMethod,
+                format!("no method `{method}` (tendencies, style)"),
+            )),
         }
     }
 }

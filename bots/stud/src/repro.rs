@@ -23,7 +23,15 @@ const ALL_SHOWDOWN: [u32; 3] = [248, 248, 4];
 
 pub const REVEALS: [&str; 3] = ["random", "strong-first", "weak-first"];
 const TABLES: [&str; 3] = ["4.2", "4.3", "4.4"];
-pub const COLUMNS: [&str; 7] = ["final profit", "wins", "inferior bluffs", "bluff successes", "superior showdowns", "moved >= 10000", "moved >= 20000"];
+pub const COLUMNS: [&str; 7] = [
+    "final profit",
+    "wins",
+    "inferior bluffs",
+    "bluff successes",
+    "superior showdowns",
+    "moved >= 10000",
+    "moved >= 20000",
+];
 
 /// Tables 4.2–4.4 by reveal strategy, rows TA, TA_2, TP, TP_2, LA, LA_2, LP, LP_2.
 const SEED: [[[f64; 7]; 8]; 3] = [
@@ -63,9 +71,13 @@ const SEED: [[[f64; 7]; 8]; 3] = [
 pub fn deal_set_profile(set: &DealSet) -> ([[u32; 7]; 2], [u32; 3]) {
     let (mut cats, mut out) = ([[0u32; 7]; 2], [0u32; 3]);
     for d in &set.deals {
-        let v = [evaluate(&d.cards[0], EvalRules::default()), evaluate(&d.cards[1], EvalRules::default())];
+        let v = [
+            evaluate(&d.cards[0], EvalRules::default()),
+            evaluate(&d.cards[1], EvalRules::default()),
+        ];
         for p in 0..2 {
-            cats[p][(v[p].category as usize).min(6)] += u32::from(v[p].category <= Category::FullHouse);
+            cats[p][(v[p].category as usize).min(6)] +=
+                u32::from(v[p].category <= Category::FullHouse);
         }
         out[[2, 0, 1][winner(&v[0], &v[1], TieRule::HandCardsOnly) as usize]] += 1;
     }
@@ -75,13 +87,17 @@ pub fn deal_set_profile(set: &DealSet) -> ([[u32; 7]; 2], [u32; 3]) {
 /// How far a deal set is from Table 4.1 (sum of absolute count differences).
 pub fn distance(set: &DealSet) -> u32 {
     let (cats, out) = deal_set_profile(set);
-    let cat: u32 = (0..2).flat_map(|p| (0..7).map(move |k| (p, k))).map(|(p, k)| cats[p][k].abs_diff(TABLE_4_1[p][k])).sum();
+    let cat: u32 = (0..2)
+        .flat_map(|p| (0..7).map(move |k| (p, k)))
+        .map(|(p, k)| cats[p][k].abs_diff(TABLE_4_1[p][k]))
+        .sum();
     cat + (0..3).map(|k| out[k].abs_diff(ALL_SHOWDOWN[k])).sum::<u32>()
 }
 
 /// The `count` seeds among the first `tries` whose 500-deal sets come closest to Table 4.1.
 pub fn closest_deal_sets(tries: u64, count: usize, games: usize) -> Vec<(u64, DealSet)> {
-    let mut scored: Vec<(u32, u64)> = (0..tries).map(|s| (distance(&DealSet::seeded(s, games)), s)).collect();
+    let mut scored: Vec<(u32, u64)> =
+        (0..tries).map(|s| (distance(&DealSet::seeded(s, games)), s)).collect();
     scored.sort();
     scored.into_iter().take(count).map(|(_, s)| (s, DealSet::seeded(s, games))).collect()
 }
@@ -116,7 +132,15 @@ fn options(schema: Vec<yomi_plugin::OptionSpec>, changes: serde_json::Value) -> 
 }
 
 /// The bluffing player (seat 0) against model `model` with `reveal`, on `deals`.
-pub fn run(deals: &DealSet, model: usize, reveal: &str, system_first: bool, seed: u64, adapt: bool, drop_scale: f64) -> Result<RunStats, ErrorInfo> {
+pub fn run(
+    deals: &DealSet,
+    model: usize,
+    reveal: &str,
+    system_first: bool,
+    seed: u64,
+    adapt: bool,
+    drop_scale: f64,
+) -> Result<RunStats, ErrorInfo> {
     let (_, _, drop, bet) = MODELS[model];
     let config = SessionConfig {
         games: deals.deals.len(),
@@ -128,14 +152,38 @@ pub fn run(deals: &DealSet, model: usize, reveal: &str, system_first: bool, seed
         disclose: true,
     };
     let mut session = Session::new(config, Deals::Fixed(deals.clone()))?;
-    let mut system = FuzzyPlayer::new(&options(player_options(None), json!({"adapt": adapt, "drop_scale": drop_scale})), derive_seed(seed, 1))?;
-    let mut opponent = FuzzyPlayer::new(&options(player_options(Some((drop, bet))), json!({"reveal": reveal, "drop_scale": drop_scale})), derive_seed(seed, 2))?;
+    let mut system = FuzzyPlayer::new(
+        &options(player_options(None), json!({"adapt": adapt, "drop_scale": drop_scale})),
+        derive_seed(seed, 1),
+    )?;
+    let mut opponent = FuzzyPlayer::new(
+        &options(
+            player_options(Some((drop, bet))),
+            json!({"reveal": reveal, "drop_scale": drop_scale}),
+        ),
+        derive_seed(seed, 2),
+    )?;
     play(&mut session, &mut [&mut system, &mut opponent])?;
-    let mut s = RunStats { style: system.style().map(|s| s.label()), much_share: system.opp.much_share(), late_drop_rate: system.opp.late_drop_rate(), showdown_loss_rate: system.opp.showdown_loss_rate(), big_share: system.opp.big_share(), ..RunStats::default() };
+    let mut s = RunStats {
+        style: system.style().map(|s| s.label()),
+        much_share: system.opp.much_share(),
+        late_drop_rate: system.opp.late_drop_rate(),
+        showdown_loss_rate: system.opp.showdown_loss_rate(),
+        big_share: system.opp.big_share(),
+        ..RunStats::default()
+    };
     for g in &system.games {
         s.nets.push(g.net as f64);
         // counts[0] is unused: column 0 (profit) comes from the nets.
-        let c = [0, u64::from(g.won), u64::from(g.bluffed), u64::from(g.bluffed && g.opp_dropped), u64::from(g.slow_played && g.showdown && g.won), u64::from(g.net.abs() >= 10_000), u64::from(g.net.abs() >= 20_000)];
+        let c = [
+            0,
+            u64::from(g.won),
+            u64::from(g.bluffed),
+            u64::from(g.bluffed && g.opp_dropped),
+            u64::from(g.slow_played && g.showdown && g.won),
+            u64::from(g.net.abs() >= 10_000),
+            u64::from(g.net.abs() >= 20_000),
+        ];
         for (total, x) in s.counts.iter_mut().zip(c) {
             *total += x;
         }
@@ -187,34 +235,60 @@ fn mean(x: &[f64]) -> f64 {
 /// The nine §4.3.3 conclusions on one deal set's 24 runs (indexed by reveal, model, seating):
 /// (holds, tight-or-passive value, loose-or-aggressive value) per point.
 pub fn conclusions(runs: &[Vec<Vec<RunStats>>]) -> Vec<(bool, f64, f64)> {
-    let pick = |f: &dyn Fn(usize) -> bool| -> Vec<&RunStats> { runs.iter().flat_map(|by_model| by_model.iter().enumerate().filter(|(m, _)| f(*m)).flat_map(|(_, r)| r.iter())).collect() };
+    let pick = |f: &dyn Fn(usize) -> bool| -> Vec<&RunStats> {
+        runs.iter()
+            .flat_map(|by_model| {
+                by_model.iter().enumerate().filter(|(m, _)| f(*m)).flat_map(|(_, r)| r.iter())
+            })
+            .collect()
+    };
     let (tight, loose) = (pick(&|m| m < 2), pick(&|m| m >= 2));
     let (aggr, pass) = (pick(&|m| m % 2 == 0), pick(&|m| m % 2 == 1));
-    let per = |rs: &[&RunStats], f: &dyn Fn(&RunStats) -> f64| -> Vec<f64> { rs.iter().map(|r| f(r)).collect() };
+    let per = |rs: &[&RunStats], f: &dyn Fn(&RunStats) -> f64| -> Vec<f64> {
+        rs.iter().map(|r| f(r)).collect()
+    };
     let profit = |r: &RunStats| r.nets.iter().sum::<f64>();
-    let rate = |rs: &[&RunStats]| rs.iter().map(|r| r.counts[3] as f64).sum::<f64>() / rs.iter().map(|r| r.counts[2] as f64).sum::<f64>().max(1.0);
+    let rate = |rs: &[&RunStats]| {
+        rs.iter().map(|r| r.counts[3] as f64).sum::<f64>()
+            / rs.iter().map(|r| r.counts[2] as f64).sum::<f64>().max(1.0)
+    };
     let (rt, rl) = (rate(&tight), rate(&loose));
     let nt: f64 = tight.iter().map(|r| r.counts[2] as f64).sum();
     let nl: f64 = loose.iter().map(|r| r.counts[2] as f64).sum();
     let pooled = (rt * nt + rl * nl) / (nt + nl).max(1.0);
-    let z = (rt - rl) / (pooled * (1.0 - pooled) * (1.0 / nt.max(1.0) + 1.0 / nl.max(1.0))).sqrt().max(1e-12);
+    let z = (rt - rl)
+        / (pooled * (1.0 - pooled) * (1.0 / nt.max(1.0) + 1.0 / nl.max(1.0))).sqrt().max(1e-12);
     let m = |rs: &[&RunStats], f: &dyn Fn(&RunStats) -> f64| mean(&per(rs, f));
     let cnt = |k: usize| move |r: &RunStats| r.counts[k] as f64;
     let q_end: Vec<f64> = tight.iter().flat_map(|r| r.q_end_few.iter().copied()).collect();
     let q_end_l: Vec<f64> = loose.iter().flat_map(|r| r.q_end_few.iter().copied()).collect();
     let q_mid_p: Vec<f64> = pass.iter().flat_map(|r| r.q_mid_bet.iter().copied()).collect();
     let q_mid_a: Vec<f64> = aggr.iter().flat_map(|r| r.q_mid_bet.iter().copied()).collect();
-    let end_t = welch_t(&per(&loose, &|r| r.end_firings as f64), &per(&tight, &|r| r.end_firings as f64));
-    let much_t = welch_t(&per(&aggr, &|r| r.much_firings as f64), &per(&pass, &|r| r.much_firings as f64));
+    let end_t =
+        welch_t(&per(&loose, &|r| r.end_firings as f64), &per(&tight, &|r| r.end_firings as f64));
+    let much_t =
+        welch_t(&per(&aggr, &|r| r.much_firings as f64), &per(&pass, &|r| r.much_firings as f64));
     vec![
         (m(&loose, &profit) > m(&tight, &profit), m(&tight, &profit), m(&loose, &profit)),
         (m(&tight, &cnt(1)) > m(&loose, &cnt(1)), m(&tight, &cnt(1)), m(&loose, &cnt(1))),
         (z.abs() < 1.96, rt, rl),
         (m(&loose, &cnt(4)) > m(&tight, &cnt(4)), m(&tight, &cnt(4)), m(&loose, &cnt(4))),
-        (m(&loose, &cnt(5)) > m(&tight, &cnt(5)) && m(&loose, &cnt(6)) > m(&tight, &cnt(6)), m(&tight, &cnt(5)), m(&loose, &cnt(5))),
-        (end_t > T_CRIT, m(&tight, &|r| r.end_firings as f64), m(&loose, &|r| r.end_firings as f64)),
+        (
+            m(&loose, &cnt(5)) > m(&tight, &cnt(5)) && m(&loose, &cnt(6)) > m(&tight, &cnt(6)),
+            m(&tight, &cnt(5)),
+            m(&loose, &cnt(5)),
+        ),
+        (
+            end_t > T_CRIT,
+            m(&tight, &|r| r.end_firings as f64),
+            m(&loose, &|r| r.end_firings as f64),
+        ),
         (mean(&q_end) < mean(&q_end_l), mean(&q_end), mean(&q_end_l)),
-        (much_t > T_CRIT, m(&pass, &|r| r.much_firings as f64), m(&aggr, &|r| r.much_firings as f64)),
+        (
+            much_t > T_CRIT,
+            m(&pass, &|r| r.much_firings as f64),
+            m(&aggr, &|r| r.much_firings as f64),
+        ),
         (mean(&q_mid_p) < mean(&q_mid_a), mean(&q_mid_p), mean(&q_mid_a)),
     ]
 }
@@ -259,16 +333,41 @@ pub fn rows(sets: usize, games: usize, seed: u64, drop_scale: f64) -> Result<Vec
     let chosen = closest_deal_sets(400, sets.max(1), games);
     let mut rows = Vec::new();
     let (cats, out) = deal_set_profile(&chosen[0].1);
-    let names = ["nothing", "one pair", "two pair", "three of a kind", "straight", "flush", "full house"];
+    let names =
+        ["nothing", "one pair", "two pair", "three of a kind", "straight", "flush", "full house"];
     for p in 0..2 {
         for k in 0..7 {
-            rows.push(Row::new("4.1", ["first to act", "second to act"][p], names[k], Some(TABLE_4_1[p][k] as f64), cats[p][k] as f64, None, games as u64));
+            rows.push(Row::new(
+                "4.1",
+                ["first to act", "second to act"][p],
+                names[k],
+                Some(TABLE_4_1[p][k] as f64),
+                cats[p][k] as f64,
+                None,
+                games as u64,
+            ));
         }
     }
     for (k, c) in ["first-actor wins", "first-actor losses", "draws"].iter().enumerate() {
-        rows.push(Row::new("4.1", "all showdown", c, Some(ALL_SHOWDOWN[k] as f64), out[k] as f64, None, games as u64));
+        rows.push(Row::new(
+            "4.1",
+            "all showdown",
+            c,
+            Some(ALL_SHOWDOWN[k] as f64),
+            out[k] as f64,
+            None,
+            games as u64,
+        ));
     }
-    rows.push(Row::new("4.1", "deal set", "seed of the chosen set", None, chosen[0].0 as f64, None, games as u64));
+    rows.push(Row::new(
+        "4.1",
+        "deal set",
+        "seed of the chosen set",
+        None,
+        chosen[0].0 as f64,
+        None,
+        games as u64,
+    ));
     // runs[set][reveal][model][seating]
     type Job<'a> = Box<dyn FnOnce() -> Result<RunStats, ErrorInfo> + Send + 'a>;
     let mut jobs: Vec<Job> = Vec::new();
@@ -277,7 +376,9 @@ pub fn rows(sets: usize, games: usize, seed: u64, drop_scale: f64) -> Result<Vec
             for model in 0..4 {
                 for first in [true, false] {
                     let s = derive_seed(seed ^ set_seed, (model * 2 + usize::from(first)) as u64);
-                    jobs.push(Box::new(move || run(set, model, reveal, first, s, false, drop_scale)));
+                    jobs.push(Box::new(move || {
+                        run(set, model, reveal, first, s, false, drop_scale)
+                    }));
                 }
             }
         }
@@ -286,13 +387,17 @@ pub fn rows(sets: usize, games: usize, seed: u64, drop_scale: f64) -> Result<Vec
     for model in 0..4 {
         for first in [true, false] {
             let s = derive_seed(seed ^ chosen[0].0, (model * 2 + usize::from(first)) as u64);
-            jobs.push(Box::new(move || run(adapt_set, model, "random", first, s, true, drop_scale)));
+            jobs.push(Box::new(move || {
+                run(adapt_set, model, "random", first, s, true, drop_scale)
+            }));
         }
     }
     let mut flat = parallel(jobs).into_iter().collect::<Result<Vec<_>, _>>()?.into_iter();
     let mut runs: Vec<Vec<Vec<Vec<RunStats>>>> = Vec::new();
     for _ in 0..chosen.len() {
-        runs.push((0..3).map(|_| (0..4).map(|_| flat.by_ref().take(2).collect()).collect()).collect());
+        runs.push(
+            (0..3).map(|_| (0..4).map(|_| flat.by_ref().take(2).collect()).collect()).collect(),
+        );
     }
     let adaptive: Vec<RunStats> = flat.collect();
     let n = games as u64;
@@ -300,24 +405,66 @@ pub fn rows(sets: usize, games: usize, seed: u64, drop_scale: f64) -> Result<Vec
         for model in 0..4 {
             for (si, first) in [true, false].iter().enumerate() {
                 let r = &runs[0][ri][model][si];
-                let label = format!("{}{}", MODELS[model].0.to_uppercase(), if *first { "" } else { "_2" });
+                let label =
+                    format!("{}{}", MODELS[model].0.to_uppercase(), if *first { "" } else { "_2" });
                 let seed_row = SEED[ri][model * 2 + si];
                 let (mean_net, [lo, hi]) = mean_ci(&r.nets);
-                rows.push(Row::new(table, &label, COLUMNS[0], Some(seed_row[0]), (mean_net * games as f64).round(), Some([lo * games as f64, hi * games as f64]), n));
+                rows.push(Row::new(
+                    table,
+                    &label,
+                    COLUMNS[0],
+                    Some(seed_row[0]),
+                    (mean_net * games as f64).round(),
+                    Some([lo * games as f64, hi * games as f64]),
+                    n,
+                ));
                 for k in 1..7 {
                     let [a, b] = wilson(r.counts[k] as f64, n);
-                    rows.push(Row::new(table, &label, COLUMNS[k], Some(seed_row[k]), r.counts[k] as f64, Some([a * games as f64, b * games as f64]), n));
+                    rows.push(Row::new(
+                        table,
+                        &label,
+                        COLUMNS[k],
+                        Some(seed_row[k]),
+                        r.counts[k] as f64,
+                        Some([a * games as f64, b * games as f64]),
+                        n,
+                    ));
                 }
             }
         }
     }
     for (si, set_runs) in runs.iter().enumerate() {
         for (k, (holds, low, high)) in conclusions(set_runs).into_iter().enumerate() {
-            rows.push(Row::new("4.3.3", POINTS[k].0, &format!("holds, deal set {si}"), Some(1.0), f64::from(u8::from(holds)), None, 24 * n));
+            rows.push(Row::new(
+                "4.3.3",
+                POINTS[k].0,
+                &format!("holds, deal set {si}"),
+                Some(1.0),
+                f64::from(u8::from(holds)),
+                None,
+                24 * n,
+            ));
             if si == 0 {
-                let (lo_name, hi_name) = if k == 7 || k == 8 { ("passive", "aggressive") } else { ("tight", "loose") };
-                rows.push(Row::new("4.3.3", POINTS[k].0, &format!("{}: {lo_name}", POINTS[k].1), None, low, None, 12 * n));
-                rows.push(Row::new("4.3.3", POINTS[k].0, &format!("{}: {hi_name}", POINTS[k].1), None, high, None, 12 * n));
+                let (lo_name, hi_name) =
+                    if k == 7 || k == 8 { ("passive", "aggressive") } else { ("tight", "loose") };
+                rows.push(Row::new(
+                    "4.3.3",
+                    POINTS[k].0,
+                    &format!("{}: {lo_name}", POINTS[k].1),
+                    None,
+                    low,
+                    None,
+                    12 * n,
+                ));
+                rows.push(Row::new(
+                    "4.3.3",
+                    POINTS[k].0,
+                    &format!("{}: {hi_name}", POINTS[k].1),
+                    None,
+                    high,
+                    None,
+                    12 * n,
+                ));
             }
         }
     }
@@ -328,7 +475,8 @@ pub fn rows(sets: usize, games: usize, seed: u64, drop_scale: f64) -> Result<Vec
         for by_model in set_runs {
             for (model, rs) in by_model.iter().enumerate() {
                 for r in rs {
-                    let col = r.style.and_then(|s| labels.iter().position(|l| *l == s)).unwrap_or(4);
+                    let col =
+                        r.style.and_then(|s| labels.iter().position(|l| *l == s)).unwrap_or(4);
                     matrix[model][col] += 1;
                 }
             }
@@ -336,36 +484,127 @@ pub fn rows(sets: usize, games: usize, seed: u64, drop_scale: f64) -> Result<Vec
     }
     let total_runs = (chosen.len() * 6) as u64;
     for (model, label) in labels.iter().enumerate() {
-        let of_model: Vec<&RunStats> = runs.iter().flat_map(|set| set.iter().flat_map(move |by_model| by_model[model].iter())).collect();
+        let of_model: Vec<&RunStats> = runs
+            .iter()
+            .flat_map(|set| set.iter().flat_map(move |by_model| by_model[model].iter()))
+            .collect();
         let much: Vec<f64> = of_model.iter().map(|r| r.much_share).collect();
         let late: Vec<f64> = of_model.iter().map(|r| r.late_drop_rate).collect();
         let (m, ci) = mean_ci(&much);
-        rows.push(Row::new("classifier features", label, "much share of late bets", None, m, Some(ci), total_runs));
+        rows.push(Row::new(
+            "classifier features",
+            label,
+            "much share of late bets",
+            None,
+            m,
+            Some(ci),
+            total_runs,
+        ));
         let (m, ci) = mean_ci(&late);
-        rows.push(Row::new("classifier features", label, "late drop rate", None, m, Some(ci), total_runs));
+        rows.push(Row::new(
+            "classifier features",
+            label,
+            "late drop rate",
+            None,
+            m,
+            Some(ci),
+            total_runs,
+        ));
         let (m, ci) = mean_ci(&of_model.iter().map(|r| r.showdown_loss_rate).collect::<Vec<_>>());
-        rows.push(Row::new("classifier features", label, "showdown loss rate", None, m, Some(ci), total_runs));
+        rows.push(Row::new(
+            "classifier features",
+            label,
+            "showdown loss rate",
+            None,
+            m,
+            Some(ci),
+            total_runs,
+        ));
         let (m, ci) = mean_ci(&of_model.iter().map(|r| r.big_share).collect::<Vec<_>>());
-        rows.push(Row::new("classifier features", label, "opens and raises above 0.7 pot", None, m, Some(ci), total_runs));
+        rows.push(Row::new(
+            "classifier features",
+            label,
+            "opens and raises above 0.7 pot",
+            None,
+            m,
+            Some(ci),
+            total_runs,
+        ));
         let (m, ci) = mean_ci(&of_model.iter().map(|r| r.showdowns as f64).collect::<Vec<_>>());
-        rows.push(Row::new("game length", label, "showdowns per run", None, m, Some(ci), total_runs));
-        let (m, ci) = mean_ci(&of_model.iter().map(|r| r.end_turns as f64 / r.nets.len().max(1) as f64).collect::<Vec<_>>());
-        rows.push(Row::new("game length", label, "mean turn a game ends in", None, m, Some(ci), total_runs));
+        rows.push(Row::new(
+            "game length",
+            label,
+            "showdowns per run",
+            None,
+            m,
+            Some(ci),
+            total_runs,
+        ));
+        let (m, ci) = mean_ci(
+            &of_model
+                .iter()
+                .map(|r| r.end_turns as f64 / r.nets.len().max(1) as f64)
+                .collect::<Vec<_>>(),
+        );
+        rows.push(Row::new(
+            "game length",
+            label,
+            "mean turn a game ends in",
+            None,
+            m,
+            Some(ci),
+            total_runs,
+        ));
     }
     for (model, row) in matrix.iter().enumerate() {
         for (col, count) in row.iter().enumerate() {
             let column = format!("detected {}", labels.get(col).copied().unwrap_or("none"));
-            rows.push(Row::new("classifier", labels[model], &column, None, *count as f64, None, total_runs));
+            rows.push(Row::new(
+                "classifier",
+                labels[model],
+                &column,
+                None,
+                *count as f64,
+                None,
+                total_runs,
+            ));
         }
     }
     for model in 0..4 {
         for (si, label) in ["first", "second"].iter().enumerate() {
-            let (stat, adapt) = (runs[0][0][model][si].nets.iter().sum::<f64>(), adaptive[model * 2 + si].nets.iter().sum::<f64>());
+            let (stat, adapt) = (
+                runs[0][0][model][si].nets.iter().sum::<f64>(),
+                adaptive[model * 2 + si].nets.iter().sum::<f64>(),
+            );
             let row = format!("{} ({label})", labels[model]);
-            rows.push(Row::new("adaptive", &row, "final profit, static bluffing", None, stat, None, n));
-            rows.push(Row::new("adaptive", &row, "final profit, adaptive bluffing", None, adapt, None, n));
+            rows.push(Row::new(
+                "adaptive",
+                &row,
+                "final profit, static bluffing",
+                None,
+                stat,
+                None,
+                n,
+            ));
+            rows.push(Row::new(
+                "adaptive",
+                &row,
+                "final profit, adaptive bluffing",
+                None,
+                adapt,
+                None,
+                n,
+            ));
         }
     }
-    rows.push(Row::new("timing", "whole reproduction", "seconds (2 threads)", None, t0.elapsed().as_secs_f64().round(), None, (runs.len() * 24 + 8) as u64 * n));
+    rows.push(Row::new(
+        "timing",
+        "whole reproduction",
+        "seconds (2 threads)",
+        None,
+        t0.elapsed().as_secs_f64().round(),
+        None,
+        (runs.len() * 24 + 8) as u64 * n,
+    ));
     Ok(rows)
 }

@@ -58,7 +58,11 @@ fn cards(v: &Value, k: &str) -> Result<Vec<Card>, ErrorInfo> {
         .as_array()
         .ok_or_else(|| bad(format!("`{k}` is not a list of cards")))?
         .iter()
-        .map(|c| c.as_str().ok_or_else(|| bad(format!("`{k}` holds a non-string"))).and_then(|s| Card::parse(s).map_err(|e| bad(e.message))))
+        .map(|c| {
+            c.as_str()
+                .ok_or_else(|| bad(format!("`{k}` holds a non-string")))
+                .and_then(|s| Card::parse(s).map_err(|e| bad(e.message)))
+        })
         .collect()
 }
 
@@ -78,7 +82,11 @@ impl View {
             5 => 4,
             t => 4 + (t as usize - 5) - usize::from(reveal),
         };
-        if hole.len() + up.len() != total || opp_up.len() + opp_hole_count != total || up.len() != shown || opp_up.len() != shown {
+        if hole.len() + up.len() != total
+            || opp_up.len() + opp_hole_count != total
+            || up.len() != shown
+            || opp_up.len() != shown
+        {
             return Err(bad(format!(
                 "turn {turn}{} needs {total} cards each with {shown} face up; got {} down + {} up and {} + {} for the opponent",
                 if reveal { " (reveal)" } else { "" },
@@ -88,7 +96,8 @@ impl View {
                 opp_up.len()
             )));
         }
-        check_distinct(&[hole.clone(), up.clone(), opp_up.clone()].concat()).map_err(|e| bad(e.message))?;
+        check_distinct(&[hole.clone(), up.clone(), opp_up.clone()].concat())
+            .map_err(|e| bad(e.message))?;
         let history = field(obs, "history")?
             .as_array()
             .ok_or_else(|| bad("`history` is not a list".into()))?
@@ -103,7 +112,12 @@ impl View {
                 })
             })
             .collect::<Result<Vec<_>, ErrorInfo>>()?;
-        let legal = field(obs, "legal")?.as_array().ok_or_else(|| bad("`legal` is not a list".into()))?.iter().filter_map(Self::legal).collect();
+        let legal = field(obs, "legal")?
+            .as_array()
+            .ok_or_else(|| bad("`legal` is not a list".into()))?
+            .iter()
+            .filter_map(Self::legal)
+            .collect();
         Ok(View {
             seat: uint(obs, "seat")? as usize,
             position: uint(obs, "position")? as usize,
@@ -137,7 +151,8 @@ impl View {
 
     /// True when I answer a raise (only call or drop remain).
     pub fn facing_raise(&self) -> bool {
-        !self.reveal && !self.legal.iter().any(|l| matches!(l, Legal::Open { .. } | Legal::Raise { .. }))
+        !self.reveal
+            && !self.legal.iter().any(|l| matches!(l, Legal::Open { .. } | Legal::Raise { .. }))
     }
 
     /// The betting bounds `(lower, upper)` of my amount decision: an open's range, or from the
@@ -163,7 +178,9 @@ pub fn bet_action(view: &View, amount: u64) -> serde_json::Value {
     for l in &view.legal {
         match *l {
             Legal::Open { .. } => return json!({"act": "open", "amount": amount}),
-            Legal::Call { amount: due } if amount <= due || view.facing_raise() => return json!({"act": "call"}),
+            Legal::Call { amount: due } if amount <= due || view.facing_raise() => {
+                return json!({"act": "call"})
+            }
             _ => {}
         }
     }

@@ -9,7 +9,10 @@ use yomi_stud::cards::Card;
 use yomi_stud::hand::{evaluate, Category, EvalRules, HandValue, TieRule};
 
 fn theirs(cards: &[Card]) -> Rank {
-    let rs: Vec<RsCard> = cards.iter().map(|c| RsCard::new(Value::from_u8(c.rank() - 2), Suit::from_u8(c.suit()))).collect();
+    let rs: Vec<RsCard> = cards
+        .iter()
+        .map(|c| RsCard::new(Value::from_u8(c.rank() - 2), Suit::from_u8(c.suit())))
+        .collect();
     rs.rank()
 }
 

@@ -26,7 +26,12 @@ fn session(changes: Value, seed: u64) -> Box<dyn yomi_plugin::Game> {
 
 #[test]
 fn out_of_range_options_are_clear_errors() {
-    for (k, v) in [("tendency_init", json!(150.0)), ("noise_variance", json!(-1.0)), ("potential_margin", json!(-0.5)), ("slowplay_weakest", json!(2.0))] {
+    for (k, v) in [
+        ("tendency_init", json!(150.0)),
+        ("noise_variance", json!(-1.0)),
+        ("potential_margin", json!(-0.5)),
+        ("slowplay_weakest", json!(2.0)),
+    ] {
         let o = with(defaults(&player_options(None)), json!({ k: v }));
         let e = StudPlugin.new_agent("fuzzy", &o, &AgentContext::default()).err().unwrap();
         assert_eq!(e.code, ErrorCode::InvalidOption);
@@ -41,11 +46,15 @@ fn inconsistent_observations_are_clear_errors() {
     let mut p = bot("fuzzy", json!({}), 1);
     let mut obs = d.observation.clone();
     obs["up"] = json!(["As", "Kd"]);
-    let e = p.act(&ActRequest { observation: obs, legal: d.legal.clone(), explain: false }).unwrap_err();
+    let e = p
+        .act(&ActRequest { observation: obs, legal: d.legal.clone(), explain: false })
+        .unwrap_err();
     assert!(e.message.contains("inconsistent observation"), "{}", e.message);
     let mut obs = d.observation.clone();
     obs["turn"] = json!(9);
-    assert!(p.act(&ActRequest { observation: obs, legal: d.legal.clone(), explain: false }).is_err());
+    assert!(p
+        .act(&ActRequest { observation: obs, legal: d.legal.clone(), explain: false })
+        .is_err());
 }
 
 #[test]
@@ -53,7 +62,13 @@ fn explain_shows_the_estimation_and_the_reasons() {
     let g = session(json!({}), 5);
     let d = &g.decisions()[0];
     let mut p = bot("fuzzy", json!({}), 2);
-    let reply = p.act(&ActRequest { observation: d.observation.clone(), legal: d.legal.clone(), explain: true }).unwrap();
+    let reply = p
+        .act(&ActRequest {
+            observation: d.observation.clone(),
+            legal: d.legal.clone(),
+            explain: true,
+        })
+        .unwrap();
     let x = reply.explain.unwrap();
     for k in ["result", "expect", "infer", "p", "com", "fired", "superior", "bluff"] {
         assert!(x.get(k).is_some(), "explain lacks {k}: {x}");
@@ -68,12 +83,22 @@ fn every_model_plays_every_reveal_strategy_and_learns() {
     for (name, ..) in MODELS {
         for reveal in ["random", "strong-first", "weak-first"] {
             let mut g = session(json!({"games": 20, "disclose": true}), 3);
-            let (mut a, mut b) = (bot("fuzzy", json!({}), 4), bot(name, json!({ "reveal": reveal }), 5));
+            let (mut a, mut b) =
+                (bot("fuzzy", json!({}), 4), bot(name, json!({ "reveal": reveal }), 5));
             let played = play(g.as_mut(), &mut [a.as_mut(), b.as_mut()]).unwrap();
-            let net = played.outcome.summary["net"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).sum::<i64>();
+            let net = played.outcome.summary["net"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_i64().unwrap())
+                .sum::<i64>();
             assert_eq!(net, 0, "chips are conserved");
             let t = a.call("tendencies", &json!({})).unwrap();
-            let moved = t["tendencies"].as_array().unwrap().iter().any(|r| r["t"].as_f64().unwrap() != 50.0);
+            let moved = t["tendencies"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|r| r["t"].as_f64().unwrap() != 50.0);
             assert!(moved, "{name}/{reveal}: learning changed no tendency");
         }
     }

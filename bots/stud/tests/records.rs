@@ -29,28 +29,58 @@ fn records() -> Vec<Record> {
     vec![
         Record {
             name: "5.3",
-            turns: vec![vec![d(3), d(13), d(10)], vec![d(18), d(54), d(36)], vec![d(10), d(115), d(105)], vec![d(20), d(193), d(173)], vec![d(200), d(701), d(501)], vec![d(100), d(1462), None]],
+            turns: vec![
+                vec![d(3), d(13), d(10)],
+                vec![d(18), d(54), d(36)],
+                vec![d(10), d(115), d(105)],
+                vec![d(20), d(193), d(173)],
+                vec![d(200), d(701), d(501)],
+                vec![d(100), d(1462), None],
+            ],
             pots: vec![36, 144, 374, 760, 2162, 3724],
             system_net: 1181,
             deal: any(),
         },
         Record {
             name: "5.4",
-            turns: vec![vec![d(10), d(12), d(2)], vec![d(10), d(40), d(30)], vec![d(10), d(117), d(107)], vec![d(10), d(72), d(62)], vec![d(1), d(336), d(335)], vec![None]],
+            turns: vec![
+                vec![d(10), d(12), d(2)],
+                vec![d(10), d(40), d(30)],
+                vec![d(10), d(117), d(107)],
+                vec![d(10), d(72), d(62)],
+                vec![d(1), d(336), d(335)],
+                vec![None],
+            ],
             pots: vec![34, 114, 348, 492, 1164, 1164],
             system_net: 582,
             deal: any(),
         },
         Record {
             name: "5.5",
-            turns: vec![vec![d(7), d(7)], vec![d(12), d(12)], vec![d(12), d(12)], vec![d(12), d(27), d(15)], vec![d(5), d(83), d(78)], vec![d(2), d(190), d(188)], vec![d(22), None]],
+            turns: vec![
+                vec![d(7), d(7)],
+                vec![d(12), d(12)],
+                vec![d(12), d(12)],
+                vec![d(12), d(27), d(15)],
+                vec![d(5), d(83), d(78)],
+                vec![d(2), d(190), d(188)],
+                vec![d(22), None],
+            ],
             pots: vec![24, 48, 72, 126, 292, 672, 694],
             system_net: -336,
             deal: any(),
         },
         Record {
             name: "5.6",
-            turns: vec![vec![d(5), d(9), d(4)], vec![d(20), d(24), d(4)], vec![d(76), d(128), d(52)], vec![d(332), d(618), d(286)], vec![d(1500), d(3013), d(1513)], vec![d(1000), d(8594), d(7594)], vec![d(24782), d(35065), d(10283)]],
+            turns: vec![
+                vec![d(5), d(9), d(4)],
+                vec![d(20), d(24), d(4)],
+                vec![d(76), d(128), d(52)],
+                vec![d(332), d(618), d(286)],
+                vec![d(1500), d(3013), d(1513)],
+                vec![d(1000), d(8594), d(7594)],
+                vec![d(24782), d(35065), d(10283)],
+            ],
             pots: vec![28, 76, 332, 1568, 7594, 24782, 94912],
             system_net: 47456,
             // Subject 10: two pair 4s and 2s; the system: a diamond flush, 3c in the hole.
@@ -58,14 +88,29 @@ fn records() -> Vec<Record> {
         },
         Record {
             name: "5.7",
-            turns: vec![vec![d(10), d(16), d(6)], vec![d(40), d(40)], vec![d(10), d(98), d(88)], vec![d(100), d(418), d(318)], vec![d(10), d(1164), d(1154)], vec![d(1), d(3483), None]],
+            turns: vec![
+                vec![d(10), d(16), d(6)],
+                vec![d(40), d(40)],
+                vec![d(10), d(98), d(88)],
+                vec![d(100), d(418), d(318)],
+                vec![d(10), d(1164), d(1154)],
+                vec![d(1), d(3483), None],
+            ],
             pots: vec![42, 122, 318, 1154, 3482, 6966],
             system_net: 1742,
             deal: any(),
         },
         Record {
             name: "B.2",
-            turns: vec![vec![d(10), d(15), d(5)], vec![d(11), d(30), d(19)], vec![d(11), d(73), d(62)], vec![d(210), d(413), d(203)], vec![d(397), d(645), d(248)], vec![d(752), d(2471), d(1719)], vec![d(281), d(5318), d(5037)]],
+            turns: vec![
+                vec![d(10), d(15), d(5)],
+                vec![d(11), d(30), d(19)],
+                vec![d(11), d(73), d(62)],
+                vec![d(210), d(413), d(203)],
+                vec![d(397), d(645), d(248)],
+                vec![d(752), d(2471), d(1719)],
+                vec![d(281), d(5318), d(5037)],
+            ],
             pots: vec![40, 100, 246, 1072, 2362, 7304, 17940],
             system_net: -8970,
             // Subject 9: a king-high straight; the system: aces and kings.
@@ -99,9 +144,12 @@ fn the_six_records_replay_exactly() {
             }
             assert_eq!(g.turn as usize, i + 1, "{}: interval", r.name);
             for amount in turn {
-                let Phase::Bet(stage) = g.phase else { panic!("{}: no betting at turn {}", r.name, i + 1) };
+                let Phase::Bet(stage) = g.phase else {
+                    panic!("{}: no betting at turn {}", r.name, i + 1)
+                };
                 let pos = g.to_act().unwrap();
-                g.bet(pos, action(stage, *amount)).unwrap_or_else(|e| panic!("{} turn {}: {}", r.name, i + 1, e.message));
+                g.bet(pos, action(stage, *amount))
+                    .unwrap_or_else(|e| panic!("{} turn {}: {}", r.name, i + 1, e.message));
             }
             assert_eq!(g.pot, r.pots[i], "{}: pot after interval {}", r.name, i + 1);
         }
@@ -130,7 +178,11 @@ fn showdown_records_end_as_the_text_says() {
 
 #[test]
 fn illegal_bets_are_rejected_and_change_nothing() {
-    let mut g = StudGame::new(DealSet::seeded(1, 1).deals[0].clone(), TieRule::HandCardsOnly, EvalRules::default());
+    let mut g = StudGame::new(
+        DealSet::seeded(1, 1).deals[0].clone(),
+        TieRule::HandCardsOnly,
+        EvalRules::default(),
+    );
     assert!(g.bet(1, Action::Open(3)).unwrap_err().message.contains("not position 2's turn"));
     assert!(g.bet(0, Action::Open(0)).is_err());
     assert!(g.bet(0, Action::Open(11)).unwrap_err().message.contains("pot 10"));

@@ -47,17 +47,36 @@ fn observations_never_show_the_opponents_face_down_cards() {
             // The opponent's hole cards are the cards of the deal not visible to this seat; the
             // observation must name none of them.
             let obs = &d.observation;
-            let mine: Vec<String> = ["hole", "up"].iter().flat_map(|k| obs[k].as_array().unwrap().iter().map(|c| c.as_str().unwrap().to_string())).collect();
-            let opp_up: Vec<String> = obs["opp_up"].as_array().unwrap().iter().map(|c| c.as_str().unwrap().to_string()).collect();
+            let mine: Vec<String> = ["hole", "up"]
+                .iter()
+                .flat_map(|k| {
+                    obs[k].as_array().unwrap().iter().map(|c| c.as_str().unwrap().to_string())
+                })
+                .collect();
+            let opp_up: Vec<String> = obs["opp_up"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().unwrap().to_string())
+                .collect();
             let mut all = vec![];
             strings(obs, &mut all);
-            let cards: Vec<&String> = all.iter().filter(|s| s.len() == 2 && yomi_stud::cards::Card::parse(s).is_ok()).collect();
+            let cards: Vec<&String> = all
+                .iter()
+                .filter(|s| s.len() == 2 && yomi_stud::cards::Card::parse(s).is_ok())
+                .collect();
             for c in cards {
                 assert!(mine.contains(c) || opp_up.contains(c), "seat {} sees {c}", d.seat);
             }
             assert_eq!(obs["legal"], json!(d.legal));
             checked += 1;
-            let reply = random[d.seat].act(&yomi_plugin::ActRequest { observation: d.observation.clone(), legal: d.legal.clone(), explain: false }).unwrap();
+            let reply = random[d.seat]
+                .act(&yomi_plugin::ActRequest {
+                    observation: d.observation.clone(),
+                    legal: d.legal.clone(),
+                    explain: false,
+                })
+                .unwrap();
             actions.push((d.seat, reply.action));
         }
         let event = g.apply(&actions).unwrap();
@@ -129,7 +148,10 @@ fn deal_files_drive_the_cards_and_bad_files_are_rejected() {
     assert_eq!(g.decisions()[0].observation["hole"], json!(["As", "Ad"]));
     let bad = dir.join("bad.deals");
     std::fs::write(&bad, "As Ad 2c 3c 4c 5c Ah | As Kd 2d 3d 4d 5d Kh\n").unwrap();
-    let e = StudPlugin.new_game("stud", &options(json!({"deals": bad.to_str().unwrap()})), 1).err().unwrap();
+    let e = StudPlugin
+        .new_game("stud", &options(json!({"deals": bad.to_str().unwrap()})), 1)
+        .err()
+        .unwrap();
     assert!(e.message.contains("twice"), "{}", e.message);
 }
 
@@ -138,14 +160,22 @@ fn play_mode_ends_the_session_at_bankruptcy() {
     let mut g = session(json!({"games": 1000, "mode": "play", "start_chips": 50}), 4);
     let (mut a, mut b) = (agent("random", 5), agent("random", 6));
     let played = play(g.as_mut(), &mut [a.as_mut(), b.as_mut()]).unwrap();
-    let chips = played.outcome.summary["chips"].as_array().unwrap().iter().map(|c| c.as_i64().unwrap()).collect::<Vec<_>>();
+    let chips = played.outcome.summary["chips"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_i64().unwrap())
+        .collect::<Vec<_>>();
     assert!(chips.iter().any(|c| *c < 0), "{chips:?}");
     assert!(played.outcome.summary["games"].as_u64().unwrap() < 1000);
 }
 
 #[test]
 fn seeded_baseline_matches_are_stable() {
-    for (name, bots) in [("random-vs-calling-station", ["random", "calling-station"]), ("random-vs-random", ["random", "random"])] {
+    for (name, bots) in [
+        ("random-vs-calling-station", ["random", "calling-station"]),
+        ("random-vs-random", ["random", "random"]),
+    ] {
         let mut g = session(json!({"games": 3}), 11);
         let (mut a, mut b) = (agent(bots[0], 21), agent(bots[1], 22));
         let played = play(g.as_mut(), &mut [a.as_mut(), b.as_mut()]).unwrap();

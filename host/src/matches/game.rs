@@ -13,7 +13,11 @@ pub struct HostedGame {
 }
 
 impl HostedGame {
-    pub async fn open(game: &GameRef, options: Options, seed: u64) -> Result<HostedGame, ErrorInfo> {
+    pub async fn open(
+        game: &GameRef,
+        options: Options,
+        seed: u64,
+    ) -> Result<HostedGame, ErrorInfo> {
         let request = Open::Game { game: game.info.name.clone(), options, seed };
         Ok(HostedGame { handle: BlockingHandle::open(game.plugin.clone(), request).await? })
     }
@@ -40,5 +44,7 @@ impl HostedGame {
 }
 
 fn decode<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ErrorInfo> {
-    serde_json::from_value(value).map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("game sent an unreadable reply: {e}")))
+    serde_json::from_value(value).map_err(|e| {
+        ErrorInfo::new(ErrorCode::Internal, format!("game sent an unreadable reply: {e}"))
+    })
 }

@@ -32,8 +32,13 @@ pub enum FailureKind {
 }
 
 impl FailureKind {
-    pub const ALL: [FailureKind; 5] =
-        [FailureKind::Timeout, FailureKind::Illegal, FailureKind::Error, FailureKind::Crash, FailureKind::Disconnect];
+    pub const ALL: [FailureKind; 5] = [
+        FailureKind::Timeout,
+        FailureKind::Illegal,
+        FailureKind::Error,
+        FailureKind::Crash,
+        FailureKind::Disconnect,
+    ];
 
     /// Classifies an agent's error.
     pub fn of(error: &ErrorInfo) -> FailureKind {
@@ -119,7 +124,12 @@ fn forfeit() -> OnFailure {
 
 impl Default for Policy {
     fn default() -> Self {
-        Policy { deadline_ms: None, on_timeout: OnFailure::Forfeit, on_illegal: OnFailure::Forfeit, on_error: OnFailure::Forfeit }
+        Policy {
+            deadline_ms: None,
+            on_timeout: OnFailure::Forfeit,
+            on_illegal: OnFailure::Forfeit,
+            on_error: OnFailure::Forfeit,
+        }
     }
 }
 

@@ -46,15 +46,22 @@ pub async fn play(
         }
         steps += 1;
         if steps > MAX_STEPS {
-            return Err(ErrorInfo::new(ErrorCode::Internal, format!("game did not end within {MAX_STEPS} steps")));
+            return Err(ErrorInfo::new(
+                ErrorCode::Internal,
+                format!("game did not end within {MAX_STEPS} steps"),
+            ));
         }
         for d in &decisions {
             if d.seat >= seats {
-                return Err(ErrorInfo::new(ErrorCode::Internal, format!("game asked seat {} of {seats}", d.seat)));
+                return Err(ErrorInfo::new(
+                    ErrorCode::Internal,
+                    format!("game asked seat {} of {seats}", d.seat),
+                ));
             }
             log.push(json!({"type": "decision", "game": game_index, "seat": d.seat, "observation": d.observation, "legal": d.legal}));
         }
-        let answers = join_all(decisions.iter().map(|d| ask(agents[d.seat].as_ref(), d, policy))).await;
+        let answers =
+            join_all(decisions.iter().map(|d| ask(agents[d.seat].as_ref(), d, policy))).await;
         let mut actions = Vec::with_capacity(decisions.len());
         for (d, (answer, ms)) in decisions.iter().zip(answers) {
             let (action, failure) = match answer {
@@ -71,7 +78,9 @@ pub async fn play(
                     failures[d.seat].add(kind);
                     match substitute(game, d.seat, kind, policy).await? {
                         Some(action) => actions.push((d.seat, action)),
-                        None => return forfeit(d.seat, kind, seats, failures, steps, game_index, log),
+                        None => {
+                            return forfeit(d.seat, kind, seats, failures, steps, game_index, log)
+                        }
                     }
                 }
                 (None, None) => unreachable!("an answer is an action or a failure"),
@@ -83,15 +92,37 @@ pub async fn play(
                 Err(e) if e.code == ErrorCode::IllegalAction => {
                     let culprits = culprits(&decisions, &actions);
                     let Some(&seat) = culprits.first() else {
-                        return Err(ErrorInfo::new(ErrorCode::Internal, format!("the game rejected a joint action without a culprit: {}", e.message)));
+                        return Err(ErrorInfo::new(
+                            ErrorCode::Internal,
+                            format!(
+                                "the game rejected a joint action without a culprit: {}",
+                                e.message
+                            ),
+                        ));
                     };
                     failures[seat].add(FailureKind::Illegal);
                     log.push(json!({"type": "illegal", "game": game_index, "seat": seat, "message": e.message}));
                     match substitute(game, seat, FailureKind::Illegal, policy).await? {
-                        Some(action) if Some(&action) != actions.iter().find(|(s, _)| *s == seat).map(|(_, a)| a) => {
-                            actions.iter_mut().filter(|(s, _)| *s == seat).for_each(|(_, a)| *a = action.clone());
+                        Some(action)
+                            if Some(&action)
+                                != actions.iter().find(|(s, _)| *s == seat).map(|(_, a)| a) =>
+                        {
+                            actions
+                                .iter_mut()
+                                .filter(|(s, _)| *s == seat)
+                                .for_each(|(_, a)| *a = action.clone());
                         }
-                        _ => return forfeit(seat, FailureKind::Illegal, seats, failures, steps, game_index, log),
+                        _ => {
+                            return forfeit(
+                                seat,
+                                FailureKind::Illegal,
+                                seats,
+                                failures,
+                                steps,
+                                game_index,
+                                log,
+                            )
+                        }
                     }
                 }
                 Err(e) => return Err(e),
@@ -106,25 +137,44 @@ pub async fn play(
             }
         }
     }
-    let outcome = game
-        .outcome()
-        .await?
-        .ok_or_else(|| ErrorInfo::new(ErrorCode::Internal, "the game has no decisions left but no outcome"))?;
+    let outcome = game.outcome().await?.ok_or_else(|| {
+        ErrorInfo::new(ErrorCode::Internal, "the game has no decisions left but no outcome")
+    })?;
     if outcome.scores.len() != seats {
-        return Err(ErrorInfo::new(ErrorCode::Internal, format!("the game scored {} seats of {seats}", outcome.scores.len())));
+        return Err(ErrorInfo::new(
+            ErrorCode::Internal,
+            format!("the game scored {} seats of {seats}", outcome.scores.len()),
+        ));
     }
     log.push(json!({"type": "outcome", "game": game_index, "scores": outcome.scores, "summary": outcome.summary, "failures": failures}));
-    Ok(GameRecord { scores: outcome.scores, summary: outcome.summary, failures, forfeit: None, steps })
+    Ok(GameRecord {
+        scores: outcome.scores,
+        summary: outcome.summary,
+        failures,
+        forfeit: None,
+        steps,
+    })
 }
 
 /// Asks one agent under the deadline; returns the answer and the milliseconds it took.
-async fn ask(agent: &dyn Agent, decision: &Decision, policy: &Policy) -> (Result<Value, ErrorInfo>, u64) {
-    let request = ActRequest { observation: decision.observation.clone(), legal: decision.legal.clone(), explain: false };
+async fn ask(
+    agent: &dyn Agent,
+    decision: &Decision,
+    policy: &Policy,
+) -> (Result<Value, ErrorInfo>, u64) {
+    let request = ActRequest {
+        observation: decision.observation.clone(),
+        legal: decision.legal.clone(),
+        explain: false,
+    };
     let start = Instant::now();
     let answer = match policy.deadline() {
         Some(deadline) => match tokio::time::timeout(deadline, agent.act(request)).await {
             Ok(r) => r,
-            Err(_) => Err(ErrorInfo::new(ErrorCode::Timeout, format!("no answer within {} ms", deadline.as_millis()))),
+            Err(_) => Err(ErrorInfo::new(
+                ErrorCode::Timeout,
+                format!("no answer within {} ms", deadline.as_millis()),
+            )),
         },
         None => agent.act(request).await,
     };
@@ -132,7 +182,12 @@ async fn ask(agent: &dyn Agent, decision: &Decision, policy: &Policy) -> (Result
 }
 
 /// The action the policy plays instead of a failed one, or None for a forfeit.
-async fn substitute(game: &HostedGame, seat: usize, kind: FailureKind, policy: &Policy) -> Result<Option<Value>, ErrorInfo> {
+async fn substitute(
+    game: &HostedGame,
+    seat: usize,
+    kind: FailureKind,
+    policy: &Policy,
+) -> Result<Option<Value>, ErrorInfo> {
     match policy.response(kind) {
         OnFailure::Forfeit => Ok(None),
         OnFailure::Default => game.default_action(seat).await,
@@ -147,7 +202,9 @@ fn culprits(decisions: &[Decision], actions: &[(usize, Value)]) -> Vec<usize> {
     }
     actions
         .iter()
-        .filter(|(seat, action)| decisions.iter().find(|d| d.seat == *seat).is_some_and(|d| !d.legal.contains(action)))
+        .filter(|(seat, action)| {
+            decisions.iter().find(|d| d.seat == *seat).is_some_and(|d| !d.legal.contains(action))
+        })
         .map(|(seat, _)| *seat)
         .collect()
 }

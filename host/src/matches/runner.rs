@@ -65,10 +65,17 @@ impl MatchPlan {
             ));
         }
         if spec.games == 0 || spec.games > MAX_GAMES {
-            return Err(ErrorInfo::new(ErrorCode::InvalidParams, format!("games must be 1 to {MAX_GAMES}, not {}", spec.games)));
+            return Err(ErrorInfo::new(
+                ErrorCode::InvalidParams,
+                format!("games must be 1 to {MAX_GAMES}, not {}", spec.games),
+            ));
         }
         let game_options = game_options_for(&game, &spec.game_options, spec.seats.len())?;
-        let seats = spec.seats.iter().map(|s| SeatPlan::resolve(registry, &spec.game, s)).collect::<Result<Vec<_>, _>>()?;
+        let seats = spec
+            .seats
+            .iter()
+            .map(|s| SeatPlan::resolve(registry, &spec.game, s))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(MatchPlan { spec, game, game_options, seats })
     }
 
@@ -107,7 +114,11 @@ impl MatchPlan {
 
 /// The complete game options for a game of `seats` seats. A game whose seat count varies declares
 /// an int option `players`: the host sets it to the seat count, and refuses a different value.
-pub fn game_options_for(game: &GameRef, given: &Options, seats: usize) -> Result<Options, ErrorInfo> {
+pub fn game_options_for(
+    game: &GameRef,
+    given: &Options,
+    seats: usize,
+) -> Result<Options, ErrorInfo> {
     let mut given = given.clone();
     if game.info.options.iter().any(|o| o.name == "players") {
         match given.get("players").and_then(Value::as_u64) {

@@ -26,7 +26,9 @@ use crate::worker::WorkerAgent;
 pub enum SeatSpec {
     Bot(BotSeat),
     /// A connected client plays this seat: `{"client": "alice"}`.
-    Client { client: String },
+    Client {
+        client: String,
+    },
 }
 
 /// A bot seat: `{"bot": "delta-nash", "preset": .., "options": {..}, "isolate": false}`.
@@ -49,14 +51,22 @@ impl BotSeat {
     pub fn parse(spec: &str) -> Result<BotSeat, ErrorInfo> {
         let (bot, rest) = spec.split_once(':').unwrap_or((spec, ""));
         if bot.is_empty() {
-            return Err(ErrorInfo::new(ErrorCode::InvalidParams, format!("`{spec}`: a seat needs a bot name")));
+            return Err(ErrorInfo::new(
+                ErrorCode::InvalidParams,
+                format!("`{spec}`: a seat needs a bot name"),
+            ));
         }
-        let mut seat = BotSeat { bot: bot.to_string(), preset: None, options: Options::new(), isolate: false };
+        let mut seat =
+            BotSeat { bot: bot.to_string(), preset: None, options: Options::new(), isolate: false };
         for pair in rest.split(',').filter(|p| !p.is_empty()) {
             let (key, value) = pair.split_once('=').ok_or_else(|| {
-                ErrorInfo::new(ErrorCode::InvalidParams, format!("`{pair}` in `{spec}` is not key=value"))
+                ErrorInfo::new(
+                    ErrorCode::InvalidParams,
+                    format!("`{pair}` in `{spec}` is not key=value"),
+                )
             })?;
-            let value: Value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_string()));
+            let value: Value =
+                serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_string()));
             match key {
                 "preset" => seat.preset = value.as_str().map(String::from),
                 "isolate" => seat.isolate = value.as_bool().unwrap_or(false),
@@ -78,13 +88,22 @@ pub enum SeatPlan {
 
 impl SeatPlan {
     /// Resolves a spec for `game`: the bot must play it and its options must check.
-    pub fn resolve(registry: &Registry, game: &str, spec: &SeatSpec) -> Result<SeatPlan, ErrorInfo> {
+    pub fn resolve(
+        registry: &Registry,
+        game: &str,
+        spec: &SeatSpec,
+    ) -> Result<SeatPlan, ErrorInfo> {
         match spec {
             SeatSpec::Client { client } => Ok(SeatPlan::Client { name: client.clone() }),
             SeatSpec::Bot(seat) => {
                 let bot = registry.resolve_bot(&seat.bot, Some(game), None)?;
-                let options = resolve(&bot.info.options, &bot.info.presets, seat.preset.as_deref(), &seat.options)
-                    .map_err(option_error)?;
+                let options = resolve(
+                    &bot.info.options,
+                    &bot.info.presets,
+                    seat.preset.as_deref(),
+                    &seat.options,
+                )
+                .map_err(option_error)?;
                 Ok(SeatPlan::Bot { bot, options, isolate: seat.isolate })
             }
         }
@@ -151,10 +170,18 @@ pub struct Mailbox {
 impl Mailbox {
     /// Delivers a client's move; an error if that seat is not waiting for one.
     pub fn deliver(&self, match_id: &str, seat: usize, action: Value) -> Result<(), ErrorInfo> {
-        let sender = self.pending.lock().unwrap().remove(&(match_id.to_string(), seat)).ok_or_else(|| {
-            ErrorInfo::new(ErrorCode::Conflict, format!("seat {seat} of match `{match_id}` is not waiting for a move"))
-        })?;
-        sender.send(action).map_err(|_| ErrorInfo::new(ErrorCode::Conflict, "that decision is no longer awaited"))
+        let sender =
+            self.pending.lock().unwrap().remove(&(match_id.to_string(), seat)).ok_or_else(
+                || {
+                    ErrorInfo::new(
+                        ErrorCode::Conflict,
+                        format!("seat {seat} of match `{match_id}` is not waiting for a move"),
+                    )
+                },
+            )?;
+        sender
+            .send(action)
+            .map_err(|_| ErrorInfo::new(ErrorCode::Conflict, "that decision is no longer awaited"))
     }
 
     /// Drops every awaited move: their seats see a disconnect.
@@ -180,7 +207,11 @@ struct ClientAgent {
 impl ClientAgent {
     async fn send(&self, event: &str, body: Value) -> Result<(), ErrorInfo> {
         let text = serde_json::to_string(&Event::new(event, body)).expect("events serialize");
-        self.link.outbox.send(text).await.map_err(|_| ErrorInfo::new(ErrorCode::Disconnected, "the client is gone"))
+        self.link
+            .outbox
+            .send(text)
+            .await
+            .map_err(|_| ErrorInfo::new(ErrorCode::Disconnected, "the client is gone"))
     }
 }
 
@@ -195,12 +226,18 @@ impl Agent for ClientAgent {
             json!({"match": self.link.match_id, "seat": self.seat, "observation": request.observation, "legal": request.legal}),
         )
         .await?;
-        let action = rx.await.map_err(|_| ErrorInfo::new(ErrorCode::Disconnected, "the client went away"))?;
+        let action = rx
+            .await
+            .map_err(|_| ErrorInfo::new(ErrorCode::Disconnected, "the client went away"))?;
         Ok(ActReply::new(action))
     }
 
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo> {
-        self.send("match.event", json!({"match": self.link.match_id, "seat": self.seat, "event": event})).await
+        self.send(
+            "match.event",
+            json!({"match": self.link.match_id, "seat": self.seat, "event": event}),
+        )
+        .await
     }
 
     async fn configure(&self, _options: Options) -> Result<(), ErrorInfo> {
@@ -208,7 +245,10 @@ impl Agent for ClientAgent {
     }
 
     async fn call(&self, method: String, _params: Value) -> Result<Value, ErrorInfo> {
-        Err(ErrorInfo::new(ErrorCode::UnknownMethod, format!("a client seat has no method `{method}`")))
+        Err(ErrorInfo::new(
+            ErrorCode::UnknownMethod,
+            format!("a client seat has no method `{method}`"),
+        ))
     }
 }
 
@@ -226,12 +266,9 @@ impl ScriptedAgent {
 #[async_trait]
 impl Agent for ScriptedAgent {
     async fn act(&self, _request: ActRequest) -> Result<ActReply, ErrorInfo> {
-        self.actions
-            .lock()
-            .unwrap()
-            .pop_front()
-            .map(ActReply::new)
-            .ok_or_else(|| ErrorInfo::new(ErrorCode::Conflict, "the transcript has no more moves for this seat"))
+        self.actions.lock().unwrap().pop_front().map(ActReply::new).ok_or_else(|| {
+            ErrorInfo::new(ErrorCode::Conflict, "the transcript has no more moves for this seat")
+        })
     }
 
     async fn observe(&self, _event: Value) -> Result<(), ErrorInfo> {
@@ -243,7 +280,10 @@ impl Agent for ScriptedAgent {
     }
 
     async fn call(&self, method: String, _params: Value) -> Result<Value, ErrorInfo> {
-        Err(ErrorInfo::new(ErrorCode::UnknownMethod, format!("a replayed seat has no method `{method}`")))
+        Err(ErrorInfo::new(
+            ErrorCode::UnknownMethod,
+            format!("a replayed seat has no method `{method}`"),
+        ))
     }
 }
 
@@ -253,7 +293,10 @@ mod tests {
 
     #[test]
     fn parses_command_line_seats() {
-        let s = BotSeat::parse("delta-nash:delta=0.1,noise=uniform,preset=human,isolate=true,label=\"x\"").unwrap();
+        let s = BotSeat::parse(
+            "delta-nash:delta=0.1,noise=uniform,preset=human,isolate=true,label=\"x\"",
+        )
+        .unwrap();
         assert_eq!(s.bot, "delta-nash");
         assert_eq!(s.options["delta"], json!(0.1));
         assert_eq!(s.options["noise"], json!("uniform"));

@@ -23,16 +23,23 @@ pub fn read(path: &Path) -> Result<Vec<Value>, ErrorInfo> {
 pub fn parse(text: &str) -> Result<Vec<Value>, ErrorInfo> {
     let mut lines = Vec::new();
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let value: Value = serde_json::from_str(line)
-            .map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, format!("line {}: not JSON: {e}", i + 1)))?;
+        let value: Value = serde_json::from_str(line).map_err(|e| {
+            ErrorInfo::new(ErrorCode::InvalidParams, format!("line {}: not JSON: {e}", i + 1))
+        })?;
         if value.get("type").and_then(Value::as_str).is_none() {
-            return Err(ErrorInfo::new(ErrorCode::InvalidParams, format!("line {}: a transcript line needs a `type`", i + 1)));
+            return Err(ErrorInfo::new(
+                ErrorCode::InvalidParams,
+                format!("line {}: a transcript line needs a `type`", i + 1),
+            ));
         }
         lines.push(value);
     }
     match lines.first() {
         Some(h) if h["type"] == "header" => Ok(lines),
-        _ => Err(ErrorInfo::new(ErrorCode::InvalidParams, "line 1: a transcript starts with its header")),
+        _ => Err(ErrorInfo::new(
+            ErrorCode::InvalidParams,
+            "line 1: a transcript starts with its header",
+        )),
     }
 }
 
@@ -44,29 +51,46 @@ pub fn render(lines: &[Value]) -> String {
 /// The match spec a header describes (bots with their complete recorded options).
 pub fn spec_from_header(header: &Value) -> Result<MatchSpec, ErrorInfo> {
     let field = |name: &str| {
-        header.get(name).cloned().ok_or_else(|| ErrorInfo::new(ErrorCode::InvalidParams, format!("line 1: header has no `{name}`")))
+        header.get(name).cloned().ok_or_else(|| {
+            ErrorInfo::new(ErrorCode::InvalidParams, format!("line 1: header has no `{name}`"))
+        })
     };
-    let bad = |name: &str, e: serde_json::Error| ErrorInfo::new(ErrorCode::InvalidParams, format!("line 1: header `{name}`: {e}"));
+    let bad = |name: &str, e: serde_json::Error| {
+        ErrorInfo::new(ErrorCode::InvalidParams, format!("line 1: header `{name}`: {e}"))
+    };
     let seats = field("seats")?
         .as_array()
-        .ok_or_else(|| ErrorInfo::new(ErrorCode::InvalidParams, "line 1: header `seats` is not a list"))?
+        .ok_or_else(|| {
+            ErrorInfo::new(ErrorCode::InvalidParams, "line 1: header `seats` is not a list")
+        })?
         .iter()
-        .map(|s| match (s.get("bot").and_then(Value::as_str), s.get("client").and_then(Value::as_str)) {
-            (Some(bot), _) => Ok(SeatSpec::Bot(BotSeat {
-                bot: bot.to_string(),
-                preset: None,
-                options: serde_json::from_value::<Options>(s.get("options").cloned().unwrap_or(json!({}))).map_err(|e| bad("seats", e))?,
-                isolate: s.get("isolate").and_then(Value::as_bool).unwrap_or(false),
-            })),
-            (None, Some(client)) => Ok(SeatSpec::Client { client: client.to_string() }),
-            _ => Err(ErrorInfo::new(ErrorCode::InvalidParams, "line 1: a seat is neither a bot nor a client")),
+        .map(|s| {
+            match (s.get("bot").and_then(Value::as_str), s.get("client").and_then(Value::as_str)) {
+                (Some(bot), _) => Ok(SeatSpec::Bot(BotSeat {
+                    bot: bot.to_string(),
+                    preset: None,
+                    options: serde_json::from_value::<Options>(
+                        s.get("options").cloned().unwrap_or(json!({})),
+                    )
+                    .map_err(|e| bad("seats", e))?,
+                    isolate: s.get("isolate").and_then(Value::as_bool).unwrap_or(false),
+                })),
+                (None, Some(client)) => Ok(SeatSpec::Client { client: client.to_string() }),
+                _ => Err(ErrorInfo::new(
+                    ErrorCode::InvalidParams,
+                    "line 1: a seat is neither a bot nor a client",
+                )),
+            }
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(MatchSpec {
         game: field("game")?.as_str().unwrap_or_default().to_string(),
-        game_options: serde_json::from_value(field("game_options")?).map_err(|e| bad("game_options", e))?,
+        game_options: serde_json::from_value(field("game_options")?)
+            .map_err(|e| bad("game_options", e))?,
         seats,
-        seed: field("seed")?.as_u64().ok_or_else(|| ErrorInfo::new(ErrorCode::InvalidParams, "line 1: `seed` is not a number"))?,
+        seed: field("seed")?.as_u64().ok_or_else(|| {
+            ErrorInfo::new(ErrorCode::InvalidParams, "line 1: `seed` is not a number")
+        })?,
         games: field("games")?.as_u64().unwrap_or(1) as u32,
         policy: serde_json::from_value(field("policy")?).map_err(|e| bad("policy", e))?,
     })
@@ -87,27 +111,48 @@ pub struct ReplayReport {
 
 /// Plays the recorded match again and compares it line by line (timings aside). Client seats
 /// replay their recorded moves.
-pub async fn replay(registry: &Registry, recorded: &[Value], data_dir: Option<std::path::PathBuf>) -> Result<ReplayReport, ErrorInfo> {
+pub async fn replay(
+    registry: &Registry,
+    recorded: &[Value],
+    data_dir: Option<std::path::PathBuf>,
+) -> Result<ReplayReport, ErrorInfo> {
     let header = &recorded[0];
     let spec = spec_from_header(header)?;
     let plan = MatchPlan::new(registry, spec)?;
     let mut agents: Vec<Arc<dyn Agent>> = Vec::with_capacity(plan.seats.len());
     for (seat, seat_plan) in plan.seats.iter().enumerate() {
         agents.push(match seat_plan {
-            SeatPlan::Client { .. } => Arc::new(ScriptedAgent::new(recorded_actions(recorded, seat))),
-            bot => bot.start(plan.seat_seed(seat), &SeatEnv { seat, data_dir: data_dir.clone(), ..SeatEnv::default() }).await?,
+            SeatPlan::Client { .. } => {
+                Arc::new(ScriptedAgent::new(recorded_actions(recorded, seat)))
+            }
+            bot => {
+                bot.start(
+                    plan.seat_seed(seat),
+                    &SeatEnv { seat, data_dir: data_dir.clone(), ..SeatEnv::default() },
+                )
+                .await?
+            }
         });
     }
     let mut log = vec![plan.header()];
     let result = runner::run(&plan, &agents, &mut log, |_, _, _| {}).await?;
     let build_changes = build_changes(header, &log[0]);
-    let divergence = recorded.iter().zip(log.iter()).enumerate().find(|(_, (a, b))| strip(a) != strip(b)).map(|(i, (a, b))| {
-        json!({"line": i + 1, "recorded": a, "replayed": b})
-    });
+    let divergence = recorded
+        .iter()
+        .zip(log.iter())
+        .enumerate()
+        .find(|(_, (a, b))| strip(a) != strip(b))
+        .map(|(i, (a, b))| json!({"line": i + 1, "recorded": a, "replayed": b}));
     let divergence = divergence.or_else(|| {
         (recorded.len() != log.len()).then(|| json!({"line": recorded.len().min(log.len()) + 1, "recorded_lines": recorded.len(), "replayed_lines": log.len()}))
     });
-    Ok(ReplayReport { identical: divergence.is_none(), lines: log.len(), scores: result.scores, divergence, build_changes })
+    Ok(ReplayReport {
+        identical: divergence.is_none(),
+        lines: log.len(),
+        scores: result.scores,
+        divergence,
+        build_changes,
+    })
 }
 
 fn recorded_actions(recorded: &[Value], seat: usize) -> Vec<Value> {
@@ -138,7 +183,10 @@ fn strip(line: &Value) -> Value {
 fn build_changes(recorded: &Value, replayed: &Value) -> Vec<String> {
     let mut out = Vec::new();
     if recorded["build"] != replayed["build"] {
-        out.push(format!("game plugin {}: {} -> {}", replayed["plugin"], recorded["build"], replayed["build"]));
+        out.push(format!(
+            "game plugin {}: {} -> {}",
+            replayed["plugin"], recorded["build"], replayed["build"]
+        ));
     }
     if let (Some(a), Some(b)) = (recorded["seats"].as_array(), replayed["seats"].as_array()) {
         for (i, (x, y)) in a.iter().zip(b).enumerate() {

@@ -23,7 +23,12 @@ pub fn option_error(e: OptionError) -> ErrorInfo {
 }
 
 /// Opens an in-process agent of `bot` with a complete option set.
-pub async fn open_agent(bot: &BotRef, options: &Options, seed: u64, session: &Session) -> Result<Arc<dyn Agent>, ErrorInfo> {
+pub async fn open_agent(
+    bot: &BotRef,
+    options: &Options,
+    seed: u64,
+    session: &Session,
+) -> Result<Arc<dyn Agent>, ErrorInfo> {
     let context = AgentContext { seed, data_dir: session.shared.config.data_dir.clone() };
     Ok(Arc::new(InProcessAgent::open(bot, options.clone(), context).await?))
 }
@@ -61,7 +66,8 @@ pub struct New {
 
 pub async fn new(session: &mut Session, p: New) -> Result<Value, ErrorInfo> {
     let bot = session.shared.registry.resolve_bot(&p.bot, p.game.as_deref(), p.generation)?;
-    let options = resolve(&bot.info.options, &bot.info.presets, p.preset.as_deref(), &p.options).map_err(option_error)?;
+    let options = resolve(&bot.info.options, &bot.info.presets, p.preset.as_deref(), &p.options)
+        .map_err(option_error)?;
     let (id, default_seed) = session.next_agent();
     let seed = p.seed.unwrap_or(default_seed);
     let agent = open_agent(&bot, &options, seed, session).await?;
@@ -123,12 +129,19 @@ pub async fn swap(session: &mut Session, p: Swap) -> Result<Value, ErrorInfo> {
             let carried: Options = slot
                 .options
                 .iter()
-                .filter(|(name, value)| bot.info.options.iter().any(|s| &s.name == *name && s.check(value).is_ok()))
+                .filter(|(name, value)| {
+                    bot.info.options.iter().any(|s| &s.name == *name && s.check(value).is_ok())
+                })
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
             resolve(&bot.info.options, &bot.info.presets, None, &carried)
         }
-        (preset, options) => resolve(&bot.info.options, &bot.info.presets, preset.as_deref(), &options.clone().unwrap_or_default()),
+        (preset, options) => resolve(
+            &bot.info.options,
+            &bot.info.presets,
+            preset.as_deref(),
+            &options.clone().unwrap_or_default(),
+        ),
     }
     .map_err(option_error)?;
     let seed = slot.seed;
@@ -152,7 +165,9 @@ pub struct Act {
 /// A decision for an external game client: observation and legal actions in, action out.
 pub async fn act(session: &mut Session, p: Act) -> Result<Value, ErrorInfo> {
     let agent = session.agent(&p.agent)?.agent.clone();
-    let reply = agent.act(ActRequest { observation: p.observation, legal: p.legal, explain: p.explain }).await?;
+    let reply = agent
+        .act(ActRequest { observation: p.observation, legal: p.legal, explain: p.explain })
+        .await?;
     Ok(serde_json::to_value(reply).expect("decisions serialize"))
 }
 
@@ -184,7 +199,12 @@ pub async fn call(session: &mut Session, p: Call) -> Result<Value, ErrorInfo> {
         let known: Vec<&str> = methods.iter().map(|m| m.name.as_str()).collect();
         return Err(ErrorInfo::new(
             ErrorCode::UnknownMethod,
-            format!("bot `{}` has no method `{}` (known: {})", slot.bot.qualified(), p.method, known.join(", ")),
+            format!(
+                "bot `{}` has no method `{}` (known: {})",
+                slot.bot.qualified(),
+                p.method,
+                known.join(", ")
+            ),
         ));
     }
     slot.agent.clone().call(p.method, p.params).await

@@ -31,7 +31,11 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
         seat: 0,
         data_dir: session.shared.config.data_dir.clone(),
         deadline: plan.spec.policy.deadline(),
-        client: Some(ClientLink { match_id: match_id.clone(), mailbox: session.mailbox.clone(), outbox: outbox.clone() }),
+        client: Some(ClientLink {
+            match_id: match_id.clone(),
+            mailbox: session.mailbox.clone(),
+            outbox: outbox.clone(),
+        }),
     };
     let want_transcript = p.transcript;
     session.spawn(id, async move {
@@ -68,7 +72,9 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
 }
 
 async fn send(outbox: &crate::server::connection::Outbox, event: &str, body: Value) {
-    let _ = outbox.send(serde_json::to_string(&Event::new(event, body)).expect("events serialize")).await;
+    let _ = outbox
+        .send(serde_json::to_string(&Event::new(event, body)).expect("events serialize"))
+        .await;
 }
 
 #[derive(Debug, Deserialize)]
@@ -94,6 +100,11 @@ pub struct Replay {
 /// Replays a transcript and says whether it played out identically.
 pub async fn replay(session: &Session, p: Replay) -> Result<Value, ErrorInfo> {
     let lines = transcript::parse(&p.transcript)?;
-    let report = transcript::replay(&session.shared.registry, &lines, session.shared.config.data_dir.clone()).await?;
+    let report = transcript::replay(
+        &session.shared.registry,
+        &lines,
+        session.shared.config.data_dir.clone(),
+    )
+    .await?;
     Ok(serde_json::to_value(report).expect("reports serialize"))
 }

@@ -39,7 +39,9 @@ pub const OPERATIONS: &[&str] = &[
 pub async fn dispatch(session: &mut Session, request: Request) -> Result<Option<Value>, ErrorInfo> {
     match request.op.as_str() {
         "match.run" => matches::run(session, request.id.clone(), request.params()?).map(|_| None),
-        "tournament.run" => tournaments::run(session, request.id.clone(), request.params()?).map(|_| None),
+        "tournament.run" => {
+            tournaments::run(session, request.id.clone(), request.params()?).map(|_| None)
+        }
         _ => immediate(session, request).await.map(Some),
     }
 }

@@ -21,7 +21,10 @@ pub struct Run {
 }
 
 fn store(session: &Session) -> Result<Store, ErrorInfo> {
-    let dir = session.shared.config.data_dir.clone().ok_or_else(|| ErrorInfo::new(ErrorCode::Internal, "the server has no data directory"))?;
+    let dir =
+        session.shared.config.data_dir.clone().ok_or_else(|| {
+            ErrorInfo::new(ErrorCode::Internal, "the server has no data directory")
+        })?;
     Store::open(&dir)
 }
 
@@ -33,17 +36,26 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
     let t: Tournament = match (p.resume, p.spec) {
         (Some(resume), _) => runner::reopen(registry, &store, &resume)?,
         (None, Some(spec)) => runner::create(registry, &store, spec)?,
-        (None, None) => return Err(ErrorInfo::new(ErrorCode::InvalidParams, "give a tournament spec or `resume`")),
+        (None, None) => {
+            return Err(ErrorInfo::new(
+                ErrorCode::InvalidParams,
+                "give a tournament spec or `resume`",
+            ))
+        }
     };
     let t = Arc::new(t);
     let outbox = session.outbox.clone();
     let data_dir = session.shared.config.data_dir.clone();
     let tid = t.id.clone();
     session.spawn(id, async move {
-        let started = Event::new("tournament.started", json!({"id": tid, "scheduled": t.schedule.len()}));
+        let started =
+            Event::new("tournament.started", json!({"id": tid, "scheduled": t.schedule.len()}));
         let _ = outbox.send(serde_json::to_string(&started).expect("events serialize")).await;
         runner::run(t, Arc::new(Mutex::new(store)), data_dir, move |games, total| {
-            let event = Event::new("tournament.progress", json!({"id": tid, "games": games, "total": total}));
+            let event = Event::new(
+                "tournament.progress",
+                json!({"id": tid, "games": games, "total": total}),
+            );
             let _ = outbox.try_send(serde_json::to_string(&event).expect("events serialize"));
         })
         .await

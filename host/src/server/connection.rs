@@ -17,8 +17,13 @@ use super::Shared;
 pub type Outbox = mpsc::Sender<String>;
 
 /// Serves one client until it hangs up or the server shuts down.
-pub async fn serve<R, W>(reader: R, writer: W, shared: Arc<Shared>, shutdown: CancellationToken, peer: &str)
-where
+pub async fn serve<R, W>(
+    reader: R,
+    writer: W,
+    shared: Arc<Shared>,
+    shutdown: CancellationToken,
+    peer: &str,
+) where
     R: AsyncRead + Unpin + Send,
     W: AsyncWrite + Unpin + Send + 'static,
 {
@@ -53,11 +58,15 @@ where
             },
             Some(Ok(Line::TooLong)) => Reply::err(
                 None,
-                ErrorInfo::new(ErrorCode::LineTooLong, format!("line longer than {limit} bytes; it was skipped")),
+                ErrorInfo::new(
+                    ErrorCode::LineTooLong,
+                    format!("line longer than {limit} bytes; it was skipped"),
+                ),
             ),
-            Some(Ok(Line::NotUtf8)) => {
-                Reply::err(None, ErrorInfo::new(ErrorCode::MalformedJson, "line is not UTF-8; it was skipped"))
-            }
+            Some(Ok(Line::NotUtf8)) => Reply::err(
+                None,
+                ErrorInfo::new(ErrorCode::MalformedJson, "line is not UTF-8; it was skipped"),
+            ),
         };
         let text = serde_json::to_string(&reply).expect("replies serialize");
         if outbox.send(text).await.is_err() {

@@ -46,7 +46,9 @@ impl BoundedLines {
         match r {
             Ok(line) => Ok(line.map(Line::Text)),
             Err(LinesCodecError::MaxLineLengthExceeded) => Ok(Some(Line::TooLong)),
-            Err(LinesCodecError::Io(e)) if e.kind() == std::io::ErrorKind::InvalidData => Ok(Some(Line::NotUtf8)),
+            Err(LinesCodecError::Io(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+                Ok(Some(Line::NotUtf8))
+            }
             Err(LinesCodecError::Io(e)) => Err(e),
         }
     }
@@ -71,7 +73,12 @@ mod tests {
         let lines = decode_all(&mut codec, b"short\n0123456789abcdef\n\xff\xfe\nafter\n");
         assert_eq!(
             lines,
-            vec![Line::Text("short".into()), Line::TooLong, Line::NotUtf8, Line::Text("after".into())]
+            vec![
+                Line::Text("short".into()),
+                Line::TooLong,
+                Line::NotUtf8,
+                Line::Text("after".into())
+            ]
         );
     }
 }

@@ -76,7 +76,11 @@ impl Session {
     }
 
     /// Runs a long operation in the background; its result becomes the reply to `id`.
-    pub fn spawn(&self, id: RequestId, work: impl Future<Output = Result<Value, ErrorInfo>> + Send + 'static) {
+    pub fn spawn(
+        &self,
+        id: RequestId,
+        work: impl Future<Output = Result<Value, ErrorInfo>> + Send + 'static,
+    ) {
         let outbox = self.outbox.clone();
         let cancel = self.cancel.clone();
         self.background.spawn(async move {
@@ -100,7 +104,10 @@ impl Session {
     /// A fresh agent id and the seed it gets unless the client chose one.
     pub fn next_agent(&mut self) -> (String, u64) {
         self.agents_made += 1;
-        (format!("a{}", self.agents_made), derive_seed(self.shared.config.base_seed, self.agents_made))
+        (
+            format!("a{}", self.agents_made),
+            derive_seed(self.shared.config.base_seed, self.agents_made),
+        )
     }
 
     pub fn agent(&self, id: &str) -> Result<&AgentSlot, ErrorInfo> {

@@ -88,7 +88,9 @@ impl SprtSpec {
     pub fn parse(text: &str) -> Result<SprtSpec, String> {
         let parts: Vec<f64> = text
             .split(',')
-            .map(|p| p.trim().parse::<f64>().map_err(|_| format!("`{p}` in --sprt is not a number")))
+            .map(|p| {
+                p.trim().parse::<f64>().map_err(|_| format!("`{p}` in --sprt is not a number"))
+            })
             .collect::<Result<_, _>>()?;
         let spec = match parts[..] {
             [elo0, elo1] => SprtSpec { elo0, elo1, alpha: 0.05, beta: 0.05 },
@@ -101,7 +103,10 @@ impl SprtSpec {
 
     pub fn check(&self) -> Result<(), String> {
         let ok = self.elo0.is_finite() && self.elo1.is_finite() && self.elo1 > self.elo0;
-        let probs = (0.0..0.5).contains(&self.alpha) && (0.0..0.5).contains(&self.beta) && self.alpha > 0.0 && self.beta > 0.0;
+        let probs = (0.0..0.5).contains(&self.alpha)
+            && (0.0..0.5).contains(&self.beta)
+            && self.alpha > 0.0
+            && self.beta > 0.0;
         if ok && probs {
             Ok(())
         } else {
@@ -164,7 +169,10 @@ mod tests {
         let spec = SprtSpec::parse("0,20").unwrap();
         assert_eq!(spec.state(&PairwiseTally { wins: 900, draws: 0, losses: 100 }).decision, "H1");
         assert_eq!(spec.state(&PairwiseTally { wins: 100, draws: 0, losses: 900 }).decision, "H0");
-        assert_eq!(spec.state(&PairwiseTally { wins: 5, draws: 0, losses: 5 }).decision, "continue");
+        assert_eq!(
+            spec.state(&PairwiseTally { wins: 5, draws: 0, losses: 5 }).decision,
+            "continue"
+        );
         assert!(SprtSpec::parse("10,0").is_err());
         assert!(SprtSpec::parse("0,10,0.6,0.05").is_err());
     }

@@ -34,18 +34,28 @@ pub struct Tournament {
 
 impl Tournament {
     /// Checks the spec against the plugins: the game exists, every bot plays it, options check.
-    pub fn prepare(registry: &Registry, id: String, spec: TournamentSpec) -> Result<Tournament, ErrorInfo> {
+    pub fn prepare(
+        registry: &Registry,
+        id: String,
+        spec: TournamentSpec,
+    ) -> Result<Tournament, ErrorInfo> {
         spec.check()?;
         let game = registry.resolve_game(&spec.game)?;
         let seats = spec.seats.unwrap_or(game.info.min_seats);
         if seats < game.info.min_seats || seats > game.info.max_seats {
             return Err(ErrorInfo::new(
                 ErrorCode::InvalidParams,
-                format!("`{}` is played by {} to {} seats, not {seats}", spec.game, game.info.min_seats, game.info.max_seats),
+                format!(
+                    "`{}` is played by {} to {} seats, not {seats}",
+                    spec.game, game.info.min_seats, game.info.max_seats
+                ),
             ));
         }
         if spec.bots.len() < seats {
-            return Err(ErrorInfo::new(ErrorCode::InvalidParams, format!("{seats}-seat games need at least {seats} bots")));
+            return Err(ErrorInfo::new(
+                ErrorCode::InvalidParams,
+                format!("{seats}-seat games need at least {seats} bots"),
+            ));
         }
         let game_options = runner::game_options_for(&game, &spec.game_options, seats)?;
         let bots = spec
@@ -63,7 +73,11 @@ impl Tournament {
             spec: MatchSpec {
                 game: self.spec.game.clone(),
                 game_options: self.game_options.clone(),
-                seats: slot.seats.iter().map(|&b| SeatSpec::Bot(self.spec.bots[b].clone())).collect(),
+                seats: slot
+                    .seats
+                    .iter()
+                    .map(|&b| SeatSpec::Bot(self.spec.bots[b].clone()))
+                    .collect(),
                 seed: slot.seed,
                 games: 1,
                 policy: self.spec.policy.clone(),
@@ -83,8 +97,17 @@ fn labels(spec: &TournamentSpec, bots: &[SeatPlan]) -> Vec<String> {
         .zip(&spec.bots)
         .map(|(name, seat)| {
             let shared = base.iter().filter(|b| *b == name).count() > 1;
-            let extras: Vec<String> = seat.preset.iter().map(|p| format!("preset={p}")).chain(seat.options.iter().map(|(k, v)| format!("{k}={v}"))).collect();
-            if shared && !extras.is_empty() { format!("{name}:{}", extras.join(",")) } else { name.clone() }
+            let extras: Vec<String> = seat
+                .preset
+                .iter()
+                .map(|p| format!("preset={p}"))
+                .chain(seat.options.iter().map(|(k, v)| format!("{k}={v}")))
+                .collect();
+            if shared && !extras.is_empty() {
+                format!("{name}:{}", extras.join(","))
+            } else {
+                name.clone()
+            }
         })
         .collect();
     for i in 0..labels.len() {
@@ -97,7 +120,8 @@ fn labels(spec: &TournamentSpec, bots: &[SeatPlan]) -> Vec<String> {
 
 /// A fresh tournament id.
 pub fn new_id() -> String {
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let now =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     format!("t{}-{:04x}", now.as_secs(), (now.subsec_nanos() ^ std::process::id()) & 0xffff)
 }
 
@@ -119,7 +143,8 @@ pub async fn run(
         .iter()
         .filter_map(|g| {
             let slot = t.schedule.get(g.index as usize)?.clone();
-            let failures: Vec<FailureCounts> = serde_json::from_value(g.failures.clone()).unwrap_or_default();
+            let failures: Vec<FailureCounts> =
+                serde_json::from_value(g.failures.clone()).unwrap_or_default();
             Some(Finished { slot, scores: g.scores.clone(), failures })
         })
         .collect();
@@ -137,14 +162,27 @@ pub async fn run(
             running.spawn(async move { play_slot(&t, slot, data_dir).await });
         }
         let Some(joined) = running.join_next().await else { break };
-        let (slot, scores, failures, forfeit, transcript) =
-            joined.map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("a game task failed: {e}")))??;
+        let (slot, scores, failures, forfeit, transcript) = joined.map_err(|e| {
+            ErrorInfo::new(ErrorCode::Internal, format!("a game task failed: {e}"))
+        })??;
         let seats_json = json!(slot.seats.iter().map(|&b| t.labels[b].clone()).collect::<Vec<_>>());
         let failures_json = serde_json::to_value(&failures).expect("failures serialize");
         {
-            let (store, id, index, scores) = (store.clone(), id.clone(), slot.index, scores.clone());
+            let (store, id, index, scores) =
+                (store.clone(), id.clone(), slot.index, scores.clone());
             let transcript = if t.spec.keep_transcripts { transcript } else { String::new() };
-            blocking(move || store.lock().unwrap().record_game(&id, index, &seats_json, &scores, &failures_json, &forfeit, &transcript)).await?;
+            blocking(move || {
+                store.lock().unwrap().record_game(
+                    &id,
+                    index,
+                    &seats_json,
+                    &scores,
+                    &failures_json,
+                    &forfeit,
+                    &transcript,
+                )
+            })
+            .await?;
         }
         let game = Finished { slot, scores, failures };
         standings::add_pairwise(&mut sprt_tally, 0, &game);
@@ -161,7 +199,11 @@ pub async fn run(
 type PlayedSlot = (Slot, Vec<f64>, Vec<FailureCounts>, Value, String);
 
 /// Plays one scheduled game with fresh agents.
-async fn play_slot(t: &Tournament, slot: Slot, data_dir: Option<PathBuf>) -> Result<PlayedSlot, ErrorInfo> {
+async fn play_slot(
+    t: &Tournament,
+    slot: Slot,
+    data_dir: Option<PathBuf>,
+) -> Result<PlayedSlot, ErrorInfo> {
     let plan = t.plan(&slot);
     let env = SeatEnv { seat: 0, data_dir, deadline: t.spec.policy.deadline(), client: None };
     let agents = plan.start_agents(&env).await?;
@@ -188,7 +230,11 @@ pub fn summary(t: &Tournament, finished: &[Finished], status: &str) -> Value {
 }
 
 /// Checks a new tournament and records it as running.
-pub fn create(registry: &Registry, store: &Store, spec: TournamentSpec) -> Result<Tournament, ErrorInfo> {
+pub fn create(
+    registry: &Registry,
+    store: &Store,
+    spec: TournamentSpec,
+) -> Result<Tournament, ErrorInfo> {
     let t = Tournament::prepare(registry, new_id(), spec)?;
     let spec_json = serde_json::to_value(&t.spec).expect("specs serialize");
     store.create(&t.id, &spec_json, t.schedule.len() as u64)?;
@@ -197,12 +243,18 @@ pub fn create(registry: &Registry, store: &Store, spec: TournamentSpec) -> Resul
 
 /// Reopens an interrupted tournament from its stored spec.
 pub fn reopen(registry: &Registry, store: &Store, id: &str) -> Result<Tournament, ErrorInfo> {
-    let stored = store.get(id)?.ok_or_else(|| ErrorInfo::new(ErrorCode::NotFound, format!("no tournament `{id}` in the records")))?;
+    let stored = store.get(id)?.ok_or_else(|| {
+        ErrorInfo::new(ErrorCode::NotFound, format!("no tournament `{id}` in the records"))
+    })?;
     if stored.status == "finished" {
-        return Err(ErrorInfo::new(ErrorCode::Conflict, format!("tournament `{id}` is already finished ({} games)", stored.games)));
+        return Err(ErrorInfo::new(
+            ErrorCode::Conflict,
+            format!("tournament `{id}` is already finished ({} games)", stored.games),
+        ));
     }
-    let spec: TournamentSpec = serde_json::from_value(stored.spec)
-        .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("stored spec of `{id}` is unreadable: {e}")))?;
+    let spec: TournamentSpec = serde_json::from_value(stored.spec).map_err(|e| {
+        ErrorInfo::new(ErrorCode::Internal, format!("stored spec of `{id}` is unreadable: {e}"))
+    })?;
     Tournament::prepare(registry, id.to_string(), spec)
 }
 

@@ -85,7 +85,10 @@ impl TournamentSpec {
             return bad("games per pairing must be at least 1".into());
         }
         if self.concurrency == 0 || self.concurrency > MAX_CONCURRENCY {
-            return bad(format!("concurrency must be 1 to {MAX_CONCURRENCY}, not {}", self.concurrency));
+            return bad(format!(
+                "concurrency must be 1 to {MAX_CONCURRENCY}, not {}",
+                self.concurrency
+            ));
         }
         if self.bots.len() < 2 {
             return bad("a tournament needs at least two bots".into());
@@ -120,7 +123,13 @@ impl TournamentSpec {
                 let deal = (game / orders.len()) as u32;
                 let order = &orders[game % orders.len()];
                 let seed = derive_seed(derive_seed(self.seed, p as u64), deal as u64);
-                slots.push(Slot { index: slots.len() as u64, pairing: p, seats: order.clone(), deal, seed });
+                slots.push(Slot {
+                    index: slots.len() as u64,
+                    pairing: p,
+                    seats: order.clone(),
+                    deal,
+                    seed,
+                });
             }
         }
         slots

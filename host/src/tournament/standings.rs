@@ -16,7 +16,12 @@ pub struct Finished {
 }
 
 /// Computes the standings JSON for `labels` (one per bot of the spec).
-pub fn standings(spec: &TournamentSpec, labels: &[String], seats: usize, games: &[Finished]) -> Value {
+pub fn standings(
+    spec: &TournamentSpec,
+    labels: &[String],
+    seats: usize,
+    games: &[Finished],
+) -> Value {
     let bots = labels.len();
     let mut tally = vec![PairwiseTally::default(); bots];
     let mut played = vec![0u64; bots];
@@ -48,14 +53,18 @@ pub fn standings(spec: &TournamentSpec, labels: &[String], seats: usize, games: 
             })
         })
         .collect();
-    rows.sort_by(|a, b| b["elo"].as_f64().unwrap_or(0.0).total_cmp(&a["elo"].as_f64().unwrap_or(0.0)));
+    rows.sort_by(|a, b| {
+        b["elo"].as_f64().unwrap_or(0.0).total_cmp(&a["elo"].as_f64().unwrap_or(0.0))
+    });
     let pairing_table: Vec<Value> = pairings
         .iter()
         .enumerate()
-        .map(|(p, members)| json!({
-            "bots": members.iter().map(|&b| labels[b].clone()).collect::<Vec<_>>(),
-            "games": pair_games[p], "scores": pair_scores[p],
-        }))
+        .map(|(p, members)| {
+            json!({
+                "bots": members.iter().map(|&b| labels[b].clone()).collect::<Vec<_>>(),
+                "games": pair_games[p], "scores": pair_scores[p],
+            })
+        })
         .collect();
     let mut out = json!({"standings": rows, "pairings": pairing_table});
     if let Some(sprt) = &spec.sprt {
@@ -85,7 +94,8 @@ fn finite(x: f64) -> Value {
 
 /// The standings as a table for people.
 pub fn render(standings: &Value) -> String {
-    let mut out = String::from("rank  bot                          games    score   rate      elo  95% CI\n");
+    let mut out =
+        String::from("rank  bot                          games    score   rate      elo  95% CI\n");
     let empty = vec![];
     for (i, r) in standings["standings"].as_array().unwrap_or(&empty).iter().enumerate() {
         out.push_str(&format!(
@@ -102,11 +112,18 @@ pub fn render(standings: &Value) -> String {
     }
     out.push_str("\npairing                                            games  scores\n");
     for p in standings["pairings"].as_array().unwrap_or(&empty) {
-        let names: Vec<&str> = p["bots"].as_array().unwrap_or(&empty).iter().filter_map(Value::as_str).collect();
+        let names: Vec<&str> =
+            p["bots"].as_array().unwrap_or(&empty).iter().filter_map(Value::as_str).collect();
         out.push_str(&format!("{:<50} {:>6}  {}\n", names.join(" vs "), p["games"], p["scores"]));
     }
     if let Some(s) = standings.get("sprt") {
-        out.push_str(&format!("\nSPRT: LLR {:.3} in [{:.3}, {:.3}]: {}\n", s["llr"].as_f64().unwrap_or(0.0), s["lower"].as_f64().unwrap_or(0.0), s["upper"].as_f64().unwrap_or(0.0), s["decision"].as_str().unwrap_or("")));
+        out.push_str(&format!(
+            "\nSPRT: LLR {:.3} in [{:.3}, {:.3}]: {}\n",
+            s["llr"].as_f64().unwrap_or(0.0),
+            s["lower"].as_f64().unwrap_or(0.0),
+            s["upper"].as_f64().unwrap_or(0.0),
+            s["decision"].as_str().unwrap_or("")
+        ));
     }
     out
 }

@@ -45,8 +45,9 @@ impl Store {
 
     /// Opens (creating if needed) the records database in `data_dir`.
     pub fn open(data_dir: &Path) -> Result<Store, ErrorInfo> {
-        std::fs::create_dir_all(data_dir)
-            .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("{}: {e}", data_dir.display())))?;
+        std::fs::create_dir_all(data_dir).map_err(|e| {
+            ErrorInfo::new(ErrorCode::Internal, format!("{}: {e}", data_dir.display()))
+        })?;
         let conn = Connection::open(Self::path_in(data_dir)).map_err(db_error)?;
         // WAL with NORMAL sync survives a killed process (not a power cut) and lets readers in.
         conn.execute_batch(
@@ -145,14 +146,21 @@ impl Store {
     /// A stored game's transcript.
     pub fn transcript(&self, id: &str, index: u64) -> Result<Option<String>, ErrorInfo> {
         self.conn
-            .query_row("SELECT transcript FROM games WHERE tournament = ?1 AND idx = ?2", params![id, index as i64], |r| r.get(0))
+            .query_row(
+                "SELECT transcript FROM games WHERE tournament = ?1 AND idx = ?2",
+                params![id, index as i64],
+                |r| r.get(0),
+            )
             .optional()
             .map_err(db_error)
     }
 
     pub fn finish(&self, id: &str, result: &Value) -> Result<(), ErrorInfo> {
         self.conn
-            .execute("UPDATE tournaments SET status = 'finished', result = ?2 WHERE id = ?1", params![id, result.to_string()])
+            .execute(
+                "UPDATE tournaments SET status = 'finished', result = ?2 WHERE id = ?1",
+                params![id, result.to_string()],
+            )
             .map_err(db_error)?;
         Ok(())
     }

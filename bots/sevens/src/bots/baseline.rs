@@ -11,7 +11,13 @@ use super::Move;
 use crate::view::View;
 
 pub fn random_options() -> Vec<OptionSpec> {
-    vec![OptionSpec::float("pass_rate", 0.0, Some(0.0), Some(1.0), "probability of passing (while a pass is safe) although a card is playable")]
+    vec![OptionSpec::float(
+        "pass_rate",
+        0.0,
+        Some(0.0),
+        Some(1.0),
+        "probability of passing (while a pass is safe) although a card is playable",
+    )]
 }
 
 pub struct RandomBot {
@@ -30,8 +36,13 @@ impl RandomBot {
 impl Agent for RandomBot {
     fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
         let view = View::parse(request)?;
-        let pass = view.cards.is_empty() || (view.can_pass_safely() && self.rng.gen::<f64>() < self.pass_rate);
-        let mv = if pass { Move::Pass } else { Move::Play(view.cards[self.rng.gen_range(0..view.cards.len())]) };
+        let pass = view.cards.is_empty()
+            || (view.can_pass_safely() && self.rng.gen::<f64>() < self.pass_rate);
+        let mv = if pass {
+            Move::Pass
+        } else {
+            Move::Play(view.cards[self.rng.gen_range(0..view.cards.len())])
+        };
         Ok(ActReply::new(mv.to_json()))
     }
 

@@ -108,7 +108,15 @@ pub struct Weights {
 
 impl Default for Weights {
     fn default() -> Weights {
-        Weights { outside: 2.0, run: 1.0, hold_ak: 12.0, prefer_non_ak: 4.0, single: 3.0, distance: 0.25, hold_pass: 10.0 }
+        Weights {
+            outside: 2.0,
+            run: 1.0,
+            hold_ak: 12.0,
+            prefer_non_ak: 4.0,
+            single: 3.0,
+            distance: 0.25,
+            hold_pass: 10.0,
+        }
     }
 }
 
@@ -210,7 +218,12 @@ pub struct DValueBot {
 
 impl DValueBot {
     pub fn new(options: &Options, seed: u64) -> Result<DValueBot, ErrorInfo> {
-        let mut bot = DValueBot { temperature: 0.0, phases: Phases::default(), weights: Weights::default(), rng: SeededRng::seed_from_u64(seed) };
+        let mut bot = DValueBot {
+            temperature: 0.0,
+            phases: Phases::default(),
+            weights: Weights::default(),
+            rng: SeededRng::seed_from_u64(seed),
+        };
         bot.configure(options)?;
         Ok(bot)
     }
@@ -249,7 +262,10 @@ impl Agent for DValueBot {
         if phases.endgame_at_most > phases.opening_above {
             return Err(ErrorInfo::new(
                 ErrorCode::InvalidOption,
-                format!("endgame_at_most ({}) must not exceed opening_above ({})", phases.endgame_at_most, phases.opening_above),
+                format!(
+                    "endgame_at_most ({}) must not exceed opening_above ({})",
+                    phases.endgame_at_most, phases.opening_above
+                ),
             ));
         }
         self.phases = phases;
@@ -272,7 +288,10 @@ impl Agent for DValueBot {
                 out["moves"] = json!(scored.iter().map(Scored::to_json).collect::<Vec<_>>());
                 Ok(out)
             }
-            _ => Err(ErrorInfo::new(ErrorCode::UnknownMethod, format!("dvalue has no method `{method}` (known: assess)"))),
+            _ => Err(ErrorInfo::new(
+                ErrorCode::UnknownMethod,
+                format!("dvalue has no method `{method}` (known: assess)"),
+            )),
         }
     }
 }

@@ -86,7 +86,15 @@ mod tests {
     use yomi_plugin::rng::seeded;
 
     fn scored(scores: &[f64]) -> Vec<Scored> {
-        scores.iter().enumerate().map(|(i, &s)| Scored { mv: Move::Play(Card::new(0, i as u8 + 1)), score: s, rules: vec![] }).collect()
+        scores
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| Scored {
+                mv: Move::Play(Card::new(0, i as u8 + 1)),
+                score: s,
+                rules: vec![],
+            })
+            .collect()
     }
 
     #[test]

@@ -27,16 +27,35 @@ use crate::view::View;
 
 pub fn options() -> Vec<OptionSpec> {
     vec![
-        OptionSpec::choice("ak", "hold", &["play", "hold"], "A/K: play when possible, or hold while another card can be played"),
+        OptionSpec::choice(
+            "ak",
+            "hold",
+            &["play", "hold"],
+            "A/K: play when possible, or hold while another card can be played",
+        ),
         OptionSpec::bool("stop_2q", true, "hold 2 and Q (stopping the row)"),
         OptionSpec::bool("stop_lonely_68", true, "hold a 6/8 with no own card further out"),
         OptionSpec::bool("play_backed_68", true, "play a 6/8 with own cards further out first"),
-        OptionSpec::bool("stop_lonely_59_early", true, "hold a 5/9 that follows an opening 6/8 when no own card is further out"),
-        OptionSpec::bool("follow_release", true, "when a held-back card is finally played, play the cards that follow it"),
+        OptionSpec::bool(
+            "stop_lonely_59_early",
+            true,
+            "hold a 5/9 that follows an opening 6/8 when no own card is further out",
+        ),
+        OptionSpec::bool(
+            "follow_release",
+            true,
+            "when a held-back card is finally played, play the cards that follow it",
+        ),
         OptionSpec::bool("outside", true, "prefer cards with own cards further out"),
         OptionSpec::bool("flow", true, "prefer rows that moved since my last turn"),
         OptionSpec::bool("hand_state", true, "with 3 cards or fewer left, hold nothing"),
-        OptionSpec::int("keep_passes", 0, Some(0), Some(20), "hold (pass) only while more passes than this are left"),
+        OptionSpec::int(
+            "keep_passes",
+            0,
+            Some(0),
+            Some(20),
+            "hold (pass) only while more passes than this are left",
+        ),
     ]
 }
 
@@ -48,7 +67,11 @@ pub fn presets() -> Vec<Preset> {
             "plays whatever it can: A/K when possible, no stopping",
             json!({"ak": "play", "stop_2q": false, "stop_lonely_68": false, "stop_lonely_59_early": false}),
         ),
-        Preset::new("cautious", "stops like the typical student but keeps one pass in reserve", json!({"keep_passes": 1})),
+        Preset::new(
+            "cautious",
+            "stops like the typical student but keeps one pass in reserve",
+            json!({"keep_passes": 1}),
+        ),
         Preset::new(
             "plain",
             "only table 1's first feature (own cards further out), no stopping or following",
@@ -96,10 +119,15 @@ struct Memory {
 
 impl Memory {
     fn update(&mut self, view: &View, board_d: u32) {
-        let new_game = view.table.cards().len() < self.last_table.len() || view.hand.len() > self.last_hand;
+        let new_game =
+            view.table.cards().len() < self.last_table.len() || view.hand.len() > self.last_hand;
         self.last_hand = view.hand.len();
         if new_game || self.last_table.is_empty() {
-            *self = Memory { last_table: view.table.cards(), last_hand: view.hand.len(), ..Memory::default() };
+            *self = Memory {
+                last_table: view.table.cards(),
+                last_hand: view.hand.len(),
+                ..Memory::default()
+            };
             self.last_ends = ends(view);
         }
         let now = ends(view);
@@ -111,7 +139,8 @@ impl Memory {
         self.last_ends = now;
         self.last_table = view.table.cards();
         if board_d > 80 {
-            let sixes_eights: CardSet = (0..4).flat_map(|s| [Card::new(s, 6), Card::new(s, 8)]).collect();
+            let sixes_eights: CardSet =
+                (0..4).flat_map(|s| [Card::new(s, 6), Card::new(s, 8)]).collect();
             self.early_68 = self.early_68.union(CardSet(view.table.cards().0 & sixes_eights.0));
         }
     }
@@ -134,10 +163,7 @@ pub struct StudentBot {
 
 impl StudentBot {
     pub fn new(options: &Options) -> Result<StudentBot, ErrorInfo> {
-        let mut bot = StudentBot {
-            habits: Habits::default(),
-            memory: Memory::default(),
-        };
+        let mut bot = StudentBot { habits: Habits::default(), memory: Memory::default() };
         bot.configure(options)?;
         Ok(bot)
     }
@@ -219,7 +245,8 @@ impl Agent for StudentBot {
         };
         let action = mv.to_json();
         Ok(if request.explain {
-            let cards: Vec<Value> = judged.iter().map(|(s, held)| json!({"move": s.to_json(), "held": held})).collect();
+            let cards: Vec<Value> =
+                judged.iter().map(|(s, held)| json!({"move": s.to_json(), "held": held})).collect();
             ActReply::explained(action, json!({"cards": cards, "may_hold": may_hold}))
         } else {
             ActReply::new(action)
