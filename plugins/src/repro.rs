@@ -17,6 +17,10 @@ pub struct Row {
     pub ci95: Option<[f64; 2]>,
     /// Games or samples behind `ours`.
     pub n: u64,
+    /// Which reading of the seed produced `ours`, where the seed's words allow several; absent
+    /// where there is only one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reading: Option<String>,
 }
 
 impl Row {
@@ -29,7 +33,22 @@ impl Row {
         ci95: Option<[f64; 2]>,
         n: u64,
     ) -> Row {
-        Row { table: table.into(), row: row.into(), column: column.into(), seed, ours, ci95, n }
+        Row {
+            table: table.into(),
+            row: row.into(),
+            column: column.into(),
+            seed,
+            ours,
+            ci95,
+            n,
+            reading: None,
+        }
+    }
+
+    /// The same row, labelled with the reading of the seed that produced it.
+    pub fn reading(mut self, reading: &str) -> Row {
+        self.reading = Some(reading.into());
+        self
     }
 
     /// True when the seed's number lies inside our interval (or equals ours when exact).
@@ -73,7 +92,16 @@ pub fn mean_ci(samples: &[f64]) -> (f64, [f64; 2]) {
 
 /// The rows as a markdown table (seed and ours side by side, with a mark where they disagree).
 pub fn markdown(rows: &[Row]) -> String {
-    let mut out = String::from("| table | row | column | seed | ours | 95 % CI | n | agrees |\n|---|---|---|---|---|---|---|---|\n");
+    let with_readings = rows.iter().any(|r| r.reading.is_some());
+    let mut out = String::from("| table | row | column |");
+    if with_readings {
+        out.push_str(" reading |");
+    }
+    out.push_str(" seed | ours | 95 % CI | n | agrees |\n|---|---|---|");
+    if with_readings {
+        out.push_str("---|");
+    }
+    out.push_str("---|---|---|---|---|\n");
     for r in rows {
         let seed = r.seed.map(fmt).unwrap_or_else(|| "—".into());
         let ci =
@@ -83,17 +111,11 @@ pub fn markdown(rows: &[Row]) -> String {
             Some(false) => "**no**",
             None => "",
         };
-        out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
-            r.table,
-            r.row,
-            r.column,
-            seed,
-            fmt(r.ours),
-            ci,
-            r.n,
-            agrees
-        ));
+        out.push_str(&format!("| {} | {} | {} |", r.table, r.row, r.column));
+        if with_readings {
+            out.push_str(&format!(" {} |", r.reading.as_deref().unwrap_or("")));
+        }
+        out.push_str(&format!(" {} | {} | {} | {} | {} |\n", seed, fmt(r.ours), ci, r.n, agrees));
     }
     out
 }
@@ -124,5 +146,15 @@ mod tests {
         let r = Row::new("5.2", "nash", "vs random", Some(0.968), 0.90, Some([0.87, 0.925]), 500);
         assert_eq!(r.agrees(), Some(false));
         assert!(markdown(&[r]).contains("**no**"));
+    }
+
+    #[test]
+    fn markdown_has_a_reading_column_only_when_a_row_names_one() {
+        let plain = Row::new("5.1", "a", "b", Some(0.5), 0.5, None, 10);
+        assert!(!markdown(std::slice::from_ref(&plain)).contains("reading"));
+        let table = markdown(&[plain.clone(), plain.reading("literal")]);
+        assert!(table.starts_with("| table | row | column | reading | seed |"));
+        assert!(table.contains("| 5.1 | a | b | literal | 0.5000 |"), "{table}");
+        assert!(table.contains("| 5.1 | a | b |  | 0.5000 |"), "{table}");
     }
 }
