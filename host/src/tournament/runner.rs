@@ -12,7 +12,7 @@ use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 use super::rating::PairwiseTally;
 use super::schedule::{Slot, TournamentSpec};
 use super::standings::{self, Finished};
-use super::store::Store;
+use super::store::{GameRow, Store};
 use crate::agent::blocking;
 use crate::matches::policy::FailureCounts;
 use crate::matches::runner::{self, MatchPlan, MatchSpec};
@@ -165,25 +165,16 @@ pub async fn run(
         let (slot, scores, failures, forfeit, transcript) = joined.map_err(|e| {
             ErrorInfo::new(ErrorCode::Internal, format!("a game task failed: {e}"))
         })??;
-        let seats_json = json!(slot.seats.iter().map(|&b| t.labels[b].clone()).collect::<Vec<_>>());
-        let failures_json = serde_json::to_value(&failures).expect("failures serialize");
-        {
-            let (store, id, index, scores) =
-                (store.clone(), id.clone(), slot.index, scores.clone());
-            let transcript = if t.spec.keep_transcripts { transcript } else { String::new() };
-            blocking(move || {
-                store.lock().unwrap().record_game(
-                    &id,
-                    index,
-                    &seats_json,
-                    &scores,
-                    &failures_json,
-                    &forfeit,
-                    &transcript,
-                )
-            })
-            .await?;
-        }
+        let row = GameRow {
+            index: slot.index,
+            seats: json!(slot.seats.iter().map(|&b| t.labels[b].clone()).collect::<Vec<_>>()),
+            scores: scores.clone(),
+            failures: serde_json::to_value(&failures).expect("failures serialize"),
+            forfeit,
+            transcript: if t.spec.keep_transcripts { transcript } else { String::new() },
+        };
+        let (store, id) = (store.clone(), id.clone());
+        blocking(move || store.lock().unwrap().record_game(&id, &row)).await?;
         let game = Finished { slot, scores, failures };
         standings::add_pairwise(&mut sprt_tally, 0, &game);
         finished.push(game);

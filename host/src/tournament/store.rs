@@ -19,6 +19,18 @@ pub struct StoredTournament {
     pub total: u64,
 }
 
+/// One finished game as the store records it.
+pub struct GameRow {
+    pub index: u64,
+    /// The bot label in each seat.
+    pub seats: Value,
+    pub scores: Vec<f64>,
+    pub failures: Value,
+    pub forfeit: Value,
+    /// Empty unless the tournament keeps transcripts.
+    pub transcript: String,
+}
+
 /// One finished game as stored.
 #[derive(Debug, Clone)]
 pub struct StoredGame {
@@ -102,20 +114,19 @@ impl Store {
     }
 
     /// Commits one finished game. Recording a game twice is refused by the primary key.
-    pub fn record_game(
-        &self,
-        id: &str,
-        index: u64,
-        seats: &Value,
-        scores: &[f64],
-        failures: &Value,
-        forfeit: &Value,
-        transcript: &str,
-    ) -> Result<(), ErrorInfo> {
+    pub fn record_game(&self, id: &str, game: &GameRow) -> Result<(), ErrorInfo> {
         self.conn
             .execute(
                 "INSERT INTO games (tournament, idx, seats, scores, failures, forfeit, transcript) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![id, index as i64, seats.to_string(), serde_json::to_string(scores).unwrap(), failures.to_string(), forfeit.to_string(), transcript],
+                params![
+                    id,
+                    game.index as i64,
+                    game.seats.to_string(),
+                    serde_json::to_string(&game.scores).unwrap(),
+                    game.failures.to_string(),
+                    game.forfeit.to_string(),
+                    game.transcript
+                ],
             )
             .map_err(db_error)?;
         Ok(())
