@@ -9,6 +9,7 @@ use yomi_plugin::{ErrorCode, ErrorInfo};
 use crate::codec::{active_slot, check_hp};
 use crate::engine::{State, Status};
 use crate::lp;
+use crate::personality::own_view;
 use crate::rules::{parse_parties, preset_parties, Rules, TURN_LIMIT};
 use crate::solver::Table;
 
@@ -112,6 +113,9 @@ pub fn analyze(table: &Table, s: &State) -> Result<Value, ErrorInfo> {
     }
     let m = table.matrix(s);
     let e = lp::solve(&m);
+    // Party 2's strategy comes from the solve a `nash` agent in seat 1 makes (its own view: the
+    // transposed complement), so both name the same equilibrium when several are optimal.
+    let col = lp::solve(&own_view(&m, 1));
     let names = |side: usize| -> Vec<Value> {
         table
             .engine
@@ -124,7 +128,7 @@ pub fn analyze(table: &Table, s: &State) -> Result<Value, ErrorInfo> {
     Ok(json!({
         "value": e.value,
         "row_strategy": &e.row[..m.rows],
-        "col_strategy": &e.col[..m.cols],
+        "col_strategy": &col.row[..m.cols],
         "matrix": (0..m.rows).map(|i| m.w[i][..m.cols].to_vec()).collect::<Vec<_>>(),
         "row_actions": names(0),
         "col_actions": names(1),

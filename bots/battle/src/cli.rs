@@ -1,6 +1,8 @@
 //! The plugin's CLI: `yomi battle analyze ...`, `yomi battle solve ...` and `yomi repro battle`.
 //! Returns the text to print; never writes to stdout itself.
 
+use std::path::Path;
+
 use clap::{Args, Parser, Subcommand};
 use serde_json::{json, Value};
 use yomi_plugin::{ErrorCode, ErrorInfo};
@@ -95,8 +97,9 @@ impl RulesArgs {
     }
 }
 
-/// Runs one CLI command (`args` excludes the plugin name).
-pub fn run(args: &[String]) -> Result<String, ErrorInfo> {
+/// Runs one CLI command (`args` excludes the plugin name); `analyze` keeps solved tables in
+/// `data_dir` when there is one.
+pub fn run(args: &[String], data_dir: Option<&Path>) -> Result<String, ErrorInfo> {
     if args.first().map(String::as_str) == Some("repro") {
         return crate::repro::command(&args[1..]);
     }
@@ -107,7 +110,7 @@ pub fn run(args: &[String]) -> Result<String, ErrorInfo> {
             let query = rules.query(&active, hp.as_deref(), turn)?;
             let r = query.rules()?;
             let state = query.state(&r)?;
-            let table = cache::table(&r);
+            let table = cache::table(&r, data_dir);
             let a = analyze(&table, &state)?;
             Ok(if json { format!("{a}\n") } else { text(&a) })
         }

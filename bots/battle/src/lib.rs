@@ -2,8 +2,8 @@
 //! battle, solved exactly by backward induction, with players from random to human-like δ-Nash.
 //!
 //! - [`rules`], [`engine`]: the rules as data and the mechanics on a compact state;
-//! - [`lp`], [`solver`], [`cache`]: the matrix-game LP, the full backward induction, one shared
-//!   table per rule set; [`reference`] is the plain memoised baseline that checks it;
+//! - [`lp`], [`solver`], [`cache`], [`store`]: the matrix-game LP, the full backward induction,
+//!   one shared table per rule set, kept on disk in the data directory; [`reference`] is the plain memoised baseline that checks it;
 //! - [`game`], [`codec`]: the referee and the JSON a seat sees and sends;
 //! - [`analysis`], [`service`], [`cli`]: any position's matrix and equilibrium, by call or CLI;
 //! - the bots: [`random`]; [`player`] (`nash`, `delta-nash`, `mc`, `exploiter`) built on
@@ -27,6 +27,7 @@ pub mod repro;
 pub mod rules;
 pub mod service;
 pub mod solver;
+pub mod store;
 
 use player::{Kind, Player};
 use yomi_plugin::protocol::manifest::CommandInfo;
@@ -91,9 +92,9 @@ impl Plugin for BattlePlugin {
         ctx: &AgentContext,
     ) -> Result<Box<dyn Agent>, ErrorInfo> {
         match bot {
-            "random" => Ok(Box::new(random::RandomBot::new(ctx.seed))),
+            "random" => Ok(Box::new(random::RandomBot::new(ctx))),
             _ if Kind::parse(bot).is_some() => {
-                Ok(Box::new(Player::new(Kind::parse(bot).expect("checked"), options, ctx.seed)?))
+                Ok(Box::new(Player::new(Kind::parse(bot).expect("checked"), options, ctx)?))
             }
             _ => Err(ErrorInfo::new(
                 ErrorCode::UnknownBot,
@@ -117,7 +118,7 @@ impl Plugin for BattlePlugin {
         }
     }
 
-    fn command(&self, args: &[String], _ctx: &CommandContext) -> Result<String, ErrorInfo> {
-        cli::run(args)
+    fn command(&self, args: &[String], ctx: &CommandContext) -> Result<String, ErrorInfo> {
+        cli::run(args, ctx.data_dir.as_deref())
     }
 }

@@ -2,12 +2,15 @@
 //! reads the observation, finds the shared solved table for its rules, builds a mixed strategy
 //! over the legal actions, samples from it with the agent's seeded RNG and can explain itself.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::{json, Value};
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::{seeded, Rng as SeededRng};
-use yomi_plugin::{ActReply, ActRequest, Agent, ErrorCode, ErrorInfo, OptionSpec, Options, Preset};
+use yomi_plugin::{
+    ActReply, ActRequest, Agent, AgentContext, ErrorCode, ErrorInfo, OptionSpec, Options, Preset,
+};
 
 use crate::codec::{self, parse_observation, Seen};
 use crate::engine::{Action, State};
@@ -142,19 +145,22 @@ pub struct Player {
     table: Option<(Rules, Arc<Table>)>,
     /// The side this agent played in its last decision (to tell the opponent's actions apart).
     side: Option<usize>,
+    /// Where solved tables are kept between processes.
+    data_dir: Option<PathBuf>,
 }
 
 impl Player {
-    pub fn new(kind: Kind, options: &Options, seed: u64) -> Result<Player, ErrorInfo> {
+    pub fn new(kind: Kind, options: &Options, ctx: &AgentContext) -> Result<Player, ErrorInfo> {
         let mut p = Player {
             kind,
             personality: Personality::NASH,
             mc: None,
             exploit: None,
             opponent: None,
-            rng: seeded(seed),
+            rng: seeded(ctx.seed),
             table: None,
             side: None,
+            data_dir: ctx.data_dir.clone(),
         };
         p.configure(options)?;
         Ok(p)
@@ -169,7 +175,7 @@ impl Player {
         match &self.table {
             Some((r, t)) if r == rules => t.clone(),
             _ => {
-                let t = cache::table(rules);
+                let t = cache::table(rules, self.data_dir.as_deref());
                 self.table = Some((rules.clone(), t.clone()));
                 t
             }
@@ -342,7 +348,7 @@ impl Agent for Player {
         match (method, &self.opponent) {
             ("opponent_model", Some(o)) => Ok(o.to_json()),
             ("opponent_model", None) => Ok(Value::Null),
-            _ => service::call(method, params),
+            _ => service::call(method, params, self.data_dir.as_deref()),
         }
     }
 }

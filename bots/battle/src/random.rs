@@ -1,19 +1,23 @@
 //! The `random` bot: uniform over the legal actions (seed 5.1's baseline), replacements included.
 
+use std::path::PathBuf;
+
 use rand::Rng;
 use serde_json::{json, Value};
 use yomi_plugin::rng::{seeded, Rng as SeededRng};
-use yomi_plugin::{ActReply, ActRequest, Agent, ErrorCode, ErrorInfo, Options};
+use yomi_plugin::{ActReply, ActRequest, Agent, AgentContext, ErrorCode, ErrorInfo, Options};
 
 use crate::service;
 
 pub struct RandomBot {
     rng: SeededRng,
+    /// Where `analyze` keeps solved tables.
+    data_dir: Option<PathBuf>,
 }
 
 impl RandomBot {
-    pub fn new(seed: u64) -> RandomBot {
-        RandomBot { rng: seeded(seed) }
+    pub fn new(ctx: &AgentContext) -> RandomBot {
+        RandomBot { rng: seeded(ctx.seed), data_dir: ctx.data_dir.clone() }
     }
 }
 
@@ -40,6 +44,6 @@ impl Agent for RandomBot {
     }
 
     fn call(&mut self, method: &str, params: &Value) -> Result<Value, ErrorInfo> {
-        service::call(method, params)
+        service::call(method, params, self.data_dir.as_deref())
     }
 }

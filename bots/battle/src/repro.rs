@@ -286,7 +286,8 @@ fn series(
     ))?;
     let (ob, og) = (options_for(opponent)?, game_options()?);
     let engine = Engine::new(Rules::preset("thesis")?);
-    let mut me = Player::new(Kind::Exploiter, &options, derive_seed(seed, u64::MAX))?;
+    let context = AgentContext { seed: derive_seed(seed, u64::MAX), data_dir: None };
+    let mut me = Player::new(Kind::Exploiter, &options, &context)?;
     let mut total = Tally::default();
     for g in 0..games {
         let gs = derive_seed(seed, g as u64);
@@ -386,7 +387,7 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
         seed += 1;
         seed
     };
-    crate::cache::table(&Rules::preset("thesis")?);
+    crate::cache::table(&Rules::preset("thesis")?, None);
     progress("table solved", &start);
 
     // Table 5.1: primitive Monte Carlo against random.
@@ -506,7 +507,7 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
 /// F at HP 5, over 200 independent draws; δ = 0 is the exact Nash strategy. The seed masks its
 /// numbers; its text says both Nash strategies mix two actions and larger δ spreads them.
 fn table_5_3() -> Result<Vec<Row>, ErrorInfo> {
-    let table = crate::cache::table(&Rules::preset("delta-experiment")?);
+    let table = crate::cache::table(&Rules::preset("delta-experiment")?, None);
     let e = &table.engine;
     let s = e.initial([0, 0]);
     let w = table.matrix(&s);

@@ -1,5 +1,7 @@
 //! Service methods every battle bot answers through `agent.call`.
 
+use std::path::Path;
+
 use serde_json::Value;
 use yomi_plugin::protocol::manifest::MethodInfo;
 use yomi_plugin::{ErrorCode, ErrorInfo};
@@ -22,14 +24,14 @@ pub fn methods(exploiter: bool) -> Vec<MethodInfo> {
     m
 }
 
-/// Dispatches a service call.
-pub fn call(method: &str, params: &Value) -> Result<Value, ErrorInfo> {
+/// Dispatches a service call; solved tables are kept in `data_dir` when there is one.
+pub fn call(method: &str, params: &Value, data_dir: Option<&Path>) -> Result<Value, ErrorInfo> {
     match method {
         "analyze" => {
             let query = Query::from_params(params)?;
             let rules = query.rules()?;
             let state = query.state(&rules)?;
-            analyze(&cache::table(&rules), &state)
+            analyze(&cache::table(&rules, data_dir), &state)
         }
         _ => Err(ErrorInfo::new(
             ErrorCode::UnknownMethod,

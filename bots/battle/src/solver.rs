@@ -78,6 +78,23 @@ impl Table {
         table
     }
 
+    /// A table from stored layers (see [`crate::store`]); None when their shape does not fit
+    /// `engine`'s rules.
+    pub fn from_layers(engine: Engine, layers: Vec<Vec<f32>>, solved: u64) -> Option<Table> {
+        let mut table = Table::layout(engine);
+        if layers.len() != table.layers.len() || layers.iter().any(|l| l.len() != table.layer_len) {
+            return None;
+        }
+        table.layers = layers;
+        table.solved = solved;
+        Some(table)
+    }
+
+    /// Every turn's values, turn 1 first (for storage).
+    pub fn layers(&self) -> &[Vec<f32>] {
+        &self.layers
+    }
+
     /// Computes the entries `offset..offset + out.len()` of turn `t`'s layer from the next layer.
     fn fill(&self, t: u8, next: &[f32], offset: usize, out: &mut [f32]) -> u64 {
         let mut solved = 0;

@@ -22,7 +22,7 @@ fn the_table_agrees_with_the_plain_recursion() {
     // A shorter game keeps the recursion's position count small; the code paths are the same.
     let rules =
         Rules::new(yomi_battle::rules::preset_parties("thesis").unwrap(), false, 9).unwrap();
-    let table = cache::table(&rules);
+    let table = cache::table(&rules, None);
     let engine = Engine::new(rules);
     let mut memo = Memo::new(&engine);
     for a in 0..3u8 {
