@@ -117,6 +117,34 @@ impl Bias {
     }
 }
 
+/// Which win rate eq. (6.1) corrects (issue: the seed's figure 6.1–6.2 bias rates are larger than
+/// ours, so both readings are measured in REPRODUCTION.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BiasOn {
+    /// The noise-perturbed p_δ inside each of the n noisy matrices, before each is solved: the
+    /// seed's words, 「ノイズを付与した利得 p_δ に、さらにバイアスによる補正をかけた誤認知利得行列を作成する」.
+    Noisy,
+    /// The true p, then the noise: every noisy matrix starts from one biased matrix. The seed's
+    /// "もとの勝率" (the original win rate) read as the true win rate.
+    True,
+}
+
+pub const BIAS_ON: [&str; 2] = ["noisy", "true"];
+
+impl BiasOn {
+    pub fn parse(name: &str) -> Result<BiasOn, ErrorInfo> {
+        match name {
+            "noisy" => Ok(BiasOn::Noisy),
+            "true" => Ok(BiasOn::True),
+            _ => Err(invalid(format!("unknown bias_on `{name}` (known: {})", BIAS_ON.join(", ")))),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        BIAS_ON[self as usize]
+    }
+}
+
 fn invalid(message: String) -> ErrorInfo {
     ErrorInfo::new(ErrorCode::InvalidOption, message)
 }
@@ -129,6 +157,7 @@ pub fn options() -> Vec<OptionSpec> {
         OptionSpec::int("n", 10, Some(1), Some(1000), "noisy equilibria averaged per decision"),
         OptionSpec::choice("bias", "none", &BIASES, "favoured action class (seed 6.2)"),
         OptionSpec::float("alpha", 0.0, None, None, "bias strength α of eq. (6.1); negative avoids the class"),
+        OptionSpec::choice("bias_on", "noisy", &BIAS_ON, "which win rate eq. (6.1) corrects: noisy = each noisy matrix's p_δ (the seed's words), true = the true p before the noise"),
         OptionSpec::bool("clamp_bias", false, "clamp p to [0,1] inside eq. (6.1)'s factor (spec U20); off is the seed's literal formula"),
     ]
 }
@@ -141,6 +170,7 @@ pub struct Personality {
     pub n: usize,
     pub bias: Bias,
     pub alpha: f64,
+    pub bias_on: BiasOn,
     pub clamp_bias: bool,
 }
 
@@ -162,6 +192,7 @@ impl Personality {
         n: 1,
         bias: Bias::None,
         alpha: 0.0,
+        bias_on: BiasOn::Noisy,
         clamp_bias: false,
     };
 
@@ -172,6 +203,7 @@ impl Personality {
             n: opt::i64(options, "n")?.max(0) as usize,
             bias: Bias::parse(opt::str(options, "bias")?)?,
             alpha: opt::f64(options, "alpha")?,
+            bias_on: BiasOn::parse(opt::str(options, "bias_on")?)?,
             clamp_bias: opt::bool(options, "clamp_bias")?,
         };
         p.validate()?;
@@ -206,6 +238,18 @@ impl Personality {
         p + self.alpha * (1.0 + 20.0 * q * (1.0 - q))
     }
 
+    /// One perceived entry: true win rate `p` with noise, corrected by eq. (6.1) where `hit`, at
+    /// the stage [`BiasOn`] names.
+    fn perceive(&self, p: f64, hit: bool, rng: &mut impl Rng) -> f64 {
+        let base = if hit && self.bias_on == BiasOn::True { self.biased(p) } else { p };
+        let noisy = base + self.noise.sample(self.delta, p, rng);
+        if hit && self.bias_on == BiasOn::Noisy {
+            self.biased(noisy)
+        } else {
+            noisy
+        }
+    }
+
     /// The δ-Nash strategy for `side` in a turn: `w` is the true matrix in the player's own view
     /// (its actions as rows, its win rates), `actions` its actions in row order.
     pub fn mix(
@@ -225,8 +269,7 @@ impl Personality {
             let mut noisy = *w;
             for (i, &hit) in biased.iter().enumerate() {
                 for j in 0..w.cols {
-                    let p = w.w[i][j] + self.noise.sample(self.delta, w.w[i][j], rng);
-                    noisy.w[i][j] = if hit { self.biased(p) } else { p };
+                    noisy.w[i][j] = self.perceive(w.w[i][j], hit, rng);
                 }
             }
             let e = lp::solve(&noisy);
@@ -250,8 +293,7 @@ impl Personality {
         for _ in 0..self.samples() {
             let mut best = (0, f64::NEG_INFINITY);
             for (k, v) in values.iter().enumerate() {
-                let p = v + self.noise.sample(self.delta, *v, rng);
-                let p = if favoured { self.biased(p) } else { p };
+                let p = self.perceive(*v, favoured, rng);
                 if p > best.1 {
                     best = (k, p);
                 }
@@ -267,7 +309,7 @@ impl Personality {
     }
 
     pub fn to_json(&self) -> Value {
-        json!({"noise": self.noise.name(), "delta": self.delta, "n": self.n, "bias": self.bias.name(), "alpha": self.alpha, "clamp_bias": self.clamp_bias})
+        json!({"noise": self.noise.name(), "delta": self.delta, "n": self.n, "bias": self.bias.name(), "alpha": self.alpha, "bias_on": self.bias_on.name(), "clamp_bias": self.clamp_bias})
     }
 }
 

@@ -429,22 +429,13 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
     }
     progress("table 5.4", &start);
 
-    // Table 6.1 and figures 6.1–6.2: each bias at δ 0.05, α 0.03, normal-variable noise.
+    // Table 6.1 and figures 6.1–6.2: each bias at δ 0.05, α 0.03, normal-variable noise, in the
+    // default reading of eq. (6.1) (bias_on = noisy).
     let plain = normal_variable[0];
     rows.push(rate_row("6.1", "win rate vs nash", "delta nash", Some(0.456), &plain));
-    let mut biased = Vec::new();
-    for (bias, s) in [
-        ("attack", 0.470),
-        ("switch", 0.456),
-        ("effective-attack", 0.484),
-        ("ineffective-attack", 0.436),
-    ] {
-        let t = duel(&delta_nash("normal-variable", 0.05, bias, 0.03), &nash, games, next_seed())?;
-        rows.push(rate_row("6.1", "win rate vs nash", bias, Some(s), &t));
-        biased.push(t);
-    }
+    let biased = bias_duels(&json!({}), games, &mut next_seed)?;
+    rows.extend(bias_rows(&plain.choices, &biased, NOISY));
     progress("table 6.1", &start);
-    rows.extend(figure_rows(&plain.choices, &biased));
 
     // Table 6.2: the attack bias over α × δ (α = 0 is table 5.4's last row, α 0.03 δ 0.05 is 6.1).
     let seeds_6_2 = [
@@ -456,7 +447,7 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
         for (k, (delta, (win, attack))) in [0.05, 0.1, 0.2].into_iter().zip(cells).enumerate() {
             let t = match (alpha, k) {
                 (0.0, _) => normal_variable[k],
-                (0.03, 0) => biased[0],
+                (0.03, 0) => biased[0].1,
                 _ => duel(
                     &delta_nash("normal-variable", delta, "attack", alpha),
                     &nash,
@@ -465,15 +456,16 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
                 )?,
             };
             let column = format!("α = {alpha}, δ = {delta}");
-            rows.push(rate_row("6.2", "win rate", &column, Some(win), &t));
-            rows.push(share_row(
+            let tag = |row: Row| if alpha > 0.0 { row.reading(NOISY) } else { row };
+            rows.push(tag(rate_row("6.2", "win rate", &column, Some(win), &t)));
+            rows.push(tag(share_row(
                 "6.2",
                 "attack selection rate",
                 &column,
                 Some(attack),
                 t.choices.attacks,
                 t.choices.decisions,
-            ));
+            )));
         }
     }
     progress("table 6.2", &start);
@@ -489,18 +481,86 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
         p.options["clamp_bias"] = json!(true);
         let t = duel(&p, &nash, games, next_seed())?;
         let column = format!("α = {alpha}, δ = 0.2, clamped");
-        rows.push(rate_row("6.2 (U20 variant)", "win rate", &column, Some(win), &t));
-        rows.push(share_row(
-            "6.2 (U20 variant)",
-            "attack selection rate",
-            &column,
-            Some(if alpha == 0.03 { 0.849 } else { 0.889 }),
-            t.choices.attacks,
-            t.choices.decisions,
-        ));
+        let reading = "bias_on = noisy, clamp_bias";
+        rows.push(
+            rate_row("6.2 (U20 variant)", "win rate", &column, Some(win), &t).reading(reading),
+        );
+        rows.push(
+            share_row(
+                "6.2 (U20 variant)",
+                "attack selection rate",
+                &column,
+                Some(if alpha == 0.03 { 0.849 } else { 0.889 }),
+                t.choices.attacks,
+                t.choices.decisions,
+            )
+            .reading(reading),
+        );
     }
     progress("clamped bias variant", &start);
+
+    // The other reading of where eq. (6.1) enters: on the true win rate, before the noise. The
+    // four bias players again, and table 6.2's cell where the gap to the seed is largest.
+    let on_true = json!({"bias_on": "true"});
+    let biased = bias_duels(&on_true, games, &mut next_seed)?;
+    rows.extend(
+        bias_rows(&plain.choices, &biased, TRUE).into_iter().filter(|r| r.row != "delta nash"),
+    );
+    let mut p = delta_nash("normal-variable", 0.2, "attack", 0.06);
+    p.options["bias_on"] = json!("true");
+    let t = duel(&p, &nash, games, next_seed())?;
+    let column = "α = 0.06, δ = 0.2";
+    rows.push(rate_row("6.2", "win rate", column, Some(0.382), &t).reading(TRUE));
+    rows.push(
+        share_row(
+            "6.2",
+            "attack selection rate",
+            column,
+            Some(0.889),
+            t.choices.attacks,
+            t.choices.decisions,
+        )
+        .reading(TRUE),
+    );
+    progress("bias on the true win rate", &start);
     Ok(rows)
+}
+
+/// The default reading of eq. (6.1): on each noisy matrix's p_δ.
+const NOISY: &str = "bias_on = noisy";
+/// The other reading: on the true p, before the noise.
+const TRUE: &str = "bias_on = true";
+
+/// The four bias players of table 6.1 and figures 6.1–6.2 (normal-variable noise, δ 0.05,
+/// α 0.03) against Nash, with `extra` options choosing the reading of eq. (6.1).
+fn bias_duels(
+    extra: &Value,
+    games: usize,
+    next_seed: &mut impl FnMut() -> u64,
+) -> Result<Vec<(&'static str, Tally)>, ErrorInfo> {
+    let mut out = Vec::new();
+    for bias in ["attack", "switch", "effective-attack", "ineffective-attack"] {
+        let mut p = delta_nash("normal-variable", 0.05, bias, 0.03);
+        for (k, v) in extra.as_object().into_iter().flatten() {
+            p.options[k] = v.clone();
+        }
+        out.push((bias, duel(&p, &spec("nash", json!({})), games, next_seed())?));
+    }
+    Ok(out)
+}
+
+/// Table 6.1's win rates and the figure rows of the four bias players, labelled with `reading`
+/// (the unbiased δ-Nash rows carry no reading: eq. (6.1) does not touch them).
+fn bias_rows(plain: &Choices, biased: &[(&str, Tally)], reading: &str) -> Vec<Row> {
+    let seeds = [0.470, 0.456, 0.484, 0.436];
+    let mut rows: Vec<Row> = biased
+        .iter()
+        .zip(seeds)
+        .map(|((bias, t), s)| rate_row("6.1", "win rate vs nash", bias, Some(s), t))
+        .collect();
+    let tallies: Vec<Tally> = biased.iter().map(|(_, t)| *t).collect();
+    rows.extend(figure_rows(plain, &tallies));
+    rows.into_iter().map(|r| if r.row == "delta nash" { r } else { r.reading(reading) }).collect()
 }
 
 /// Table 5.3: the mean δ-Nash strategy (uniform noise, n = 10) of both sides at A vs D with E and

@@ -31,12 +31,18 @@ fn game(seed: u64) -> Box<dyn yomi_plugin::Game> {
 
 /// The first decision of a fixed game (seat 0 holds party 1, A vs D).
 fn first_request(explain: bool) -> ActRequest {
+    first_request_of(0, explain)
+}
+
+/// `seat`'s first decision in a fixed game (seat 0 holds party 1, seat 1 party 2; A vs D).
+fn first_request_of(seat: usize, explain: bool) -> ActRequest {
     let m = BattlePlugin.manifest();
     let overrides: Options =
         serde_json::from_value(json!({"deal": "fixed", "start": "first"})).unwrap();
     let opts = resolve(&m.games[0].options, &[], None, &overrides).unwrap();
     let g = BattlePlugin.new_game("battle", &opts, 1).unwrap();
-    let d = g.decisions().remove(0);
+    let d = g.decisions().remove(seat);
+    assert_eq!(d.seat, seat);
     ActRequest { observation: d.observation, legal: d.legal, explain }
 }
 
@@ -68,6 +74,19 @@ fn nash_plays_the_analysed_equilibrium_and_explains_it() {
     assert_eq!(explain["true_equilibrium"], analysis["row_strategy"]);
     assert_eq!(explain["actions"], analysis["row_actions"]);
     assert_eq!(explain["bias"]["kind"], "none");
+}
+
+/// At A vs D party 2 has several optimal strategies (fire/switch-to-E mixes): `analyze` must name
+/// the one a `nash` agent in seat 1 plays, not another optimum.
+#[test]
+fn analyze_names_the_equilibrium_a_nash_agent_plays_in_either_seat() {
+    let mut nash = agent("nash", None, json!({}), 1);
+    let analysis = nash.call("analyze", &json!({"parties": "thesis", "active": "A,D"})).unwrap();
+    let explain = nash.act(&first_request_of(1, true)).unwrap().explain.unwrap();
+    assert_eq!(explain["actions"], analysis["col_actions"]);
+    assert_eq!(explain["strategy"], analysis["col_strategy"]);
+    let explain = nash.act(&first_request_of(0, true)).unwrap().explain.unwrap();
+    assert_eq!(explain["strategy"], analysis["row_strategy"]);
 }
 
 #[test]
