@@ -139,10 +139,9 @@ impl Registry {
     }
 
     fn load_file(&self, file: &Path, same_name: SameName) -> Result<Arc<PluginEntry>, ErrorInfo> {
-        let bytes = std::fs::read(file).map_err(|e| {
+        let build = file_build(file).map_err(|e| {
             ErrorInfo::new(ErrorCode::PluginLoad, format!("{}: {e}", file.display()))
         })?;
-        let build = hex_prefix(&Sha256::digest(&bytes));
         let existing = self.list();
         if let Some(same) = existing.iter().find(|p| p.build == build) {
             return Ok(same.clone());
@@ -340,6 +339,24 @@ fn is_plugin_file(path: &Path) -> bool {
         .is_some_and(|e| e == std::env::consts::DLL_EXTENSION);
     let stem_ok = name.starts_with(&format!("{}yomi_", std::env::consts::DLL_PREFIX));
     ext_ok && stem_ok && path.is_file()
+}
+
+/// The build id of a library file: its SHA-256, streamed through a small reused buffer. Reading
+/// whole libraries (about 100 MB for the bundled plugins) into fresh memory cost more in copies and
+/// page faults than the hash itself, at every start of every one-shot command.
+fn file_build(file: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut reader = std::fs::File::open(file)?;
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0u8; 1 << 18];
+    loop {
+        match reader.read(&mut buffer) {
+            Ok(0) => return Ok(hex_prefix(&hasher.finalize())),
+            Ok(n) => hasher.update(&buffer[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 fn hex_prefix(digest: &[u8]) -> String {
