@@ -69,7 +69,7 @@ pub fn player_options(model: Option<(&str, &str)>) -> Vec<OptionSpec> {
         OptionSpec::float("tendency_init", 50.0, Some(0.0), Some(100.0), "initial tendency value of the 18 rules"),
         OptionSpec::int("history", 5, Some(1), Some(1000), "past modification amounts averaged by the change rule"),
         OptionSpec::float("drop_scale", 1.0, Some(0.0), Some(1.0), "multiplies the fuzzy drop intention (sensitivity to the reconstructed Fig. 3.7 sets; 1 = as reconstructed)"),
-        OptionSpec::choice("loose_late", "continue", &["continue", "table"], "a loose player inferior from turn 5: continue = no drop on judgement (§4.2.1 sets no drop threshold and §3.3.2 has no fuzzy inference); table = the §3.3.1 drop table, End column included"),
+        OptionSpec::choice("loose_late", "continue", &["continue", "middle", "table"], "a loose player inferior from turn 5: continue = no drop on judgement (§4.2.1 sets no drop threshold and §3.3.2 has no fuzzy inference); middle = the §3.3.1 drop table with the turn held at 4; table = the §3.3.1 drop table, End column included"),
         OptionSpec::choice("drop_check", "interval", &["interval", "action"], "the drop judgement runs once per betting interval (§3, facing a raise it calls) or at every action"),
         OptionSpec::choice("drop_sets", "words", &["words", "even"], "Fig. 3.7 drop-intention sets: words = ZO near 0, PS1/PS2 small, PB1/PB2 big, as §3.3.1 says; even = five evenly spaced triangles"),
         OptionSpec::bool("adapt", false, "adapt the bluff margin to the classified opponent style (x0.75 against tight, x1.5 against loose)"),

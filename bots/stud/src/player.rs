@@ -37,6 +37,9 @@ pub enum LooseLate {
     /// No drop on judgement from turn 5: "特にドロップのための閾値は設けず" (no threshold for
     /// dropping), the loose player "ゲームを続行しがち" (tends to continue).
     Continue,
+    /// The §3.3.1 table from turn 5 as in the middle game (turn held at 4): only "a little
+    /// intention when bets grow" — a loose player that still drops now and then.
+    Middle,
     /// The §3.3.1 table at every turn, its End column included.
     Table,
 }
@@ -130,6 +133,7 @@ impl Config {
             drop_scale: range("drop_scale", 0.0, 1.0)?,
             loose_late: match opt::str(o, "loose_late")? {
                 "table" => LooseLate::Table,
+                "middle" => LooseLate::Middle,
                 _ => LooseLate::Continue,
             },
             drop_check: match opt::str(o, "drop_check")? {
@@ -351,8 +355,9 @@ impl FuzzyPlayer {
             self.cfg.drop_check == DropCheck::PerInterval && view.facing_raise();
         if e.result < 0.0 && !judged_this_interval {
             let loose = self.cfg.drop == DropStyle::Loose;
-            let fuzzy = view.turn <= 4 || (loose && self.cfg.loose_late == LooseLate::Table);
+            let fuzzy = view.turn <= 4 || (loose && self.cfg.loose_late != LooseLate::Continue);
             if fuzzy {
+                let nt = if self.cfg.loose_late == LooseLate::Middle { nt.min(0.5) } else { nt };
                 let i = Self::drop_intention(nb, nt, &self.cfg.drop_sets) * self.cfg.drop_scale;
                 intention = Some(i);
                 if self.rng.gen::<f64>() <= i {
