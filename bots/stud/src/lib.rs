@@ -147,7 +147,7 @@ impl Plugin for StudPlugin {
             commands: vec![
                 CommandInfo::new("eval", "`yomi stud eval [--json] C1 .. C7`: category, score 0-9 and ranks of the best hand"),
                 CommandInfo::new("compare", "`yomi stud compare [--tie-rule R] [--json] \"<cards>\" \"<cards>\"`: winner 1, 2 or 0"),
-                CommandInfo::new("repro", "`yomi repro stud [--json] [--sets N] [--games N]`: the seed's chapter-4 experiment (Tables 4.1-4.4, §4.3.3), classifier confusion matrix, adaptive bluffing"),
+                CommandInfo::new("repro", "`yomi repro stud [--json] [--sets N] [--games N] [--reading KEY=VALUE ...]`: the seed's chapter-4 experiment (Tables 4.1-4.4, §4.3.3), classifier confusion matrix, adaptive bluffing"),
                 CommandInfo::new("deals", "`yomi stud deals --seed S --count N`: a deal file of seeded deals"),
             ],
         }
