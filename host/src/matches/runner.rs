@@ -13,9 +13,8 @@ use super::game::HostedGame;
 use super::policy::{FailureCounts, Policy};
 use super::referee::{self, GameRecord};
 use super::seat::{SeatEnv, SeatPlan, SeatSpec};
-use crate::agent::Agent;
-use crate::ops::agents::option_error;
-use crate::registry::{GameRef, Registry};
+use crate::agents::AgentHandle;
+use crate::runtime::registry::{GameRef, Registry};
 
 /// Most games one match may ask for.
 pub const MAX_GAMES: u32 = 1_000_000;
@@ -102,7 +101,10 @@ impl MatchPlan {
     }
 
     /// Starts every seat's agent.
-    pub async fn start_agents(&self, env: &SeatEnv) -> Result<Vec<Arc<dyn Agent>>, ErrorInfo> {
+    pub async fn start_agents(
+        &self,
+        env: &SeatEnv,
+    ) -> Result<Vec<Arc<dyn AgentHandle>>, ErrorInfo> {
         let mut agents = Vec::with_capacity(self.seats.len());
         for (seat, plan) in self.seats.iter().enumerate() {
             let env = SeatEnv { seat, ..env.clone() };
@@ -133,7 +135,7 @@ pub fn game_options_for(
             }
         }
     }
-    resolve(&game.info.options, &game.info.presets, None, &given).map_err(option_error)
+    resolve(&game.info.options, &game.info.presets, None, &given).map_err(ErrorInfo::from)
 }
 
 /// The result of a match.
@@ -153,7 +155,7 @@ pub struct MatchResult {
 /// `progress` after each game.
 pub async fn run(
     plan: &MatchPlan,
-    agents: &[Arc<dyn Agent>],
+    agents: &[Arc<dyn AgentHandle>],
     log: &mut Vec<Value>,
     mut progress: impl FnMut(u32, &GameRecord, &[f64]),
 ) -> Result<MatchResult, ErrorInfo> {

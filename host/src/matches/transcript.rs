@@ -8,9 +8,10 @@ use serde_json::{json, Value};
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use super::runner::{self, MatchPlan, MatchSpec};
-use super::seat::{BotSeat, ScriptedAgent, SeatEnv, SeatPlan, SeatSpec};
-use crate::agent::Agent;
-use crate::registry::Registry;
+use super::seat::{BotSeat, SeatEnv, SeatPlan, SeatSpec};
+use crate::agents::scripted::ScriptedAgent;
+use crate::agents::AgentHandle;
+use crate::runtime::registry::Registry;
 
 /// Reads a transcript file into its lines, naming the first line that is not a JSON object.
 pub fn read(path: &Path) -> Result<Vec<Value>, ErrorInfo> {
@@ -119,7 +120,7 @@ pub async fn replay(
     let header = &recorded[0];
     let spec = spec_from_header(header)?;
     let plan = MatchPlan::new(registry, spec)?;
-    let mut agents: Vec<Arc<dyn Agent>> = Vec::with_capacity(plan.seats.len());
+    let mut agents: Vec<Arc<dyn AgentHandle>> = Vec::with_capacity(plan.seats.len());
     for (seat, seat_plan) in plan.seats.iter().enumerate() {
         agents.push(match seat_plan {
             SeatPlan::Client { .. } => {

@@ -6,12 +6,13 @@
 
 use serde::Deserialize;
 use serde_json::{json, Value};
-use yomi_protocol::{ErrorInfo, Event, RequestId};
+use yomi_protocol::{ErrorInfo, RequestId};
 
+use crate::agents::client::ClientLink;
 use crate::matches::runner::{self, MatchPlan, MatchSpec};
-use crate::matches::seat::{ClientLink, SeatEnv};
+use crate::matches::seat::SeatEnv;
 use crate::matches::transcript;
-use crate::server::session::Session;
+use crate::session::Session;
 
 #[derive(Debug, Deserialize)]
 pub struct Run {
@@ -41,13 +42,13 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
     session.spawn(id, async move {
         let agents = plan.start_agents(&env).await?;
         let mut log = vec![plan.header()];
-        send(&outbox, "match.started", json!({"match": match_id, "header": log[0]})).await;
+        let _ = outbox.event("match.started", json!({"match": match_id, "header": log[0]})).await;
         // Progress is produced inside the synchronous per-game callback; a forwarder streams it.
         let (progress, mut queue) = tokio::sync::mpsc::unbounded_channel::<Value>();
         let forward_box = outbox.clone();
         let forwarder = tokio::spawn(async move {
             while let Some(body) = queue.recv().await {
-                send(&forward_box, "match.progress", body).await;
+                let _ = forward_box.event("match.progress", body).await;
             }
         });
         let games = plan.spec.games;
@@ -69,12 +70,6 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
         Ok(reply)
     });
     Ok(())
-}
-
-async fn send(outbox: &crate::server::connection::Outbox, event: &str, body: Value) {
-    let _ = outbox
-        .send(serde_json::to_string(&Event::new(event, body)).expect("events serialize"))
-        .await;
 }
 
 #[derive(Debug, Deserialize)]

@@ -8,9 +8,9 @@ pub mod plugins;
 pub mod tournaments;
 
 use serde_json::Value;
-use yomi_protocol::{ErrorCode, ErrorInfo, Request};
+use yomi_protocol::{ErrorCode, ErrorInfo, Reply, Request};
 
-use crate::server::session::Session;
+use crate::session::Session;
 
 /// Every operation name, for `hello` and for the error on an unknown one.
 pub const OPERATIONS: &[&str] = &[
@@ -33,6 +33,22 @@ pub const OPERATIONS: &[&str] = &[
     "tournament.run",
     "tournament.list",
 ];
+
+/// Answers one request line. Never fails: every problem becomes an error reply. Returns None
+/// when the operation went to the background and will reply by itself.
+pub async fn handle_line(session: &mut Session, text: &str) -> Option<Reply> {
+    match Request::parse(text) {
+        Err((id, error)) => Some(Reply::err(id, error)),
+        Ok(request) => {
+            let id = request.id.clone();
+            match dispatch(session, request).await {
+                Ok(Some(result)) => Some(Reply::ok(id, result)),
+                Ok(None) => None,
+                Err(error) => Some(Reply::err(Some(id), error)),
+            }
+        }
+    }
+}
 
 /// Routes a request to its operation. `Ok(None)` means the operation runs in the background and
 /// sends its own reply.

@@ -13,11 +13,11 @@ use super::rating::PairwiseTally;
 use super::schedule::{Slot, TournamentSpec};
 use super::standings::{self, Finished};
 use super::store::{GameRow, Store};
-use crate::agent::blocking;
 use crate::matches::policy::FailureCounts;
 use crate::matches::runner::{self, MatchPlan, MatchSpec};
 use crate::matches::seat::{SeatEnv, SeatPlan, SeatSpec};
-use crate::registry::{GameRef, Registry};
+use crate::runtime::blocking::blocking;
+use crate::runtime::registry::{GameRef, Registry};
 
 /// A checked tournament, ready to run.
 pub struct Tournament {
