@@ -151,9 +151,40 @@ pub struct MatchResult {
     pub records: Vec<GameRecord>,
 }
 
+/// A match played: its result and its transcript lines (header first).
+pub struct PlayedMatch {
+    pub result: MatchResult,
+    pub log: Vec<Value>,
+}
+
+/// How far a match has got, for whoever watches it.
+pub enum Progress<'a> {
+    /// Every agent started; the transcript header.
+    Started(&'a Value),
+    /// Game `index` (0-based) ended; `totals` are the seats' scores so far.
+    Game { index: u32, record: &'a GameRecord, totals: &'a [f64] },
+}
+
+/// The one way a match is played (`match.run`, `yomi match`, tournaments, replays): starts every
+/// seat's agent, writes the header, plays every game, telling `progress` as it goes.
+pub async fn play(
+    plan: &MatchPlan,
+    env: &SeatEnv,
+    mut progress: impl FnMut(Progress<'_>),
+) -> Result<PlayedMatch, ErrorInfo> {
+    let agents = plan.start_agents(env).await?;
+    let mut log = vec![plan.header()];
+    progress(Progress::Started(&log[0]));
+    let result = run(plan, &agents, &mut log, |index, record, totals| {
+        progress(Progress::Game { index, record, totals })
+    })
+    .await?;
+    Ok(PlayedMatch { result, log })
+}
+
 /// Plays every game of the plan with `agents`, appending transcript lines to `log` and calling
 /// `progress` after each game.
-pub async fn run(
+async fn run(
     plan: &MatchPlan,
     agents: &[Arc<dyn AgentHandle>],
     log: &mut Vec<Value>,

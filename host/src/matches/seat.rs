@@ -12,6 +12,7 @@ use yomi_protocol::options::resolve;
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use crate::agents::client::{ClientAgent, ClientLink};
+use crate::agents::scripted::ScriptedAgent;
 use crate::agents::worker::WorkerAgent;
 use crate::agents::{AgentHandle, InProcessAgent};
 use crate::runtime::registry::{BotRef, Registry};
@@ -135,9 +136,14 @@ impl SeatPlan {
                     Ok(Arc::new(InProcessAgent::open(bot, options.clone(), context).await?))
                 }
             }
-            SeatPlan::Client { .. } => match &env.client {
-                Some(link) => Ok(Arc::new(ClientAgent::new(link.clone(), env.seat))),
-                None => Err(ErrorInfo::new(
+            SeatPlan::Client { .. } => match &env.clients {
+                ClientSeats::Connected(link) => {
+                    Ok(Arc::new(ClientAgent::new(link.clone(), env.seat)))
+                }
+                ClientSeats::Replayed(recorded) => {
+                    Ok(Arc::new(ScriptedAgent::new(recorded_actions(recorded, env.seat))))
+                }
+                ClientSeats::Refused => Err(ErrorInfo::new(
                     ErrorCode::InvalidParams,
                     "client seats need a connected client: run the match with `match.run` over the protocol",
                 )),
@@ -153,7 +159,28 @@ pub struct SeatEnv {
     pub data_dir: Option<std::path::PathBuf>,
     /// The decision deadline, which isolated workers enforce by killing the process.
     pub deadline: Option<Duration>,
-    pub client: Option<ClientLink>,
+    pub clients: ClientSeats,
+}
+
+/// Who plays the client seats of a match.
+#[derive(Clone, Default)]
+pub enum ClientSeats {
+    /// None may be played here (the command line, tournaments).
+    #[default]
+    Refused,
+    /// The connected client that asked for the match.
+    Connected(ClientLink),
+    /// The moves recorded in this transcript (a replay).
+    Replayed(Arc<Vec<Value>>),
+}
+
+/// The actions `seat` took in a recorded transcript, in order.
+fn recorded_actions(recorded: &[Value], seat: usize) -> Vec<Value> {
+    recorded
+        .iter()
+        .filter(|l| l["type"] == "action" && l["seat"].as_u64() == Some(seat as u64))
+        .map(|l| l["action"].clone())
+        .collect()
 }
 
 #[cfg(test)]
