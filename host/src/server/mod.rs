@@ -1,9 +1,11 @@
-//! Transports and sessions: JSON lines over stdio and TCP, one session per connection.
+//! Transports and sessions: JSON lines over stdio, TCP and WebSocket, one session per connection.
 
 pub mod connection;
 pub mod framing;
+pub mod http;
 pub mod listen;
 pub mod session;
+pub mod web;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -15,7 +17,8 @@ use crate::registry::Registry;
 pub struct ServeConfig {
     /// Longest accepted request line in bytes; longer lines get `line_too_long` and are skipped.
     pub max_line_bytes: usize,
-    /// TCP connections served at once; further clients wait in the accept queue.
+    /// TCP connections (and, counted apart, WebSocket sessions) served at once; further clients
+    /// wait in the accept queue.
     pub max_connections: usize,
     /// Where services keep state that survives restarts.
     pub data_dir: Option<PathBuf>,
