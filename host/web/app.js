@@ -156,8 +156,8 @@ function chooseAction(legal) {
 
 /** Match events: the bots' agents observe what happened (bots that learn need it); a battle
  * board follows each step, so the final position stays on screen. */
-function showEvent(message) {
-  if (message.event !== "match.event") return;
+function showEvent(message, name) {
+  if (name !== "match.event") return;
   if (message.seat !== play.youSeat && play.agents[message.seat]) {
     client.observe(play.agents[message.seat], message.event).catch(report);
   }

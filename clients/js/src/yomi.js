@@ -60,7 +60,7 @@ export class Client {
     });
   }
 
-  /** Calls `listener(message)` for each event named `name` (`"*"`: every event). Returns an unsubscribe function. */
+  /** Calls `listener(message, name)` for each event named `name` (`"*"`: every event). Returns an unsubscribe function. */
   on(name, listener) {
     if (!this.listeners.has(name)) this.listeners.set(name, new Set());
     this.listeners.get(name).add(listener);
@@ -102,7 +102,8 @@ export class Client {
   /**
    * Runs a match in which this client plays the seats given as `{client: NAME}`: `onTurn(turn)`
    * gets each `your_turn` event (`{match, seat, observation, legal}`) and returns (or resolves
-   * to) the action, which is sent with `match.move`. `onEvent` sees every event of the match.
+   * to) the action, which is sent with `match.move`. `onEvent(message, name)` sees every event
+   * of the match.
    * Resolves with the match result. Run one such match at a time per client.
    */
   async playMatch(params, onTurn, onEvent = () => {}) {
@@ -110,15 +111,15 @@ export class Client {
     let failure = null;
     const mine = (message) => matchId !== null && message.match === matchId;
     const offs = [
-      this.on("match.started", (m) => {
+      this.on("match.started", (m, name) => {
         if (matchId === null) matchId = m.match;
-        if (mine(m)) onEvent(m);
+        if (mine(m)) onEvent(m, name);
       }),
-      this.on("match.event", (m) => mine(m) && onEvent(m)),
-      this.on("match.progress", (m) => mine(m) && onEvent(m)),
-      this.on("your_turn", async (turn) => {
+      this.on("match.event", (m, name) => mine(m) && onEvent(m, name)),
+      this.on("match.progress", (m, name) => mine(m) && onEvent(m, name)),
+      this.on("your_turn", async (turn, name) => {
         if (!mine(turn)) return;
-        onEvent(turn);
+        onEvent(turn, name);
         try {
           const action = await onTurn(turn);
           await this.move(turn.match, turn.seat, action);
@@ -144,8 +145,9 @@ export class Client {
       return; // the server only sends JSON; ignore anything else
     }
     if (message.event !== undefined && message.id === undefined) {
-      for (const name of [message.event, "*"]) {
-        for (const listener of this.listeners.get(name) ?? []) listener(message);
+      const name = eventName(message);
+      for (const key of [name, "*"]) {
+        for (const listener of this.listeners.get(key) ?? []) listener(message, name);
       }
       return;
     }
@@ -168,6 +170,14 @@ export class Client {
     this.pending.clear();
     for (const listener of this.listeners.get("close") ?? []) listener({ event: "close" });
   }
+}
+
+/**
+ * The kind of an event. A `match.event` carries the game's event in a field also named `event`,
+ * which a JSON parser keeps in place of the kind: an event whose `event` is not a string is one.
+ */
+export function eventName(message) {
+  return typeof message.event === "string" ? message.event : "match.event";
 }
 
 function isNode() {

@@ -15,7 +15,7 @@ async function playBattle(client) {
   const result = await client.playMatch(
     { game: "battle", seed: 5, games: 1, seats: [{ client: "me" }, { bot: "battle/delta-nash", preset: "human-like" }] },
     (turn) => { turns.push(turn); return turn.legal[0]; },
-    (event) => events.push(event.event),
+    (_message, name) => events.push(name),
   );
   return { result, turns, events };
 }

@@ -7,7 +7,7 @@ import json
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Union
 
 from .errors import closed, error_from_reply
-from .operations import MatchFollower, Operations
+from .operations import MatchFollower, Operations, event_name
 
 Listener = Callable[[dict], Any]
 
@@ -83,7 +83,7 @@ class AsyncClient(Operations):
                 return
             if on_event:
                 on_event(message)
-            if message["event"] == "your_turn":
+            if message.get("event") == "your_turn":
                 try:
                     action = on_turn(message)
                     if inspect.isawaitable(action):
@@ -110,7 +110,7 @@ class AsyncClient(Operations):
                 break
             message = json.loads(line)
             if "event" in message and "id" not in message:
-                for listener in list(self._listeners.get(message["event"], [])) + list(self._listeners.get("*", [])):
+                for listener in list(self._listeners.get(event_name(message), [])) + list(self._listeners.get("*", [])):
                     outcome = listener(message)
                     if inspect.isawaitable(outcome):
                         # Run beside the reader: a listener may itself wait for replies.

@@ -63,6 +63,14 @@ class Operations:
         return self.request("match.move", match=match, seat=seat, action=action)
 
 
+def event_name(message: dict) -> str:
+    """The kind of an event. A `match.event` carries the game's event in a field also named
+    `event`, which a JSON parser keeps in place of the kind: an event whose `event` is not a
+    string is one."""
+    name = message.get("event")
+    return name if isinstance(name, str) else "match.event"
+
+
 class MatchFollower:
     """Recognises the events of the one match a client-seat helper is playing: the first
     `match.started` after its `match.run` names it."""
