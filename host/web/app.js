@@ -228,7 +228,7 @@ async function callService() {
   const method = $("service-method").value;
   const params = JSON.parse($("service-params").value || "null");
   const result = await client.call(service.agent, method, params);
-  $("service-compare").prepend(el("div", {}, el("strong", {}, `${method} ${JSON.stringify(params)}`), explainView(result, null).lastChild));
+  $("service-compare").prepend(el("div", {}, el("strong", {}, `${method} ${JSON.stringify(params)}`), explainView(result, undefined, { open: true })));
   $("service-log").prepend(el("li", {}, `${method}: ${JSON.stringify(result).slice(0, 200)}`));
 }
 

@@ -138,12 +138,13 @@ const WEIGHTS = ["probability", "strength", "activation", "share", "score"];
 /**
  * A bot's explanation as pictures where they help: the mixed strategy of a battle bot, the
  * activations of a fuzzy player's rules, the D totals and move probabilities of a sevens player
- * (any map of numbers, any list of items with a weight), then the rest as JSON.
+ * (any map of numbers, any list of items with a weight), then the rest as JSON. Without an
+ * `action` it draws a service's result the same way.
  */
-export function explainView(explain, action) {
+export function explainView(explain, action, { open = false } = {}) {
   const parts = [];
-  const chosen = actionLabel(action);
-  parts.push(el("p", {}, "Played: ", el("strong", { "data-testid": "bot-action" }, chosen)));
+  const chosen = action === undefined ? undefined : actionLabel(action);
+  if (action !== undefined) parts.push(el("p", {}, "Played: ", el("strong", { "data-testid": "bot-action" }, chosen)));
   if (explain?.personality !== undefined) {
     parts.push(el("p", { class: "kv", "data-testid": "personality" }, "Personality: ", JSON.stringify(explain.personality)));
   }
@@ -163,7 +164,7 @@ export function explainView(explain, action) {
       }
     }
   }
-  if (explain) parts.push(el("details", {}, el("summary", {}, "everything it said"), el("pre", {}, JSON.stringify(explain, null, 1))));
+  if (explain) parts.push(el("details", { open }, el("summary", {}, "everything it said"), el("pre", {}, JSON.stringify(explain, null, 1))));
   else parts.push(el("p", { class: "hint" }, "This bot gives no explanation."));
   return el("div", {}, parts);
 }

@@ -71,3 +71,36 @@ test("a battle against delta-nash, played to the end through the page", async ()
   await page.screenshot({ path: path.join(ARTIFACTS, "playground-battle.png"), fullPage: true });
   assert.deepEqual(pageErrors, []);
 });
+
+test("the services and tournament tabs", async () => {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const pageErrors = [];
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+  await page.goto(`http://${server.http}/`);
+  await page.getByTestId("status").filter({ hasText: "connected" }).waitFor();
+
+  await page.getByRole("button", { name: "Services" }).click();
+  await page.getByTestId("service-bot").selectOption("dice/dice");
+  await page.getByTestId("service-method").selectOption("sequence");
+  await page.getByTestId("service-params").fill('{"length": 30, "seed": 4}');
+  await page.getByTestId("service-call").click();
+  await page.getByTestId("service-log").filter({ hasText: "sequence:" }).waitFor();
+  assert.match(await page.locator("#service-compare").textContent(), /"err"/);
+  await page.getByTestId("service-method").selectOption("score");
+  await page.getByTestId("service-params").fill('{"faces": [1,2,3,4,5,6,1,2,3,4,5,6]}');
+  await page.getByTestId("service-call").click();
+  await page.locator("[data-testid^=bars-features]").first().waitFor();
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, "playground-services.png"), fullPage: true });
+
+  await page.getByRole("button", { name: "Tournament" }).click();
+  await page.getByTestId("t-game").selectOption("rps");
+  await page.locator("#t-games").fill("6");
+  await page.getByTestId("t-start").click();
+  await page.locator("table.standings").waitFor({ timeout: 60000 });
+  const rows = await page.locator("table.standings tr").count();
+  assert.ok(rows >= 3, `standings with ${rows - 1} bots`);
+  assert.match(await page.locator("#t-count").textContent(), /finished/);
+  await page.screenshot({ path: path.join(ARTIFACTS, "playground-tournament.png"), fullPage: true });
+  assert.deepEqual(pageErrors, []);
+});
