@@ -269,6 +269,8 @@ async function runTournament() {
           $("t-count").textContent = `${event.games} / ${event.total} games`;
         }
       });
+    $("t-progress").max = result.scheduled;
+    $("t-progress").value = result.games;
     $("t-count").textContent = `${result.status}: ${result.games} games`;
     $("t-standings").replaceChildren(standingsView(result.standings));
   } finally {

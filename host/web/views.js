@@ -155,7 +155,9 @@ export function explainView(explain, action, { open = false } = {}) {
     if (key === "strategy") continue;
     if (value && typeof value === "object" && !Array.isArray(value)) {
       const entries = Object.entries(value);
-      if (entries.length > 1 && entries.length <= 24 && entries.every(([, v]) => typeof v === "number")) parts.push(bars(key, entries));
+      if (entries.length > 1 && entries.length <= 24 && entries.every(([, v]) => typeof v === "number")) {
+        parts.push(bars(key, entries.sort(([a], [b]) => a.localeCompare(b, undefined, { numeric: true }))));
+      }
     } else if (Array.isArray(value) && value.length && value.length <= 24 && value.every((v) => v && typeof v === "object")) {
       const weight = WEIGHTS.find((w) => value.every((v) => typeof v[w] === "number"));
       if (weight) {
