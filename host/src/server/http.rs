@@ -52,7 +52,9 @@ pub async fn serve_http(listener: TcpListener, shared: Arc<Shared>, shutdown: Ca
             get(|axum::extract::Path(path): axum::extract::Path<String>| asset_owned(path)),
         )
         .with_state(state);
+    // No Nagle delay: a reply frame goes out at once, as on the TCP transport.
     let served = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+        .tcp_nodelay(true)
         .with_graceful_shutdown(shutdown.cancelled_owned())
         .await;
     if let Err(e) = served {
