@@ -106,6 +106,23 @@ export function studView(o) {
         Array.from({ length: o.opp_hole_count ?? 0 }, () => el("span", { class: "card down" }, "?")), (o.opp_up ?? []).map(card)))));
 }
 
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+
+/** Sevens: the table as one row per suit (cards on it face up), your hand, the others' counts. */
+export function sevensView(o) {
+  const onTable = new Set(o.table);
+  const suitColour = (suit) => (suit === "H" || suit === "D" ? "red" : "");
+  return el("div", {},
+    el("p", { class: "kv" }, `Move ${o.move} · cards left ${o.hand_sizes.join(" / ")} · passes left ${o.passes_left.join(" / ")} (you are seat ${o.seat})`),
+    ["S", "H", "D", "C"].map((suit) => el("div", { class: "cards" },
+      el("span", { class: "card down" }, suit),
+      RANKS.map((rank) => onTable.has(rank + suit)
+        ? el("span", { class: `card ${suitColour(suit)}` }, rank)
+        : el("span", { class: "card down" }, "·")))),
+    el("h3", {}, "Your hand"),
+    el("div", { class: "cards", "data-testid": "hand" }, o.hand.map(card)));
+}
+
 /** Any other game: the observation as it came. */
 export function genericView(observation) {
   return el("pre", {}, JSON.stringify(observation, null, 1));
@@ -116,6 +133,7 @@ export function gameView(game, observation, youSeat) {
   try {
     if (game === "battle") return battleView(observation, youSeat);
     if (observation && observation.opp_up !== undefined) return studView(observation);
+    if (game === "sevens") return sevensView(observation);
   } catch {
     // An observation of an unexpected shape: fall back to showing it raw.
   }
