@@ -11,6 +11,7 @@ export const binary = process.env.YOMI_BIN ?? path.join(root, "target/release/yo
 export function startServer(extra = []) {
   const child = spawn(binary, ["serve", "--tcp", "127.0.0.1:0", "--http", "127.0.0.1:0", ...extra], {
     stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, YOMI_LOG: "info" }, // info is the level that logs the addresses
   });
   let log = "";
   return new Promise((resolve, reject) => {
