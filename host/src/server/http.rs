@@ -1,10 +1,10 @@
 //! The HTTP listener: the protocol over WebSocket (`GET /ws`), the playground (`GET /`) and a
 //! health check (`GET /healthz`), all on one port.
 //!
-//! A WebSocket is bridged onto the very same per-connection loop as a TCP client
-//! ([`connection::serve`]) through an in-memory pipe: each text frame becomes one request line and
-//! each reply or event line goes back as one text frame. Limits, error codes, ordering and events
-//! are therefore identical on every transport.
+//! A WebSocket is served by the very same per-connection loop as a TCP client
+//! ([`connection::serve_lines`]): each text frame is one request line and each reply or event goes
+//! back as one text frame. Limits, error codes, ordering and events are therefore identical on
+//! every transport.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -15,18 +15,15 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
+use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, Semaphore};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
-use yomi_protocol::{ErrorCode, ErrorInfo, Reply};
 
+use super::framing::Line;
 use super::{connection, web, Shared};
-
-/// Bytes buffered in each direction of the pipe between a WebSocket and its session.
-const PIPE_BYTES: usize = 64 * 1024;
 
 /// What the HTTP handlers share.
 #[derive(Clone)]
@@ -95,101 +92,55 @@ async fn upgrade(
     })
 }
 
-/// Runs one protocol session over a WebSocket until either side ends it.
+/// Runs one protocol session over a WebSocket until either side ends it: each text frame is one
+/// request for the same session loop as a TCP line, each reply or event one text frame.
 async fn bridge(socket: WebSocket, shared: Arc<Shared>, shutdown: CancellationToken, peer: String) {
-    let (client_end, session_end) = tokio::io::duplex(PIPE_BYTES);
-    let (session_in, session_out) = tokio::io::split(session_end);
-    let session = tokio::spawn(async move {
-        connection::serve(session_in, session_out, shared, shutdown, &peer).await;
-    });
-    let (client_out, mut client_in) = tokio::io::split(client_end);
+    let limit = shared.config.max_line_bytes;
     let (sink, stream) = socket.split();
-    // Replies about frames the session never sees (binary frames) join the outgoing frames.
-    let (notes, notes_queue) = mpsc::channel::<String>(16);
-    let sender = tokio::spawn(send_frames(sink, client_out, notes_queue));
-    let receiver = tokio::spawn(async move {
-        receive_frames(stream, &mut client_in, notes).await;
-        // End of input for the session: it answers what it has, then ends.
-        let _ = client_in.shutdown().await;
-    });
-    // The session ends at the client's close or the server's shutdown; then the sender drains the
-    // last replies and closes the socket.
-    let _ = session.await;
-    receiver.abort();
-    let _ = sender.await;
-}
-
-/// Turns incoming frames into request lines for the session.
-async fn receive_frames<W>(
-    mut stream: futures_util::stream::SplitStream<WebSocket>,
-    lines: &mut W,
-    notes: mpsc::Sender<String>,
-) where
-    W: tokio::io::AsyncWrite + Unpin,
-{
-    while let Some(frame) = stream.next().await {
-        let text = match frame {
-            Ok(Message::Text(text)) => text,
-            Ok(Message::Binary(_)) => {
-                let reply = Reply::err(
-                    None,
-                    ErrorInfo::new(
-                        ErrorCode::InvalidRequest,
-                        "binary frames are not accepted; send each request as a JSON text frame",
-                    ),
-                );
-                let _ = notes.send(serde_json::to_string(&reply).expect("replies serialize")).await;
-                continue;
-            }
-            Ok(Message::Ping(_) | Message::Pong(_)) => continue,
-            Ok(Message::Close(_)) => break,
+    let frames = stream.take_while(|frame| {
+        std::future::ready(match frame {
+            Ok(Message::Close(_)) => false,
+            Ok(_) => true,
             Err(e) => {
-                // An abrupt close or a frame over the WebSocket size limit.
+                // An abrupt close, or a frame over the WebSocket layer's own size limit.
                 tracing::debug!("websocket read ended: {e}");
-                break;
+                false
             }
-        };
-        if lines.write_all(one_line(&text).as_bytes()).await.is_err() {
-            break;
-        }
-    }
+        })
+    });
+    let requests = frames.filter_map(move |frame| {
+        std::future::ready(match frame {
+            Ok(Message::Text(text)) if text.len() > limit => Some(Ok(Line::TooLong)),
+            Ok(Message::Text(text)) => Some(Ok(Line::Text(text))),
+            Ok(Message::Binary(_)) => Some(Ok(Line::Binary)),
+            // Pings are answered by the WebSocket layer itself.
+            _ => None,
+        })
+    });
+    connection::serve_lines(
+        Box::pin(requests),
+        |queue| send_frames(sink, queue),
+        shared,
+        shutdown,
+        &peer,
+    )
+    .await;
 }
 
-/// One frame as one request line. Raw line breaks can only be JSON whitespace (a JSON string
-/// cannot hold one), so pretty-printed JSON in a frame stays one request.
-fn one_line(frame: &str) -> String {
-    let mut line: String =
-        frame.chars().map(|c| if c == '\n' || c == '\r' { ' ' } else { c }).collect();
-    line.push('\n');
-    line
-}
-
-/// Sends each line the session writes (and each note) as a text frame; closes the socket at the
-/// end of the session's output.
-async fn send_frames<R>(
-    mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
-    output: R,
-    mut notes: mpsc::Receiver<String>,
-) where
-    R: tokio::io::AsyncRead + Unpin,
-{
-    let mut lines = BufReader::new(output).lines();
-    let mut open = true;
-    loop {
-        let text = tokio::select! {
-            line = lines.next_line() => match line {
-                Ok(Some(line)) => line,
-                _ => break,
-            },
-            Some(note) = notes.recv() => note,
-        };
-        // After the client is gone keep reading, so the session never blocks on a full pipe.
-        if open && sink.send(Message::Text(text)).await.is_err() {
-            open = false;
+/// Sends each queued reply or event as a text frame; closes the socket when the session ends.
+async fn send_frames(mut sink: SplitSink<WebSocket, Message>, mut queue: mpsc::Receiver<String>) {
+    while let Some(text) = queue.recv().await {
+        // After the client is gone keep draining, so the session never blocks on a full queue.
+        if sink.feed(Message::Text(text)).await.is_err() {
+            while queue.recv().await.is_some() {}
+            return;
+        }
+        // Flush when nothing else is queued, so pipelined replies go out together.
+        if queue.is_empty() && sink.flush().await.is_err() {
+            while queue.recv().await.is_some() {}
+            return;
         }
     }
-    if open {
-        let close = CloseFrame { code: 1000, reason: "session ended".into() };
-        let _ = sink.send(Message::Close(Some(close))).await;
-    }
+    let close = CloseFrame { code: 1000, reason: "session ended".into() };
+    let _ = sink.send(Message::Close(Some(close))).await;
 }
