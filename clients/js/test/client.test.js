@@ -127,3 +127,13 @@ test("http: the playground and the health check are served", async () => {
   assert.match(await module.text(), /export class Client/);
   assert.equal((await fetch(`http://${server.http}/nothing.js`)).status, 404);
 });
+
+test("ws: a server shutting down closes the socket and the client sees it", async () => {
+  const own = await startServer();
+  const client = await Client.connect(`ws://${own.http}/ws`);
+  assert.deepEqual(await client.ping(), { pong: true });
+  const closed = new Promise((resolve) => client.on("close", resolve));
+  await own.stop();
+  await closed;
+  await assert.rejects(client.ping(), (e) => e.code === "disconnected");
+});
