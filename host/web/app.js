@@ -217,6 +217,7 @@ function setUpServices() {
   $("service-method").addEventListener("change", showHelp);
   $("service-reset").addEventListener("click", () => newAgent().catch(reportService));
   $("service-call").addEventListener("click", () => callService().catch(reportService));
+  $("service-compare-presets").addEventListener("click", () => comparePresets().catch(reportService));
   showMethods();
 }
 
@@ -228,8 +229,28 @@ async function callService() {
   const method = $("service-method").value;
   const params = JSON.parse($("service-params").value || "null");
   const result = await client.call(service.agent, method, params);
-  $("service-compare").prepend(el("div", {}, el("strong", {}, `${method} ${JSON.stringify(params)}`), explainView(result, undefined, { open: true })));
+  $("service-compare").prepend(el("div", {}, el("strong", {}, `${method} ${JSON.stringify(params)}`), explainView(result, undefined)));
   $("service-log").prepend(el("li", {}, `${method}: ${JSON.stringify(result).slice(0, 200)}`));
+}
+
+/** The same call on a fresh agent of each preset (same seed), drawn side by side: natural, plain
+ * and controlled dice, or gentle and firm role assignment, at a glance. */
+async function comparePresets() {
+  const bot = botById($("service-bot").value);
+  const method = $("service-method").value;
+  const params = JSON.parse($("service-params").value || "null");
+  const cards = [];
+  for (const preset of ["", ...bot.presets.map((p) => p.name)]) {
+    const { agent } = await client.newAgent(bot.id, preset ? { preset, seed: 1 } : { seed: 1 });
+    try {
+      const result = await client.call(agent, method, params);
+      cards.push(el("div", {}, el("strong", {}, `${preset || "(defaults)"} · ${method}`), explainView(result, undefined)));
+    } finally {
+      await client.drop(agent);
+    }
+  }
+  $("service-compare").replaceChildren(...cards);
+  $("service-log").prepend(el("li", {}, `${method} ${JSON.stringify(params)} with every preset of ${bot.id}`));
 }
 
 // ---- tournament ----

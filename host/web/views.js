@@ -159,7 +159,7 @@ const WEIGHTS = ["probability", "strength", "activation", "share", "score"];
  * (any map of numbers, any list of items with a weight), then the rest as JSON. Without an
  * `action` it draws a service's result the same way.
  */
-export function explainView(explain, action, { open = false } = {}) {
+export function explainView(explain, action) {
   const parts = [];
   const chosen = action === undefined ? undefined : actionLabel(action);
   if (action !== undefined) parts.push(el("p", {}, "Played: ", el("strong", { "data-testid": "bot-action" }, chosen)));
@@ -171,6 +171,15 @@ export function explainView(explain, action, { open = false } = {}) {
   }
   for (const [key, value] of Object.entries(explain ?? {})) {
     if (key === "strategy") continue;
+    // Plain numbers and short lists of them read best as one line each (an Err, a roll of faces).
+    if (typeof value === "number") {
+      parts.push(el("p", { class: "kv" }, `${key}: `, el("strong", {}, Number.isInteger(value) ? value : value.toFixed(3))));
+      continue;
+    }
+    if (Array.isArray(value) && value.length <= 200 && value.every((v) => typeof v === "number")) {
+      parts.push(el("p", { class: "kv" }, `${key}: `, value.join(" ")));
+      continue;
+    }
     if (value && typeof value === "object" && !Array.isArray(value)) {
       const entries = Object.entries(value);
       if (entries.length > 1 && entries.length <= 24 && entries.every(([, v]) => typeof v === "number")) {
@@ -184,7 +193,7 @@ export function explainView(explain, action, { open = false } = {}) {
       }
     }
   }
-  if (explain) parts.push(el("details", { open }, el("summary", {}, "everything it said"), el("pre", {}, JSON.stringify(explain, null, 1))));
+  if (explain) parts.push(el("details", {}, el("summary", {}, "everything it said"), el("pre", {}, JSON.stringify(explain, null, 1))));
   else parts.push(el("p", { class: "hint" }, "This bot gives no explanation."));
   return el("div", {}, parts);
 }

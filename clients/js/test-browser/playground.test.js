@@ -90,6 +90,12 @@ test("the services and tournament tabs", async () => {
   await page.getByTestId("service-params").fill('{"faces": [1,2,3,4,5,6,1,2,3,4,5,6]}');
   await page.getByTestId("service-call").click();
   await page.locator("[data-testid^=bars-features]").first().waitFor();
+  // Natural, plain and controlled dice side by side: one sequence per preset, each with its Err.
+  await page.getByTestId("service-method").selectOption("sequence");
+  await page.getByTestId("service-params").fill('{"length": 30, "seed": 4}');
+  await page.getByTestId("service-compare-presets").click();
+  await page.getByTestId("service-log").filter({ hasText: "with every preset" }).waitFor();
+  assert.equal(await page.locator("#service-compare > div").count(), 4); // defaults + 3 presets
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, "playground-services.png"), fullPage: true });
 
