@@ -10,8 +10,9 @@ use clap::{Args, Parser, Subcommand};
 use tokio_util::sync::CancellationToken;
 use yomi_plugin::CommandContext;
 
-use crate::registry::Registry;
-use crate::server::{http, listen, ServeConfig, Shared};
+use crate::runtime::config::{ServeConfig, Shared};
+use crate::runtime::registry::Registry;
+use crate::server::{http, listen};
 
 #[derive(Debug, Parser)]
 #[command(name = "yomi", version, about = "A server of human-like game AI", long_about = None)]
@@ -192,7 +193,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Tournament(args) => crate::cli_play::tournament(&cli.common, args),
         Command::Replay(args) => crate::cli_play::replay(&cli.common, args),
         Command::Worker { library } => {
-            crate::worker::serve_worker(&library).map(|_| ExitCode::SUCCESS)
+            crate::agents::worker::serve_worker(&library).map(|_| ExitCode::SUCCESS)
         }
         Command::Repro { plugin, args } => {
             let mut full = vec!["repro".to_string()];

@@ -23,7 +23,8 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use super::framing::Line;
-use super::{connection, web, Shared};
+use super::{connection, web};
+use crate::runtime::config::Shared;
 
 /// What the HTTP handlers share.
 #[derive(Clone)]
