@@ -10,8 +10,9 @@ use clap::{Args, Parser, Subcommand};
 use tokio_util::sync::CancellationToken;
 use yomi_plugin::CommandContext;
 
-use crate::registry::Registry;
-use crate::server::{listen, ServeConfig, Shared};
+use crate::runtime::config::{ServeConfig, Shared};
+use crate::runtime::registry::Registry;
+use crate::server::{http, listen};
 
 #[derive(Debug, Parser)]
 #[command(name = "yomi", version, about = "A server of human-like game AI", long_about = None)]
@@ -37,7 +38,7 @@ pub struct Common {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Serve the JSON-lines protocol on stdin/stdout and/or TCP.
+    /// Serve the JSON-lines protocol on stdin/stdout, TCP and/or WebSocket (with the playground).
     Serve(ServeArgs),
     /// Print the catalog: games, bots, their options and presets.
     Bots {
@@ -77,12 +78,16 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// Serve one session on stdin/stdout (the default when no --tcp is given).
+    /// Serve one session on stdin/stdout (the default when no --tcp or --http is given).
     #[arg(long)]
     pub stdio: bool,
     /// Listen on this TCP address (repeatable), e.g. 127.0.0.1:7878.
     #[arg(long, value_name = "ADDR")]
     pub tcp: Vec<SocketAddr>,
+    /// Serve HTTP on this address (repeatable): the protocol over WebSocket at /ws, the
+    /// playground at /, /healthz. E.g. 127.0.0.1:8080.
+    #[arg(long, value_name = "ADDR")]
+    pub http: Vec<SocketAddr>,
     /// Longest request line accepted, in bytes.
     #[arg(long, default_value_t = 1 << 20)]
     pub max_line_bytes: usize,
@@ -188,7 +193,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Tournament(args) => crate::cli_play::tournament(&cli.common, args),
         Command::Replay(args) => crate::cli_play::replay(&cli.common, args),
         Command::Worker { library } => {
-            crate::worker::serve_worker(&library).map(|_| ExitCode::SUCCESS)
+            crate::agents::worker::serve_worker(&library).map(|_| ExitCode::SUCCESS)
         }
         Command::Repro { plugin, args } => {
             let mut full = vec!["repro".to_string()];
@@ -248,7 +253,12 @@ fn serve(common: &Common, args: ServeArgs) -> anyhow::Result<ExitCode> {
             tracing::info!("listening on {}", listener.local_addr()?);
             tasks.spawn(listen::serve_tcp(listener, shared.clone(), shutdown.clone()));
         }
-        if args.stdio || args.tcp.is_empty() {
+        for addr in &args.http {
+            let listener = listen::bind(*addr).await?;
+            tracing::info!("listening on http://{}", listener.local_addr()?);
+            tasks.spawn(http::serve_http(listener, shared.clone(), shutdown.clone()));
+        }
+        if args.stdio || (args.tcp.is_empty() && args.http.is_empty()) {
             let stdio_done = shutdown.clone();
             let (shared, shutdown) = (shared.clone(), shutdown.clone());
             tasks.spawn(async move {

@@ -7,11 +7,12 @@ use std::time::Instant;
 use futures_util::future::join_all;
 use serde::Serialize;
 use serde_json::{json, Value};
-use yomi_protocol::{ActRequest, Decision, ErrorCode, ErrorInfo};
+use yomi_plugin::GameOver;
+use yomi_protocol::{ActRequest, Decision, ErrorCode, ErrorInfo, GameOutcome};
 
 use super::game::HostedGame;
 use super::policy::{FailureCounts, FailureKind, OnFailure, Policy};
-use crate::agent::Agent;
+use crate::agents::AgentHandle;
 
 /// A game longer than this many steps is a broken referee, not a long game.
 const MAX_STEPS: usize = 1_000_000;
@@ -31,7 +32,7 @@ pub struct GameRecord {
 /// Plays `game` to the end. `log` receives the transcript lines of this game.
 pub async fn play(
     game: &HostedGame,
-    agents: &[Arc<dyn Agent>],
+    agents: &[Arc<dyn AgentHandle>],
     policy: &Policy,
     game_index: u32,
     log: &mut Vec<Value>,
@@ -147,6 +148,7 @@ pub async fn play(
         ));
     }
     log.push(json!({"type": "outcome", "game": game_index, "scores": outcome.scores, "summary": outcome.summary, "failures": failures}));
+    tell_game_over(agents, &outcome, game_index).await;
     Ok(GameRecord {
         scores: outcome.scores,
         summary: outcome.summary,
@@ -156,9 +158,26 @@ pub async fn play(
     })
 }
 
+/// Tells every seat's agent the outcome. A bot that fails to take it in has already played its
+/// game: the failure is logged for the operator and changes neither the record nor the match.
+async fn tell_game_over(agents: &[Arc<dyn AgentHandle>], outcome: &GameOutcome, game_index: u32) {
+    let told = join_all(
+        agents
+            .iter()
+            .enumerate()
+            .map(|(seat, a)| a.game_over(GameOver { seat, outcome: outcome.clone() })),
+    )
+    .await;
+    for (seat, result) in told.into_iter().enumerate() {
+        if let Err(e) = result {
+            tracing::warn!(game = game_index, seat, code = ?e.code, "game_over failed: {}", e.message);
+        }
+    }
+}
+
 /// Asks one agent under the deadline; returns the answer and the milliseconds it took.
 async fn ask(
-    agent: &dyn Agent,
+    agent: &dyn AgentHandle,
     decision: &Decision,
     policy: &Policy,
 ) -> (Result<Value, ErrorInfo>, u64) {

@@ -1,8 +1,9 @@
 //! One connection: read framed lines, answer each through the session, write replies and events.
 
+use std::future::Future;
 use std::sync::Arc;
 
-use futures_util::StreamExt;
+use futures_util::{Stream, StreamExt};
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 use tokio_util::codec::FramedRead;
@@ -10,13 +11,12 @@ use tokio_util::sync::CancellationToken;
 use yomi_protocol::{ErrorCode, ErrorInfo, Reply};
 
 use super::framing::{BoundedLines, Line};
-use super::session::Session;
-use super::Shared;
+use crate::ops;
+use crate::runtime::config::Shared;
+use crate::runtime::outbox::Outbox;
+use crate::session::Session;
 
-/// Outgoing lines (replies and events) queued for the writer task.
-pub type Outbox = mpsc::Sender<String>;
-
-/// Serves one client until it hangs up or the server shuts down.
+/// Serves one client of a byte stream (stdio, TCP) until it hangs up or the server shuts down.
 pub async fn serve<R, W>(
     reader: R,
     writer: W,
@@ -27,11 +27,28 @@ pub async fn serve<R, W>(
     R: AsyncRead + Unpin + Send,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    let (outbox, queue) = mpsc::channel::<String>(1024);
-    let writer = tokio::spawn(write_lines(writer, queue));
+    let lines = FramedRead::new(reader, BoundedLines::new(shared.config.max_line_bytes));
+    serve_lines(lines, |queue| write_lines(writer, queue), shared, shutdown, peer).await;
+}
+
+/// Serves one client given as a stream of framed requests and a task that delivers the outgoing
+/// messages (replies and events, in order) from a queue; so every transport shares this loop,
+/// its limits and its error codes.
+pub async fn serve_lines<S, F, Fut>(
+    mut lines: S,
+    deliver: F,
+    shared: Arc<Shared>,
+    shutdown: CancellationToken,
+    peer: &str,
+) where
+    S: Stream<Item = std::io::Result<Line>> + Unpin,
+    F: FnOnce(mpsc::Receiver<String>) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let (outbox, queue) = Outbox::new(1024);
+    let writer = tokio::spawn(deliver(queue));
     let limit = shared.config.max_line_bytes;
     let mut session = Session::new(shared, outbox.clone());
-    let mut lines = FramedRead::new(reader, BoundedLines::new(limit));
     tracing::debug!(peer, "session started");
     loop {
         let line = tokio::select! {
@@ -46,7 +63,7 @@ pub async fn serve<R, W>(
             }
             Some(Ok(Line::Text(text))) if text.trim().is_empty() => continue,
             Some(Ok(Line::Text(text))) => match tokio::select! {
-                reply = session.handle_line(&text) => reply,
+                reply = ops::handle_line(&mut session, &text) => reply,
                 // A bot that never answers must not keep the server from shutting down.
                 _ = grace_expired(&shutdown) => {
                     tracing::warn!(peer, "shutting down with a request still running; abandoning it");
@@ -67,9 +84,15 @@ pub async fn serve<R, W>(
                 None,
                 ErrorInfo::new(ErrorCode::MalformedJson, "line is not UTF-8; it was skipped"),
             ),
+            Some(Ok(Line::Binary)) => Reply::err(
+                None,
+                ErrorInfo::new(
+                    ErrorCode::InvalidRequest,
+                    "binary frames are not accepted; send each request as a JSON text frame",
+                ),
+            ),
         };
-        let text = serde_json::to_string(&reply).expect("replies serialize");
-        if outbox.send(text).await.is_err() {
+        if outbox.reply(&reply).await.is_err() {
             break;
         }
     }

@@ -20,9 +20,10 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio::sync::Mutex;
 use yomi_plugin::call::{Call, CallReply, Open};
 use yomi_plugin::loader::{LoadedPlugin, PluginHandle};
+use yomi_plugin::GameOver;
 use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
-use crate::agent::Agent;
+use crate::agents::AgentHandle;
 
 /// One line from the host to a worker.
 #[derive(Debug, Serialize, Deserialize)]
@@ -195,7 +196,7 @@ async fn exchange(
 }
 
 #[async_trait]
-impl Agent for WorkerAgent {
+impl AgentHandle for WorkerAgent {
     async fn act(&self, request: ActRequest) -> Result<ActReply, ErrorInfo> {
         let value = self.invoke(Call::Act(request)).await?;
         serde_json::from_value(value)
@@ -204,6 +205,10 @@ impl Agent for WorkerAgent {
 
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo> {
         self.invoke(Call::Observe { event }).await.map(|_| ())
+    }
+
+    async fn game_over(&self, over: GameOver) -> Result<(), ErrorInfo> {
+        self.invoke(Call::GameOver(over)).await.map(|_| ())
     }
 
     async fn configure(&self, options: Options) -> Result<(), ErrorInfo> {
