@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use yomi_protocol::{ErrorCode, ErrorInfo, Event, RequestId};
 
 use crate::server::session::Session;
-use crate::tournament::runner::{self, Tournament};
+use crate::tournament::runner::{self, Start, Tournament};
 use crate::tournament::schedule::TournamentSpec;
 use crate::tournament::store::Store;
 
@@ -16,6 +16,9 @@ pub struct Run {
     /// Resume this interrupted tournament instead of starting one.
     #[serde(default)]
     pub resume: Option<String>,
+    /// The new tournament's id (running an id again resumes it); a fresh one by default.
+    #[serde(default)]
+    pub id: Option<String>,
     #[serde(flatten)]
     pub spec: Option<TournamentSpec>,
 }
@@ -35,7 +38,15 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
     let registry = &session.shared.registry;
     let t: Tournament = match (p.resume, p.spec) {
         (Some(resume), _) => runner::reopen(registry, &store, &resume)?,
-        (None, Some(spec)) => runner::create(registry, &store, spec)?,
+        (None, Some(spec)) => match runner::create_or_resume(registry, &store, spec, p.id)? {
+            Start::Play(t) => t,
+            Start::AlreadyFinished(id) => {
+                return Err(ErrorInfo::new(
+                    ErrorCode::Conflict,
+                    format!("tournament `{id}` is already finished"),
+                ))
+            }
+        },
         (None, None) => {
             return Err(ErrorInfo::new(
                 ErrorCode::InvalidParams,
