@@ -67,6 +67,8 @@ impl BlockingHandle {
 /// An agent living in a plugin loaded into this process.
 pub struct InProcessAgent {
     handle: BlockingHandle,
+    /// `plugin/bot`, the label of its call latencies.
+    bot: String,
 }
 
 impl InProcessAgent {
@@ -76,11 +78,15 @@ impl InProcessAgent {
         context: AgentContext,
     ) -> Result<InProcessAgent, ErrorInfo> {
         let request = Open::Agent { bot: bot.info.name.clone(), options, context };
-        Ok(InProcessAgent { handle: BlockingHandle::open(bot.plugin.clone(), request).await? })
+        let handle = BlockingHandle::open(bot.plugin.clone(), request).await?;
+        Ok(InProcessAgent { handle, bot: bot.qualified() })
     }
 
     async fn invoke(&self, call: Call) -> Result<Value, ErrorInfo> {
-        self.handle.invoke(call).await
+        let started = std::time::Instant::now();
+        let result = self.handle.invoke(call).await;
+        crate::metrics::plugin_call(&self.bot, started.elapsed());
+        result
     }
 }
 

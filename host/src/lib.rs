@@ -5,6 +5,7 @@
 //! - [`agent`]: the `Agent` trait — one async interface in front of every bot, whatever serves it.
 //! - [`server`]: transports (stdio, TCP), the line framing, and per-connection sessions.
 //! - [`ops`]: one module per family of protocol operations, each a parse step and an apply step.
+//! - [`metrics`]: the Prometheus endpoint and what it counts.
 //! - [`cli`]: the command line.
 
 pub mod agent;
@@ -12,6 +13,7 @@ pub mod cli;
 mod cli_play;
 mod cli_text;
 pub mod matches;
+pub mod metrics;
 pub mod ops;
 pub mod registry;
 pub mod server;

@@ -38,7 +38,7 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
         }),
     };
     let want_transcript = p.transcript;
-    session.spawn(id, async move {
+    session.spawn("match.run", id, async move {
         let agents = plan.start_agents(&env).await?;
         let mut log = vec![plan.header()];
         send(&outbox, "match.started", json!({"match": match_id, "header": log[0]})).await;
@@ -53,6 +53,7 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
         let games = plan.spec.games;
         let progress_id = match_id.clone();
         let result = runner::run(&plan, &agents, &mut log, |index, record, totals| {
+            crate::metrics::match_games(&plan.spec.game, 1);
             let _ = progress.send(json!({"match": progress_id, "game": index + 1, "games": games, "record": record, "scores": totals}));
         })
         .await;

@@ -58,7 +58,7 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
     let outbox = session.outbox.clone();
     let data_dir = session.shared.config.data_dir.clone();
     let tid = t.id.clone();
-    session.spawn(id, async move {
+    session.spawn("tournament.run", id, async move {
         let started =
             Event::new("tournament.started", json!({"id": tid, "scheduled": t.schedule.len()}));
         let _ = outbox.send(serde_json::to_string(&started).expect("events serialize")).await;

@@ -12,6 +12,7 @@ use super::{connection, Shared};
 
 /// Serves the process's stdin/stdout as one session; returns at EOF or shutdown.
 pub async fn serve_stdio(shared: Arc<Shared>, shutdown: CancellationToken) {
+    let _open = crate::metrics::connection("stdio");
     connection::serve(tokio::io::stdin(), tokio::io::stdout(), shared, shutdown, "stdio").await;
 }
 
@@ -40,6 +41,7 @@ pub async fn serve_tcp(listener: TcpListener, shared: Arc<Shared>, shutdown: Can
         let _ = stream.set_nodelay(true);
         let (shared, shutdown) = (shared.clone(), shutdown.clone());
         sessions.spawn(async move {
+            let _open = crate::metrics::connection("tcp");
             let (reader, writer) = stream.into_split();
             connection::serve(reader, writer, shared, shutdown, &peer.to_string()).await;
             drop(permit);

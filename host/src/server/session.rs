@@ -15,8 +15,8 @@ use super::connection::Outbox;
 use super::Shared;
 use crate::agent::Agent;
 use crate::matches::seat::Mailbox;
-use crate::ops;
 use crate::registry::BotRef;
+use crate::{metrics, ops};
 
 /// An agent the session owns, with what it was made from.
 pub struct AgentSlot {
@@ -63,13 +63,25 @@ impl Session {
     /// when the operation went to the background and will reply by itself.
     pub async fn handle_line(&mut self, text: &str) -> Option<Reply> {
         match Request::parse(text) {
-            Err((id, error)) => Some(Reply::err(id, error)),
+            Err((id, error)) => {
+                metrics::request("unparsed", Err(error.code));
+                Some(Reply::err(id, error))
+            }
             Ok(request) => {
                 let id = request.id.clone();
+                let op =
+                    ops::OPERATIONS.iter().find(|o| **o == request.op).map_or("unknown", |o| o);
                 match ops::dispatch(self, request).await {
-                    Ok(Some(result)) => Some(Reply::ok(id, result)),
+                    Ok(Some(result)) => {
+                        metrics::request(op, Ok(()));
+                        Some(Reply::ok(id, result))
+                    }
+                    // Counted by `spawn` when the background work replies.
                     Ok(None) => None,
-                    Err(error) => Some(Reply::err(Some(id), error)),
+                    Err(error) => {
+                        metrics::request(op, Err(error.code));
+                        Some(Reply::err(Some(id), error))
+                    }
                 }
             }
         }
@@ -78,6 +90,7 @@ impl Session {
     /// Runs a long operation in the background; its result becomes the reply to `id`.
     pub fn spawn(
         &self,
+        op: &'static str,
         id: RequestId,
         work: impl Future<Output = Result<Value, ErrorInfo>> + Send + 'static,
     ) {
@@ -85,10 +98,13 @@ impl Session {
         let cancel = self.cancel.clone();
         self.background.spawn(async move {
             let reply = tokio::select! {
-                result = work => match result {
-                    Ok(v) => Reply::ok(id, v),
-                    Err(e) => Reply::err(Some(id), e),
-                },
+                result = work => {
+                    metrics::request(op, result.as_ref().map(|_| ()).map_err(|e| e.code));
+                    match result {
+                        Ok(v) => Reply::ok(id, v),
+                        Err(e) => Reply::err(Some(id), e),
+                    }
+                }
                 _ = cancel.cancelled() => return,
             };
             let _ = outbox.send(serde_json::to_string(&reply).expect("replies serialize")).await;

@@ -187,6 +187,7 @@ pub async fn run(
         };
         let (store, id) = (store.clone(), id.clone());
         blocking(move || store.lock().unwrap().record_game(&id, &row)).await?;
+        crate::metrics::tournament_game(&t.spec.game);
         let game = Finished { slot, scores, failures };
         standings::add_pairwise(&mut sprt_tally, 0, &game);
         finished.push(game);
