@@ -278,12 +278,12 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
     }
     let registry = common.registry();
     let start = match &args.resume {
-        Some(id) => tournaments::reopen(&registry, &store, id).map(Start::Play),
+        Some(id) => tournaments::reopen(&registry, &store, id).map(|t| Start::Play(Box::new(t))),
         None => tournaments::create_or_resume(&registry, &store, spec_of(&args)?, args.id.clone()),
     }
     .map_err(|e| anyhow::anyhow!(e.message))?;
     let t = match start {
-        Start::Play(t) => t,
+        Start::Play(t) => *t,
         Start::AlreadyFinished(id) => {
             eprintln!("tournament {id} is already finished in the records; nothing to play");
             return Ok(ExitCode::SUCCESS);

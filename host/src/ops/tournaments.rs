@@ -39,7 +39,7 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
     let t: Tournament = match (p.resume, p.spec) {
         (Some(resume), _) => runner::reopen(registry, &store, &resume)?,
         (None, Some(spec)) => match runner::create_or_resume(registry, &store, spec, p.id)? {
-            Start::Play(t) => t,
+            Start::Play(t) => *t,
             Start::AlreadyFinished(id) => {
                 return Err(ErrorInfo::new(
                     ErrorCode::Conflict,

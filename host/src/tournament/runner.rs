@@ -270,7 +270,7 @@ fn create_as(
 
 /// What to do with a tournament whose id may already be in the records.
 pub enum Start {
-    Play(Tournament),
+    Play(Box<Tournament>),
     /// Finished before: nothing left to play (a retried shard of a finished job).
     AlreadyFinished(String),
 }
@@ -286,7 +286,7 @@ pub fn create_or_resume(
 ) -> Result<Start, ErrorInfo> {
     let id = id_for(&spec, id);
     let Some(stored) = store.get(&id)? else {
-        return create_as(registry, store, spec, id).map(Start::Play);
+        return create_as(registry, store, spec, id).map(|t| Start::Play(Box::new(t)));
     };
     let same = serde_json::from_value::<TournamentSpec>(stored.spec)
         .is_ok_and(|s| shard::identity(&s) == shard::identity(&spec) && s.shard == spec.shard);
@@ -299,7 +299,7 @@ pub fn create_or_resume(
     if stored.status == "finished" {
         return Ok(Start::AlreadyFinished(id));
     }
-    reopen(registry, store, &id).map(Start::Play)
+    reopen(registry, store, &id).map(|t| Start::Play(Box::new(t)))
 }
 
 /// Reopens an interrupted tournament from its stored spec.
