@@ -3,11 +3,11 @@
 //! one process.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use yomi_e2e::{library, target_dir, temp_dir, yomi_bin};
+use yomi_e2e::{json_out, run_ok, temp_dir, yomi_in as yomi};
 
 /// The tournament every test plays: 3 bots, 3 pairings, 48 games. The slow fixture bot makes each
 /// of its games take at least 90 ms, so a shard can be killed part-way on any machine.
@@ -29,25 +29,6 @@ const TOURNAMENT: &[&str] = &[
     "--bot",
     "misbehave:on_act=slow",
 ];
-
-fn yomi(data: &Path) -> Command {
-    let mut cmd = Command::new(yomi_bin());
-    cmd.arg("--plugins").arg(target_dir()).arg("--plugins").arg(library("fixture_misbehave"));
-    cmd.arg("--data-dir").arg(data);
-    cmd.env("YOMI_LOG", "error");
-    cmd
-}
-
-fn run_ok(cmd: &mut Command) -> Output {
-    let out = cmd.output().unwrap();
-    assert!(out.status.success(), "{:?} failed: {}", cmd, String::from_utf8_lossy(&out.stderr));
-    out
-}
-
-fn json_out(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
-}
 
 fn shard_command(data: &Path, shard: &[&str]) -> Command {
     let mut cmd = yomi(data);
