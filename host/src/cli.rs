@@ -10,8 +10,9 @@ use clap::{Args, Parser, Subcommand};
 use tokio_util::sync::CancellationToken;
 use yomi_plugin::CommandContext;
 
-use crate::registry::Registry;
-use crate::server::{listen, ServeConfig, Shared};
+use crate::runtime::config::{ServeConfig, Shared};
+use crate::runtime::registry::Registry;
+use crate::server::listen;
 
 #[derive(Debug, Parser)]
 #[command(name = "yomi", version, about = "A server of human-like game AI", long_about = None)]
@@ -191,7 +192,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Tournament(args) => crate::cli_play::tournament(&cli.common, args),
         Command::Replay(args) => crate::cli_play::replay(&cli.common, args),
         Command::Worker { library } => {
-            crate::worker::serve_worker(&library).map(|_| ExitCode::SUCCESS)
+            crate::agents::worker::serve_worker(&library).map(|_| ExitCode::SUCCESS)
         }
         Command::Repro { plugin, args } => {
             let mut full = vec!["repro".to_string()];
@@ -246,7 +247,7 @@ fn serve(common: &Common, args: ServeArgs) -> anyhow::Result<ExitCode> {
         let shutdown = CancellationToken::new();
         tokio::spawn(signal_shutdown(shutdown.clone()));
         if let Some(addr) = args.metrics {
-            crate::metrics::serve(addr)?;
+            crate::runtime::metrics::serve(addr)?;
         }
         let mut tasks = tokio::task::JoinSet::new();
         for addr in &args.tcp {

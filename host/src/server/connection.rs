@@ -10,11 +10,10 @@ use tokio_util::sync::CancellationToken;
 use yomi_protocol::{ErrorCode, ErrorInfo, Reply};
 
 use super::framing::{BoundedLines, Line};
-use super::session::Session;
-use super::Shared;
-
-/// Outgoing lines (replies and events) queued for the writer task.
-pub type Outbox = mpsc::Sender<String>;
+use crate::ops;
+use crate::runtime::config::Shared;
+use crate::runtime::outbox::Outbox;
+use crate::session::Session;
 
 /// Serves one client until it hangs up or the server shuts down.
 pub async fn serve<R, W>(
@@ -27,7 +26,7 @@ pub async fn serve<R, W>(
     R: AsyncRead + Unpin + Send,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    let (outbox, queue) = mpsc::channel::<String>(1024);
+    let (outbox, queue) = Outbox::new(1024);
     let writer = tokio::spawn(write_lines(writer, queue));
     let limit = shared.config.max_line_bytes;
     let mut session = Session::new(shared, outbox.clone());
@@ -46,7 +45,7 @@ pub async fn serve<R, W>(
             }
             Some(Ok(Line::Text(text))) if text.trim().is_empty() => continue,
             Some(Ok(Line::Text(text))) => match tokio::select! {
-                reply = session.handle_line(&text) => reply,
+                reply = ops::handle_line(&mut session, &text) => reply,
                 // A bot that never answers must not keep the server from shutting down.
                 _ = grace_expired(&shutdown) => {
                     tracing::warn!(peer, "shutting down with a request still running; abandoning it");
@@ -68,8 +67,7 @@ pub async fn serve<R, W>(
                 ErrorInfo::new(ErrorCode::MalformedJson, "line is not UTF-8; it was skipped"),
             ),
         };
-        let text = serde_json::to_string(&reply).expect("replies serialize");
-        if outbox.send(text).await.is_err() {
+        if outbox.reply(&reply).await.is_err() {
             break;
         }
     }

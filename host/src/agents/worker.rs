@@ -22,7 +22,7 @@ use yomi_plugin::call::{Call, CallReply, Open};
 use yomi_plugin::loader::{LoadedPlugin, PluginHandle};
 use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
-use crate::agent::Agent;
+use crate::agents::AgentHandle;
 
 /// One line from the host to a worker.
 #[derive(Debug, Serialize, Deserialize)]
@@ -143,13 +143,13 @@ impl WorkerAgent {
     async fn invoke(&self, call: Call) -> Result<Value, ErrorInfo> {
         let mut slot = self.process.lock().await;
         if slot.is_none() {
-            crate::metrics::worker_restart(&self.bot);
+            crate::runtime::metrics::worker_restart(&self.bot);
             *slot = Some(self.spawn().await?);
         }
         let process = slot.as_mut().expect("just started");
         let started = std::time::Instant::now();
         let result = exchange(process, &WorkerRequest::Call(call), self.deadline).await;
-        crate::metrics::plugin_call(&self.bot, started.elapsed());
+        crate::runtime::metrics::plugin_call(&self.bot, started.elapsed());
         if let Err(e) = &result {
             if matches!(e.code, ErrorCode::Timeout | ErrorCode::Crashed) {
                 if let Some(mut dead) = slot.take() {
@@ -206,7 +206,7 @@ async fn exchange(
 }
 
 #[async_trait]
-impl Agent for WorkerAgent {
+impl AgentHandle for WorkerAgent {
     async fn act(&self, request: ActRequest) -> Result<ActReply, ErrorInfo> {
         let value = self.invoke(Call::Act(request)).await?;
         serde_json::from_value(value)
