@@ -106,8 +106,9 @@ fn hosted(
         policy: Default::default(),
         sprt: None,
         keep_transcripts: true,
+        shard: None,
     };
-    let t: Tournament = runner::create(registry, &store, spec).unwrap();
+    let t: Tournament = runner::create(registry, &store, spec, None).unwrap();
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
     let start = Instant::now();
     let summary = rt

@@ -97,6 +97,9 @@ pub struct ServeArgs {
     /// Base seed for agents created without an explicit seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Serve Prometheus metrics over HTTP on this address, e.g. 127.0.0.1:9100.
+    #[arg(long, value_name = "ADDR")]
+    pub metrics: Option<SocketAddr>,
 }
 
 impl Common {
@@ -247,6 +250,9 @@ fn serve(common: &Common, args: ServeArgs) -> anyhow::Result<ExitCode> {
     runtime.block_on(async move {
         let shutdown = CancellationToken::new();
         tokio::spawn(signal_shutdown(shutdown.clone()));
+        if let Some(addr) = args.metrics {
+            crate::runtime::metrics::serve(addr)?;
+        }
         let mut tasks = tokio::task::JoinSet::new();
         for addr in &args.tcp {
             let listener = listen::bind(*addr).await?;

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
-use clap::Args;
+use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
 use yomi_protocol::Options;
@@ -14,9 +14,11 @@ use crate::matches::policy::{OnFailure, Policy};
 use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch, Progress};
 use crate::matches::seat::{BotSeat, SeatEnv, SeatSpec};
 use crate::matches::transcript;
+use crate::tournament::merge;
 use crate::tournament::rating::SprtSpec;
-use crate::tournament::runner as tournaments;
+use crate::tournament::runner::{self as tournaments, Start};
 use crate::tournament::schedule::{Format, TournamentSpec};
+use crate::tournament::shard::Shard;
 use crate::tournament::standings;
 use crate::tournament::store::Store;
 
@@ -74,7 +76,10 @@ pub struct MatchArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct TournamentArgs {
+    #[command(subcommand)]
+    pub action: Option<TournamentAction>,
     /// Resume an interrupted tournament by id.
     #[arg(long, value_name = "ID", conflicts_with_all = ["game", "list"])]
     pub resume: Option<String>,
@@ -111,8 +116,35 @@ pub struct TournamentArgs {
     /// Do not keep game transcripts in the records.
     #[arg(long)]
     pub no_transcripts: bool,
+    /// The tournament's id (default: a fresh one; with --shard, one derived from the spec, the
+    /// same in every shard). Running an id again resumes it.
+    #[arg(long, value_name = "ID")]
+    pub id: Option<String>,
+    /// Play only shard I of N of the schedule, counted from 0: `I/N`, or `I` with --shards N
+    /// (`--shard $JOB_COMPLETION_INDEX --shards 4`). Merge the shards with `tournament merge`.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// The number of shards, when --shard gives only the index.
+    #[arg(long, value_name = "N", requires = "shard")]
+    pub shards: Option<u32>,
     #[command(flatten)]
     pub policy: PolicyArgs,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TournamentAction {
+    /// Merge the shards of one tournament, each played into its own data directory, into one
+    /// finished tournament in --data-dir: `yomi tournament merge a/ b/ c/ d/ --data-dir all/`.
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shards' data directories.
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
     #[arg(long)]
     pub json: bool,
 }
@@ -207,6 +239,9 @@ pub fn play_match(common: &Common, args: MatchArgs) -> anyhow::Result<ExitCode> 
 
 /// `yomi tournament`.
 pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitCode> {
+    if let Some(TournamentAction::Merge(merge)) = args.action {
+        return merge_shards(common, merge);
+    }
     let store = Store::open(&common.data_dir()).map_err(|e| anyhow::anyhow!(e.message))?;
     if args.list {
         let list = tournaments::list(&store).map_err(|e| anyhow::anyhow!(e.message))?;
@@ -240,35 +275,22 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
         return Ok(ExitCode::SUCCESS);
     }
     let registry = common.registry();
-    let t = match &args.resume {
-        Some(id) => tournaments::reopen(&registry, &store, id),
-        None => {
-            let spec = TournamentSpec {
-                game: args.game.clone().unwrap_or_default(),
-                game_options: parse_game_options(&args.game_options)?,
-                bots: bot_seats(&args.bots)?,
-                format: if args.gauntlet { Format::Gauntlet } else { Format::RoundRobin },
-                seats: args.seats,
-                games_per_pair: args.games_per_pair,
-                seed: args.seed,
-                concurrency: args.concurrency,
-                policy: args.policy.policy(),
-                sprt: args
-                    .sprt
-                    .as_deref()
-                    .map(SprtSpec::parse)
-                    .transpose()
-                    .map_err(|e| anyhow::anyhow!(e))?,
-                keep_transcripts: !args.no_transcripts,
-            };
-            tournaments::create(&registry, &store, spec)
-        }
+    let start = match &args.resume {
+        Some(id) => tournaments::reopen(&registry, &store, id).map(|t| Start::Play(Box::new(t))),
+        None => tournaments::create_or_resume(&registry, &store, spec_of(&args)?, args.id.clone()),
     }
     .map_err(|e| anyhow::anyhow!(e.message))?;
+    let t = match start {
+        Start::Play(t) => *t,
+        Start::AlreadyFinished(id) => {
+            eprintln!("tournament {id} is already finished in the records; nothing to play");
+            return Ok(ExitCode::SUCCESS);
+        }
+    };
     eprintln!(
         "tournament {} ({} games scheduled; resume with `yomi tournament --resume {}`)",
         t.id,
-        t.schedule.len(),
+        t.slots().len(),
         t.id
     );
     let bar = bar(t.schedule.len() as u64, "tournament");
@@ -282,11 +304,60 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
         ))
         .map_err(|e| anyhow::anyhow!(e.message))?;
     bar.finish_and_clear();
-    if args.json {
+    print_summary(&summary, args.json);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_summary(summary: &Value, json: bool) {
+    if json {
         println!("{summary}");
     } else {
-        print!("{}", standings::render(&summary));
+        print!("{}", standings::render(summary));
     }
+}
+
+/// The tournament the command line asks for.
+fn spec_of(args: &TournamentArgs) -> anyhow::Result<TournamentSpec> {
+    let shard = match &args.shard {
+        Some(text) => {
+            Some(Shard::parse(text, args.shards).map_err(|e| anyhow::anyhow!(e.message))?)
+        }
+        None => None,
+    };
+    Ok(TournamentSpec {
+        game: args.game.clone().unwrap_or_default(),
+        game_options: parse_game_options(&args.game_options)?,
+        bots: bot_seats(&args.bots)?,
+        format: if args.gauntlet { Format::Gauntlet } else { Format::RoundRobin },
+        seats: args.seats,
+        games_per_pair: args.games_per_pair,
+        seed: args.seed,
+        concurrency: args.concurrency,
+        policy: args.policy.policy(),
+        sprt: args
+            .sprt
+            .as_deref()
+            .map(SprtSpec::parse)
+            .transpose()
+            .map_err(|e| anyhow::anyhow!(e))?,
+        keep_transcripts: !args.no_transcripts,
+        shard,
+    })
+}
+
+/// `yomi tournament merge DIR... --data-dir OUT`.
+fn merge_shards(common: &Common, args: MergeArgs) -> anyhow::Result<ExitCode> {
+    let shards = merge::read_shards(&args.dirs).map_err(|e| anyhow::anyhow!(e.message))?;
+    let out = Store::open(&common.data_dir()).map_err(|e| anyhow::anyhow!(e.message))?;
+    let summary =
+        merge::merge(&common.registry(), shards, &out).map_err(|e| anyhow::anyhow!(e.message))?;
+    eprintln!(
+        "merged {} games of tournament {} into {}",
+        summary["games"],
+        summary["id"].as_str().unwrap_or(""),
+        common.data_dir().display()
+    );
+    print_summary(&summary, args.json);
     Ok(ExitCode::SUCCESS)
 }
 

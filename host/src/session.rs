@@ -15,6 +15,7 @@ use yomi_protocol::{ErrorCode, ErrorInfo, Options, Reply, RequestId};
 use crate::agents::client::Mailbox;
 use crate::agents::AgentHandle;
 use crate::runtime::config::Shared;
+use crate::runtime::metrics;
 use crate::runtime::outbox::Outbox;
 use crate::runtime::registry::BotRef;
 
@@ -62,6 +63,7 @@ impl Session {
     /// Runs a long operation in the background; its result becomes the reply to `id`.
     pub fn spawn(
         &self,
+        op: &'static str,
         id: RequestId,
         work: impl Future<Output = Result<Value, ErrorInfo>> + Send + 'static,
     ) {
@@ -69,10 +71,13 @@ impl Session {
         let cancel = self.cancel.clone();
         self.background.spawn(async move {
             let reply = tokio::select! {
-                result = work => match result {
-                    Ok(v) => Reply::ok(id, v),
-                    Err(e) => Reply::err(Some(id), e),
-                },
+                result = work => {
+                    metrics::request(op, result.as_ref().map(|_| ()).map_err(|e| e.code));
+                    match result {
+                        Ok(v) => Reply::ok(id, v),
+                        Err(e) => Reply::err(Some(id), e),
+                    }
+                }
                 _ = cancel.cancelled() => return,
             };
             let _ = outbox.reply(&reply).await;

@@ -79,6 +79,29 @@ pub fn install_misbehave(dir: &Path) -> PathBuf {
     install_library(&library("fixture_misbehave"), dir, "libfixture_misbehave.so", b"")
 }
 
+/// A `yomi` command with its own data directory and the build's plugins plus the misbehaving
+/// fixture, logging only errors (for the commands that run to completion).
+pub fn yomi_in(data: &Path) -> Command {
+    let mut cmd = Command::new(yomi_bin());
+    cmd.arg("--plugins").arg(target_dir()).arg("--plugins").arg(library("fixture_misbehave"));
+    cmd.arg("--data-dir").arg(data);
+    cmd.env("YOMI_LOG", "error");
+    cmd
+}
+
+/// Runs a command that must succeed; panics with its stderr otherwise.
+pub fn run_ok(cmd: &mut Command) -> std::process::Output {
+    let out = cmd.output().expect("run yomi");
+    assert!(out.status.success(), "{:?} failed: {}", cmd, String::from_utf8_lossy(&out.stderr));
+    out
+}
+
+/// A command's standard output as JSON.
+pub fn json_out(out: &std::process::Output) -> Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+}
+
 /// Runs `yomi ARGS...` to completion (for the non-serving commands).
 pub fn run_yomi(args: &[&str]) -> std::process::Output {
     Command::new(yomi_bin()).args(args).stdin(Stdio::null()).output().expect("run yomi")

@@ -9,11 +9,14 @@ use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
 use super::AgentHandle;
 use crate::runtime::blocking::BlockingHandle;
+use crate::runtime::metrics;
 use crate::runtime::registry::BotRef;
 
 /// An agent living in a plugin loaded into this process.
 pub struct InProcessAgent {
     handle: BlockingHandle,
+    /// `plugin/bot`, the label of its call latencies.
+    bot: String,
 }
 
 impl InProcessAgent {
@@ -23,11 +26,15 @@ impl InProcessAgent {
         context: AgentContext,
     ) -> Result<InProcessAgent, ErrorInfo> {
         let request = Open::Agent { bot: bot.info.name.clone(), options, context };
-        Ok(InProcessAgent { handle: BlockingHandle::open(bot.plugin.clone(), request).await? })
+        let handle = BlockingHandle::open(bot.plugin.clone(), request).await?;
+        Ok(InProcessAgent { handle, bot: bot.qualified() })
     }
 
     async fn invoke(&self, call: Call) -> Result<Value, ErrorInfo> {
-        self.handle.invoke(call).await
+        let started = std::time::Instant::now();
+        let result = self.handle.invoke(call).await;
+        metrics::plugin_call(&self.bot, started.elapsed());
+        result
     }
 }
 

@@ -87,6 +87,8 @@ struct Process {
 /// An agent in its own child process.
 pub struct WorkerAgent {
     library: PathBuf,
+    /// `plugin/bot`, the label of its call latencies and restarts.
+    bot: String,
     /// How to open the agent again after a restart; `configure` keeps its options current.
     open: Mutex<Open>,
     /// How long one call may take before the worker is killed.
@@ -98,11 +100,17 @@ impl WorkerAgent {
     /// Starts a worker for `open` from `library` and opens the agent in it.
     pub async fn start(
         library: PathBuf,
+        bot: String,
         open: Open,
         deadline: Option<Duration>,
     ) -> Result<WorkerAgent, ErrorInfo> {
-        let agent =
-            WorkerAgent { library, open: Mutex::new(open), deadline, process: Mutex::new(None) };
+        let agent = WorkerAgent {
+            library,
+            bot,
+            open: Mutex::new(open),
+            deadline,
+            process: Mutex::new(None),
+        };
         let mut process = agent.process.lock().await;
         *process = Some(agent.spawn().await?);
         drop(process);
@@ -136,10 +144,13 @@ impl WorkerAgent {
     async fn invoke(&self, call: Call) -> Result<Value, ErrorInfo> {
         let mut slot = self.process.lock().await;
         if slot.is_none() {
+            crate::runtime::metrics::worker_restart(&self.bot);
             *slot = Some(self.spawn().await?);
         }
         let process = slot.as_mut().expect("just started");
+        let started = std::time::Instant::now();
         let result = exchange(process, &WorkerRequest::Call(call), self.deadline).await;
+        crate::runtime::metrics::plugin_call(&self.bot, started.elapsed());
         if let Err(e) = &result {
             if matches!(e.code, ErrorCode::Timeout | ErrorCode::Crashed) {
                 if let Some(mut dead) = slot.take() {

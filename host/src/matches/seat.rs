@@ -131,7 +131,7 @@ impl SeatPlan {
                 let context = AgentContext { seed, data_dir: env.data_dir.clone() };
                 if *isolate {
                     let open = Open::Agent { bot: bot.info.name.clone(), options: options.clone(), context };
-                    Ok(Arc::new(WorkerAgent::start(bot.plugin.loaded.path.clone(), open, env.deadline).await?))
+                    Ok(Arc::new(WorkerAgent::start(bot.plugin.loaded.path.clone(), bot.qualified(), open, env.deadline).await?))
                 } else {
                     Ok(Arc::new(InProcessAgent::open(bot, options.clone(), context).await?))
                 }

@@ -12,6 +12,7 @@ use crate::agents::client::ClientLink;
 use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch, Progress};
 use crate::matches::seat::{ClientSeats, SeatEnv};
 use crate::matches::transcript;
+use crate::runtime::metrics;
 use crate::session::Session;
 
 #[derive(Debug, Deserialize)]
@@ -39,7 +40,7 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
         ..SeatEnv::default()
     };
     let want_transcript = p.transcript;
-    session.spawn(id, async move {
+    session.spawn("match.run", id, async move {
         // Progress is produced inside a synchronous callback; a forwarder streams it in order.
         let (events, mut queue) = tokio::sync::mpsc::unbounded_channel::<(&str, Value)>();
         let forward_box = outbox.clone();
@@ -55,7 +56,10 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
                 Progress::Started(header) => {
                     ("match.started", json!({"match": progress_id, "header": header}))
                 }
-                Progress::Game { index, record, totals } => ("match.progress", json!({"match": progress_id, "game": index + 1, "games": games, "record": record, "scores": totals})),
+                Progress::Game { index, record, totals } => {
+                    metrics::match_games(&plan.spec.game, 1);
+                    ("match.progress", json!({"match": progress_id, "game": index + 1, "games": games, "record": record, "scores": totals}))
+                }
             };
             let _ = events.send(event);
         })

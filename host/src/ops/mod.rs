@@ -10,19 +10,32 @@ pub mod tournaments;
 use serde_json::Value;
 use yomi_protocol::{ErrorCode, ErrorInfo, Op, Reply, Request, OPERATIONS};
 
+use crate::runtime::metrics;
 use crate::session::Session;
 
 /// Answers one request line. Never fails: every problem becomes an error reply. Returns None
 /// when the operation went to the background and will reply by itself.
 pub async fn handle_line(session: &mut Session, text: &str) -> Option<Reply> {
     match Request::parse(text) {
-        Err((id, error)) => Some(Reply::err(id, error)),
+        Err((id, error)) => {
+            metrics::request("unparsed", Err(error.code));
+            Some(Reply::err(id, error))
+        }
         Ok(request) => {
             let id = request.id.clone();
+            // Only known names become labels, so a client cannot grow the label set.
+            let op = Op::parse(&request.op).map_or("unknown", Op::name);
             match dispatch(session, request).await {
-                Ok(Some(result)) => Some(Reply::ok(id, result)),
+                Ok(Some(result)) => {
+                    metrics::request(op, Ok(()));
+                    Some(Reply::ok(id, result))
+                }
+                // Counted by `Session::spawn` when the background work replies.
                 Ok(None) => None,
-                Err(error) => Some(Reply::err(Some(id), error)),
+                Err(error) => {
+                    metrics::request(op, Err(error.code));
+                    Some(Reply::err(Some(id), error))
+                }
             }
         }
     }

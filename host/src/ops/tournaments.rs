@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use yomi_protocol::{ErrorCode, ErrorInfo, RequestId};
 
 use crate::session::Session;
-use crate::tournament::runner::{self, Tournament};
+use crate::tournament::runner::{self, Start, Tournament};
 use crate::tournament::schedule::TournamentSpec;
 use crate::tournament::store::Store;
 
@@ -16,6 +16,9 @@ pub struct Run {
     /// Resume this interrupted tournament instead of starting one.
     #[serde(default)]
     pub resume: Option<String>,
+    /// The new tournament's id (running an id again resumes it); a fresh one by default.
+    #[serde(default)]
+    pub id: Option<String>,
     #[serde(flatten)]
     pub spec: Option<TournamentSpec>,
 }
@@ -35,7 +38,15 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
     let registry = &session.shared.registry;
     let t: Tournament = match (p.resume, p.spec) {
         (Some(resume), _) => runner::reopen(registry, &store, &resume)?,
-        (None, Some(spec)) => runner::create(registry, &store, spec)?,
+        (None, Some(spec)) => match runner::create_or_resume(registry, &store, spec, p.id)? {
+            Start::Play(t) => *t,
+            Start::AlreadyFinished(id) => {
+                return Err(ErrorInfo::new(
+                    ErrorCode::Conflict,
+                    format!("tournament `{id}` is already finished"),
+                ))
+            }
+        },
         (None, None) => {
             return Err(ErrorInfo::new(
                 ErrorCode::InvalidParams,
@@ -47,8 +58,8 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
     let outbox = session.outbox.clone();
     let data_dir = session.shared.config.data_dir.clone();
     let tid = t.id.clone();
-    session.spawn(id, async move {
-        let started = json!({"id": tid, "scheduled": t.schedule.len()});
+    session.spawn("tournament.run", id, async move {
+        let started = json!({"id": tid, "scheduled": t.slots().len()});
         let _ = outbox.event("tournament.started", started).await;
         runner::run(t, Arc::new(Mutex::new(store)), data_dir, move |games, total| {
             let progress = json!({"id": tid, "games": games, "total": total});

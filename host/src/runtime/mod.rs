@@ -1,8 +1,9 @@
 //! Runtime helpers every upper layer uses: the loaded plugins ([`registry`]), calling plugin code
-//! off the reactor ([`blocking`]), a client's outgoing queue ([`outbox`]), and the settings
-//! shared by every connection ([`config`]).
+//! off the reactor ([`blocking`]), a client's outgoing queue ([`outbox`]), the settings
+//! shared by every connection ([`config`]), and the Prometheus metrics ([`metrics`]).
 
 pub mod blocking;
 pub mod config;
+pub mod metrics;
 pub mod outbox;
 pub mod registry;

@@ -13,6 +13,7 @@ use crate::runtime::config::Shared;
 
 /// Serves the process's stdin/stdout as one session; returns at EOF or shutdown.
 pub async fn serve_stdio(shared: Arc<Shared>, shutdown: CancellationToken) {
+    let _open = crate::runtime::metrics::connection("stdio");
     connection::serve(tokio::io::stdin(), tokio::io::stdout(), shared, shutdown, "stdio").await;
 }
 
@@ -41,6 +42,7 @@ pub async fn serve_tcp(listener: TcpListener, shared: Arc<Shared>, shutdown: Can
         let _ = stream.set_nodelay(true);
         let (shared, shutdown) = (shared.clone(), shutdown.clone());
         sessions.spawn(async move {
+            let _open = crate::runtime::metrics::connection("tcp");
             let (reader, writer) = stream.into_split();
             connection::serve(reader, writer, shared, shutdown, &peer.to_string()).await;
             drop(permit);

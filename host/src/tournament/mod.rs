@@ -5,10 +5,14 @@
 //! - [`standings`]: scores, pairing tables and Elo from finished games.
 //! - [`rating`]: Elo arithmetic and the SPRT.
 //! - [`store`]: the SQLite records that make a tournament survive `kill -9`.
+//! - [`shard`]: one block of the schedule per machine, and ids every shard agrees on.
+//! - [`merge`]: shards' records into one tournament, with standings over the whole.
 //! - [`runner`]: plays the schedule with games in parallel, committing each before it counts.
 
+pub mod merge;
 pub mod rating;
 pub mod runner;
 pub mod schedule;
+pub mod shard;
 pub mod standings;
 pub mod store;

@@ -11,6 +11,7 @@ use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use super::rating::PairwiseTally;
 use super::schedule::{Slot, TournamentSpec};
+use super::shard;
 use super::standings::{self, Finished};
 use super::store::{GameRow, Store};
 use crate::matches::policy::FailureCounts;
@@ -68,6 +69,17 @@ impl Tournament {
         let labels = labels(&spec, &bots);
         let schedule = spec.schedule(seats);
         Ok(Tournament { id, spec, seats, game, game_options, bots, labels, schedule })
+    }
+
+    /// The games this process plays: the whole schedule, or the shard's block of it.
+    pub fn slots(&self) -> &[Slot] {
+        match &self.spec.shard {
+            None => &self.schedule,
+            Some(shard) => {
+                let range = shard.range(self.schedule.len() as u64);
+                &self.schedule[range.start as usize..range.end as usize]
+            }
+        }
     }
 
     fn plan(&self, slot: &Slot) -> MatchPlan {
@@ -150,8 +162,8 @@ pub async fn run(
             Some(Finished { slot, scores: g.scores.clone(), failures })
         })
         .collect();
-    let total = t.schedule.len() as u64;
-    let mut todo = t.schedule.iter().filter(|s| !done.contains(&s.index)).cloned();
+    let total = t.slots().len() as u64;
+    let mut todo = t.slots().iter().filter(|s| !done.contains(&s.index)).cloned();
     let mut running = JoinSet::new();
     // The SPRT looks at the first bot's pairwise record, kept up to date game by game.
     let mut sprt_tally = PairwiseTally::default();
@@ -178,6 +190,7 @@ pub async fn run(
         };
         let (store, id) = (store.clone(), id.clone());
         blocking(move || store.lock().unwrap().record_game(&id, &row)).await?;
+        crate::runtime::metrics::tournament_game(&t.spec.game);
         let game = Finished { slot, scores, failures };
         standings::add_pairwise(&mut sprt_tally, 0, &game);
         finished.push(game);
@@ -221,8 +234,20 @@ pub fn summary(t: &Tournament, finished: &[Finished], status: &str) -> Value {
     out["status"] = json!(status);
     out["game"] = json!(t.spec.game);
     out["games"] = json!(finished.len());
-    out["scheduled"] = json!(t.schedule.len());
+    out["scheduled"] = json!(t.slots().len());
+    if let Some(shard) = &t.spec.shard {
+        out["shard"] = json!(shard);
+    }
     out
+}
+
+/// The id a new tournament gets: `id` if given, else a fresh one; a shard's id is the whole
+/// tournament's id (given, or derived from the spec so every shard agrees) with its shard suffix.
+pub fn id_for(spec: &TournamentSpec, id: Option<String>) -> String {
+    match &spec.shard {
+        None => id.unwrap_or_else(new_id),
+        Some(s) => s.tournament_id(&id.unwrap_or_else(|| shard::derived_id(spec))),
+    }
 }
 
 /// Checks a new tournament and records it as running.
@@ -230,11 +255,56 @@ pub fn create(
     registry: &Registry,
     store: &Store,
     spec: TournamentSpec,
+    id: Option<String>,
 ) -> Result<Tournament, ErrorInfo> {
-    let t = Tournament::prepare(registry, new_id(), spec)?;
+    let id = id_for(&spec, id);
+    create_as(registry, store, spec, id)
+}
+
+fn create_as(
+    registry: &Registry,
+    store: &Store,
+    spec: TournamentSpec,
+    id: String,
+) -> Result<Tournament, ErrorInfo> {
+    let t = Tournament::prepare(registry, id, spec)?;
     let spec_json = serde_json::to_value(&t.spec).expect("specs serialize");
-    store.create(&t.id, &spec_json, t.schedule.len() as u64)?;
+    store.create(&t.id, &spec_json, t.slots().len() as u64)?;
     Ok(t)
+}
+
+/// What to do with a tournament whose id may already be in the records.
+pub enum Start {
+    Play(Box<Tournament>),
+    /// Finished before: nothing left to play (a retried shard of a finished job).
+    AlreadyFinished(String),
+}
+
+/// Starts the tournament, or resumes it when the records already hold the same tournament under
+/// its id: so a shard's command, retried after a crash (as Kubernetes and Slurm retry), carries
+/// on where it stopped. A different tournament under the same id is refused.
+pub fn create_or_resume(
+    registry: &Registry,
+    store: &Store,
+    spec: TournamentSpec,
+    id: Option<String>,
+) -> Result<Start, ErrorInfo> {
+    let id = id_for(&spec, id);
+    let Some(stored) = store.get(&id)? else {
+        return create_as(registry, store, spec, id).map(|t| Start::Play(Box::new(t)));
+    };
+    let same = serde_json::from_value::<TournamentSpec>(stored.spec)
+        .is_ok_and(|s| shard::identity(&s) == shard::identity(&spec) && s.shard == spec.shard);
+    if !same {
+        return Err(ErrorInfo::new(
+            ErrorCode::Conflict,
+            format!("the records already hold a different tournament `{id}`"),
+        ));
+    }
+    if stored.status == "finished" {
+        return Ok(Start::AlreadyFinished(id));
+    }
+    reopen(registry, store, &id).map(|t| Start::Play(Box::new(t)))
 }
 
 /// Reopens an interrupted tournament from its stored spec.

@@ -11,6 +11,7 @@ use yomi_plugin::rng::derive_seed;
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use super::rating::SprtSpec;
+use super::shard::Shard;
 use crate::matches::policy::Policy;
 use crate::matches::seat::BotSeat;
 
@@ -52,6 +53,9 @@ pub struct TournamentSpec {
     /// Keep every game's transcript in the records (on by default).
     #[serde(default = "yes")]
     pub keep_transcripts: bool,
+    /// Play only this shard's block of the schedule (see [`super::shard`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 fn round_robin() -> Format {
@@ -98,6 +102,15 @@ impl TournamentSpec {
                 return bad("the SPRT compares exactly two bots".into());
             }
             sprt.check().map_err(|m| ErrorInfo::new(ErrorCode::InvalidParams, m))?;
+            if self.shard.is_some() {
+                // Each shard would stop on its own evidence: the shards would no longer compose.
+                return bad(
+                    "the SPRT stops a tournament as a whole; it cannot run in shards".into()
+                );
+            }
+        }
+        if let Some(shard) = &self.shard {
+            shard.check()?;
         }
         Ok(())
     }
@@ -190,6 +203,7 @@ mod tests {
             policy: Policy::default(),
             sprt: None,
             keep_transcripts: true,
+            shard: None,
         }
     }
 

@@ -20,6 +20,7 @@ pub struct StoredTournament {
 }
 
 /// One finished game as the store records it.
+#[derive(Debug, Clone, PartialEq)]
 pub struct GameRow {
     pub index: u64,
     /// The bot label in each seat.
@@ -79,14 +80,7 @@ impl Store {
     }
 
     pub fn create(&self, id: &str, spec: &Value, total: u64) -> Result<(), ErrorInfo> {
-        let created = format!("{:?}", std::time::SystemTime::now());
-        self.conn
-            .execute(
-                "INSERT INTO tournaments (id, spec, status, total_games, created) VALUES (?1, ?2, 'running', ?3, ?4)",
-                params![id, spec.to_string(), total as i64, created],
-            )
-            .map_err(db_error)?;
-        Ok(())
+        insert_tournament(&self.conn, id, spec, total)
     }
 
     pub fn get(&self, id: &str) -> Result<Option<StoredTournament>, ErrorInfo> {
@@ -115,21 +109,48 @@ impl Store {
 
     /// Commits one finished game. Recording a game twice is refused by the primary key.
     pub fn record_game(&self, id: &str, game: &GameRow) -> Result<(), ErrorInfo> {
-        self.conn
-            .execute(
-                "INSERT INTO games (tournament, idx, seats, scores, failures, forfeit, transcript) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![
-                    id,
-                    game.index as i64,
-                    game.seats.to_string(),
-                    serde_json::to_string(&game.scores).unwrap(),
-                    game.failures.to_string(),
-                    game.forfeit.to_string(),
-                    game.transcript
-                ],
-            )
+        insert_game(&self.conn, id, game)
+    }
+
+    /// Writes a whole finished tournament in one transaction: all of it or nothing (a merge of
+    /// shards interrupted half-way leaves no half tournament behind).
+    pub fn import(
+        &self,
+        id: &str,
+        spec: &Value,
+        total: u64,
+        games: &[GameRow],
+        result: &Value,
+    ) -> Result<(), ErrorInfo> {
+        let tx = self.conn.unchecked_transaction().map_err(db_error)?;
+        insert_tournament(&tx, id, spec, total)?;
+        for game in games {
+            insert_game(&tx, id, game)?;
+        }
+        set_finished(&tx, id, result)?;
+        tx.commit().map_err(db_error)
+    }
+
+    /// Every column of a tournament's finished games, in index order (what a merge copies).
+    pub fn rows(&self, id: &str) -> Result<Vec<GameRow>, ErrorInfo> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT idx, seats, scores, failures, forfeit, transcript FROM games WHERE tournament = ?1 ORDER BY idx")
             .map_err(db_error)?;
-        Ok(())
+        let json = |text: String| serde_json::from_str(&text).unwrap_or_default();
+        let rows = stmt
+            .query_map(params![id], |r| {
+                Ok(GameRow {
+                    index: r.get::<_, i64>(0)? as u64,
+                    seats: json(r.get(1)?),
+                    scores: serde_json::from_str(&r.get::<_, String>(2)?).unwrap_or_default(),
+                    failures: json(r.get(3)?),
+                    forfeit: json(r.get(4)?),
+                    transcript: r.get(5)?,
+                })
+            })
+            .map_err(db_error)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(db_error)
     }
 
     /// The finished games of a tournament, in index order.
@@ -167,14 +188,49 @@ impl Store {
     }
 
     pub fn finish(&self, id: &str, result: &Value) -> Result<(), ErrorInfo> {
-        self.conn
-            .execute(
-                "UPDATE tournaments SET status = 'finished', result = ?2 WHERE id = ?1",
-                params![id, result.to_string()],
-            )
-            .map_err(db_error)?;
-        Ok(())
+        set_finished(&self.conn, id, result)
     }
+}
+
+fn insert_tournament(
+    conn: &Connection,
+    id: &str,
+    spec: &Value,
+    total: u64,
+) -> Result<(), ErrorInfo> {
+    let created = format!("{:?}", std::time::SystemTime::now());
+    conn.execute(
+        "INSERT INTO tournaments (id, spec, status, total_games, created) VALUES (?1, ?2, 'running', ?3, ?4)",
+        params![id, spec.to_string(), total as i64, created],
+    )
+    .map_err(db_error)?;
+    Ok(())
+}
+
+fn insert_game(conn: &Connection, id: &str, game: &GameRow) -> Result<(), ErrorInfo> {
+    conn.execute(
+        "INSERT INTO games (tournament, idx, seats, scores, failures, forfeit, transcript) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            id,
+            game.index as i64,
+            game.seats.to_string(),
+            serde_json::to_string(&game.scores).unwrap(),
+            game.failures.to_string(),
+            game.forfeit.to_string(),
+            game.transcript
+        ],
+    )
+    .map_err(db_error)?;
+    Ok(())
+}
+
+fn set_finished(conn: &Connection, id: &str, result: &Value) -> Result<(), ErrorInfo> {
+    conn.execute(
+        "UPDATE tournaments SET status = 'finished', result = ?2 WHERE id = ?1",
+        params![id, result.to_string()],
+    )
+    .map_err(db_error)?;
+    Ok(())
 }
 
 fn row_to_tournament(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredTournament> {

@@ -1,0 +1,152 @@
+//! Sharded tournaments: shard `I` of `N` plays one contiguous block of the schedule, so `N`
+//! processes on `N` machines (a Kubernetes Indexed Job, a Slurm job array) play one tournament
+//! between them. Every game's seed depends only on the tournament seed and the game's place in
+//! the schedule, so the shards' records merge into exactly the records one process would write.
+
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use yomi_protocol::{ErrorCode, ErrorInfo};
+
+use super::schedule::TournamentSpec;
+
+/// Most shards one tournament can be split into.
+pub const MAX_SHARDS: u32 = 100_000;
+
+/// Shard `index` (counted from 0, as `$JOB_COMPLETION_INDEX` is) of `count`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Shard {
+    /// Parses `I/N`, or `I` with the count given apart (`--shard $SLURM_ARRAY_TASK_ID --shards 4`).
+    pub fn parse(text: &str, count: Option<u32>) -> Result<Shard, ErrorInfo> {
+        let bad = |m: String| ErrorInfo::new(ErrorCode::InvalidParams, m);
+        let number = |s: &str, what: &str| {
+            s.trim()
+                .parse::<u32>()
+                .map_err(|_| bad(format!("{what} `{s}` in --shard `{text}` is not a whole number")))
+        };
+        let shard = match (text.split_once('/'), count) {
+            (Some((i, n)), None) => {
+                Shard { index: number(i, "shard")?, count: number(n, "count")? }
+            }
+            (Some(_), Some(_)) => {
+                return Err(bad(format!("--shard `{text}` already names the count; drop --shards")))
+            }
+            (None, Some(n)) => Shard { index: number(text, "shard")?, count: n },
+            (None, None) => {
+                return Err(bad(format!("--shard `{text}` needs a count: I/N or --shards N")))
+            }
+        };
+        shard.check()?;
+        Ok(shard)
+    }
+
+    /// Checks `index < count <= MAX_SHARDS`.
+    pub fn check(&self) -> Result<(), ErrorInfo> {
+        if self.count == 0 || self.count > MAX_SHARDS || self.index >= self.count {
+            return Err(ErrorInfo::new(
+                ErrorCode::InvalidParams,
+                format!(
+                    "shard {} of {} does not exist: shards are numbered 0 to N-1, with 1 <= N <= {MAX_SHARDS}",
+                    self.index, self.count
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The schedule positions this shard plays: the `index`-th of `count` contiguous blocks whose
+    /// sizes differ by at most one game.
+    pub fn range(&self, total: u64) -> Range<u64> {
+        let bound = |i: u32| total * i as u64 / self.count as u64;
+        bound(self.index)..bound(self.index + 1)
+    }
+
+    /// The shard's own tournament id in its records: `BASE-shard-I-of-N`.
+    pub fn tournament_id(&self, base: &str) -> String {
+        format!("{base}-shard-{}-of-{}", self.index, self.count)
+    }
+
+    /// The id of the whole tournament, from a shard's id (`None` if `id` is not this shard's).
+    pub fn base_id<'a>(&self, id: &'a str) -> Option<&'a str> {
+        id.strip_suffix(&format!("-shard-{}-of-{}", self.index, self.count))
+    }
+}
+
+/// What makes two specs the same tournament: everything but the shard and the concurrency,
+/// neither of which changes a game.
+pub fn identity(spec: &TournamentSpec) -> TournamentSpec {
+    TournamentSpec { shard: None, concurrency: 1, ..spec.clone() }
+}
+
+/// A tournament id every shard computes alike from the spec alone, for sharded runs given no
+/// `--id`: `t-` and the first 12 hex digits of the SHA-256 of the spec's identity.
+pub fn derived_id(spec: &TournamentSpec) -> String {
+    let json = serde_json::to_string(&identity(spec)).expect("specs serialize");
+    let digest = Sha256::digest(json.as_bytes());
+    let hex: String = digest.iter().take(6).map(|b| format!("{b:02x}")).collect();
+    format!("t-{hex}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_forms_parse_and_bad_ones_are_refused() {
+        assert_eq!(Shard::parse("2/4", None).unwrap(), Shard { index: 2, count: 4 });
+        assert_eq!(Shard::parse("3", Some(4)).unwrap(), Shard { index: 3, count: 4 });
+        for (text, count) in
+            [("4/4", None), ("1", None), ("1/2", Some(2)), ("x/2", None), ("0/0", None)]
+        {
+            assert!(Shard::parse(text, count).is_err(), "{text} {count:?}");
+        }
+    }
+
+    #[test]
+    fn shards_cover_the_schedule_once_in_order() {
+        for total in [0u64, 1, 5, 12, 1001] {
+            for count in [1u32, 2, 3, 4, 7, 16] {
+                let ranges: Vec<Range<u64>> =
+                    (0..count).map(|index| Shard { index, count }.range(total)).collect();
+                assert_eq!(ranges[0].start, 0);
+                assert_eq!(ranges.last().unwrap().end, total);
+                for pair in ranges.windows(2) {
+                    assert_eq!(pair[0].end, pair[1].start, "contiguous, no overlap");
+                }
+                let sizes: Vec<u64> = ranges.iter().map(|r| r.end - r.start).collect();
+                let (min, max) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
+                assert!(max - min <= 1, "{total} games in {count} shards: {sizes:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn shard_ids_round_trip() {
+        let shard = Shard { index: 1, count: 4 };
+        let id = shard.tournament_id("t-abc");
+        assert_eq!(id, "t-abc-shard-1-of-4");
+        assert_eq!(shard.base_id(&id), Some("t-abc"));
+        assert_eq!(Shard { index: 2, count: 4 }.base_id(&id), None);
+    }
+
+    #[test]
+    fn every_shard_derives_the_same_id_and_other_tournaments_another() {
+        let spec = |extra: serde_json::Value| {
+            let mut v = serde_json::json!({"game": "rps", "bots": [{"bot": "a"}, {"bot": "b"}], "games_per_pair": 4});
+            v.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            serde_json::from_value::<TournamentSpec>(v).unwrap()
+        };
+        let whole = derived_id(&spec(serde_json::json!({})));
+        let shard = derived_id(&spec(
+            serde_json::json!({"shard": {"index": 3, "count": 4}, "concurrency": 8}),
+        ));
+        assert_eq!(whole, shard);
+        assert_ne!(whole, derived_id(&spec(serde_json::json!({"seed": 1}))));
+    }
+}

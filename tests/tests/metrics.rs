@@ -1,0 +1,124 @@
+//! End-to-end test of `yomi serve --metrics ADDR`: a scrape parses as Prometheus text and counts
+//! what the server did.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+
+use prometheus_parse::{Sample, Scrape, Value as Metric};
+use serde_json::json;
+use yomi_e2e::{library, rps_turn, target_dir, with_agent, Server};
+
+/// A port nothing listens on right now.
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// `GET /metrics`, parsed with a Prometheus text-format parser.
+fn scrape(addr: &str) -> Scrape {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    write!(stream, "GET /metrics HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").expect("an HTTP response");
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    Scrape::parse(body.lines().map(|l| Ok(l.to_string()))).expect("the scrape parses")
+}
+
+/// The one sample of `metric` whose labels include `labels`.
+fn sample<'a>(scrape: &'a Scrape, metric: &str, labels: &[(&str, &str)]) -> &'a Sample {
+    let found: Vec<&Sample> = scrape
+        .samples
+        .iter()
+        .filter(|s| s.metric == metric && labels.iter().all(|(k, v)| s.labels.get(k) == Some(*v)))
+        .collect();
+    assert_eq!(found.len(), 1, "{metric} {labels:?} in {:#?}", scrape.samples);
+    found[0]
+}
+
+fn number(sample: &Sample) -> f64 {
+    match &sample.value {
+        Metric::Counter(x) | Metric::Gauge(x) | Metric::Untyped(x) => *x,
+        Metric::Histogram(buckets) => {
+            buckets.iter().find(|b| b.less_than.is_infinite()).expect("a +Inf bucket").count
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+#[test]
+fn a_scrape_parses_and_counts_requests_calls_games_and_restarts() {
+    let addr = format!("127.0.0.1:{}", free_port());
+    let plugins = target_dir().to_str().unwrap().to_string();
+    let misbehave = library("fixture_misbehave").to_str().unwrap().to_string();
+    let server = Server::tcp(&["--metrics", &addr, "--plugins", &plugins, "--plugins", &misbehave]);
+    let mut conn = server.connect();
+    for _ in 0..3 {
+        conn.assert_alive();
+    }
+    assert_eq!(conn.err("no.such.op", json!({})), "unknown_op");
+    assert_eq!(conn.err("agent.act", json!({"agent": "a404"})), "unknown_agent");
+    let agent =
+        conn.ok("agent.new", json!({"bot": "example/rps"}))["agent"].as_str().unwrap().to_string();
+    for _ in 0..5 {
+        conn.ok("agent.act", with_agent(&agent, rps_turn("rock", false)));
+    }
+    // An isolated bot whose process dies at every decision: its worker is started again for
+    // each game after the first.
+    let result = conn.ok(
+        "match.run",
+        json!({"game": "rps", "seed": 1, "games": 3, "seats": [
+            {"bot": "example/rps"},
+            {"bot": "misbehave", "options": {"on_act": "abort"}, "isolate": true},
+        ]}),
+    );
+    assert_eq!(result["games"], json!(3));
+
+    let s = scrape(&addr);
+    let requests = |op: &str, code: &str| {
+        number(sample(&s, "yomi_requests_total", &[("op", op), ("code", code)]))
+    };
+    assert_eq!(requests("ping", "ok"), 3.0);
+    assert_eq!(requests("unknown", "unknown_op"), 1.0);
+    assert_eq!(requests("agent.act", "unknown_agent"), 1.0);
+    assert_eq!(requests("agent.new", "ok"), 1.0);
+    assert_eq!(requests("agent.act", "ok"), 5.0);
+    assert_eq!(requests("match.run", "ok"), 1.0);
+    assert_eq!(number(sample(&s, "yomi_connections_open", &[("transport", "tcp")])), 1.0);
+    assert_eq!(number(sample(&s, "yomi_connections_total", &[("transport", "tcp")])), 1.0);
+    assert_eq!(number(sample(&s, "yomi_match_games_total", &[("game", "rps")])), 3.0);
+    assert_eq!(
+        number(sample(&s, "yomi_worker_restarts_total", &[("bot", "misbehave/misbehave")])),
+        2.0
+    );
+    // Five `agent.act` calls, then the match's decisions and observations of the same bot.
+    let calls = sample(&s, "yomi_plugin_call_seconds", &[("bot", "example/rps")]);
+    assert!(matches!(calls.value, Metric::Histogram(_)), "{calls:?}");
+    assert!(number(calls) > 5.0, "{calls:?}");
+    assert!(s.docs.contains_key("yomi_plugin_call_seconds"), "metrics carry their HELP text");
+
+    drop(conn);
+    conn_closed_eventually(&addr);
+}
+
+/// The open-connections gauge falls back to zero once the client hangs up.
+fn conn_closed_eventually(addr: &str) {
+    let deadline = std::time::Instant::now() + yomi_e2e::REPLY_TIMEOUT;
+    loop {
+        let s = scrape(addr);
+        if number(sample(&s, "yomi_connections_open", &[("transport", "tcp")])) == 0.0 {
+            return;
+        }
+        assert!(std::time::Instant::now() < deadline, "the connection gauge never fell");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_metrics_address_in_use_is_a_clear_error() {
+    let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let out = yomi_e2e::run_yomi(&["serve", "--tcp", "127.0.0.1:0", "--metrics", &addr]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(&format!("metrics on {addr}")), "{stderr}");
+}
