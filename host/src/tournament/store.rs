@@ -113,23 +113,30 @@ impl Store {
         rows.collect::<Result<Vec<_>, _>>().map_err(db_error)
     }
 
-    /// Commits one finished game. Recording a game twice is refused by the primary key.
-    pub fn record_game(&self, id: &str, game: &GameRow) -> Result<(), ErrorInfo> {
-        self.conn
-            .execute(
-                "INSERT INTO games (tournament, idx, seats, scores, failures, forfeit, transcript) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![
-                    id,
-                    game.index as i64,
-                    game.seats.to_string(),
-                    serde_json::to_string(&game.scores).unwrap(),
-                    game.failures.to_string(),
-                    game.forfeit.to_string(),
-                    game.transcript
-                ],
-            )
-            .map_err(db_error)?;
-        Ok(())
+    /// Commits finished games in one transaction: all or none. Recording a game twice is refused
+    /// by the primary key.
+    pub fn record_games(&self, id: &str, games: &[GameRow]) -> Result<(), ErrorInfo> {
+        // `unchecked`: the store is used from one thread at a time (it sits behind a mutex).
+        let tx = self.conn.unchecked_transaction().map_err(db_error)?;
+        {
+            let mut insert = tx
+                .prepare_cached("INSERT INTO games (tournament, idx, seats, scores, failures, forfeit, transcript) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+                .map_err(db_error)?;
+            for game in games {
+                insert
+                    .execute(params![
+                        id,
+                        game.index as i64,
+                        game.seats.to_string(),
+                        serde_json::to_string(&game.scores).unwrap(),
+                        game.failures.to_string(),
+                        game.forfeit.to_string(),
+                        game.transcript
+                    ])
+                    .map_err(db_error)?;
+            }
+        }
+        tx.commit().map_err(db_error)
     }
 
     /// The finished games of a tournament, in index order.
