@@ -8,6 +8,7 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use serde_json::json;
 use yomi_plugin::call::{Call, CallReply, Open};
 use yomi_plugin::loader::LoadedPlugin;
+use yomi_plugin::typed::Typed;
 use yomi_plugin::{ActRequest, Agent, AgentContext, Options};
 
 /// A reading bot (no randomness in the decision beyond one draw) and a typical observation.
@@ -26,8 +27,9 @@ fn bench(c: &mut Criterion) {
     let (options, request) = setup();
     let mut group = c.benchmark_group("rps act");
 
-    // The bot as a Rust library: a virtual call, no serialization.
-    let mut direct = yomi_example::bot::RpsBot::new(&options, 1).unwrap();
+    // The bot as a Rust library, behind the same typed adapter the plugin declares: no crossing,
+    // no encoding of the call or the reply.
+    let mut direct = Typed(yomi_example::bot::RpsBot::new(&options, 1).unwrap());
     group.bench_function("direct (rlib)", |b| {
         b.iter(|| black_box(direct.act(black_box(&request)).unwrap()))
     });

@@ -1,6 +1,7 @@
-//! Load on a real `yomi serve --tcp 127.0.0.1:0` child process: round-trip latency of `ping` and
-//! of an `agent.act` on the example `rps` bot over one connection (p50/p99), then requests per
-//! second with 1, 10 and 100 concurrent connections, each a closed loop of one request at a time.
+//! Load on a real `yomi serve --tcp 127.0.0.1:0 --http 127.0.0.1:0` child process, over TCP and
+//! over WebSocket (`/ws`): round-trip latency of `ping` and of an `agent.act` on the example `rps`
+//! bot over one connection (p50/p99), then requests per second with 1, 10 and 100 concurrent
+//! connections, each a closed loop of one request at a time.
 //!
 //! Not a criterion bench: it prints one table. Needs the release build of the workspace:
 //! `cargo build --release --workspace && cargo bench -p yomi --bench tcp_load`.
@@ -12,53 +13,86 @@ use std::net::{SocketAddr, TcpStream};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
 use yomi_e2e::Server;
 
-/// A bare blocking client: one request line out, one reply line in. No helper threads, so the
-/// client costs as little CPU as possible on a machine it shares with the server.
-struct Client {
-    writer: TcpStream,
-    reader: BufReader<TcpStream>,
-    line: String,
+/// Where the server listens: the same process on both transports.
+#[derive(Clone, Copy)]
+enum Transport {
+    Tcp(SocketAddr),
+    WebSocket(SocketAddr),
+}
+
+/// A bare blocking client: one request out, one reply in. No helper threads, so the client costs
+/// as little CPU as possible on a machine it shares with the server.
+enum Client {
+    Tcp { writer: TcpStream, reader: BufReader<TcpStream>, line: String },
+    WebSocket(Box<WebSocket<MaybeTlsStream<TcpStream>>>),
 }
 
 impl Client {
-    fn connect(addr: SocketAddr) -> Client {
-        let stream = TcpStream::connect(addr).expect("connect");
-        stream.set_nodelay(true).unwrap();
-        Client {
-            reader: BufReader::new(stream.try_clone().unwrap()),
-            writer: stream,
-            line: String::new(),
+    fn connect(transport: Transport) -> Client {
+        match transport {
+            Transport::Tcp(addr) => {
+                let stream = TcpStream::connect(addr).expect("connect");
+                stream.set_nodelay(true).unwrap();
+                Client::Tcp {
+                    reader: BufReader::new(stream.try_clone().unwrap()),
+                    writer: stream,
+                    line: String::new(),
+                }
+            }
+            Transport::WebSocket(addr) => {
+                let (socket, _) = tungstenite::connect(format!("ws://{addr}/ws")).expect("connect");
+                if let MaybeTlsStream::Plain(stream) = socket.get_ref() {
+                    stream.set_nodelay(true).unwrap();
+                }
+                Client::WebSocket(Box::new(socket))
+            }
         }
     }
 
-    /// Sends one request line and waits for its reply; panics on an error reply.
-    fn round_trip(&mut self, request: &[u8]) {
-        self.writer.write_all(request).unwrap();
-        self.line.clear();
-        self.reader.read_line(&mut self.line).unwrap();
-        assert!(self.line.contains("\"ok\":true"), "request failed: {}", self.line);
+    /// Sends one request (a line; one text frame over WebSocket) and waits for its reply; panics
+    /// on an error reply.
+    fn round_trip(&mut self, request: &str) {
+        match self {
+            Client::Tcp { writer, reader, line } => {
+                writer.write_all(request.as_bytes()).unwrap();
+                line.clear();
+                reader.read_line(line).unwrap();
+                assert!(line.contains("\"ok\":true"), "request failed: {line}");
+            }
+            Client::WebSocket(socket) => {
+                socket.send(Message::text(request.trim_end())).unwrap();
+                match socket.read().unwrap() {
+                    Message::Text(text) => {
+                        assert!(text.contains("\"ok\":true"), "request failed: {text}")
+                    }
+                    other => panic!("unexpected frame {other:?}"),
+                }
+            }
+        }
     }
 
     /// Makes an rps agent in this session (its id is `a1`).
     fn new_agent(&mut self) {
         self.round_trip(
-            b"{\"id\":0,\"op\":\"agent.new\",\"bot\":\"example/rps\",\"preset\":\"reader\"}\n",
+            "{\"id\":0,\"op\":\"agent.new\",\"bot\":\"example/rps\",\"preset\":\"reader\"}\n",
         );
     }
 }
 
-const PING: &[u8] = b"{\"id\":1,\"op\":\"ping\"}\n";
-const ACT: &[u8] = b"{\"id\":2,\"op\":\"agent.act\",\"agent\":\"a1\",\"observation\":{\"opponent_last\":\"rock\"},\"legal\":[\"rock\",\"paper\",\"scissors\"]}\n";
+const PING: &str = "{\"id\":1,\"op\":\"ping\"}\n";
+const ACT: &str = "{\"id\":2,\"op\":\"agent.act\",\"agent\":\"a1\",\"observation\":{\"opponent_last\":\"rock\"},\"legal\":[\"rock\",\"paper\",\"scissors\"]}\n";
 
 fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
 /// p50, p99 and mean of `n` sequential round trips, in microseconds.
-fn latency(addr: SocketAddr, request: &[u8], n: usize) -> (f64, f64, f64) {
-    let mut client = Client::connect(addr);
+fn latency(transport: Transport, request: &str, n: usize) -> (f64, f64, f64) {
+    let mut client = Client::connect(transport);
     client.new_agent();
     for _ in 0..n / 10 {
         client.round_trip(request);
@@ -78,8 +112,8 @@ fn latency(addr: SocketAddr, request: &[u8], n: usize) -> (f64, f64, f64) {
 }
 
 /// Requests per second over `connections` clients, each sending one request at a time for `secs`.
-fn throughput(addr: SocketAddr, request: &'static [u8], connections: usize, secs: u64) -> f64 {
-    let mut clients: Vec<Client> = (0..connections).map(|_| Client::connect(addr)).collect();
+fn throughput(transport: Transport, request: &'static str, connections: usize, secs: u64) -> f64 {
+    let mut clients: Vec<Client> = (0..connections).map(|_| Client::connect(transport)).collect();
     for client in &mut clients {
         client.new_agent();
     }
@@ -114,26 +148,32 @@ fn main() {
     }
     let n = env_number("YOMI_BENCH_N", 20_000) as usize;
     let secs = env_number("YOMI_BENCH_SECS", 3);
-    let server = Server::tcp(&["--max-connections", "256"]);
-    let addr = server.addr.unwrap();
-    println!("yomi serve --tcp {addr} (release build), client and server on the same machine");
+    let server = Server::tcp(&["--max-connections", "256", "--http", "127.0.0.1:0"]);
+    let tcp = server.addr.unwrap();
+    let http = http_addr(&server);
+    println!("yomi serve --tcp {tcp} --http {http} (release build), client and server on the same machine");
     println!("load average before: {}", load_average());
+    let transports = [("TCP", Transport::Tcp(tcp)), ("WebSocket", Transport::WebSocket(http))];
     println!();
     println!("round trip over one connection, {n} sequential requests");
-    println!("| request | p50 µs | p99 µs | mean µs |");
-    println!("|---|---:|---:|---:|");
+    println!("| transport | request | p50 µs | p99 µs | mean µs |");
+    println!("|---|---|---:|---:|---:|");
     for (name, request) in [("ping", PING), ("agent.act example/rps", ACT)] {
-        let (p50, p99, mean) = latency(addr, request, n);
-        println!("| {name} | {p50:.1} | {p99:.1} | {mean:.1} |");
+        for (transport_name, transport) in transports {
+            let (p50, p99, mean) = latency(transport, request, n);
+            println!("| {transport_name} | {name} | {p50:.1} | {p99:.1} | {mean:.1} |");
+        }
     }
     println!();
     println!("throughput, closed loop (one request in flight per connection), {secs} s per cell");
-    println!("| connections | ping req/s | agent.act req/s |");
-    println!("|---:|---:|---:|");
+    println!("| transport | connections | ping req/s | agent.act req/s |");
+    println!("|---|---:|---:|---:|");
     for connections in [1, 10, 100] {
-        let ping = throughput(addr, PING, connections, secs);
-        let act = throughput(addr, ACT, connections, secs);
-        println!("| {connections} | {ping:.0} | {act:.0} |");
+        for (transport_name, transport) in transports {
+            let ping = throughput(transport, PING, connections, secs);
+            let act = throughput(transport, ACT, connections, secs);
+            println!("| {transport_name} | {connections} | {ping:.0} | {act:.0} |");
+        }
     }
     println!();
     println!("load average after: {}", load_average());
@@ -144,4 +184,20 @@ fn load_average() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
         .unwrap_or_else(|_| "unknown".into())
+}
+
+/// The address of the server's HTTP listener, from its `listening on http://ADDR` log line.
+fn http_addr(server: &Server) -> SocketAddr {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let log = server.log();
+        let found = log.lines().find_map(|line| {
+            line.split("listening on http://").nth(1)?.split_whitespace().next()?.parse().ok()
+        });
+        if let Some(addr) = found {
+            return addr;
+        }
+        assert!(Instant::now() < deadline, "no HTTP listener in the log:\n{log}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }

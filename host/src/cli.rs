@@ -12,7 +12,7 @@ use yomi_plugin::CommandContext;
 
 use crate::runtime::config::{ServeConfig, Shared};
 use crate::runtime::registry::Registry;
-use crate::server::listen;
+use crate::server::{http, listen};
 
 #[derive(Debug, Parser)]
 #[command(name = "yomi", version, about = "A server of human-like game AI", long_about = None)]
@@ -38,7 +38,7 @@ pub struct Common {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Serve the JSON-lines protocol on stdin/stdout and/or TCP.
+    /// Serve the JSON-lines protocol on stdin/stdout, TCP and/or WebSocket (with the playground).
     Serve(ServeArgs),
     /// Print the catalog: games, bots, their options and presets.
     Bots {
@@ -78,12 +78,16 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// Serve one session on stdin/stdout (the default when no --tcp is given).
+    /// Serve one session on stdin/stdout (the default when no --tcp or --http is given).
     #[arg(long)]
     pub stdio: bool,
     /// Listen on this TCP address (repeatable), e.g. 127.0.0.1:7878.
     #[arg(long, value_name = "ADDR")]
     pub tcp: Vec<SocketAddr>,
+    /// Serve HTTP on this address (repeatable): the protocol over WebSocket at /ws, the
+    /// playground at /, /healthz. E.g. 127.0.0.1:8080.
+    #[arg(long, value_name = "ADDR")]
+    pub http: Vec<SocketAddr>,
     /// Longest request line accepted, in bytes.
     #[arg(long, default_value_t = 1 << 20)]
     pub max_line_bytes: usize,
@@ -249,7 +253,12 @@ fn serve(common: &Common, args: ServeArgs) -> anyhow::Result<ExitCode> {
             tracing::info!("listening on {}", listener.local_addr()?);
             tasks.spawn(listen::serve_tcp(listener, shared.clone(), shutdown.clone()));
         }
-        if args.stdio || args.tcp.is_empty() {
+        for addr in &args.http {
+            let listener = listen::bind(*addr).await?;
+            tracing::info!("listening on http://{}", listener.local_addr()?);
+            tasks.spawn(http::serve_http(listener, shared.clone(), shutdown.clone()));
+        }
+        if args.stdio || (args.tcp.is_empty() && args.http.is_empty()) {
             let stdio_done = shutdown.clone();
             let (shared, shutdown) = (shared.clone(), shutdown.clone());
             tasks.spawn(async move {

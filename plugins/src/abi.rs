@@ -1,10 +1,16 @@
 //! The C ABI between the host and a plugin library.
 //!
 //! A plugin exports one symbol, [`ENTRY_SYMBOL`], an `extern "C" fn() -> *const PluginTable`.
-//! The table's first field is its ABI version; the host reads nothing else until that matches
-//! [`ABI_VERSION`]. Every function takes and returns UTF-8 JSON: requests are borrowed from the
-//! caller, replies are [`RawBuffer`]s allocated by the plugin and handed back to its `free`.
-//! Every function catches panics and turns them into `plugin_panic` error replies.
+//! The table starts with a header of three `u32`s that keeps its place in every ABI version: the
+//! ABI version, the table's size in bytes, and the panic strategy the plugin was built with. The
+//! host reads the version first and nothing else until it matches [`ABI_VERSION`]; then it checks
+//! that the table is at least as long as the one it knows (a table may grow at its end within one
+//! version, never shrink or change a field) and that panics unwind, since `catch_unwind` is what
+//! turns a panicking bot into an error reply instead of a dead host.
+//!
+//! Every function takes and returns UTF-8 JSON: requests are borrowed from the caller, replies
+//! are [`RawBuffer`]s allocated by the plugin and handed back to its `free`. Every function catches
+//! panics and turns them into `plugin_panic` error replies.
 
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -15,8 +21,26 @@ use yomi_protocol::{ErrorCode, ErrorInfo};
 use crate::api::{CommandContext, Plugin};
 use crate::call::{Call, CallReply, Handle, Open};
 
-/// Bumped on any change to [`PluginTable`] or to the meaning of its calls.
-pub const ABI_VERSION: u32 = 1;
+/// Bumped on any change to an existing field of [`PluginTable`] or to the meaning of its calls.
+/// Appending a field at the end keeps the version: `table_size` tells the host how far it may read.
+pub const ABI_VERSION: u32 = 2;
+
+/// [`PluginTable::panic_strategy`] of a plugin built with `panic = "unwind"`: the only one a host
+/// accepts.
+pub const PANIC_UNWIND: u32 = 1;
+
+/// [`PluginTable::panic_strategy`] of a plugin built with `panic = "abort"`: a panic would kill
+/// the host process, so the host refuses it.
+pub const PANIC_ABORT: u32 = 2;
+
+/// The panic strategy of the crate being compiled: what [`TableFor`] records.
+pub const fn panic_strategy() -> u32 {
+    if cfg!(panic = "unwind") {
+        PANIC_UNWIND
+    } else {
+        PANIC_ABORT
+    }
+}
 
 /// The name of the exported entry point (NUL-terminated for `dlsym`).
 pub const ENTRY_SYMBOL: &[u8] = b"yomi_plugin_entry\0";
@@ -44,27 +68,39 @@ impl RawBuffer {
     /// # Safety
     /// `self` must come from [`RawBuffer::from_vec`] in this same library and not be used again.
     pub unsafe fn into_vec(self) -> Vec<u8> {
-        Vec::from_raw_parts(self.ptr, self.len, self.cap)
+        if self.ptr.is_null() {
+            return Vec::new();
+        }
+        // SAFETY: the caller guarantees the parts come from `from_vec` in this library's
+        // allocator and are given back once.
+        unsafe { Vec::from_raw_parts(self.ptr, self.len, self.cap) }
     }
 
     /// Views the bytes.
     ///
     /// # Safety
-    /// The buffer must be live (not yet freed).
+    /// The buffer must be live (not yet freed) and `len` bytes long from `ptr`.
     pub unsafe fn as_slice(&self) -> &[u8] {
         if self.ptr.is_null() {
             &[]
         } else {
-            std::slice::from_raw_parts(self.ptr, self.len)
+            // SAFETY: non-null, and the caller guarantees the buffer is live and `len` long.
+            unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
         }
     }
 }
 
-/// The function table a plugin exports. `#[repr(C)]`, append-only within one ABI version.
+/// The function table a plugin exports. `#[repr(C)]`; within one ABI version fields are only ever
+/// appended, and `table_size` says how many bytes this plugin's table has.
 #[repr(C)]
 pub struct PluginTable {
     /// Must equal the host's [`ABI_VERSION`].
     pub abi_version: u32,
+    /// `size_of::<PluginTable>()` in the plugin's build; the host refuses a table shorter than its
+    /// own.
+    pub table_size: u32,
+    /// [`PANIC_UNWIND`] or [`PANIC_ABORT`]; the host refuses anything but [`PANIC_UNWIND`].
+    pub panic_strategy: u32,
     /// `() -> CallReply` whose result is the [`yomi_protocol::PluginManifest`].
     pub manifest: unsafe extern "C" fn() -> RawBuffer,
     /// `(Open JSON, out handle) -> CallReply`; on success `*out` is the new handle.
@@ -86,6 +122,8 @@ impl std::fmt::Debug for PluginTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PluginTable")
             .field("abi_version", &self.abi_version)
+            .field("table_size", &self.table_size)
+            .field("panic_strategy", &self.panic_strategy)
             .finish_non_exhaustive()
     }
 }
@@ -108,6 +146,8 @@ pub struct TableFor<E>(std::marker::PhantomData<E>);
 impl<E: PluginInstance> TableFor<E> {
     pub const TABLE: PluginTable = PluginTable {
         abi_version: ABI_VERSION,
+        table_size: std::mem::size_of::<PluginTable>() as u32,
+        panic_strategy: panic_strategy(),
         manifest: manifest::<E>,
         open: open::<E>,
         invoke,
@@ -144,16 +184,27 @@ pub fn guarded(f: impl FnOnce() -> Result<Value, ErrorInfo>) -> Result<Value, Er
     }
 }
 
+/// Decodes a request the host lent us.
+///
+/// # Safety
+/// `ptr` must be null or point to `len` readable bytes that stay valid during the call.
 unsafe fn parse<T: serde::de::DeserializeOwned>(
     ptr: *const u8,
     len: usize,
 ) -> Result<T, ErrorInfo> {
-    let bytes = if ptr.is_null() { &[][..] } else { std::slice::from_raw_parts(ptr, len) };
+    let bytes = if ptr.is_null() {
+        &[][..]
+    } else {
+        // SAFETY: non-null, and the caller guarantees `len` readable bytes.
+        unsafe { std::slice::from_raw_parts(ptr, len) }
+    };
     serde_json::from_slice(bytes).map_err(|e| {
         ErrorInfo::new(ErrorCode::InvalidParams, format!("bad request across the plugin ABI: {e}"))
     })
 }
 
+/// # Safety
+/// Always safe to call; `unsafe` only because it is an ABI entry.
 unsafe extern "C" fn manifest<E: PluginInstance>() -> RawBuffer {
     reply_buffer(guarded(|| {
         serde_json::to_value(E::get().manifest())
@@ -161,13 +212,19 @@ unsafe extern "C" fn manifest<E: PluginInstance>() -> RawBuffer {
     }))
 }
 
+/// # Safety
+/// `ptr`/`len` as in [`parse`]; `out` must be null (refused) or valid for one pointer write.
 unsafe extern "C" fn open<E: PluginInstance>(
     ptr: *const u8,
     len: usize,
     out: *mut *mut c_void,
 ) -> RawBuffer {
     reply_buffer(guarded(|| {
-        let request: Open = parse(ptr, len)?;
+        if out.is_null() {
+            return Err(null_pointer("open", "out"));
+        }
+        // SAFETY: forwarded from this function's contract.
+        let request: Open = unsafe { parse(ptr, len)? };
         let handle = match request {
             Open::Agent { bot, options, context } => {
                 Handle::Agent(E::get().new_agent(&bot, &options, &context)?)
@@ -176,35 +233,63 @@ unsafe extern "C" fn open<E: PluginInstance>(
                 Handle::Game(E::get().new_game(&game, &options, seed)?)
             }
         };
-        *out = Box::into_raw(Box::new(handle)) as *mut c_void;
+        // SAFETY: `out` is non-null and the caller guarantees it is writable.
+        unsafe { *out = Box::into_raw(Box::new(handle)) as *mut c_void };
         Ok(Value::Null)
     }))
 }
 
+/// # Safety
+/// `handle` must be null (refused) or a live handle from this library's `open`, used by no other
+/// call at the same time; `ptr`/`len` as in [`parse`].
 unsafe extern "C" fn invoke(handle: *mut c_void, ptr: *const u8, len: usize) -> RawBuffer {
     reply_buffer(guarded(|| {
-        let call: Call = parse(ptr, len)?;
-        let handle = &mut *(handle as *mut Handle);
+        if handle.is_null() {
+            return Err(null_pointer("invoke", "handle"));
+        }
+        // SAFETY: forwarded from this function's contract.
+        let call: Call = unsafe { parse(ptr, len)? };
+        // SAFETY: a live `Box<Handle>` from `open`, borrowed by this call alone.
+        let handle = unsafe { &mut *(handle as *mut Handle) };
         handle.dispatch(call)
     }))
 }
 
+/// # Safety
+/// `handle` must be null (ignored) or a live handle from this library's `open`, closed once.
 unsafe extern "C" fn close(handle: *mut c_void) {
     if !handle.is_null() {
         // A panicking Drop must not unwind into the host.
-        let _ = catch_unwind(AssertUnwindSafe(|| drop(Box::from_raw(handle as *mut Handle))));
+        // SAFETY: the caller gives back ownership of the `Box<Handle>` made by `open`.
+        let _ = catch_unwind(AssertUnwindSafe(|| {
+            drop(unsafe { Box::from_raw(handle as *mut Handle) })
+        }));
     }
 }
 
+/// # Safety
+/// `ptr`/`len` as in [`parse`].
 unsafe extern "C" fn command<E: PluginInstance>(ptr: *const u8, len: usize) -> RawBuffer {
     reply_buffer(guarded(|| {
-        let request: CommandRequest = parse(ptr, len)?;
+        // SAFETY: forwarded from this function's contract.
+        let request: CommandRequest = unsafe { parse(ptr, len)? };
         E::get().command(&request.args, &request.context).map(Value::String)
     }))
 }
 
+/// # Safety
+/// `buffer` must be a reply this library returned, freed once.
 unsafe extern "C" fn free(buffer: RawBuffer) {
-    drop(buffer.into_vec());
+    // SAFETY: forwarded from this function's contract.
+    drop(unsafe { buffer.into_vec() });
+}
+
+/// The error for a null pointer where the ABI requires a valid one: a host bug, never the bot's.
+fn null_pointer(function: &str, argument: &str) -> ErrorInfo {
+    ErrorInfo::new(
+        ErrorCode::InvalidRequest,
+        format!("null `{argument}` pointer passed to the plugin's `{function}`"),
+    )
 }
 
 /// Exports a plugin type (which must implement [`Plugin`] and `Default`) as a yomi plugin library:

@@ -63,15 +63,20 @@ pub struct CommandContext {
 }
 
 /// One bot instance with its own state (its personality, what it has learned of an opponent).
-/// The host calls it from one thread at a time.
+/// The host calls it from one thread at a time. A bot that plays no game implements [`Service`]
+/// instead and is wrapped in [`ServiceAgent`].
 pub trait Agent: Send {
-    /// Chooses an action for an observation. Bots that do not play games keep the default.
-    fn act(&mut self, _request: &ActRequest) -> Result<ActReply, ErrorInfo> {
-        Err(ErrorInfo::new(ErrorCode::BotError, "this bot is a service; it does not play games"))
+    /// Chooses an action for an observation.
+    fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo>;
+
+    /// Learns what happened (the opponent's move, a card shown ...).
+    fn observe(&mut self, _event: &Value) -> Result<(), ErrorInfo> {
+        Ok(())
     }
 
-    /// Learns what happened (the opponent's move, the end of a game ...).
-    fn observe(&mut self, _event: &Value) -> Result<(), ErrorInfo> {
+    /// Learns how a game it played ended, after the last event: where a learning bot updates
+    /// what it knows of its opponents. A failure here is logged by the host and changes nothing.
+    fn game_over(&mut self, _over: &GameOver) -> Result<(), ErrorInfo> {
         Ok(())
     }
 
@@ -81,6 +86,39 @@ pub trait Agent: Send {
     /// A service request (`agent.call`).
     fn call(&mut self, method: &str, _params: &Value) -> Result<Value, ErrorInfo> {
         Err(ErrorInfo::new(ErrorCode::UnknownMethod, format!("this bot has no method `{method}`")))
+    }
+}
+
+/// The end of a game as one seat sees it: which seat the agent played and the outcome.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GameOver {
+    pub seat: usize,
+    pub outcome: GameOutcome,
+}
+
+/// A bot that plays no game and answers `agent.call` requests (dice streams, role dealing).
+pub trait Service: Send {
+    /// Switches to a new complete, schema-checked option set.
+    fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo>;
+
+    /// One request (`agent.call`).
+    fn call(&mut self, method: &str, params: &Value) -> Result<Value, ErrorInfo>;
+}
+
+/// A [`Service`] seen as an [`Agent`]: asked to act, it answers that it plays no game.
+pub struct ServiceAgent<S>(pub S);
+
+impl<S: Service> Agent for ServiceAgent<S> {
+    fn act(&mut self, _request: &ActRequest) -> Result<ActReply, ErrorInfo> {
+        Err(ErrorInfo::new(ErrorCode::BotError, "this bot is a service; it does not play games"))
+    }
+
+    fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {
+        self.0.configure(options)
+    }
+
+    fn call(&mut self, method: &str, params: &Value) -> Result<Value, ErrorInfo> {
+        self.0.call(method, params)
     }
 }
 

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use yomi_protocol::{ActRequest, ErrorCode, ErrorInfo, Options};
 
-use crate::api::{Agent, AgentContext, Game};
+use crate::api::{Agent, AgentContext, Game, GameOver};
 
 /// A request to open a handle.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -23,6 +23,7 @@ pub enum Call {
     Observe {
         event: Value,
     },
+    GameOver(GameOver),
     Configure {
         options: Options,
     },
@@ -84,6 +85,7 @@ impl Handle {
         match (self, call) {
             (Handle::Agent(a), Call::Act(req)) => to_json(&a.act(&req)?),
             (Handle::Agent(a), Call::Observe { event }) => a.observe(&event).map(|_| Value::Null),
+            (Handle::Agent(a), Call::GameOver(over)) => a.game_over(&over).map(|_| Value::Null),
             (Handle::Agent(a), Call::Configure { options }) => {
                 a.configure(&options).map(|_| Value::Null)
             }

@@ -1,8 +1,11 @@
 //! The yomi plugin boundary.
 //!
-//! A bot author implements the safe traits in [`api`] ([`Plugin`], [`Agent`], [`Game`]) and
-//! exports them with one line: `yomi_plugin::export_plugin!(MyPlugin);`. That macro generates the
-//! C entry point the host looks for. Rust has no stable ABI, so nothing but `#[repr(C)]` tables,
+//! A bot author implements the safe traits in [`api`] ([`Agent`] for a game bot, [`Service`] for
+//! a bot that answers calls, [`Game`] for the rules), lists them in a [`declare::Declaration`]
+//! and exports it with one line: `yomi_plugin::declare_plugin!(MyPlugin, declaration);`. That
+//! generates the [`Plugin`] and the C entry point the host looks for. [`cli::run`] parses a
+//! plugin's CLI commands, [`repro::output`] prints its reproduction rows, and [`typed`] lets a bot
+//! read serde types instead of JSON. Rust has no stable ABI, so nothing but `#[repr(C)]` tables,
 //! byte buffers and UTF-8 JSON ever crosses between host and plugin ([`abi`]); every call is
 //! wrapped in `catch_unwind`, so a panicking bot becomes an error reply, not a dead host.
 //!
@@ -12,16 +15,21 @@
 //! [`referee`] runs a game between in-process agents synchronously: what bot crates use in their
 //! own tests and benchmarks, without a host.
 
+#![deny(unsafe_op_in_unsafe_fn)]
+
 pub mod abi;
 pub mod api;
 pub mod call;
+pub mod cli;
+pub mod declare;
 #[cfg(feature = "host")]
 pub mod loader;
 pub mod referee;
 pub mod repro;
 pub mod rng;
+pub mod typed;
 
-pub use api::{Agent, AgentContext, CommandContext, Game, Plugin};
+pub use api::{Agent, AgentContext, CommandContext, Game, GameOver, Plugin, Service, ServiceAgent};
 pub use yomi_protocol as protocol;
 pub use yomi_protocol::{
     ActReply, ActRequest, BotInfo, Decision, ErrorCode, ErrorInfo, GameInfo, GameOutcome,

@@ -10,7 +10,10 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use yomi_protocol::{ErrorCode, ErrorInfo, PluginManifest};
 
-use crate::abi::{CommandRequest, EntryFn, PluginTable, RawBuffer, ABI_VERSION, ENTRY_SYMBOL};
+use crate::abi::{
+    CommandRequest, EntryFn, PluginTable, RawBuffer, ABI_VERSION, ENTRY_SYMBOL, PANIC_ABORT,
+    PANIC_UNWIND,
+};
 use crate::api::CommandContext;
 use crate::call::{Call, CallReply, Open};
 
@@ -25,6 +28,16 @@ pub enum LoadError {
         "{path}: built for plugin ABI {found}, this host speaks ABI {expected}; rebuild the plugin"
     )]
     AbiMismatch { path: PathBuf, found: u32, expected: u32 },
+    #[error(
+        "{path}: its plugin table is {found} bytes, shorter than the {expected} bytes of ABI \
+         {ABI_VERSION}; rebuild the plugin against this host's yomi-plugin"
+    )]
+    ShortTable { path: PathBuf, found: u32, expected: usize },
+    #[error(
+        "{path}: built with {strategy}; a panic in it would kill the host, so yomi only loads \
+         plugins built with panic = \"unwind\" (the default; check [profile.*] panic in Cargo.toml)"
+    )]
+    PanicAbort { path: PathBuf, strategy: String },
     #[error("{path}: bad manifest: {reason}")]
     BadManifest { path: PathBuf, reason: String },
 }
@@ -51,6 +64,8 @@ impl LoadedPlugin {
         // operator (the host only loads from the directories it was told to use).
         let library = unsafe { libloading::Library::new(path) }
             .map_err(|e| LoadError::NotALibrary { path: path.into(), reason: e.to_string() })?;
+        // SAFETY: `yomi_plugin_entry` is declared by `export_plugin!` with exactly `EntryFn`'s
+        // signature; a library that exports the name with another type is not a yomi plugin.
         let entry: EntryFn = unsafe {
             *library
                 .get::<EntryFn>(ENTRY_SYMBOL)
@@ -58,20 +73,12 @@ impl LoadedPlugin {
         };
         // Never unloaded: see the module doc.
         std::mem::forget(library);
-        // SAFETY: the entry point of a yomi plugin returns a pointer to a static table whose first
-        // field is a u32 in every ABI version; we read only that until it matches.
+        // SAFETY: the entry point of a yomi plugin takes nothing and returns a pointer to a
+        // static table (checked below before anything but its header is read).
         let table_ptr = unsafe { entry() };
-        if table_ptr.is_null() {
-            return Err(LoadError::BadManifest {
-                path: path.into(),
-                reason: "entry point returned null".into(),
-            });
-        }
-        let found = unsafe { std::ptr::read(table_ptr as *const u32) };
-        if found != ABI_VERSION {
-            return Err(LoadError::AbiMismatch { path: path.into(), found, expected: ABI_VERSION });
-        }
-        let table: &'static PluginTable = unsafe { &*table_ptr };
+        // SAFETY: a non-null pointer from the entry point points to a table header at least.
+        let table = unsafe { check_table(table_ptr) }.map_err(|e| e.at(path))?;
+        // SAFETY: the table passed its checks; `manifest` takes nothing.
         let reply = unsafe { take_reply(table, (table.manifest)()) };
         let manifest = reply
             .and_then(|v| {
@@ -112,6 +119,7 @@ impl LoadedPlugin {
         let request = CommandRequest { args: args.to_vec(), context: context.clone() };
         let bytes = serde_json::to_vec(&request)
             .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?;
+        // SAFETY: the table is valid forever; the request bytes outlive the call.
         let reply =
             unsafe { take_reply(self.table, (self.table.command)(bytes.as_ptr(), bytes.len())) }?;
         match reply {
@@ -159,14 +167,153 @@ impl Drop for PluginHandle {
 }
 
 /// Decodes a reply buffer and returns it to the plugin's allocator.
+///
+/// # Safety
+/// `buffer` must be a reply just returned by one of `table`'s functions, not yet freed.
 unsafe fn take_reply(table: &PluginTable, buffer: RawBuffer) -> Result<Value, ErrorInfo> {
-    let parsed = serde_json::from_slice::<CallReply>(buffer.as_slice());
-    (table.free)(buffer);
+    // SAFETY: the buffer is live until `free` below.
+    let parsed = serde_json::from_slice::<CallReply>(unsafe { buffer.as_slice() });
+    // SAFETY: the buffer came from this table's library and is freed once.
+    unsafe { (table.free)(buffer) };
     match parsed {
         Ok(reply) => reply.into(),
         Err(e) => Err(ErrorInfo::new(
             ErrorCode::Internal,
             format!("plugin sent an unreadable reply: {e}"),
         )),
+    }
+}
+
+/// Why a table failed its checks, before the path is known to the message.
+#[derive(Debug, PartialEq)]
+enum TableError {
+    Null,
+    Version(u32),
+    Short(u32),
+    Abort(u32),
+}
+
+impl TableError {
+    fn at(self, path: &Path) -> LoadError {
+        let path = path.to_path_buf();
+        match self {
+            TableError::Null => {
+                LoadError::BadManifest { path, reason: "entry point returned null".into() }
+            }
+            TableError::Version(found) => {
+                LoadError::AbiMismatch { path, found, expected: ABI_VERSION }
+            }
+            TableError::Short(found) => {
+                LoadError::ShortTable { path, found, expected: std::mem::size_of::<PluginTable>() }
+            }
+            TableError::Abort(strategy) => LoadError::PanicAbort {
+                path,
+                strategy: match strategy {
+                    PANIC_ABORT => "panic = \"abort\"".into(),
+                    other => format!("an unknown panic strategy ({other})"),
+                },
+            },
+        }
+    }
+}
+
+/// Reads a table's header field by field, each only once the fields before it allow it: the
+/// version (present in every ABI), then the size and panic strategy (present in every table of
+/// this version), then the whole table once it is known to be long enough.
+///
+/// # Safety
+/// `ptr` must be null or point to a readable `u32` that stays valid forever; when that `u32` is
+/// [`ABI_VERSION`], to a readable header of this version; when the header's size is at least
+/// `size_of::<PluginTable>()`, to a whole table.
+unsafe fn check_table(ptr: *const PluginTable) -> Result<&'static PluginTable, TableError> {
+    if ptr.is_null() {
+        return Err(TableError::Null);
+    }
+    // SAFETY: the version is the first `u32` of every table (see the contract above).
+    let version = unsafe { std::ptr::addr_of!((*ptr).abi_version).read_unaligned() };
+    if version != ABI_VERSION {
+        return Err(TableError::Version(version));
+    }
+    // SAFETY: a table of this version always has its size and panic strategy after the version.
+    let (size, strategy) = unsafe {
+        (
+            std::ptr::addr_of!((*ptr).table_size).read_unaligned(),
+            std::ptr::addr_of!((*ptr).panic_strategy).read_unaligned(),
+        )
+    };
+    if (size as usize) < std::mem::size_of::<PluginTable>() {
+        return Err(TableError::Short(size));
+    }
+    if strategy != PANIC_UNWIND {
+        return Err(TableError::Abort(strategy));
+    }
+    // SAFETY: the header says the table is at least as long as ours; it is static (contract).
+    Ok(unsafe { &*ptr })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abi::{TableFor, PANIC_ABORT};
+
+    struct Nothing;
+    impl crate::abi::PluginInstance for Nothing {
+        fn get() -> &'static dyn crate::Plugin {
+            unreachable!("the checks never call into the table")
+        }
+    }
+
+    const GOOD: PluginTable = TableFor::<Nothing>::TABLE;
+
+    #[test]
+    fn a_table_of_this_build_passes() {
+        static TABLE: PluginTable = GOOD;
+        // SAFETY: a whole static table.
+        let table = unsafe { check_table(&TABLE) }.expect("our own table");
+        assert_eq!(table.table_size as usize, std::mem::size_of::<PluginTable>());
+    }
+
+    #[test]
+    fn null_old_short_and_abort_tables_are_refused() {
+        // SAFETY: null is allowed by the contract.
+        assert_eq!(unsafe { check_table(std::ptr::null()) }.unwrap_err(), TableError::Null);
+
+        // An ABI-1 table: a version and then function pointers, no size field.
+        #[repr(C)]
+        struct Version1 {
+            abi_version: u32,
+        }
+        static OLD: Version1 = Version1 { abi_version: 1 };
+        // SAFETY: only the version is read when it does not match.
+        let old = unsafe { check_table(&OLD as *const Version1 as *const PluginTable) };
+        assert_eq!(old.unwrap_err(), TableError::Version(1));
+
+        // A table of this version that ends after its header.
+        #[repr(C)]
+        struct HeaderOnly {
+            abi_version: u32,
+            table_size: u32,
+            panic_strategy: u32,
+        }
+        static SHORT: HeaderOnly =
+            HeaderOnly { abi_version: ABI_VERSION, table_size: 12, panic_strategy: PANIC_UNWIND };
+        // SAFETY: only the header is read when the size is short.
+        let short = unsafe { check_table(&SHORT as *const HeaderOnly as *const PluginTable) };
+        assert_eq!(short.unwrap_err(), TableError::Short(12));
+
+        static ABORT: PluginTable = PluginTable { panic_strategy: PANIC_ABORT, ..GOOD };
+        // SAFETY: a whole static table.
+        assert_eq!(unsafe { check_table(&ABORT) }.unwrap_err(), TableError::Abort(PANIC_ABORT));
+    }
+
+    #[test]
+    fn refusals_say_what_to_do() {
+        let path = Path::new("libx.so");
+        let short = TableError::Short(12).at(path).to_string();
+        assert!(short.contains("12 bytes") && short.contains("rebuild"), "{short}");
+        let abort = TableError::Abort(PANIC_ABORT).at(path).to_string();
+        assert!(abort.contains("panic = \"abort\"") && abort.contains("unwind"), "{abort}");
+        let old = TableError::Version(1).at(path).to_string();
+        assert!(old.contains("ABI 1") && old.contains("rebuild"), "{old}");
     }
 }

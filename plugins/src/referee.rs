@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 use yomi_protocol::{ActRequest, ErrorInfo, GameOutcome};
 
-use crate::api::{Agent, Game};
+use crate::api::{Agent, Game, GameOver};
 
 /// One resolved step of a game: the joint action and the public event it produced.
 #[derive(Debug, Clone, Serialize)]
@@ -22,7 +22,8 @@ pub struct PlayedGame {
     pub outcome: GameOutcome,
 }
 
-/// Plays `game` to the end with `agents[seat]` choosing for each seat. Any bot or rules error ends
+/// Plays `game` to the end with `agents[seat]` choosing for each seat, then tells every agent the
+/// outcome. Any bot or rules error ends
 /// the game with that error: in-process callers want to see bugs, not paper over them.
 pub fn play(game: &mut dyn Game, agents: &mut [&mut dyn Agent]) -> Result<PlayedGame, ErrorInfo> {
     let mut steps = Vec::new();
@@ -58,5 +59,8 @@ pub fn play(game: &mut dyn Game, agents: &mut [&mut dyn Agent]) -> Result<Played
             "game has no decisions left but no outcome",
         )
     })?;
+    for (seat, agent) in agents.iter_mut().enumerate() {
+        agent.game_over(&GameOver { seat, outcome: outcome.clone() })?;
+    }
     Ok(PlayedGame { steps, outcome })
 }

@@ -1,7 +1,10 @@
 //! Reproduction rows: one shape for every plugin's `yomi repro <plugin> --json` output, the
 //! markdown table REPRODUCTION.md is generated from, and the intervals the rows carry.
 
+use std::path::Path;
+
 use serde::{Deserialize, Serialize};
+use yomi_protocol::{ErrorCode, ErrorInfo};
 
 /// One reproduced number beside the seed paper's.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -59,6 +62,30 @@ impl Row {
             None => (seed - self.ours).abs() <= 1e-9_f64.max(seed.abs() * 1e-9),
         })
     }
+}
+
+/// `yomi repro <plugin>` output: with `--json` the rows as pretty JSON (what `--rows FILE` and
+/// REPRODUCTION.md's generator read back), else the markdown table.
+pub fn output(rows: &[Row], json: bool) -> String {
+    if json {
+        self::json(rows)
+    } else {
+        markdown(rows)
+    }
+}
+
+/// The rows as pretty JSON with a final newline.
+pub fn json(rows: &[Row]) -> String {
+    serde_json::to_string_pretty(rows).expect("rows of strings and numbers serialize") + "\n"
+}
+
+/// Reads rows written by [`json`] back from a file, e.g. to render a long run's rows again.
+pub fn read_rows(path: &Path) -> Result<Vec<Row>, ErrorInfo> {
+    let bad = |e: &dyn std::fmt::Display| {
+        ErrorInfo::new(ErrorCode::InvalidParams, format!("{}: {e}", path.display()))
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| bad(&e))?;
+    serde_json::from_str(&text).map_err(|e| bad(&e))
 }
 
 /// Wilson score interval for a proportion: `successes` out of `n`, 95 %.
@@ -146,6 +173,22 @@ mod tests {
         let r = Row::new("5.2", "nash", "vs random", Some(0.968), 0.90, Some([0.87, 0.925]), 500);
         assert_eq!(r.agrees(), Some(false));
         assert!(markdown(&[r]).contains("**no**"));
+    }
+
+    #[test]
+    fn json_rows_read_back_and_bad_files_are_invalid_params() {
+        let rows = vec![Row::new("4.1", "a", "b", None, 1.5, Some([1.0, 2.0]), 7).reading("x")];
+        let dir = std::env::temp_dir().join(format!("yomi-repro-rows-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("rows.json");
+        std::fs::write(&path, output(&rows, true)).unwrap();
+        assert_eq!(read_rows(&path).unwrap(), rows);
+        assert!(output(&rows, false).starts_with("| table |"));
+        std::fs::write(&path, "[{").unwrap();
+        assert_eq!(read_rows(&path).unwrap_err().code, ErrorCode::InvalidParams);
+        let missing = read_rows(&dir.join("missing.json")).unwrap_err();
+        assert!(missing.message.contains("missing.json"), "{}", missing.message);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

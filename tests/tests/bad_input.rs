@@ -129,12 +129,24 @@ fn parameters_and_names(conn: &mut Conn) {
     );
     let act = conn.ok("agent.act", with_agent(&id, rps_turn("scissors", false)));
     assert_eq!(act["action"], json!("rock"));
-    // An observation the bot cannot use is not an error: it plays without reading.
-    let odd = conn.ok(
+    // An observation that does not fit the bot's observation type is refused, saying why; the
+    // agent keeps playing.
+    let odd = conn.request(
         "agent.act",
         with_agent(&id, json!({"observation": "??", "legal": ["rock", "paper", "scissors"]})),
     );
-    assert!(odd["action"].is_string());
+    assert_eq!(odd["error"]["code"], json!("invalid_params"), "{odd}");
+    assert!(odd["error"]["message"].as_str().unwrap().contains("observation"), "{odd}");
+    rejects(
+        conn,
+        "agent.act",
+        with_agent(&id, json!({"observation": {"opponent_last": "lizard"}, "legal": ["rock"]})),
+        "invalid_params",
+    );
+    assert_eq!(
+        conn.ok("agent.act", with_agent(&id, rps_turn("scissors", false)))["action"],
+        json!("rock")
+    );
     rejects(conn, "agent.call", json!({"agent": id, "method": "roll"}), "unknown_method");
 }
 

@@ -201,3 +201,28 @@ fn plugin_subcommands_and_unknown_commands() {
     let list: Value = serde_json::from_slice(&plugins.stdout).unwrap();
     assert!(list.as_array().unwrap().iter().any(|p| p["name"] == json!("example")));
 }
+
+/// `--help` is an answer, the same way in every plugin: on the plugin itself and on each command
+/// its manifest lists, it exits 0 and prints clap's usage on stdout.
+#[test]
+fn every_plugin_command_has_help() {
+    let plugins = run_yomi(&["plugins", "--json"]);
+    let list: Value = serde_json::from_slice(&plugins.stdout).unwrap();
+    let mut checked = 0;
+    for plugin in list.as_array().unwrap() {
+        let name = plugin["name"].as_str().unwrap();
+        let help = run_yomi(&[name, "--help"]);
+        assert!(help.status.success(), "yomi {name} --help: {help:?}");
+        for command in plugin["commands"].as_array().unwrap() {
+            let command = command["name"].as_str().unwrap();
+            let out = run_yomi(&[name, command, "--help"]);
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                out.status.success() && text.contains("Usage:"),
+                "yomi {name} {command} --help: {out:?}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "every shipped plugin lists its commands: {list}");
+}

@@ -388,3 +388,27 @@ fn the_sprt_stops_a_decided_comparison_early() {
     assert!(summary["games"].as_u64().unwrap() < 2000);
     assert!(summary["sprt"]["llr"].as_f64().unwrap() >= summary["sprt"]["upper"].as_f64().unwrap());
 }
+
+/// After a game the host tells each bot seat the outcome (`game_over`), in this process and in a
+/// worker alike; a bot that fails there is logged and the match result stands.
+#[test]
+fn game_over_reaches_every_bot_and_its_failure_is_only_logged() {
+    let tmp = temp_dir();
+    for isolate in ["false", "true"] {
+        let bot = format!("misbehave:panic_on=game_over,isolate={isolate}");
+        let out = run_ok(
+            yomi(tmp.path())
+                .env("YOMI_LOG", "warn")
+                .args(["match", "--game", "rps", "--seed", "3", "--games", "2", "--json"])
+                .args(["--bot", "example/rps", "--bot", &bot]),
+        );
+        let result = json_out(&out);
+        assert_eq!(result["games"], json!(2), "{result}");
+        assert_eq!(result["forfeits"], json!([0, 0]), "the failure changes no result: {result}");
+        let log = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            log.matches("game_over failed").count() >= 2 && log.contains("told the outcome"),
+            "isolate={isolate}: {log}"
+        );
+    }
+}

@@ -170,7 +170,9 @@ fn files_that_are_not_plugins_are_refused_clearly() {
     let dir = temp_dir();
     std::fs::write(dir.path().join("notes.txt"), "not a library\n").unwrap();
     std::fs::write(dir.path().join("libyomi_fake.so"), "also not a library\n").unwrap();
-    install_library(&library("fixture_old_abi"), dir.path(), "libfixture_old_abi.so", b"");
+    for fixture in ["fixture_old_abi", "fixture_short_table", "fixture_abort"] {
+        install_library(&library(fixture), dir.path(), &format!("lib{fixture}.so"), b"");
+    }
     let mut server = Server::stdio(&["--plugins", dir.path().to_str().unwrap()]);
     // Discovery skipped the broken `libyomi_fake.so` with a warning and went on.
     let conn = server.conn();
@@ -186,7 +188,11 @@ fn files_that_are_not_plugins_are_refused_clearly() {
     let fake = load_error(conn, "libyomi_fake.so");
     assert!(fake.contains("not a loadable library"), "{fake}");
     let old = load_error(conn, "libfixture_old_abi.so");
-    assert!(old.contains("ABI 999") && old.contains("rebuild"), "{old}");
+    assert!(old.contains("ABI 1,") && old.contains("rebuild"), "{old}");
+    let short = load_error(conn, "libfixture_short_table.so");
+    assert!(short.contains("12 bytes") && short.contains("rebuild"), "{short}");
+    let abort = load_error(conn, "libfixture_abort.so");
+    assert!(abort.contains("panic = \"abort\"") && abort.contains("unwind"), "{abort}");
     assert_eq!(conn.err("plugin.load", json!({"path": "missing.so"})), "not_found");
     conn.assert_alive();
     assert_eq!(conn.ok("plugin.list", json!({})), json!([]), "nothing half-loaded");

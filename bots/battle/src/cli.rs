@@ -100,9 +100,7 @@ pub fn run(args: &[String]) -> Result<String, ErrorInfo> {
     if args.first().map(String::as_str) == Some("repro") {
         return crate::repro::command(&args[1..]);
     }
-    let argv = std::iter::once("yomi battle".to_string()).chain(args.iter().cloned());
-    let cli = Cli::try_parse_from(argv).map_err(|e| bad(e.to_string()))?;
-    match cli.command {
+    yomi_plugin::cli::run("battle", args, |cli: Cli| match cli.command {
         Command::Analyze { rules, active, hp, turn, json } => {
             let query = rules.query(&active, hp.as_deref(), turn)?;
             let r = query.rules()?;
@@ -135,7 +133,7 @@ pub fn run(args: &[String]) -> Result<String, ErrorInfo> {
                 )
             })
         }
-    }
+    })
 }
 
 /// CPU time (user + system) the process has used so far, from Linux `/proc/self/stat`: on a

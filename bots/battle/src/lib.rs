@@ -29,95 +29,50 @@ pub mod service;
 pub mod solver;
 
 use player::{Kind, Player};
+use yomi_plugin::declare::{BotEntry, Declaration, GameEntry};
 use yomi_plugin::protocol::manifest::CommandInfo;
-use yomi_plugin::{
-    Agent, AgentContext, BotInfo, CommandContext, ErrorCode, ErrorInfo, Game, GameInfo, Options,
-    Plugin, PluginManifest,
-};
 
 /// The plugin value the host talks to.
 #[derive(Default)]
 pub struct BattlePlugin;
 
-yomi_plugin::export_plugin!(BattlePlugin);
+yomi_plugin::declare_plugin!(BattlePlugin, declaration);
 
-/// Every bot of the plugin.
-pub fn bots() -> Vec<BotInfo> {
-    let bot = |name: &str, description: &str, kind: Option<Kind>| BotInfo {
-        name: name.into(),
-        description: description.into(),
-        games: vec!["battle".into()],
-        options: kind.map(Kind::options).unwrap_or_default(),
-        presets: kind.map(Kind::presets).unwrap_or_default(),
-        methods: service::methods(kind == Some(Kind::Exploiter)),
-    };
-    vec![
-        bot("random", "Uniform over the legal actions (the seed's baseline)", None),
-        bot("mc", "Primitive Monte Carlo (seed 5.1): random playouts per action pair, greedy or soft-max", Some(Kind::Mc)),
-        bot("nash", "Samples the exact equilibrium of every position (seed 5.2)", Some(Kind::Nash)),
-        bot("delta-nash", "Human-like: averages the equilibria of n noisy, optionally biased, win-rate matrices (seed 5.3-6.2)", Some(Kind::DeltaNash)),
-        bot("exploiter", "δ-Nash that models its opponent as a biased δ-Nash player and best-responds when confident (seed ch. 7)", Some(Kind::Exploiter)),
-    ]
+/// A player bot of one kind, with that kind's personality options and presets.
+fn player(kind: Kind, name: &str, description: &str) -> BotEntry {
+    BotEntry::new(name, description, move |options, ctx| Player::new(kind, options, ctx.seed))
+        .games(&["battle"])
+        .options(kind.options())
+        .presets(kind.presets())
+        .methods(service::methods(kind == Kind::Exploiter))
 }
 
-impl Plugin for BattlePlugin {
-    fn manifest(&self) -> PluginManifest {
-        PluginManifest {
-            name: "battle".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            description: "The δ-Nash battler: a simultaneous-move Pokémon-like battle solved exactly, with human-like players".into(),
-            games: vec![GameInfo {
-                name: "battle".into(),
-                description: "Three Pokémon a side, four types, both players choose at once; no hidden information".into(),
-                min_seats: 2,
-                max_seats: 2,
-                simultaneous: true,
-                options: game::options(),
-                presets: game::presets(),
-            }],
-            bots: bots(),
-            commands: vec![
+/// Everything the plugin offers.
+fn declaration() -> Declaration {
+    Declaration::new("battle", env!("CARGO_PKG_VERSION"), "The δ-Nash battler: a simultaneous-move Pokémon-like battle solved exactly, with human-like players")
+        .game(
+            GameEntry::new("battle", "Three Pokémon a side, four types, both players choose at once; no hidden information", 2..=2, game::Battle::new)
+                .simultaneous()
+                .options(game::options())
+                .presets(game::presets()),
+        )
+        .bot(
+            BotEntry::new("random", "Uniform over the legal actions (the seed's baseline)", |_, ctx| Ok(random::RandomBot::new(ctx.seed)))
+                .games(&["battle"])
+                .methods(service::methods(false)),
+        )
+        .bots([
+            player(Kind::Mc, "mc", "Primitive Monte Carlo (seed 5.1): random playouts per action pair, greedy or soft-max"),
+            player(Kind::Nash, "nash", "Samples the exact equilibrium of every position (seed 5.2)"),
+            player(Kind::DeltaNash, "delta-nash", "Human-like: averages the equilibria of n noisy, optionally biased, win-rate matrices (seed 5.3-6.2)"),
+            player(Kind::Exploiter, "exploiter", "δ-Nash that models its opponent as a biased δ-Nash player and best-responds when confident (seed ch. 7)"),
+        ])
+        .commands(
+            vec![
                 CommandInfo::new("analyze", "`yomi battle analyze --parties thesis --active A,D [--hp 5,5,5,5,4,4] [--turn N] [--json]`: a position's win-rate matrix, Nash strategies and value"),
                 CommandInfo::new("solve", "`yomi battle solve --parties thesis [--json]`: solve every position; prints states solved and wall time"),
                 CommandInfo::new("repro", "`yomi repro battle [--json]`: the seed's tables 5.1-6.2 and figures 6.1-6.2, ours beside the seed's"),
             ],
-        }
-    }
-
-    fn new_agent(
-        &self,
-        bot: &str,
-        options: &Options,
-        ctx: &AgentContext,
-    ) -> Result<Box<dyn Agent>, ErrorInfo> {
-        match bot {
-            "random" => Ok(Box::new(random::RandomBot::new(ctx.seed))),
-            _ if Kind::parse(bot).is_some() => {
-                Ok(Box::new(Player::new(Kind::parse(bot).expect("checked"), options, ctx.seed)?))
-            }
-            _ => Err(ErrorInfo::new(
-                ErrorCode::UnknownBot,
-                format!("no bot `{bot}` in plugin battle"),
-            )),
-        }
-    }
-
-    fn new_game(
-        &self,
-        game: &str,
-        options: &Options,
-        seed: u64,
-    ) -> Result<Box<dyn Game>, ErrorInfo> {
-        match game {
-            "battle" => Ok(Box::new(game::Battle::new(options, seed)?)),
-            _ => Err(ErrorInfo::new(
-                ErrorCode::UnknownGame,
-                format!("no game `{game}` in plugin battle"),
-            )),
-        }
-    }
-
-    fn command(&self, args: &[String], _ctx: &CommandContext) -> Result<String, ErrorInfo> {
-        cli::run(args)
-    }
+            |args, _ctx| cli::run(args),
+        )
 }

@@ -10,7 +10,7 @@ use clap::Parser;
 use serde_json::{json, Value};
 use yomi_plugin::protocol::options::resolve;
 use yomi_plugin::referee;
-use yomi_plugin::repro::{markdown, mean_ci, wilson, Row};
+use yomi_plugin::repro::{self, markdown, mean_ci, wilson, Row};
 use yomi_plugin::rng::{derive_seed, seeded};
 use yomi_plugin::{Agent, AgentContext, ErrorCode, ErrorInfo, Options, Plugin};
 
@@ -32,7 +32,7 @@ struct Args {
     games: usize,
     /// Render markdown from rows saved by an earlier `--json` run instead of playing.
     #[arg(long)]
-    rows: Option<String>,
+    rows: Option<std::path::PathBuf>,
 }
 
 fn bad(message: String) -> ErrorInfo {
@@ -41,13 +41,13 @@ fn bad(message: String) -> ErrorInfo {
 
 /// Runs the command (`args` after `repro`).
 pub fn command(args: &[String]) -> Result<String, ErrorInfo> {
-    let argv = std::iter::once("yomi repro battle".to_string()).chain(args.iter().cloned());
-    let args = Args::try_parse_from(argv).map_err(|e| bad(e.to_string()))?;
+    yomi_plugin::cli::run("repro battle", args, run)
+}
+
+/// Runs the parsed command.
+fn run(args: Args) -> Result<String, ErrorInfo> {
     if let Some(path) = &args.rows {
-        let text = std::fs::read_to_string(path).map_err(|e| bad(format!("{path}: {e}")))?;
-        let rows: Vec<Row> =
-            serde_json::from_str(&text).map_err(|e| bad(format!("{path}: {e}")))?;
-        return Ok(render(&rows, None));
+        return Ok(render(&repro::read_rows(path)?, None));
     }
     if args.games == 0 {
         return Err(bad("--games must be at least 1".into()));
@@ -55,11 +55,7 @@ pub fn command(args: &[String]) -> Result<String, ErrorInfo> {
     let start = Instant::now();
     let rows = rows(args.games)?;
     let seconds = start.elapsed().as_secs_f64();
-    Ok(if args.json {
-        format!("{}\n", serde_json::to_string_pretty(&rows).expect("rows serialize"))
-    } else {
-        render(&rows, Some(seconds))
-    })
+    Ok(if args.json { repro::json(&rows) } else { render(&rows, Some(seconds)) })
 }
 
 /// REPRODUCTION.md's generated part.

@@ -129,21 +129,7 @@ fn invalid(message: impl Into<String>) -> ErrorInfo {
 
 /// Runs `yomi dice <args>`.
 pub fn run(args: &[String], ctx: &CommandContext) -> Result<String, ErrorInfo> {
-    let cli = match Cli::try_parse_from(
-        std::iter::once("yomi dice".to_string()).chain(args.iter().cloned()),
-    ) {
-        Ok(cli) => cli,
-        Err(e)
-            if matches!(
-                e.kind(),
-                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
-            ) =>
-        {
-            return Ok(e.to_string())
-        }
-        Err(e) => return Err(invalid(e.to_string())),
-    };
-    match cli.command {
+    yomi_plugin::cli::run("dice", args, |cli: Cli| match cli.command {
         Command::Sequence { length, count, json, dice } => sequence(length, count, json, &dice),
         Command::Score { json, sides, faces } => score_cmd(json, sides, &faces),
         Command::Compare { length, count, json, dice } => compare(length, count, json, &dice),
@@ -156,19 +142,8 @@ pub fn run(args: &[String], ctx: &CommandContext) -> Result<String, ErrorInfo> {
                 format!("{}\n", serde_json::to_string_pretty(&value).unwrap_or_default())
             })
         }
-        Command::Repro { json } => {
-            let rows = crate::repro::rows();
-            Ok(if json {
-                format!(
-                    "{}\n",
-                    serde_json::to_string(&rows)
-                        .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?
-                )
-            } else {
-                yomi_plugin::repro::markdown(&rows)
-            })
-        }
-    }
+        Command::Repro { json } => Ok(yomi_plugin::repro::output(&crate::repro::rows(), json)),
+    })
 }
 
 fn check_length(length: usize, count: usize) -> Result<(), ErrorInfo> {

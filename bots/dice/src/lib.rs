@@ -23,11 +23,9 @@ pub mod tracker;
 pub mod walker;
 
 use serde_json::json;
+use yomi_plugin::declare::{BotEntry, Declaration, GameEntry};
 use yomi_plugin::protocol::manifest::MethodInfo;
-use yomi_plugin::{
-    Agent, AgentContext, BotInfo, CommandContext, ErrorCode, ErrorInfo, Game, GameInfo, Options,
-    Plugin, PluginManifest, Preset,
-};
+use yomi_plugin::Preset;
 
 /// Largest die the service rolls (a sanity limit: faces are bytes, counts are per face).
 pub const MAX_SIDES: u8 = 100;
@@ -36,89 +34,42 @@ pub const MAX_SIDES: u8 = 100;
 #[derive(Default)]
 pub struct DicePlugin;
 
-yomi_plugin::export_plugin!(DicePlugin);
+yomi_plugin::declare_plugin!(DicePlugin, declaration);
 
-impl Plugin for DicePlugin {
-    fn manifest(&self) -> PluginManifest {
-        PluginManifest {
-            name: "dice".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            description: "Natural dice: sequences that look random to players, trap control in sugoroku, player profiles".into(),
-            games: vec![GameInfo {
-                name: "sugoroku".into(),
-                description: "Race over a board with forks and traps, several runs per seat, plain/natural/controlled dice".into(),
-                min_seats: 1,
-                max_seats: 4,
-                simultaneous: false,
-                options: game::options(),
-                presets: vec![
+/// Everything the plugin offers.
+fn declaration() -> Declaration {
+    Declaration::new("dice", env!("CARGO_PKG_VERSION"), "Natural dice: sequences that look random to players, trap control in sugoroku, player profiles")
+        .game(
+            GameEntry::new("sugoroku", "Race over a board with forks and traps, several runs per seat, plain/natural/controlled dice", 1..=4, game::Sugoroku::new)
+                .options(game::options())
+                .presets(vec![
                     Preset::new("plain", "ordinary PRNG dice", json!({"dice": "plain"})),
                     Preset::new("natural", "natural dice without trap control", json!({"dice": "natural"})),
-                ],
-            }],
-            bots: vec![
-                BotInfo {
-                    name: "dice".into(),
-                    description: "The natural dice service: endless natural streams, sequences, scores, trap control, profiles".into(),
-                    games: vec![],
-                    options: service::options(),
-                    presets: vec![
-                        Preset::new("plain", "an ordinary seeded PRNG, for comparison", json!({"mode": "plain"})),
-                        Preset::new("seed", "the seed's local search only", json!({"method": "local"})),
-                        Preset::new("gentle", "half the way from plain to natural", json!({"strength": 0.5})),
-                    ],
-                    methods: vec![
-                        MethodInfo::new("roll", "{player?, board?, position?} -> {face} (with a board: {face, trap, p, verdict, window})"),
-                        MethodInfo::new("rolls", "{n, player?} -> {faces}: the next n faces of the player's stream"),
-                        MethodInfo::new("sequence", "{length?, seed?} -> {faces, err, steps}: one natural block"),
-                        MethodInfo::new("score", "{faces} -> {features: {F1..F15}, err}"),
-                        MethodInfo::new("profile", "{player, sequence?} -> {player, saved, persistent, ranges}: learn or show a player's ranges"),
-                    ],
-                },
-                BotInfo {
-                    name: "walker".into(),
-                    description: "A simulated sugoroku player that avoids traps it can".into(),
-                    games: vec!["sugoroku".into()],
-                    options: walker::options(),
-                    presets: vec![Preset::new("short", "takes the route nearest the goal", json!({"route": "short"}))],
-                    methods: vec![],
-                },
-            ],
-            commands: cli::commands(),
-        }
-    }
-
-    fn new_agent(
-        &self,
-        bot: &str,
-        options: &Options,
-        ctx: &AgentContext,
-    ) -> Result<Box<dyn Agent>, ErrorInfo> {
-        match bot {
-            "dice" => Ok(Box::new(service::DiceBot::new(options, ctx.seed, ctx.data_dir.clone())?)),
-            "walker" => Ok(Box::new(walker::Walker::new(options)?)),
-            _ => {
-                Err(ErrorInfo::new(ErrorCode::UnknownBot, format!("no bot `{bot}` in plugin dice")))
-            }
-        }
-    }
-
-    fn new_game(
-        &self,
-        game: &str,
-        options: &Options,
-        seed: u64,
-    ) -> Result<Box<dyn Game>, ErrorInfo> {
-        match game {
-            "sugoroku" => Ok(Box::new(game::Sugoroku::new(options, seed)?)),
-            _ => Err(ErrorInfo::new(
-                ErrorCode::UnknownGame,
-                format!("no game `{game}` in plugin dice"),
-            )),
-        }
-    }
-
-    fn command(&self, args: &[String], ctx: &CommandContext) -> Result<String, ErrorInfo> {
-        cli::run(args, ctx)
-    }
+                ]),
+        )
+        .bot(
+            BotEntry::service("dice", "The natural dice service: endless natural streams, sequences, scores, trap control, profiles", |options, ctx| {
+                service::DiceBot::new(options, ctx.seed, ctx.data_dir.clone())
+            })
+            .options(service::options())
+            .presets(vec![
+                Preset::new("plain", "an ordinary seeded PRNG, for comparison", json!({"mode": "plain"})),
+                Preset::new("seed", "the seed's local search only", json!({"method": "local"})),
+                Preset::new("gentle", "half the way from plain to natural", json!({"strength": 0.5})),
+            ])
+            .methods(vec![
+                MethodInfo::new("roll", "{player?, board?, position?} -> {face} (with a board: {face, trap, p, verdict, window})"),
+                MethodInfo::new("rolls", "{n, player?} -> {faces}: the next n faces of the player's stream"),
+                MethodInfo::new("sequence", "{length?, seed?} -> {faces, err, steps}: one natural block"),
+                MethodInfo::new("score", "{faces} -> {features: {F1..F15}, err}"),
+                MethodInfo::new("profile", "{player, sequence?} -> {player, saved, persistent, ranges}: learn or show a player's ranges"),
+            ]),
+        )
+        .bot(
+            BotEntry::new("walker", "A simulated sugoroku player that avoids traps it can", |options, _ctx| walker::Walker::new(options))
+                .games(&["sugoroku"])
+                .options(walker::options())
+                .presets(vec![Preset::new("short", "takes the route nearest the goal", json!({"route": "short"}))]),
+        )
+        .commands(cli::commands(), cli::run)
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use serde_json::{json, Value};
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::{derive_seed, seeded, Rng as SeededRng};
-use yomi_plugin::{Agent, ErrorCode, ErrorInfo, OptionSpec, Options};
+use yomi_plugin::{ErrorCode, ErrorInfo, OptionSpec, Options, Service};
 
 use crate::board::Board;
 use crate::control::{TrapControl, Verdict};
@@ -327,7 +327,7 @@ pub fn score(config: &Config, faces: &[u8]) -> Value {
     json!({"features": features, "err": scaled_ranges(config, faces.len()).err(&f)})
 }
 
-impl Agent for DiceBot {
+impl Service for DiceBot {
     fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {
         self.config = Config::from_options(options)?;
         // Streams restart under the new personality.

@@ -2,10 +2,12 @@
 //! last hand. Reading level 1 is exactly what a person does after losing to rock twice.
 
 use rand::{Rng, SeedableRng};
-use serde_json::{json, Value};
+use serde::Deserialize;
+use serde_json::json;
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::Rng as SeededRng;
-use yomi_plugin::{ActReply, ActRequest, Agent, ErrorInfo, Options};
+use yomi_plugin::typed::{Choice, TypedAgent};
+use yomi_plugin::{ErrorCode, ErrorInfo, Options};
 
 use crate::game::Hand;
 
@@ -15,6 +17,14 @@ pub struct RpsBot {
     bias: f64,
     reading: i64,
     rng: SeededRng,
+}
+
+/// What the bot reads of the game's observation: only the opponent's last hand, so an external
+/// client may send just `{"opponent_last": "rock"}` (or `{}` before the first throw).
+#[derive(Debug, Default, Deserialize)]
+pub struct Observation {
+    #[serde(default)]
+    pub opponent_last: Option<Hand>,
 }
 
 impl RpsBot {
@@ -28,16 +38,19 @@ impl RpsBot {
         bot.configure(options)?;
         Ok(bot)
     }
-
-    /// The opponent's last hand, if the observation says (`"opponent_last": "rock"`).
-    fn opponent_last(observation: &Value) -> Option<Hand> {
-        observation.get("opponent_last").and_then(Value::as_str).and_then(|h| Hand::parse(h).ok())
-    }
 }
 
-impl Agent for RpsBot {
-    fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
-        let last = Self::opponent_last(&request.observation);
+impl TypedAgent for RpsBot {
+    type Observation = Observation;
+    type Action = Hand;
+
+    fn act(
+        &mut self,
+        observation: Observation,
+        legal: Vec<Hand>,
+        explain: bool,
+    ) -> Result<Choice<Hand>, ErrorInfo> {
+        let last = observation.opponent_last;
         let (hand, why) = if self.rng.gen::<f64>() < self.bias {
             (self.favourite, "favourite")
         } else {
@@ -49,20 +62,16 @@ impl Agent for RpsBot {
                 _ => (Hand::ALL[self.rng.gen_range(0..3)], "uniform"),
             }
         };
-        let action = json!(hand.name());
-        if !request.legal.is_empty() && !request.legal.contains(&action) {
+        if !legal.is_empty() && !legal.contains(&hand) {
             return Err(ErrorInfo::new(
-                yomi_plugin::ErrorCode::BotError,
+                ErrorCode::BotError,
                 format!("`{}` is not among the legal actions", hand.name()),
             ));
         }
-        Ok(if request.explain {
-            ActReply::explained(
-                action,
-                json!({"reason": why, "opponent_last": last.map(Hand::name)}),
-            )
+        Ok(if explain {
+            Choice::explained(hand, json!({"reason": why, "opponent_last": last.map(Hand::name)}))
         } else {
-            ActReply::new(action)
+            Choice::new(hand)
         })
     }
 

@@ -5,8 +5,9 @@ use serde_json::{json, Value};
 use yomi_plugin::api::opt;
 use yomi_plugin::{Decision, ErrorCode, ErrorInfo, Game, GameOutcome, Options};
 
-/// A hand.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A hand; in JSON, its lowercase name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Hand {
     Rock,
     Paper,

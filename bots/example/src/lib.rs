@@ -1,25 +1,88 @@
 //! Rock-paper-scissors for yomi: the template a new bot author copies.
 //!
-//! Three parts, as in every yomi plugin:
+//! Three parts, as in every yomi plugin (see `README.md` for the crate layout):
 //! - [`game`]: the rules (the referee) — observations, legal actions, resolution, outcome;
-//! - [`bot`]: the `rps` bot with a personality (a favourite hand, how hard it reads you);
-//! - this file: the manifest (what the plugin offers) and the one-line export.
+//! - [`bot`]: the `rps` bot with a personality (a favourite hand, how hard it reads you), written
+//!   against typed observations and actions;
+//! - this file: the declaration (each game and bot named once, with its options and constructor),
+//!   the CLI and the one-line export.
+//!
+//! The rlib half of the crate lets tests and benchmarks play without a host:
+//!
+//! ```
+//! use yomi_example::ExamplePlugin;
+//! use yomi_plugin::protocol::options::resolve;
+//! use yomi_plugin::{referee, AgentContext, Options, Plugin};
+//!
+//! let manifest = ExamplePlugin.manifest();
+//! let (game, bot) = (&manifest.games[0], &manifest.bots[0]);
+//! let game_options = resolve(&game.options, &game.presets, None, &Options::new()).unwrap();
+//! let reader = resolve(&bot.options, &bot.presets, Some("reader"), &Options::new()).unwrap();
+//! let mut rules = ExamplePlugin.new_game("rps", &game_options, 1).unwrap();
+//! let mut a = ExamplePlugin.new_agent("rps", &reader, &AgentContext::default()).unwrap();
+//! let mut b = ExamplePlugin
+//!     .new_agent("rps", &reader, &AgentContext { seed: 2, data_dir: None })
+//!     .unwrap();
+//! let played = referee::play(rules.as_mut(), &mut [a.as_mut(), b.as_mut()]).unwrap();
+//! assert_eq!(played.steps.len(), 3, "three throws by default");
+//! assert_eq!(played.outcome.scores.iter().sum::<f64>(), 1.0);
+//! ```
 
 pub mod bot;
 pub mod game;
 
+use clap::{Parser, Subcommand};
 use serde_json::json;
+use yomi_plugin::declare::{BotEntry, Declaration, GameEntry};
 use yomi_plugin::protocol::manifest::CommandInfo;
-use yomi_plugin::{
-    Agent, AgentContext, BotInfo, CommandContext, ErrorCode, ErrorInfo, Game, GameInfo, OptionSpec,
-    Options, Plugin, PluginManifest, Preset,
-};
+use yomi_plugin::typed::Typed;
+use yomi_plugin::{CommandContext, ErrorInfo, OptionSpec, Preset};
 
 /// The plugin value the host talks to.
 #[derive(Default)]
 pub struct ExamplePlugin;
 
-yomi_plugin::export_plugin!(ExamplePlugin);
+yomi_plugin::declare_plugin!(ExamplePlugin, declaration);
+
+/// Everything the plugin offers.
+fn declaration() -> Declaration {
+    Declaration::new(
+        "example",
+        env!("CARGO_PKG_VERSION"),
+        "Rock-paper-scissors, the template plugin",
+    )
+    .game(
+        GameEntry::new(
+            "rps",
+            "Rock-paper-scissors over a number of throws, both hands at once",
+            2..=2,
+            |options, _seed| game::Rps::new(options),
+        )
+        .simultaneous()
+        .options(game_options()),
+    )
+    .bot(
+        BotEntry::new(
+            "rps",
+            "A rock-paper-scissors player with a favourite hand and a reading level",
+            |options, ctx| Ok(Typed(bot::RpsBot::new(options, ctx.seed)?)),
+        )
+        .games(&["rps"])
+        .options(bot_options())
+        .presets(vec![
+            Preset::new("uniform", "plays uniformly at random", json!({})),
+            Preset::new("rock-lover", "throws rock four times in five", json!({"bias": 0.8})),
+            Preset::new("reader", "always beats your last hand", json!({"reading": 1})),
+        ]),
+    )
+    .commands(
+        vec![CommandInfo::new(
+            "beats",
+            "`yomi example beats HAND` prints the hand that beats HAND",
+        )],
+        run,
+    )
+}
 
 /// The `rps` game's options.
 pub fn game_options() -> Vec<OptionSpec> {
@@ -58,86 +121,27 @@ pub fn bot_options() -> Vec<OptionSpec> {
     ]
 }
 
-impl Plugin for ExamplePlugin {
-    fn manifest(&self) -> PluginManifest {
-        PluginManifest {
-            name: "example".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            description: "Rock-paper-scissors, the template plugin".into(),
-            games: vec![GameInfo {
-                name: "rps".into(),
-                description: "Rock-paper-scissors over a number of throws, both hands at once"
-                    .into(),
-                min_seats: 2,
-                max_seats: 2,
-                simultaneous: true,
-                options: game_options(),
-                presets: vec![],
-            }],
-            bots: vec![BotInfo {
-                name: "rps".into(),
-                description:
-                    "A rock-paper-scissors player with a favourite hand and a reading level".into(),
-                games: vec!["rps".into()],
-                options: bot_options(),
-                presets: vec![
-                    Preset::new("uniform", "plays uniformly at random", json!({})),
-                    Preset::new(
-                        "rock-lover",
-                        "throws rock four times in five",
-                        json!({"bias": 0.8}),
-                    ),
-                    Preset::new("reader", "always beats your last hand", json!({"reading": 1})),
-                ],
-                methods: vec![],
-            }],
-            commands: vec![CommandInfo::new(
-                "beats",
-                "`yomi example beats HAND` prints the hand that beats HAND",
-            )],
-        }
-    }
+/// `yomi example ...`
+#[derive(Parser)]
+#[command(about = "Rock-paper-scissors, the template plugin")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-    fn new_agent(
-        &self,
-        bot: &str,
-        options: &Options,
-        ctx: &AgentContext,
-    ) -> Result<Box<dyn Agent>, ErrorInfo> {
-        match bot {
-            "rps" => Ok(Box::new(bot::RpsBot::new(options, ctx.seed)?)),
-            _ => Err(ErrorInfo::new(
-                ErrorCode::UnknownBot,
-                format!("no bot `{bot}` in plugin example"),
-            )),
-        }
-    }
+#[derive(Subcommand)]
+enum Command {
+    /// Prints the hand that beats HAND.
+    Beats {
+        /// rock, paper or scissors.
+        hand: String,
+    },
+}
 
-    fn new_game(
-        &self,
-        game: &str,
-        options: &Options,
-        _seed: u64,
-    ) -> Result<Box<dyn Game>, ErrorInfo> {
-        match game {
-            "rps" => Ok(Box::new(game::Rps::new(options)?)),
-            _ => Err(ErrorInfo::new(
-                ErrorCode::UnknownGame,
-                format!("no game `{game}` in plugin example"),
-            )),
+fn run(args: &[String], _ctx: &CommandContext) -> Result<String, ErrorInfo> {
+    yomi_plugin::cli::run("example", args, |cli: Cli| match cli.command {
+        Command::Beats { hand } => {
+            Ok(format!("{}\n", game::Hand::parse(&hand)?.beaten_by().name()))
         }
-    }
-
-    fn command(&self, args: &[String], _ctx: &CommandContext) -> Result<String, ErrorInfo> {
-        match args {
-            [cmd, hand] if cmd == "beats" => {
-                let hand = game::Hand::parse(hand)?;
-                Ok(format!("{}\n", hand.beaten_by().name()))
-            }
-            _ => Err(ErrorInfo::new(
-                ErrorCode::InvalidParams,
-                "usage: yomi example beats rock|paper|scissors",
-            )),
-        }
-    }
+    })
 }

@@ -16,7 +16,6 @@ use crate::store::Store;
 #[derive(Parser, Debug)]
 #[command(
     name = "yomi roles",
-    no_binary_name = true,
     about = "Werewolf roles: fair but unpredictable dealing for a group that plays again and again"
 )]
 struct Cli {
@@ -204,20 +203,11 @@ fn check_beta_arg(draw: &DrawArgs) -> Result<(), ErrorInfo> {
 
 /// Runs `yomi roles <args>`.
 pub fn run(args: &[String], ctx: &CommandContext) -> Result<String, ErrorInfo> {
-    let cli = match Cli::try_parse_from(args) {
-        Ok(cli) => cli,
-        // `--help` is an answer, not a failure.
-        Err(e)
-            if matches!(
-                e.kind(),
-                clap::error::ErrorKind::DisplayHelp
-                    | clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-            ) =>
-        {
-            return Ok(e.render().to_string())
-        }
-        Err(e) => return Err(invalid(e.to_string())),
-    };
+    yomi_plugin::cli::run("roles", args, |cli: Cli| execute(cli, ctx))
+}
+
+/// Runs one parsed command through the service method it names.
+fn execute(cli: Cli, ctx: &CommandContext) -> Result<String, ErrorInfo> {
     let mut params = Map::new();
     let mut put = |k: &str, v: Value| {
         params.insert(k.to_string(), v);

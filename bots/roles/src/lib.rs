@@ -32,13 +32,10 @@ pub mod stats;
 pub mod store;
 
 use serde_json::{json, Value};
+use yomi_plugin::declare::{BotEntry, Declaration};
 use yomi_plugin::protocol::manifest::CommandInfo;
-use yomi_plugin::{
-    Agent, AgentContext, BotInfo, CommandContext, ErrorCode, ErrorInfo, Options, Plugin,
-    PluginManifest, Preset,
-};
+use yomi_plugin::{AgentContext, ErrorInfo, Options, Preset};
 
-use crate::service::Service;
 use crate::settings::Settings;
 use crate::store::Store;
 
@@ -46,21 +43,23 @@ use crate::store::Store;
 #[derive(Default)]
 pub struct RolesPlugin;
 
-yomi_plugin::export_plugin!(RolesPlugin);
+yomi_plugin::declare_plugin!(RolesPlugin, declaration);
 
 /// The `roles` bot: a service over one data directory.
 pub struct RolesBot {
-    service: Service,
+    service: service::Service,
 }
 
 impl RolesBot {
     pub fn new(options: &Options, ctx: &AgentContext) -> Result<RolesBot, ErrorInfo> {
         let store = Store::open(ctx.data_dir.as_deref())?;
-        Ok(RolesBot { service: Service::new(store, Settings::from_options(options)?, ctx.seed) })
+        Ok(RolesBot {
+            service: service::Service::new(store, Settings::from_options(options)?, ctx.seed),
+        })
     }
 }
 
-impl Agent for RolesBot {
+impl yomi_plugin::Service for RolesBot {
     fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {
         self.service.settings = Settings::from_options(options)?;
         Ok(())
@@ -87,45 +86,21 @@ const COMMANDS: [(&str, &str); 13] = [
     ("repro", "`yomi repro roles [--json]`: the seed's numbers beside ours"),
 ];
 
-impl Plugin for RolesPlugin {
-    fn manifest(&self) -> PluginManifest {
-        PluginManifest {
-            name: "roles".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            description: "Werewolf role assignment: random, but leaning towards roles a player has not had (seed 002)".into(),
-            games: vec![],
-            bots: vec![BotInfo {
-                name: "roles".into(),
-                description: "Deals werewolf roles for persistent groups from a Boltzmann distribution over assignments".into(),
-                games: vec![],
-                options: settings::option_specs(),
-                presets: vec![
+/// Everything the plugin offers.
+fn declaration() -> Declaration {
+    Declaration::new("roles", env!("CARGO_PKG_VERSION"), "Werewolf role assignment: random, but leaning towards roles a player has not had (seed 002)")
+        .bot(
+            BotEntry::service("roles", "Deals werewolf roles for persistent groups from a Boltzmann distribution over assignments", RolesBot::new)
+                .options(settings::option_specs())
+                .presets(vec![
                     Preset::new("uniform", "plain random dealing (beta = 0)", json!({"beta": 0.0})),
                     Preset::new("gentle", "a light lean towards unplayed roles (beta = 0.5)", json!({"beta": 0.5})),
                     Preset::new("firm", "a strong lean towards unplayed roles (beta = 2)", json!({"beta": 2.0})),
-                ],
-                methods: service::methods(),
-            }],
-            commands: COMMANDS.iter().map(|(name, description)| CommandInfo::new(name, description)).collect(),
-        }
-    }
-
-    fn new_agent(
-        &self,
-        bot: &str,
-        options: &Options,
-        ctx: &AgentContext,
-    ) -> Result<Box<dyn Agent>, ErrorInfo> {
-        match bot {
-            "roles" => Ok(Box::new(RolesBot::new(options, ctx)?)),
-            _ => Err(ErrorInfo::new(
-                ErrorCode::UnknownBot,
-                format!("no bot `{bot}` in plugin roles"),
-            )),
-        }
-    }
-
-    fn command(&self, args: &[String], ctx: &CommandContext) -> Result<String, ErrorInfo> {
-        cli::run(args, ctx)
-    }
+                ])
+                .methods(service::methods()),
+        )
+        .commands(
+            COMMANDS.iter().map(|(name, description)| CommandInfo::new(name, description)).collect(),
+            cli::run,
+        )
 }

@@ -2,7 +2,6 @@
 //! guessability for several betas, and the measured closeness of MH to the exact distribution.
 //! REPRODUCTION.md is this module's markdown output; every number in it comes from the rows.
 
-use serde_json::Value;
 use yomi_plugin::repro::{markdown, wilson, Row};
 use yomi_plugin::rng::{derive_seed, seeded};
 use yomi_plugin::ErrorInfo;
@@ -433,9 +432,7 @@ Regenerate: `cargo build --release -p yomi -p yomi-roles && ./target/release/yom
 pub fn command(json: bool) -> Result<String, ErrorInfo> {
     let rows = rows()?;
     if json {
-        let value: Value = serde_json::to_value(&rows)
-            .map_err(|e| ErrorInfo::new(yomi_plugin::ErrorCode::BotError, e.to_string()))?;
-        Ok(format!("{value}\n"))
+        Ok(yomi_plugin::repro::json(&rows))
     } else {
         Ok(document(&rows))
     }

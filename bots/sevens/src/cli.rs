@@ -3,14 +3,12 @@
 
 use clap::{Parser, Subcommand};
 use serde_json::json;
-use yomi_plugin::repro::markdown;
 use yomi_plugin::{ErrorCode, ErrorInfo};
 
 use crate::card::CardSet;
 use crate::dvalue;
 use crate::repro;
 use crate::table::Table;
-use crate::SevensPlugin;
 
 #[derive(Parser, Debug)]
 #[command(name = "yomi sevens", about = "Sevens (7並べ) after seed 003")]
@@ -41,23 +39,15 @@ enum Command {
     },
 }
 
-pub fn run(_plugin: &SevensPlugin, args: &[String]) -> Result<String, ErrorInfo> {
-    let argv = std::iter::once("yomi sevens".to_string()).chain(args.iter().cloned());
-    let cli = Cli::try_parse_from(argv)
-        .map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, e.to_string()))?;
-    match cli.command {
+/// Runs `yomi sevens <args>`.
+pub fn run(args: &[String]) -> Result<String, ErrorInfo> {
+    yomi_plugin::cli::run("sevens", args, |cli: Cli| match cli.command {
         Command::Repro { json, games, seed } => {
             if games == 0 {
                 return Err(ErrorInfo::new(ErrorCode::InvalidParams, "--games must be at least 1"));
             }
             let rows = repro::rows(games, seed, &mut |msg| eprintln!("{msg}"))?;
-            Ok(if json {
-                serde_json::to_string_pretty(&rows)
-                    .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?
-                    + "\n"
-            } else {
-                markdown(&rows)
-            })
+            Ok(yomi_plugin::repro::output(&rows, json))
         }
         Command::D { cards, table } => {
             let mut on_table = Table::default();
@@ -75,5 +65,5 @@ pub fn run(_plugin: &SevensPlugin, args: &[String]) -> Result<String, ErrorInfo>
             });
             Ok(serde_json::to_string_pretty(&out).unwrap_or_default() + "\n")
         }
-    }
+    })
 }

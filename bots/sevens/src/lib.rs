@@ -19,35 +19,16 @@ pub mod table;
 pub mod view;
 
 use serde_json::json;
+use yomi_plugin::declare::{BotEntry, Declaration, GameEntry};
 use yomi_plugin::protocol::manifest::{CommandInfo, MethodInfo};
 use yomi_plugin::protocol::options::resolve;
-use yomi_plugin::{
-    Agent, AgentContext, BotInfo, CommandContext, ErrorCode, ErrorInfo, Game, GameInfo, Options,
-    Plugin, PluginManifest, Preset,
-};
+use yomi_plugin::{ErrorCode, ErrorInfo, Options, Plugin, Preset};
 
 /// The plugin value the host talks to.
 #[derive(Default)]
 pub struct SevensPlugin;
 
-yomi_plugin::export_plugin!(SevensPlugin);
-
-fn bot(
-    name: &str,
-    description: &str,
-    options: Vec<yomi_plugin::OptionSpec>,
-    presets: Vec<Preset>,
-    methods: Vec<MethodInfo>,
-) -> BotInfo {
-    BotInfo {
-        name: name.into(),
-        description: description.into(),
-        games: vec!["sevens".into()],
-        options,
-        presets,
-        methods,
-    }
-}
+yomi_plugin::declare_plugin!(SevensPlugin, declaration);
 
 impl SevensPlugin {
     /// A complete option set for `bot` from its defaults, an optional preset and overrides.
@@ -72,80 +53,39 @@ impl SevensPlugin {
     }
 }
 
-impl Plugin for SevensPlugin {
-    fn manifest(&self) -> PluginManifest {
-        PluginManifest {
-            name: "sevens".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            description: "Sevens (7並べ) with the D-value player of seed 003, students' habits and a readability measure".into(),
-            games: vec![GameInfo {
-                name: "sevens".into(),
-                description: "Sevens: build the suits out from the 7s one card at a time; limited passes; first to empty their hand wins".into(),
-                min_seats: 3,
-                max_seats: 6,
-                simultaneous: false,
-                options: rules::game_options(),
-                presets: vec![Preset::new("seed", "the seed's setting: 3 players, 3 passes", json!({}))],
-            }],
-            bots: vec![
-                bot(
-                    "dvalue",
-                    "The seed's D-value player (section 3); temperature > 0 adds fluctuation",
-                    bots::dvalue::options(),
-                    vec![
-                        Preset::new("seed", "the seed's deterministic player", json!({})),
-                        Preset::new("fluctuating", "the same habits, sampled at temperature 1", json!({"temperature": 1.0})),
-                    ],
-                    vec![MethodInfo::new(
-                        "assess",
-                        "params {observation, legal?}: D value of each hand card, hand/board D totals, ahead, phase, rule scores",
-                    )],
-                ),
-                bot("student", "A rule-based player built from the students' habits of seed table 1", bots::student::options(), bots::student::presets(), vec![]),
-                bot("random", "A uniformly random legal card", bots::baseline::random_options(), vec![], vec![]),
-                bot("greedy", "The first legal card; never passes while a card is playable", vec![], vec![], vec![]),
-            ],
-            commands: vec![
+/// Everything the plugin offers.
+fn declaration() -> Declaration {
+    Declaration::new("sevens", env!("CARGO_PKG_VERSION"), "Sevens (7並べ) with the D-value player of seed 003, students' habits and a readability measure")
+        .game(
+            GameEntry::new("sevens", "Sevens: build the suits out from the 7s one card at a time; limited passes; first to empty their hand wins", 3..=6, |options, seed| {
+                Ok(game::Sevens::new(rules::Rules::from_options(options)?, seed))
+            })
+            .options(rules::game_options())
+            .presets(vec![Preset::new("seed", "the seed's setting: 3 players, 3 passes", json!({}))]),
+        )
+        .bots([
+            BotEntry::new("dvalue", "The seed's D-value player (section 3); temperature > 0 adds fluctuation", |options, ctx| bots::dvalue::DValueBot::new(options, ctx.seed))
+                .options(bots::dvalue::options())
+                .presets(vec![
+                    Preset::new("seed", "the seed's deterministic player", json!({})),
+                    Preset::new("fluctuating", "the same habits, sampled at temperature 1", json!({"temperature": 1.0})),
+                ])
+                .methods(vec![MethodInfo::new(
+                    "assess",
+                    "params {observation, legal?}: D value of each hand card, hand/board D totals, ahead, phase, rule scores",
+                )]),
+            BotEntry::new("student", "A rule-based player built from the students' habits of seed table 1", |options, _ctx| bots::student::StudentBot::new(options))
+                .options(bots::student::options())
+                .presets(bots::student::presets()),
+            BotEntry::new("random", "A uniformly random legal card", |options, ctx| bots::baseline::RandomBot::new(options, ctx.seed))
+                .options(bots::baseline::random_options()),
+            BotEntry::new("greedy", "The first legal card; never passes while a card is playable", |_, _| Ok(bots::baseline::GreedyBot)),
+        ].map(|bot| bot.games(&["sevens"])))
+        .commands(
+            vec![
                 CommandInfo::new("repro", "`yomi repro sevens [--json] [--games N] [--seed S]`: the seed's experiments and ours"),
                 CommandInfo::new("d", "`yomi sevens d 6S KS --table 8S,9S`: D values of cards on a table (7s always on it)"),
             ],
-        }
-    }
-
-    fn new_agent(
-        &self,
-        bot: &str,
-        options: &Options,
-        ctx: &AgentContext,
-    ) -> Result<Box<dyn Agent>, ErrorInfo> {
-        match bot {
-            "dvalue" => Ok(Box::new(bots::dvalue::DValueBot::new(options, ctx.seed)?)),
-            "student" => Ok(Box::new(bots::student::StudentBot::new(options)?)),
-            "random" => Ok(Box::new(bots::baseline::RandomBot::new(options, ctx.seed)?)),
-            "greedy" => Ok(Box::new(bots::baseline::GreedyBot)),
-            _ => Err(ErrorInfo::new(
-                ErrorCode::UnknownBot,
-                format!("no bot `{bot}` in plugin sevens (dvalue, student, random, greedy)"),
-            )),
-        }
-    }
-
-    fn new_game(
-        &self,
-        game: &str,
-        options: &Options,
-        seed: u64,
-    ) -> Result<Box<dyn Game>, ErrorInfo> {
-        match game {
-            "sevens" => Ok(Box::new(game::Sevens::new(rules::Rules::from_options(options)?, seed))),
-            _ => Err(ErrorInfo::new(
-                ErrorCode::UnknownGame,
-                format!("no game `{game}` in plugin sevens"),
-            )),
-        }
-    }
-
-    fn command(&self, args: &[String], _ctx: &CommandContext) -> Result<String, ErrorInfo> {
-        cli::run(self, args)
-    }
+            |args, _ctx| cli::run(args),
+        )
 }

@@ -81,10 +81,7 @@ fn hand(text: &str, rules: EvalRules) -> Result<crate::hand::HandValue, ErrorInf
 }
 
 pub fn run(args: &[String], _ctx: &CommandContext) -> Result<String, ErrorInfo> {
-    let cli =
-        Cli::try_parse_from(std::iter::once("yomi stud".to_string()).chain(args.iter().cloned()))
-            .map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, e.to_string()))?;
-    match cli.command {
+    yomi_plugin::cli::run("stud", args, |cli: Cli| match cli.command {
         Command::Eval { json, no_wheel, cards } => {
             let v = hand(&cards.join(" "), EvalRules { wheel: !no_wheel })?;
             Ok(if json {
@@ -117,14 +114,7 @@ pub fn run(args: &[String], _ctx: &CommandContext) -> Result<String, ErrorInfo> 
         }
         Command::Repro { json, sets, games, seed, drop_scale, readings, markdown_from } => {
             let rows = match markdown_from {
-                Some(path) => {
-                    let text = std::fs::read_to_string(&path).map_err(|e| {
-                        ErrorInfo::new(ErrorCode::InvalidParams, format!("{}: {e}", path.display()))
-                    })?;
-                    serde_json::from_str(&text).map_err(|e| {
-                        ErrorInfo::new(ErrorCode::InvalidParams, format!("{}: {e}", path.display()))
-                    })?
-                }
+                Some(path) => yomi_plugin::repro::read_rows(&path)?,
                 None if !(0.0..=1.0).contains(&drop_scale) => {
                     return Err(ErrorInfo::new(
                         ErrorCode::InvalidParams,
@@ -139,14 +129,8 @@ pub fn run(args: &[String], _ctx: &CommandContext) -> Result<String, ErrorInfo> 
                     crate::repro::rows(sets, games, seed, &reading)?
                 }
             };
-            Ok(if json {
-                serde_json::to_string_pretty(&rows)
-                    .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?
-                    + "\n"
-            } else {
-                yomi_plugin::repro::markdown(&rows)
-            })
+            Ok(yomi_plugin::repro::output(&rows, json))
         }
         Command::Deals { seed, count } => Ok(DealSet::seeded(seed, count).to_text()),
-    }
+    })
 }

@@ -22,11 +22,9 @@ pub mod repro;
 pub mod view;
 
 use serde_json::json;
-use yomi_plugin::protocol::manifest::CommandInfo;
-use yomi_plugin::{
-    Agent, AgentContext, BotInfo, CommandContext, ErrorCode, ErrorInfo, Game, GameInfo, OptionSpec,
-    Options, Plugin, PluginManifest, Preset,
-};
+use yomi_plugin::declare::{BotEntry, Declaration, GameEntry};
+use yomi_plugin::protocol::manifest::{CommandInfo, MethodInfo};
+use yomi_plugin::{OptionSpec, Preset};
 
 use crate::hand::TieRule;
 
@@ -34,7 +32,7 @@ use crate::hand::TieRule;
 #[derive(Default)]
 pub struct StudPlugin;
 
-yomi_plugin::export_plugin!(StudPlugin);
+yomi_plugin::declare_plugin!(StudPlugin, declaration);
 
 /// The `stud` game's options.
 pub fn game_options() -> Vec<OptionSpec> {
@@ -84,7 +82,8 @@ pub const MODELS: [(&str, &str, &str, &str); 4] = [
     ("lp", "loose-passive model system", "loose", "passive"),
 ];
 
-fn player_bot(name: &str, description: &str, model: Option<(&str, &str)>) -> BotInfo {
+/// The fuzzy player, or one of the model opponents when `model` gives its drop and bet styles.
+fn player_bot(name: &str, description: &str, model: Option<(&str, &str)>) -> BotEntry {
     let reveal_presets = ["random", "strong-first", "weak-first"]
         .iter()
         .map(|r| Preset::new(r, &format!("reveals {r}"), json!({"reveal": r})))
@@ -105,90 +104,45 @@ fn player_bot(name: &str, description: &str, model: Option<(&str, &str)>) -> Bot
             ),
         ]
     };
-    BotInfo {
-        name: name.into(),
-        description: description.into(),
-        games: vec!["stud".into()],
-        options: player_options(model),
-        presets,
-        methods: vec![
-            yomi_plugin::protocol::manifest::MethodInfo::new("tendencies", "{} -> the 18 tendency values with firing counts, and every change so far"),
-            yomi_plugin::protocol::manifest::MethodInfo::new("style", "{} -> the opponent's detected style (or null before 20 games), the statistics behind it, and the seed's reading of the end-game and Much tendency curves"),
-        ],
-    }
+    BotEntry::new(name, description, |options, ctx| player::FuzzyPlayer::new(options, ctx.seed))
+        .games(&["stud"])
+        .options(player_options(model))
+        .presets(presets)
+        .methods(vec![
+            MethodInfo::new("tendencies", "{} -> the 18 tendency values with firing counts, and every change so far"),
+            MethodInfo::new("style", "{} -> the opponent's detected style (or null before 20 games), the statistics behind it, and the seed's reading of the end-game and Much tendency curves"),
+        ])
 }
 
-impl Plugin for StudPlugin {
-    fn manifest(&self) -> PluginManifest {
-        PluginManifest {
-            name: "stud".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            description: "Seven-card stud, heads-up, pot limit, as seed 004 plays it; a fuzzy bluffing player and its model opponents".into(),
-            games: vec![GameInfo {
-                name: "stud".into(),
-                description: "Heads-up seven-card stud: ante 5, pot-limit, one raise per interval, two simultaneous reveals, fixed first actor".into(),
-                min_seats: 2,
-                max_seats: 2,
-                simultaneous: true,
-                options: game_options(),
-                presets: vec![
+/// A baseline bot.
+fn baseline_bot(name: &str, description: &str, kind: baseline::Kind) -> BotEntry {
+    BotEntry::new(name, description, move |_, ctx| Ok(baseline::Baseline::new(kind, ctx.seed)))
+        .games(&["stud"])
+}
+
+/// Everything the plugin offers.
+fn declaration() -> Declaration {
+    Declaration::new("stud", env!("CARGO_PKG_VERSION"), "Seven-card stud, heads-up, pot limit, as seed 004 plays it; a fuzzy bluffing player and its model opponents")
+        .game(
+            GameEntry::new("stud", "Heads-up seven-card stud: ante 5, pot-limit, one raise per interval, two simultaneous reveals, fixed first actor", 2..=2, game::Session::from_options)
+                .simultaneous()
+                .options(game_options())
+                .presets(vec![
                     Preset::new("seed-simulation", "the seed's chapter-4 sessions: 500 games, no game over", json!({"games": 500})),
                     Preset::new("seed-human", "the seed's chapter-5 sessions: 100 games, bankruptcy ends the session", json!({"games": 100, "mode": "play"})),
-                ],
-            }],
-            bots: vec![
-                BotInfo { name: "random".into(), description: "uniform over the legal kinds of action; amounts skewed toward the minimum".into(), games: vec!["stud".into()], options: vec![], presets: vec![], methods: vec![] },
-                BotInfo { name: "calling-station".into(), description: "never drops; opens and calls the minimum".into(), games: vec!["stud".into()], options: vec![], presets: vec![], methods: vec![] },
-                player_bot("fuzzy", "the seed's fuzzy bluffing player: superiority estimation, learning tendencies, bluffs both ways", None),
-            ]
-            .into_iter()
-            .chain(MODELS.iter().map(|(n, d, drop, bet)| player_bot(n, d, Some((drop, bet)))))
-            .collect(),
-            commands: vec![
+                ]),
+        )
+        .bot(baseline_bot("random", "uniform over the legal kinds of action; amounts skewed toward the minimum", baseline::Kind::Random))
+        .bot(baseline_bot("calling-station", "never drops; opens and calls the minimum", baseline::Kind::CallingStation))
+        .bot(player_bot("fuzzy", "the seed's fuzzy bluffing player: superiority estimation, learning tendencies, bluffs both ways", None))
+        .bots(MODELS.iter().map(|(n, d, drop, bet)| player_bot(n, d, Some((drop, bet)))))
+        .commands(
+            vec![
                 CommandInfo::new("eval", "`yomi stud eval [--json] C1 .. C7`: category, score 0-9 and ranks of the best hand"),
                 CommandInfo::new("compare", "`yomi stud compare [--tie-rule R] [--json] \"<cards>\" \"<cards>\"`: winner 1, 2 or 0"),
                 CommandInfo::new("repro", "`yomi repro stud [--json] [--sets N] [--games N] [--reading KEY=VALUE ...]`: the seed's chapter-4 experiment (Tables 4.1-4.4, §4.3.3), classifier confusion matrix, adaptive bluffing"),
                 CommandInfo::new("deals", "`yomi stud deals --seed S --count N`: a deal file of seeded deals"),
             ],
-        }
-    }
-
-    fn new_agent(
-        &self,
-        bot: &str,
-        options: &Options,
-        ctx: &AgentContext,
-    ) -> Result<Box<dyn Agent>, ErrorInfo> {
-        match bot {
-            "fuzzy" | "ta" | "tp" | "la" | "lp" => {
-                Ok(Box::new(player::FuzzyPlayer::new(options, ctx.seed)?))
-            }
-            "random" => Ok(Box::new(baseline::Baseline::new(baseline::Kind::Random, ctx.seed))),
-            "calling-station" => {
-                Ok(Box::new(baseline::Baseline::new(baseline::Kind::CallingStation, ctx.seed)))
-            }
-            _ => {
-                Err(ErrorInfo::new(ErrorCode::UnknownBot, format!("no bot `{bot}` in plugin stud")))
-            }
-        }
-    }
-
-    fn new_game(
-        &self,
-        game: &str,
-        options: &Options,
-        seed: u64,
-    ) -> Result<Box<dyn Game>, ErrorInfo> {
-        match game {
-            "stud" => Ok(Box::new(game::Session::from_options(options, seed)?)),
-            _ => Err(ErrorInfo::new(
-                ErrorCode::UnknownGame,
-                format!("no game `{game}` in plugin stud"),
-            )),
-        }
-    }
-
-    fn command(&self, args: &[String], ctx: &CommandContext) -> Result<String, ErrorInfo> {
-        cli::run(args, ctx)
-    }
+            cli::run,
+        )
 }

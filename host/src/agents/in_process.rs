@@ -4,6 +4,7 @@ use async_trait::async_trait;
 use serde_json::Value;
 use yomi_plugin::call::{Call, Open};
 use yomi_plugin::AgentContext;
+use yomi_plugin::GameOver;
 use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
 use super::AgentHandle;
@@ -41,6 +42,10 @@ impl AgentHandle for InProcessAgent {
 
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo> {
         self.invoke(Call::Observe { event }).await.map(|_| ())
+    }
+
+    async fn game_over(&self, over: GameOver) -> Result<(), ErrorInfo> {
+        self.invoke(Call::GameOver(over)).await.map(|_| ())
     }
 
     async fn configure(&self, options: Options) -> Result<(), ErrorInfo> {

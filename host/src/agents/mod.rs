@@ -10,6 +10,7 @@ pub mod worker;
 
 use async_trait::async_trait;
 use serde_json::Value;
+use yomi_plugin::GameOver;
 use yomi_protocol::{ActReply, ActRequest, ErrorInfo, Options};
 
 pub use in_process::InProcessAgent;
@@ -19,6 +20,11 @@ pub use in_process::InProcessAgent;
 pub trait AgentHandle: Send + Sync {
     async fn act(&self, request: ActRequest) -> Result<ActReply, ErrorInfo>;
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo>;
+    /// Tells a bot how a game it played ended, so a learning bot can update. Seats the host does
+    /// not run a bot for (a client, a replayed transcript) have nothing to tell.
+    async fn game_over(&self, _over: GameOver) -> Result<(), ErrorInfo> {
+        Ok(())
+    }
     /// `options` is the complete, schema-checked set.
     async fn configure(&self, options: Options) -> Result<(), ErrorInfo>;
     async fn call(&self, method: String, params: Value) -> Result<Value, ErrorInfo>;

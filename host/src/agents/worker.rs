@@ -20,6 +20,7 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio::sync::Mutex;
 use yomi_plugin::call::{Call, CallReply, Open};
 use yomi_plugin::loader::{LoadedPlugin, PluginHandle};
+use yomi_plugin::GameOver;
 use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
 use crate::agents::AgentHandle;
@@ -204,6 +205,10 @@ impl AgentHandle for WorkerAgent {
 
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo> {
         self.invoke(Call::Observe { event }).await.map(|_| ())
+    }
+
+    async fn game_over(&self, over: GameOver) -> Result<(), ErrorInfo> {
+        self.invoke(Call::GameOver(over)).await.map(|_| ())
     }
 
     async fn configure(&self, options: Options) -> Result<(), ErrorInfo> {

@@ -7,7 +7,8 @@ use std::time::Instant;
 use futures_util::future::join_all;
 use serde::Serialize;
 use serde_json::{json, Value};
-use yomi_protocol::{ActRequest, Decision, ErrorCode, ErrorInfo};
+use yomi_plugin::GameOver;
+use yomi_protocol::{ActRequest, Decision, ErrorCode, ErrorInfo, GameOutcome};
 
 use super::game::HostedGame;
 use super::policy::{FailureCounts, FailureKind, OnFailure, Policy};
@@ -147,6 +148,7 @@ pub async fn play(
         ));
     }
     log.push(json!({"type": "outcome", "game": game_index, "scores": outcome.scores, "summary": outcome.summary, "failures": failures}));
+    tell_game_over(agents, &outcome, game_index).await;
     Ok(GameRecord {
         scores: outcome.scores,
         summary: outcome.summary,
@@ -154,6 +156,23 @@ pub async fn play(
         forfeit: None,
         steps,
     })
+}
+
+/// Tells every seat's agent the outcome. A bot that fails to take it in has already played its
+/// game: the failure is logged for the operator and changes neither the record nor the match.
+async fn tell_game_over(agents: &[Arc<dyn AgentHandle>], outcome: &GameOutcome, game_index: u32) {
+    let told = join_all(
+        agents
+            .iter()
+            .enumerate()
+            .map(|(seat, a)| a.game_over(GameOver { seat, outcome: outcome.clone() })),
+    )
+    .await;
+    for (seat, result) in told.into_iter().enumerate() {
+        if let Err(e) = result {
+            tracing::warn!(game = game_index, seat, code = ?e.code, "game_over failed: {}", e.message);
+        }
+    }
 }
 
 /// Asks one agent under the deadline; returns the answer and the milliseconds it took.

@@ -10,7 +10,8 @@ use super::registry::Registry;
 pub struct ServeConfig {
     /// Longest accepted request line in bytes; longer lines get `line_too_long` and are skipped.
     pub max_line_bytes: usize,
-    /// TCP connections served at once; further clients wait in the accept queue.
+    /// TCP connections (and, counted apart, WebSocket sessions) served at once; further clients
+    /// wait in the accept queue.
     pub max_connections: usize,
     /// Where services keep state that survives restarts.
     pub data_dir: Option<PathBuf>,

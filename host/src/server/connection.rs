@@ -1,8 +1,9 @@
 //! One connection: read framed lines, answer each through the session, write replies and events.
 
+use std::future::Future;
 use std::sync::Arc;
 
-use futures_util::StreamExt;
+use futures_util::{Stream, StreamExt};
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 use tokio_util::codec::FramedRead;
@@ -15,7 +16,7 @@ use crate::runtime::config::Shared;
 use crate::runtime::outbox::Outbox;
 use crate::session::Session;
 
-/// Serves one client until it hangs up or the server shuts down.
+/// Serves one client of a byte stream (stdio, TCP) until it hangs up or the server shuts down.
 pub async fn serve<R, W>(
     reader: R,
     writer: W,
@@ -26,11 +27,28 @@ pub async fn serve<R, W>(
     R: AsyncRead + Unpin + Send,
     W: AsyncWrite + Unpin + Send + 'static,
 {
+    let lines = FramedRead::new(reader, BoundedLines::new(shared.config.max_line_bytes));
+    serve_lines(lines, |queue| write_lines(writer, queue), shared, shutdown, peer).await;
+}
+
+/// Serves one client given as a stream of framed requests and a task that delivers the outgoing
+/// messages (replies and events, in order) from a queue; so every transport shares this loop,
+/// its limits and its error codes.
+pub async fn serve_lines<S, F, Fut>(
+    mut lines: S,
+    deliver: F,
+    shared: Arc<Shared>,
+    shutdown: CancellationToken,
+    peer: &str,
+) where
+    S: Stream<Item = std::io::Result<Line>> + Unpin,
+    F: FnOnce(mpsc::Receiver<String>) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
     let (outbox, queue) = Outbox::new(1024);
-    let writer = tokio::spawn(write_lines(writer, queue));
+    let writer = tokio::spawn(deliver(queue));
     let limit = shared.config.max_line_bytes;
     let mut session = Session::new(shared, outbox.clone());
-    let mut lines = FramedRead::new(reader, BoundedLines::new(limit));
     tracing::debug!(peer, "session started");
     loop {
         let line = tokio::select! {
@@ -65,6 +83,13 @@ pub async fn serve<R, W>(
             Some(Ok(Line::NotUtf8)) => Reply::err(
                 None,
                 ErrorInfo::new(ErrorCode::MalformedJson, "line is not UTF-8; it was skipped"),
+            ),
+            Some(Ok(Line::Binary)) => Reply::err(
+                None,
+                ErrorInfo::new(
+                    ErrorCode::InvalidRequest,
+                    "binary frames are not accepted; send each request as a JSON text frame",
+                ),
             ),
         };
         if outbox.reply(&reply).await.is_err() {

@@ -15,6 +15,8 @@ pub enum Line {
     TooLong,
     /// The line was not UTF-8.
     NotUtf8,
+    /// A WebSocket binary frame: requests are text.
+    Binary,
 }
 
 /// `LinesCodec` whose recoverable errors are items.

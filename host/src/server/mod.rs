@@ -1,5 +1,8 @@
-//! Transports and sessions: JSON lines over stdio and TCP, one session per connection.
+//! Transports: JSON lines over stdio and TCP, and the same protocol over WebSocket (with the
+//! playground) over HTTP; one session per connection.
 
 pub mod connection;
 pub mod framing;
+pub mod http;
 pub mod listen;
+pub mod web;

@@ -1,0 +1,260 @@
+// yomi client: the JSON-lines protocol of PROTOCOL.md from JavaScript.
+//
+// One ES module for browsers and Node: a WebSocket (`ws://host:port/ws`, served by
+// `yomi serve --http`) in browsers and in Node with a global WebSocket, TCP (`tcp://host:port`,
+// `yomi serve --tcp`) or a child process (`Client.spawn`, `yomi serve --stdio`) in Node.
+// No dependencies.
+
+/** A failed request: `code` is the protocol's stable error code (`unknown_agent`, ...). */
+export class YomiError extends Error {
+  constructor(code, message, id = null) {
+    super(`${code}: ${message}`);
+    this.name = "YomiError";
+    this.code = code;
+    this.id = id;
+  }
+}
+
+/** One protocol session. Replies are matched to requests by id; events go to `on` listeners. */
+export class Client {
+  /** `transport` has `send(line)` and `close()`, and calls `onLine(text)` and `onClose()`. */
+  constructor(transport) {
+    this.transport = transport;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.listeners = new Map();
+    this.closed = false;
+    transport.onLine = (text) => this.#receive(text);
+    transport.onClose = () => this.#closedByPeer();
+  }
+
+  /**
+   * Connects to `ws://…`/`wss://…` (WebSocket) or `tcp://host:port` (Node only).
+   * A bare `host:port` means TCP in Node and WebSocket (`ws://host:port/ws`) in a browser.
+   */
+  static async connect(target) {
+    let url = String(target);
+    if (!url.includes("://")) url = isNode() ? `tcp://${url}` : `ws://${url}/ws`;
+    if (url.startsWith("ws://") || url.startsWith("wss://")) {
+      return new Client(await webSocketTransport(url));
+    }
+    if (url.startsWith("tcp://")) {
+      const { hostname, port } = new URL(url.replace("tcp://", "http://"));
+      return new Client(await tcpTransport(hostname.replace(/^\[|\]$/g, ""), Number(port)));
+    }
+    throw new Error(`unsupported address ${url}: use ws://, wss:// or tcp://`);
+  }
+
+  /** Node only: starts `binary serve --stdio ...args` and talks to it over its stdin/stdout. */
+  static async spawn(binary = "yomi", args = []) {
+    return new Client(await stdioTransport(binary, ["serve", "--stdio", ...args]));
+  }
+
+  /** Sends one request; resolves with its `result`, rejects with a `YomiError`. */
+  request(op, params = {}) {
+    if (this.closed) return Promise.reject(new YomiError("disconnected", "the connection is closed"));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.transport.send(JSON.stringify({ ...params, id, op }));
+    });
+  }
+
+  /** Calls `listener(message, name)` for each event named `name` (`"*"`: every event). Returns an unsubscribe function. */
+  on(name, listener) {
+    if (!this.listeners.has(name)) this.listeners.set(name, new Set());
+    this.listeners.get(name).add(listener);
+    return () => this.listeners.get(name)?.delete(listener);
+  }
+
+  close() {
+    this.transport.close();
+  }
+
+  hello(client = "yomi.js") { return this.request("hello", { protocol: 1, client }); }
+  ping() { return this.request("ping"); }
+  catalog() { return this.request("catalog"); }
+  /** `options`: `{game, preset, options, seed, generation}`. */
+  newAgent(bot, options = {}) { return this.request("agent.new", { bot, ...options }); }
+  /** Resolves with `{action, explain?}`. */
+  act(agent, observation, legal, { explain = false } = {}) {
+    return this.request("agent.act", { agent, observation, legal, explain });
+  }
+  /** `change`: `{options, preset}`; the agent keeps what it has learned. */
+  configure(agent, change) { return this.request("agent.configure", { agent, ...change }); }
+  /** `change`: `{bot, generation, preset, options}`. */
+  swap(agent, change = {}) { return this.request("agent.swap", { agent, ...change }); }
+  observe(agent, event) { return this.request("agent.observe", { agent, event }); }
+  call(agent, method, params = null) { return this.request("agent.call", { agent, method, params }); }
+  drop(agent) { return this.request("agent.drop", { agent }); }
+  agents() { return this.request("agent.list"); }
+  move(match, seat, action) { return this.request("match.move", { match, seat, action }); }
+  /** Runs a tournament; `onEvent` gets its `tournament.*` events while it runs. */
+  async tournament(params, onEvent = () => {}) {
+    const offs = ["tournament.started", "tournament.progress"].map((n) => this.on(n, onEvent));
+    try {
+      return await this.request("tournament.run", params);
+    } finally {
+      offs.forEach((off) => off());
+    }
+  }
+
+  /**
+   * Runs a match in which this client plays the seats given as `{client: NAME}`: `onTurn(turn)`
+   * gets each `your_turn` event (`{match, seat, observation, legal}`) and returns (or resolves
+   * to) the action, which is sent with `match.move`. `onEvent(message, name)` sees every event
+   * of the match.
+   * Resolves with the match result. Run one such match at a time per client.
+   */
+  async playMatch(params, onTurn, onEvent = () => {}) {
+    let matchId = null;
+    let failure = null;
+    const mine = (message) => matchId !== null && message.match === matchId;
+    const offs = [
+      this.on("match.started", (m, name) => {
+        if (matchId === null) matchId = m.match;
+        if (mine(m)) onEvent(m, name);
+      }),
+      this.on("match.event", (m, name) => mine(m) && onEvent(m, name)),
+      this.on("match.progress", (m, name) => mine(m) && onEvent(m, name)),
+      this.on("your_turn", async (turn, name) => {
+        if (!mine(turn)) return;
+        onEvent(turn, name);
+        try {
+          const action = await onTurn(turn);
+          await this.move(turn.match, turn.seat, action);
+        } catch (e) {
+          failure ??= e;
+        }
+      }),
+    ];
+    try {
+      const result = await this.request("match.run", params);
+      if (failure) throw failure;
+      return result;
+    } finally {
+      offs.forEach((off) => off());
+    }
+  }
+
+  #receive(text) {
+    let message;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return; // the server only sends JSON; ignore anything else
+    }
+    if (message.event !== undefined && message.id === undefined) {
+      const name = eventName(message);
+      for (const key of [name, "*"]) {
+        for (const listener of this.listeners.get(key) ?? []) listener(message, name);
+      }
+      return;
+    }
+    const waiting = this.pending.get(message.id);
+    if (!waiting) {
+      // A reply to a line the server could not read (id null): report it as an event.
+      for (const listener of this.listeners.get("unmatched_reply") ?? []) listener(message);
+      return;
+    }
+    this.pending.delete(message.id);
+    if (message.ok) waiting.resolve(message.result);
+    else waiting.reject(new YomiError(message.error.code, message.error.message, message.id));
+  }
+
+  #closedByPeer() {
+    this.closed = true;
+    for (const { reject } of this.pending.values()) {
+      reject(new YomiError("disconnected", "the connection closed before the reply"));
+    }
+    this.pending.clear();
+    for (const listener of this.listeners.get("close") ?? []) listener({ event: "close" });
+  }
+}
+
+/**
+ * The kind of an event. A `match.event` carries the game's event in a field also named `event`,
+ * which a JSON parser keeps in place of the kind: an event whose `event` is not a string is one.
+ */
+export function eventName(message) {
+  return typeof message.event === "string" ? message.event : "match.event";
+}
+
+function isNode() {
+  return typeof process !== "undefined" && !!process.versions?.node;
+}
+
+async function webSocketTransport(url) {
+  if (typeof WebSocket === "undefined") {
+    throw new Error("no WebSocket here (Node 20 needs --experimental-websocket; or use tcp://)");
+  }
+  const socket = new WebSocket(url);
+  const transport = {
+    onLine: () => {},
+    onClose: () => {},
+    send: (line) => socket.send(line),
+    close: () => socket.close(),
+  };
+  await new Promise((resolve, reject) => {
+    socket.onopen = resolve;
+    socket.onerror = () => reject(new Error(`cannot connect to ${url}`));
+  });
+  socket.onmessage = (e) => transport.onLine(String(e.data));
+  socket.onclose = () => transport.onClose();
+  return transport;
+}
+
+/** Calls `onLine` for each complete line of a text stream. */
+function lineSplitter(transport) {
+  let buffer = "";
+  return (chunk) => {
+    buffer += chunk;
+    let end;
+    while ((end = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, end);
+      buffer = buffer.slice(end + 1);
+      if (line.trim()) transport.onLine(line);
+    }
+  };
+}
+
+async function tcpTransport(host, port) {
+  const net = await import("node:net");
+  const socket = net.connect({ host, port });
+  socket.setNoDelay(true);
+  socket.setEncoding("utf8");
+  const transport = {
+    onLine: () => {},
+    onClose: () => {},
+    send: (line) => socket.write(line + "\n"),
+    close: () => socket.end(),
+  };
+  await new Promise((resolve, reject) => {
+    socket.once("connect", resolve);
+    socket.once("error", reject);
+  });
+  socket.on("data", lineSplitter(transport));
+  socket.on("error", () => {});
+  socket.on("close", () => transport.onClose());
+  return transport;
+}
+
+async function stdioTransport(binary, args) {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(binary, args, { stdio: ["pipe", "pipe", "inherit"] });
+  await new Promise((resolve, reject) => {
+    child.once("spawn", resolve);
+    child.once("error", reject);
+  });
+  child.stdout.setEncoding("utf8");
+  const transport = {
+    onLine: () => {},
+    onClose: () => {},
+    send: (line) => child.stdin.write(line + "\n"),
+    close: () => child.stdin.end(),
+  };
+  child.stdout.on("data", lineSplitter(transport));
+  child.stdin.on("error", () => {});
+  child.on("close", () => transport.onClose());
+  return transport;
+}

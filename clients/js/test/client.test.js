@@ -1,0 +1,139 @@
+// The client against the real binary, over TCP, WebSocket and stdio.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { Client, YomiError } from "../src/yomi.js";
+import { binary, startServer } from "./server.js";
+
+let server;
+before(async () => { server = await startServer(); });
+after(async () => { await server?.stop(); });
+
+/** Plays a whole battle against delta-nash from the client seat, choosing the first legal action. */
+async function playBattle(client) {
+  const turns = [];
+  const events = [];
+  const result = await client.playMatch(
+    { game: "battle", seed: 5, games: 1, seats: [{ client: "me" }, { bot: "battle/delta-nash", preset: "human-like" }] },
+    (turn) => { turns.push(turn); return turn.legal[0]; },
+    (_message, name) => events.push(name),
+  );
+  return { result, turns, events };
+}
+
+for (const transport of ["tcp", "ws"]) {
+  const address = () => (transport === "tcp" ? `tcp://${server.tcp}` : `ws://${server.http}/ws`);
+
+  test(`${transport}: handshake, catalog, an explained decision`, async () => {
+    const client = await Client.connect(address());
+    try {
+      const hello = await client.hello("node test");
+      assert.equal(hello.protocol, 1);
+      assert.equal(hello.compatible, true);
+      assert.deepEqual(await client.ping(), { pong: true });
+      const catalog = await client.catalog();
+      assert.ok(catalog.bots.some((b) => b.id === "battle/delta-nash"));
+      const agent = await client.newAgent("example/rps", { preset: "reader", seed: 42 });
+      assert.equal(agent.options.reading, 1);
+      const reply = await client.act(agent.agent, { opponent_last: "rock" }, ["rock", "paper", "scissors"], { explain: true });
+      assert.equal(reply.action, "paper");
+      assert.equal(reply.explain.reason, "beats your last hand");
+      const changed = await client.configure(agent.agent, { options: { reading: 2 } });
+      assert.equal(changed.options.reading, 2);
+      const after = await client.act(agent.agent, { opponent_last: "rock" }, ["rock", "paper", "scissors"]);
+      assert.equal(after.action, "scissors");
+    } finally {
+      client.close();
+    }
+  });
+
+  test(`${transport}: errors carry the protocol's codes and the session goes on`, async () => {
+    const client = await Client.connect(address());
+    try {
+      await assert.rejects(client.act("a9", {}, []), (e) => e instanceof YomiError && e.code === "unknown_agent");
+      await assert.rejects(client.newAgent("chess"), (e) => e.code === "unknown_bot");
+      await assert.rejects(client.newAgent("example/rps", { options: { bias: 1.5 } }), (e) => e.code === "invalid_option");
+      await assert.rejects(client.request("agent.dance"), (e) => e.code === "unknown_op");
+      assert.deepEqual(await client.ping(), { pong: true });
+    } finally {
+      client.close();
+    }
+  });
+
+  test(`${transport}: a whole battle against delta-nash from a client seat`, async () => {
+    const client = await Client.connect(address());
+    try {
+      const { result, turns, events } = await playBattle(client);
+      assert.equal(result.games, 1);
+      assert.equal(result.scores.length, 2);
+      assert.equal(result.scores[0] + result.scores[1], 1);
+      assert.deepEqual(result.forfeits, [0, 0]);
+      assert.ok(turns.length >= 3, `only ${turns.length} turns`);
+      assert.ok(turns.every((t) => t.seat === 0 && t.observation.you !== undefined));
+      assert.ok(events.includes("match.started") && events.includes("match.event"));
+    } finally {
+      client.close();
+    }
+  });
+}
+
+test("the same seed plays the same battle on TCP and WebSocket", async () => {
+  const tcp = await Client.connect(`tcp://${server.tcp}`);
+  const ws = await Client.connect(`ws://${server.http}/ws`);
+  try {
+    const [a, b] = await Promise.all([playBattle(tcp), playBattle(ws)]);
+    assert.deepEqual(a.result.scores, b.result.scores);
+    assert.deepEqual(a.turns.map((t) => t.observation), b.turns.map((t) => t.observation));
+  } finally {
+    tcp.close();
+    ws.close();
+  }
+});
+
+test("ws: binary and oversized frames get coded errors; the socket keeps serving", async () => {
+  const small = await startServer(["--max-line-bytes", "1000"]);
+  const socket = new WebSocket(`ws://${small.http}/ws`);
+  const replies = [];
+  await new Promise((resolve) => (socket.onopen = resolve));
+  socket.onmessage = (e) => replies.push(JSON.parse(e.data));
+  socket.send(new Uint8Array([1, 2, 3]));
+  socket.send(JSON.stringify({ id: 1, op: "ping", pad: "x".repeat(2000) }));
+  socket.send("{not json");
+  socket.send(JSON.stringify({ id: 2, op: "ping" }, null, 2)); // pretty-printed: still one request
+  while (replies.length < 4) await new Promise((r) => setTimeout(r, 20));
+  socket.close();
+  await small.stop();
+  const codes = replies.map((r) => r.error?.code ?? "ok");
+  assert.deepEqual(codes.sort(), ["invalid_request", "line_too_long", "malformed_json", "ok"]);
+  assert.ok(replies.some((r) => r.id === 2 && r.ok && r.result.pong));
+});
+
+test("stdio: a spawned yomi answers", async () => {
+  process.env.YOMI_LOG = "warn"; // its log goes to this test's output
+  const client = await Client.spawn(binary);
+  try {
+    assert.deepEqual(await client.ping(), { pong: true });
+  } finally {
+    client.close();
+  }
+});
+
+test("http: the playground and the health check are served", async () => {
+  const health = await fetch(`http://${server.http}/healthz`);
+  assert.equal(health.status, 200);
+  const page = await fetch(`http://${server.http}/`);
+  assert.match(page.headers.get("content-type"), /text\/html/);
+  assert.match(await page.text(), /yomi playground/);
+  const module = await fetch(`http://${server.http}/yomi.js`);
+  assert.match(await module.text(), /export class Client/);
+  assert.equal((await fetch(`http://${server.http}/nothing.js`)).status, 404);
+});
+
+test("ws: a server shutting down closes the socket and the client sees it", async () => {
+  const own = await startServer();
+  const client = await Client.connect(`ws://${own.http}/ws`);
+  assert.deepEqual(await client.ping(), { pong: true });
+  const closed = new Promise((resolve) => client.on("close", resolve));
+  await own.stop();
+  await closed;
+  await assert.rejects(client.ping(), (e) => e.code === "disconnected");
+});

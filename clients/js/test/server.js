@@ -1,0 +1,35 @@
+// Starts a real `yomi serve --tcp --http` for the tests and tells where it listens.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+/** The yomi binary: $YOMI_BIN, else the workspace's release build. */
+export const binary = process.env.YOMI_BIN ?? path.join(root, "target/release/yomi");
+
+/** Resolves with `{tcp, http, stop}` once both listeners have logged their addresses. */
+export function startServer(extra = []) {
+  const child = spawn(binary, ["serve", "--tcp", "127.0.0.1:0", "--http", "127.0.0.1:0", ...extra], {
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, YOMI_LOG: "info" }, // info is the level that logs the addresses
+  });
+  let log = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`yomi did not start; log:\n${log}`)), 30000);
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk) => {
+      log += chunk;
+      const tcp = log.match(/listening on (127\.0\.0\.1:\d+)/);
+      const http = log.match(/listening on http:\/\/(127\.0\.0\.1:\d+)/);
+      if (tcp && http) {
+        clearTimeout(timer);
+        resolve({
+          tcp: tcp[1],
+          http: http[1],
+          stop: () => new Promise((done) => { child.once("exit", done); child.kill("SIGTERM"); }),
+        });
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`yomi exited with ${code}; log:\n${log}`)));
+  });
+}

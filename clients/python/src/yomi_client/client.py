@@ -1,0 +1,126 @@
+"""The blocking client, over TCP or a spawned `yomi serve --stdio`."""
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+from typing import Any, Callable, Dict, IO, List, Optional
+
+from .errors import YomiError, closed, error_from_reply
+from .operations import MatchFollower, Operations, event_name
+
+Listener = Callable[[dict], None]
+
+
+class Client(Operations):
+    """One protocol session. Requests block until their reply; events that arrive meanwhile go
+    to the listeners registered with `on` and to `events` (most recent last)."""
+
+    def __init__(self, reader: IO[str], writer: IO[str], close: Callable[[], None]):
+        self._reader = reader
+        self._writer = writer
+        self._close = close
+        self._next_id = 1
+        self._replies: Dict[Any, dict] = {}
+        self._listeners: Dict[str, List[Listener]] = {}
+        self.events: List[dict] = []
+
+    @classmethod
+    def tcp(cls, host: str = "127.0.0.1", port: int = 7878, timeout: Optional[float] = None) -> "Client":
+        sock = socket.create_connection((host, port), timeout=timeout)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        stream = sock.makefile("rw", encoding="utf-8", newline="\n")
+
+        def close() -> None:
+            stream.close()
+            sock.close()
+
+        return cls(stream, stream, close)
+
+    @classmethod
+    def spawn(cls, binary: str = "yomi", args: Optional[List[str]] = None) -> "Client":
+        """Starts `binary serve --stdio ARGS` and talks to it; closing ends the process."""
+        child = subprocess.Popen([binary, "serve", "--stdio", *(args or [])], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, text=True, encoding="utf-8")
+
+        def close() -> None:
+            child.stdin.close()
+            child.wait(timeout=10)
+            child.stdout.close()
+
+        return cls(child.stdout, child.stdin, close)
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *_exc: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._close()
+
+    def on(self, event: str, listener: Listener) -> Callable[[], None]:
+        """Calls `listener(message)` for each event named `event` ("*": all). Returns an unsubscriber."""
+        self._listeners.setdefault(event, []).append(listener)
+        return lambda: self._listeners[event].remove(listener)
+
+    def send(self, op: str, **params: Any) -> int:
+        """Sends a request without waiting; returns its id (see `wait`)."""
+        request_id = self._next_id
+        self._next_id += 1
+        self._writer.write(json.dumps({**params, "id": request_id, "op": op}) + "\n")
+        self._writer.flush()
+        return request_id
+
+    def wait(self, request_id: int) -> Any:
+        """Reads until the reply to `request_id`; returns its result or raises its error."""
+        while request_id not in self._replies:
+            self._read_one()
+        reply = self._replies.pop(request_id)
+        if not reply.get("ok"):
+            raise error_from_reply(reply)
+        return reply["result"]
+
+    def request(self, op: str, **params: Any) -> Any:
+        return self.wait(self.send(op, **params))
+
+    def play_match(self, params: dict, on_turn: Callable[[dict], Any],
+                   on_event: Optional[Listener] = None) -> dict:
+        """Runs `match.run` with `params`; this client plays the seats given as `{"client": NAME}`.
+        `on_turn(turn)` gets each `your_turn` event (`match`, `seat`, `observation`, `legal`) and
+        returns the action. Returns the match result. One match at a time per client."""
+        follower = MatchFollower()
+        moves: List[int] = []
+
+        def listen(message: dict) -> None:
+            if not follower.mine(message):
+                return
+            if on_event:
+                on_event(message)
+            if message.get("event") == "your_turn":
+                action = on_turn(message)
+                moves.append(self.send("match.move", match=message["match"], seat=message["seat"], action=action))
+
+        off = self.on("*", listen)
+        try:
+            result = self.wait(self.send("match.run", **params))
+        finally:
+            off()
+        for move in moves:
+            self.wait(move)  # raises if a move was refused
+        return result
+
+    def _read_one(self) -> None:
+        line = self._reader.readline()
+        if not line:
+            raise closed()
+        message = json.loads(line)
+        if "event" in message and "id" not in message:
+            self.events.append(message)
+            del self.events[:-1000]
+            for listener in list(self._listeners.get(event_name(message), [])) + list(self._listeners.get("*", [])):
+                listener(message)
+        elif message.get("id") is None:
+            raise error_from_reply(message)  # a line the server could not read
+        else:
+            self._replies[message["id"]] = message

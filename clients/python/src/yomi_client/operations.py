@@ -1,0 +1,84 @@
+"""The protocol's operations as methods, shared by the blocking and the asyncio client.
+
+Each method only builds a request and hands it to `self.request`, which the blocking client
+answers with the result and the asyncio client with an awaitable of it.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+
+def _given(**params: Any) -> dict:
+    """Drops parameters left at None, so the server applies its defaults."""
+    return {k: v for k, v in params.items() if v is not None}
+
+
+class Operations:
+    def request(self, op: str, **params: Any) -> Any:  # pragma: no cover - provided by clients
+        raise NotImplementedError
+
+    def hello(self, client: str = "yomi_client (python)"):
+        return self.request("hello", protocol=1, client=client)
+
+    def ping(self):
+        return self.request("ping")
+
+    def catalog(self):
+        return self.request("catalog")
+
+    def new_agent(self, bot: str, *, game: Optional[str] = None, preset: Optional[str] = None,
+                  options: Optional[dict] = None, seed: Optional[int] = None,
+                  generation: Optional[int] = None):
+        """Makes an agent; the result describes it (`result["agent"]` is its id)."""
+        return self.request("agent.new", **_given(bot=bot, game=game, preset=preset,
+                                                  options=options, seed=seed, generation=generation))
+
+    def act(self, agent: str, observation: Any, legal: list, *, explain: bool = False):
+        """A decision: `{"action": ..., "explain": ...}`."""
+        return self.request("agent.act", agent=agent, observation=observation, legal=legal,
+                            explain=explain)
+
+    def configure(self, agent: str, *, options: Optional[dict] = None, preset: Optional[str] = None):
+        """Changes a live agent's personality; it keeps what it has learned."""
+        return self.request("agent.configure", **_given(agent=agent, options=options, preset=preset))
+
+    def swap(self, agent: str, *, bot: Optional[str] = None, generation: Optional[int] = None,
+             preset: Optional[str] = None, options: Optional[dict] = None):
+        return self.request("agent.swap", **_given(agent=agent, bot=bot, generation=generation,
+                                                   preset=preset, options=options))
+
+    def observe(self, agent: str, event: Any):
+        return self.request("agent.observe", agent=agent, event=event)
+
+    def call(self, agent: str, method: str, params: Any = None):
+        return self.request("agent.call", agent=agent, method=method, params=params)
+
+    def drop(self, agent: str):
+        return self.request("agent.drop", agent=agent)
+
+    def agents(self):
+        return self.request("agent.list")
+
+    def move(self, match: str, seat: int, action: Any):
+        return self.request("match.move", match=match, seat=seat, action=action)
+
+
+def event_name(message: dict) -> str:
+    """The kind of an event. A `match.event` carries the game's event in a field also named
+    `event`, which a JSON parser keeps in place of the kind: an event whose `event` is not a
+    string is one."""
+    name = message.get("event")
+    return name if isinstance(name, str) else "match.event"
+
+
+class MatchFollower:
+    """Recognises the events of the one match a client-seat helper is playing: the first
+    `match.started` after its `match.run` names it."""
+
+    def __init__(self) -> None:
+        self.match: Optional[str] = None
+
+    def mine(self, message: dict) -> bool:
+        if message.get("event") == "match.started" and self.match is None:
+            self.match = message.get("match")
+        return self.match is not None and message.get("match") == self.match

@@ -1,0 +1,124 @@
+"""The Python clients against the real binary."""
+import asyncio
+
+import pytest
+
+from yomi_client import BotFailure, Client, InvalidOption, NotFound, RequestError, YomiError
+from yomi_client.aio import AsyncClient
+
+RPS = ["rock", "paper", "scissors"]
+
+
+def test_handshake_catalog_and_an_explained_decision(server):
+    with Client.tcp(*server) as yomi:
+        hello = yomi.hello()
+        assert hello["protocol"] == 1 and hello["compatible"]
+        assert yomi.ping() == {"pong": True}
+        assert any(b["id"] == "battle/delta-nash" for b in yomi.catalog()["bots"])
+        agent = yomi.new_agent("example/rps", preset="reader", seed=42)["agent"]
+        reply = yomi.act(agent, {"opponent_last": "rock"}, RPS, explain=True)
+        assert reply["action"] == "paper"
+        assert reply["explain"]["reason"] == "beats your last hand"
+        assert yomi.configure(agent, options={"reading": 2})["options"]["reading"] == 2
+        assert yomi.act(agent, {"opponent_last": "rock"}, RPS)["action"] == "scissors"
+        assert yomi.drop(agent) == {"dropped": agent}
+
+
+def test_errors_are_typed_and_carry_codes(server):
+    with Client.tcp(*server) as yomi:
+        with pytest.raises(NotFound) as e:
+            yomi.act("a9", {}, [])
+        assert e.value.code == "unknown_agent"
+        with pytest.raises(NotFound, match="unknown_bot"):
+            yomi.new_agent("chess")
+        with pytest.raises(InvalidOption) as e:
+            yomi.new_agent("example/rps", options={"bias": 1.5})
+        assert e.value.code == "invalid_option"
+        with pytest.raises(RequestError) as e:
+            yomi.request("agent.dance")
+        assert e.value.code == "unknown_op"
+        assert isinstance(e.value, YomiError)
+        assert yomi.ping() == {"pong": True}  # the session goes on
+
+
+def first_legal(turn):
+    return turn["legal"][0]
+
+
+def test_a_battle_against_delta_nash_from_a_client_seat(server):
+    with Client.tcp(*server) as yomi:
+        turns = []
+        result = yomi.play_match(
+            {"game": "battle", "seed": 5, "games": 1,
+             "seats": [{"client": "me"}, {"bot": "battle/delta-nash", "preset": "human-like"}]},
+            lambda turn: turns.append(turn) or first_legal(turn))
+        assert result["games"] == 1 and sum(result["scores"]) == 1
+        assert result["forfeits"] == [0, 0]
+        assert len(turns) >= 3 and all(t["seat"] == 0 for t in turns)
+
+
+def test_the_client_seat_can_ask_another_bot_while_playing(server):
+    """on_turn may make requests of its own (here: a nash agent advises the client's seat)."""
+    with Client.tcp(*server) as yomi:
+        adviser = yomi.new_agent("battle/nash", seed=3)["agent"]
+        result = yomi.play_match(
+            {"game": "battle", "seed": 9, "games": 1,
+             "seats": [{"client": "me"}, {"bot": "battle/delta-nash"}]},
+            lambda turn: yomi.act(adviser, turn["observation"], turn["legal"])["action"])
+        assert sum(result["scores"]) == 1 and result["forfeits"] == [0, 0]
+
+
+def test_an_illegal_client_move_fails_the_match_as_its_policy_says(server):
+    with Client.tcp(*server) as yomi:
+        result = yomi.play_match(
+            {"game": "battle", "seed": 1, "games": 1,
+             "seats": [{"client": "me"}, {"bot": "battle/random"}]},
+            lambda turn: {"switch": "nobody"})
+        assert result["scores"] == [0.0, 1.0]
+        assert result["failures"][0]["illegal"] == 1
+
+
+def test_asyncio_client_plays_the_same_battle_as_the_blocking_one(server):
+    params = {"game": "battle", "seed": 5, "games": 1,
+              "seats": [{"client": "me"}, {"bot": "battle/delta-nash", "preset": "human-like"}]}
+    with Client.tcp(*server) as yomi:
+        blocking = []
+        expected = yomi.play_match(params, lambda t: blocking.append(t["observation"]) or first_legal(t))
+
+    async def run():
+        async with await AsyncClient.tcp(*server) as yomi:
+            seen = []
+
+            async def on_turn(turn):
+                seen.append(turn["observation"])
+                await yomi.ping()  # a request from inside a turn must not stall the reader
+                return first_legal(turn)
+
+            pings = await asyncio.gather(*(yomi.ping() for _ in range(20)))
+            assert pings == [{"pong": True}] * 20
+            return await yomi.play_match(params, on_turn), seen
+
+    result, observations = asyncio.run(run())
+    assert result["scores"] == expected["scores"]
+    assert observations == blocking
+
+
+def test_stdio_clients_spawn_the_server(binary):
+    with Client.spawn(binary) as yomi:
+        assert yomi.ping() == {"pong": True}
+
+    async def run():
+        async with await AsyncClient.spawn(binary) as yomi:
+            with pytest.raises(NotFound):
+                await yomi.drop("a1")
+            return await yomi.ping()
+
+    assert asyncio.run(run()) == {"pong": True}
+
+
+def test_a_bot_that_fails_raises_bot_failure(server):
+    with Client.tcp(*server) as yomi:
+        agent = yomi.new_agent("battle/delta-nash")["agent"]
+        with pytest.raises(BotFailure) as e:
+            yomi.act(agent, {"not": "a battle"}, [])
+        assert e.value.code in ("bot_error", "plugin_panic")

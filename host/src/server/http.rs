@@ -1,0 +1,147 @@
+//! The HTTP listener: the protocol over WebSocket (`GET /ws`), the playground (`GET /`) and a
+//! health check (`GET /healthz`), all on one port.
+//!
+//! A WebSocket is served by the very same per-connection loop as a TCP client
+//! ([`connection::serve_lines`]): each text frame is one request line and each reply or event goes
+//! back as one text frame. Limits, error codes, ordering and events are therefore identical on
+//! every transport.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use futures_util::stream::SplitSink;
+use futures_util::{SinkExt, StreamExt};
+use tokio::net::TcpListener;
+use tokio::sync::{mpsc, Semaphore};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use super::framing::Line;
+use super::{connection, web};
+use crate::runtime::config::Shared;
+
+/// What the HTTP handlers share.
+#[derive(Clone)]
+struct Http {
+    shared: Arc<Shared>,
+    shutdown: CancellationToken,
+    /// The WebSocket sessions served at once (`--max-connections`, counted apart from TCP's).
+    slots: Arc<Semaphore>,
+    sessions: TaskTracker,
+}
+
+/// Serves HTTP until shutdown, then waits for the open WebSocket sessions to end.
+pub async fn serve_http(listener: TcpListener, shared: Arc<Shared>, shutdown: CancellationToken) {
+    let slots = Arc::new(Semaphore::new(shared.config.max_connections));
+    let state = Http { shared, shutdown: shutdown.clone(), slots, sessions: TaskTracker::new() };
+    let sessions = state.sessions.clone();
+    let app = Router::new()
+        .route("/ws", get(upgrade))
+        .route("/healthz", get(|| async { "ok\n" }))
+        .route("/", get(|| asset("index.html")))
+        .route(
+            "/*path",
+            get(|axum::extract::Path(path): axum::extract::Path<String>| asset_owned(path)),
+        )
+        .with_state(state);
+    // No Nagle delay: a reply frame goes out at once, as on the TCP transport.
+    let served = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+        .tcp_nodelay(true)
+        .with_graceful_shutdown(shutdown.cancelled_owned())
+        .await;
+    if let Err(e) = served {
+        tracing::warn!("HTTP listener failed: {e}");
+    }
+    sessions.close();
+    sessions.wait().await;
+}
+
+async fn asset_owned(path: String) -> Response {
+    asset(&path).await
+}
+
+/// One embedded playground file, or 404.
+async fn asset(path: &str) -> Response {
+    match web::file(path) {
+        Some(file) => ([(header::CONTENT_TYPE, file.content_type)], file.body).into_response(),
+        None => (StatusCode::NOT_FOUND, format!("no such page: /{path}\n")).into_response(),
+    }
+}
+
+async fn upgrade(
+    ws: WebSocketUpgrade,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    State(http): State<Http>,
+) -> Response {
+    // Frames far above the line limit are refused by the WebSocket layer itself (the socket is
+    // closed with "message too big"); those up to 4× the limit get the protocol's own
+    // `line_too_long` reply and the session goes on, as on TCP.
+    let frame_limit = http.shared.config.max_line_bytes.saturating_mul(4).max(64 * 1024);
+    ws.max_message_size(frame_limit).max_frame_size(frame_limit).on_upgrade(move |socket| {
+        let sessions = http.sessions.clone();
+        sessions.track_future(async move {
+            // Like TCP: a client past the connection limit waits until a session ends.
+            let Ok(_slot) = http.slots.clone().acquire_owned().await else { return };
+            bridge(socket, http.shared, http.shutdown, format!("ws:{peer}")).await;
+        })
+    })
+}
+
+/// Runs one protocol session over a WebSocket until either side ends it: each text frame is one
+/// request for the same session loop as a TCP line, each reply or event one text frame.
+async fn bridge(socket: WebSocket, shared: Arc<Shared>, shutdown: CancellationToken, peer: String) {
+    let limit = shared.config.max_line_bytes;
+    let (sink, stream) = socket.split();
+    let frames = stream.take_while(|frame| {
+        std::future::ready(match frame {
+            Ok(Message::Close(_)) => false,
+            Ok(_) => true,
+            Err(e) => {
+                // An abrupt close, or a frame over the WebSocket layer's own size limit.
+                tracing::debug!("websocket read ended: {e}");
+                false
+            }
+        })
+    });
+    let requests = frames.filter_map(move |frame| {
+        std::future::ready(match frame {
+            Ok(Message::Text(text)) if text.len() > limit => Some(Ok(Line::TooLong)),
+            Ok(Message::Text(text)) => Some(Ok(Line::Text(text))),
+            Ok(Message::Binary(_)) => Some(Ok(Line::Binary)),
+            // Pings are answered by the WebSocket layer itself.
+            _ => None,
+        })
+    });
+    connection::serve_lines(
+        Box::pin(requests),
+        |queue| send_frames(sink, queue),
+        shared,
+        shutdown,
+        &peer,
+    )
+    .await;
+}
+
+/// Sends each queued reply or event as a text frame; closes the socket when the session ends.
+async fn send_frames(mut sink: SplitSink<WebSocket, Message>, mut queue: mpsc::Receiver<String>) {
+    while let Some(text) = queue.recv().await {
+        // After the client is gone keep draining, so the session never blocks on a full queue.
+        if sink.feed(Message::Text(text)).await.is_err() {
+            while queue.recv().await.is_some() {}
+            return;
+        }
+        // Flush when nothing else is queued, so pipelined replies go out together.
+        if queue.is_empty() && sink.flush().await.is_err() {
+            while queue.recv().await.is_some() {}
+            return;
+        }
+    }
+    let close = CloseFrame { code: 1000, reason: "session ended".into() };
+    let _ = sink.send(Message::Close(Some(close))).await;
+}

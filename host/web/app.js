@@ -1,0 +1,302 @@
+// The playground: play any game against any bot through a client seat, change its personality
+// mid-game, call the service bots, run a small tournament. Everything goes through the yomi
+// JavaScript client over this server's /ws.
+import { Client, YomiError } from "./yomi.js";
+import { el, actionLabel, renderOptions, gameView, explainView, standingsView } from "./views.js";
+
+const $ = (id) => document.getElementById(id);
+const status = (text, ok = true) => {
+  $("status").textContent = text;
+  $("status").className = ok ? "ok" : "bad";
+};
+
+let client;
+let catalog;
+
+/** The seat-playing state of the game on the board. */
+const play = { running: false, agents: [], youSeat: 0, readOptions: () => ({}), game: null, lastObservation: null };
+
+async function main() {
+  for (const tab of document.querySelectorAll(".tab")) {
+    tab.addEventListener("click", () => {
+      document.querySelectorAll(".tab, .panel").forEach((n) => n.classList.remove("active"));
+      tab.classList.add("active");
+      $(`tab-${tab.dataset.tab}`).classList.add("active");
+    });
+  }
+  try {
+    client = await Client.connect(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+    client.on("close", () => status("disconnected: reload the page", false));
+    const hello = await client.hello("yomi playground");
+    catalog = await client.catalog();
+    status(`connected · yomi ${hello.version} · ${catalog.bots.length} bots`);
+  } catch (e) {
+    status(`cannot reach yomi: ${e.message}`, false);
+    return;
+  }
+  setUpPlay();
+  setUpServices();
+  setUpTournament();
+}
+
+const botsFor = (game) => catalog.bots.filter((b) => b.games.includes(game));
+const botById = (id) => catalog.bots.find((b) => b.id === id);
+const fill = (select, items) => select.replaceChildren(...items.map(([value, label]) => el("option", { value }, label)));
+
+function setUpPlay() {
+  const games = catalog.games.filter((g) => botsFor(g.name).length);
+  fill($("game"), games.map((g) => [g.name, `${g.name} (${g.plugin})`]));
+  if (games.some((g) => g.name === "battle")) $("game").value = "battle";
+  $("game").addEventListener("change", showBots);
+  $("bot").addEventListener("change", showPresets);
+  $("preset").addEventListener("change", showOptions);
+  $("start").addEventListener("click", () => startGame().catch(report));
+  $("apply").addEventListener("click", () => configure().catch(report));
+  $("swap").addEventListener("click", () => swap().catch(report));
+  showBots();
+}
+
+function showBots() {
+  fill($("bot"), botsFor($("game").value).map((b) => [b.id, b.id]));
+  const preferred = botsFor($("game").value).find((b) => b.name === "delta-nash");
+  if (preferred) $("bot").value = preferred.id;
+  showPresets();
+}
+
+function showPresets() {
+  const bot = botById($("bot").value);
+  fill($("preset"), [["", "(defaults)"], ...bot.presets.map((p) => [p.name, `${p.name}: ${p.description}`])]);
+  showOptions();
+}
+
+/** The controls show the defaults with the chosen preset applied. */
+function showOptions() {
+  const bot = botById($("bot").value);
+  const preset = bot.presets.find((p) => p.name === $("preset").value);
+  play.readOptions = renderOptions($("options"), bot.options, preset?.options ?? {});
+}
+
+function report(e) {
+  const text = e instanceof YomiError ? `${e.code}: ${e.message.replace(/^[a-z_]+: /, "")}` : String(e.message ?? e);
+  $("log").prepend(el("li", { class: "error", "data-testid": "error" }, text));
+}
+
+const log = (text) => $("log").prepend(el("li", {}, text));
+
+async function startGame() {
+  if (play.running) return;
+  const game = catalog.games.find((g) => g.name === $("game").value);
+  const bot = $("bot").value;
+  const seed = Number($("seed").value) || 0;
+  for (const agent of play.agents) if (agent) await client.drop(agent).catch(() => {});
+  play.game = game.name;
+  play.lastObservation = null;
+  play.youSeat = 0;
+  play.agents = [null];
+  // Every other seat is the bot, played by this page through agent.act so its explanation shows.
+  for (let seat = 1; seat < game.min_seats; seat++) {
+    const made = await client.newAgent(bot, { options: play.readOptions(), seed: seed * 100 + seat });
+    play.agents.push(made.agent);
+  }
+  const seats = play.agents.map((_, seat) => ({ client: seat === play.youSeat ? "you" : `bot${seat}` }));
+  play.running = true;
+  $("apply").disabled = $("swap").disabled = false;
+  $("result").replaceChildren();
+  $("log").replaceChildren();
+  log(`new ${game.name} game against ${bot}, seed ${seed}`);
+  try {
+    const result = await client.playMatch({ game: game.name, seats, seed, games: 1 }, takeTurn, showEvent);
+    const mine = result.scores[play.youSeat];
+    const best = Math.max(...result.scores);
+    const verdict = mine === best && result.scores.filter((s) => s === best).length === 1 ? "You win" : mine === best ? "Draw" : "The bot wins";
+    $("result").replaceChildren(el("strong", { "data-testid": "verdict" }, `${verdict} — scores ${result.scores.join(" : ")}`));
+    log(`game over: ${result.scores.join(" : ")}`);
+  } finally {
+    play.running = false;
+    $("actions").replaceChildren();
+    $("actions").classList.remove("waiting");
+  }
+}
+
+/** A seat's turn: the bot's seats are answered with agent.act, yours waits for a click. */
+async function takeTurn(turn) {
+  if (turn.seat !== play.youSeat) {
+    const reply = await client.act(play.agents[turn.seat], turn.observation, turn.legal, { explain: true });
+    $("explain").replaceChildren(explainView(reply.explain, reply.action));
+    log(`bot (seat ${turn.seat}): ${actionLabel(reply.action)}`);
+    return reply.action;
+  }
+  play.lastObservation = turn.observation;
+  $("view").replaceChildren(gameView(play.game, turn.observation, turn.seat));
+  const action = await chooseAction(turn.legal);
+  log(`you: ${actionLabel(action)}`);
+  return action;
+}
+
+/** Buttons for the legal actions; an action with an amount range gets a number field. */
+function chooseAction(legal) {
+  return new Promise((resolve) => {
+    const done = (action) => {
+      $("actions").replaceChildren();
+      $("actions").classList.remove("waiting");
+      resolve(action);
+    };
+    const buttons = legal.map((entry) => {
+      if (entry && typeof entry === "object" && entry.min !== undefined && entry.max !== undefined) {
+        const { min, max, ...rest } = entry;
+        const amount = el("input", { type: "number", min, max, value: min, style: "width:6rem" });
+        return el("span", {}, el("button", { "data-testid": "action", onclick: () => done({ ...rest, amount: Number(amount.value) }) }, `${actionLabel(rest)} (${min}–${max})`), amount);
+      }
+      return el("button", { "data-testid": "action", onclick: () => done(entry) }, actionLabel(entry));
+    });
+    $("actions").replaceChildren(...buttons);
+    $("actions").classList.add("waiting");
+  });
+}
+
+/** Match events: the bots' agents observe what happened (bots that learn need it); a battle
+ * board follows each step, so the final position stays on screen. */
+function showEvent(message, name) {
+  if (name !== "match.event") return;
+  if (message.seat !== play.youSeat && play.agents[message.seat]) {
+    client.observe(play.agents[message.seat], message.event).catch(report);
+  }
+  if (message.seat === play.youSeat && play.lastObservation && message.event?.after) {
+    play.lastObservation = { ...play.lastObservation, state: message.event.after };
+    $("view").replaceChildren(gameView(play.game, play.lastObservation, play.youSeat));
+  }
+}
+
+async function configure() {
+  const options = play.readOptions();
+  for (const agent of play.agents.filter(Boolean)) {
+    const preset = $("preset").value;
+    const described = await client.configure(agent, preset ? { preset, options } : { options });
+    log(`personality applied to ${agent}: ${JSON.stringify(described.options)}`);
+  }
+}
+
+async function swap() {
+  const bot = $("bot").value;
+  for (const agent of play.agents.filter(Boolean)) {
+    const described = await client.swap(agent, { bot, options: play.readOptions() });
+    log(`${agent} is now ${described.bot}`);
+  }
+}
+
+// ---- services: dice, roles and any bot with methods ----
+
+let service = { agent: null };
+
+function setUpServices() {
+  const bots = catalog.bots.filter((b) => b.methods.length);
+  fill($("service-bot"), bots.map((b) => [b.id, b.id]));
+  const newAgent = async () => {
+    const bot = botById($("service-bot").value);
+    if (!bot) return;
+    if (service.agent) await client.drop(service.agent).catch(() => {});
+    const preset = $("service-preset").value;
+    service.agent = (await client.newAgent(bot.id, preset ? { preset, seed: 1 } : { seed: 1 })).agent;
+    $("service-log").prepend(el("li", {}, `new agent ${service.agent} of ${bot.id} ${preset}`));
+  };
+  const showMethods = () => {
+    const bot = botById($("service-bot").value);
+    if (!bot) return;
+    fill($("service-preset"), [["", "(defaults)"], ...bot.presets.map((p) => [p.name, p.name])]);
+    fill($("service-method"), bot.methods.map((m) => [m.name, m.name]));
+    showHelp();
+    newAgent().catch(reportService);
+  };
+  const showHelp = () => {
+    const bot = botById($("service-bot").value);
+    const method = bot?.methods.find((m) => m.name === $("service-method").value);
+    $("service-help").textContent = method?.description ?? "";
+  };
+  $("service-bot").addEventListener("change", showMethods);
+  $("service-preset").addEventListener("change", () => newAgent().catch(reportService));
+  $("service-method").addEventListener("change", showHelp);
+  $("service-reset").addEventListener("click", () => newAgent().catch(reportService));
+  $("service-call").addEventListener("click", () => callService().catch(reportService));
+  $("service-compare-presets").addEventListener("click", () => comparePresets().catch(reportService));
+  showMethods();
+}
+
+function reportService(e) {
+  $("service-log").prepend(el("li", { class: "error" }, e instanceof YomiError ? e.message : String(e)));
+}
+
+async function callService() {
+  const method = $("service-method").value;
+  const params = JSON.parse($("service-params").value || "null");
+  const result = await client.call(service.agent, method, params);
+  $("service-compare").prepend(el("div", {}, el("strong", {}, `${method} ${JSON.stringify(params)}`), explainView(result, undefined)));
+  $("service-log").prepend(el("li", {}, `${method}: ${JSON.stringify(result).slice(0, 200)}`));
+}
+
+/** The same call on a fresh agent of each preset (same seed), drawn side by side: natural, plain
+ * and controlled dice, or gentle and firm role assignment, at a glance. */
+async function comparePresets() {
+  const bot = botById($("service-bot").value);
+  const method = $("service-method").value;
+  const params = JSON.parse($("service-params").value || "null");
+  const cards = [];
+  for (const preset of ["", ...bot.presets.map((p) => p.name)]) {
+    const { agent } = await client.newAgent(bot.id, preset ? { preset, seed: 1 } : { seed: 1 });
+    try {
+      const result = await client.call(agent, method, params);
+      cards.push(el("div", {}, el("strong", {}, `${preset || "(defaults)"} · ${method}`), explainView(result, undefined)));
+    } finally {
+      await client.drop(agent);
+    }
+  }
+  $("service-compare").replaceChildren(...cards);
+  $("service-log").prepend(el("li", {}, `${method} ${JSON.stringify(params)} with every preset of ${bot.id}`));
+}
+
+// ---- tournament ----
+
+function setUpTournament() {
+  const games = catalog.games.filter((g) => botsFor(g.name).length >= 1);
+  fill($("t-game"), games.map((g) => [g.name, g.name]));
+  const showEntrants = () => {
+    const entrants = botsFor($("t-game").value).flatMap((b) => [b.id, ...b.presets.map((p) => `${b.id}:${p.name}`)]);
+    $("t-bots").querySelectorAll("label").forEach((n) => n.remove());
+    entrants.slice(0, 12).forEach((name, i) => {
+      const box = el("input", { type: "checkbox", value: name });
+      box.checked = i < 3;
+      $("t-bots").append(el("label", { class: "option" }, el("span", {}, box, " ", name)));
+    });
+  };
+  $("t-game").addEventListener("change", showEntrants);
+  $("t-start").addEventListener("click", () => runTournament().catch((e) => $("t-count").replaceChildren(el("span", { class: "error" }, e.message))));
+  showEntrants();
+}
+
+async function runTournament() {
+  const bots = [...$("t-bots").querySelectorAll("input:checked")].map((box) => {
+    const [bot, preset] = box.value.split(":");
+    return preset ? { bot, preset } : { bot };
+  });
+  $("t-start").disabled = true;
+  $("t-standings").replaceChildren();
+  try {
+    const result = await client.tournament(
+      { game: $("t-game").value, bots, format: "round_robin", games_per_pair: Number($("t-games").value), seed: Number($("t-seed").value), concurrency: 2 },
+      (event) => {
+        if (event.event === "tournament.started") $("t-progress").max = event.scheduled;
+        if (event.event === "tournament.progress") {
+          $("t-progress").max = event.total;
+          $("t-progress").value = event.games;
+          $("t-count").textContent = `${event.games} / ${event.total} games`;
+        }
+      });
+    $("t-progress").max = result.scheduled;
+    $("t-progress").value = result.games;
+    $("t-count").textContent = `${result.status}: ${result.games} games`;
+    $("t-standings").replaceChildren(standingsView(result.standings));
+  } finally {
+    $("t-start").disabled = false;
+  }
+}
+
+main();

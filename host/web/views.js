@@ -1,0 +1,217 @@
+// Rendering for the playground: option controls from a schema, game boards, explanations as bars.
+
+/** Creates an element: `el("div", {class: "x"}, child, "text", ...)`. */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value !== undefined && value !== null && value !== false) node.setAttribute(key, value);
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+/** A short label for an action of any game. */
+export function actionLabel(action) {
+  if (typeof action === "string") return action;
+  if (action && typeof action === "object") {
+    if (action.move) return `${action.move} move`;
+    if (action.switch) return `switch to ${action.switch}`;
+    if (action.reveal) return `reveal ${action.reveal}`;
+    if (action.act) return [action.act, action.amount].filter((x) => x !== undefined).join(" ");
+  }
+  return JSON.stringify(action);
+}
+
+/**
+ * Fills `fieldset` with one control per option of `schema` (the catalog's option specs), set to
+ * `values`. Returns a function reading the controls back as an options object.
+ */
+export function renderOptions(fieldset, schema, values) {
+  fieldset.querySelectorAll(".option").forEach((n) => n.remove());
+  const readers = {};
+  for (const spec of schema) {
+    const value = values?.[spec.name] ?? spec.default;
+    const shown = el("span", { class: "value" });
+    let input;
+    if (spec.type === "bool") {
+      input = el("input", { type: "checkbox" });
+      input.checked = !!value;
+      readers[spec.name] = () => input.checked;
+    } else if (spec.type === "choice") {
+      input = el("select", {}, spec.choices.map((c) => el("option", { value: c }, c)));
+      input.value = value;
+      readers[spec.name] = () => input.value;
+    } else if ((spec.type === "float" || spec.type === "int") && spec.min !== undefined && spec.max !== undefined && spec.max - spec.min <= 1000) {
+      const step = spec.type === "int" ? 1 : (spec.max - spec.min) / 200;
+      input = el("input", { type: "range", min: spec.min, max: spec.max, step });
+      input.value = value;
+      const show = () => (shown.textContent = input.value);
+      input.addEventListener("input", show);
+      show();
+      readers[spec.name] = () => Number(input.value);
+    } else if (spec.type === "float" || spec.type === "int") {
+      input = el("input", { type: "number", step: spec.type === "int" ? 1 : "any", min: spec.min, max: spec.max });
+      input.value = value;
+      readers[spec.name] = () => Number(input.value);
+    } else {
+      const json = spec.type === "json";
+      input = el("input", { type: "text" });
+      input.value = json ? JSON.stringify(value) : value;
+      readers[spec.name] = () => (json ? JSON.parse(input.value) : input.value);
+    }
+    input.dataset.option = spec.name;
+    fieldset.append(el("label", { class: "option", title: spec.description }, el("span", {}, spec.name, shown), input));
+  }
+  return () => Object.fromEntries(Object.entries(readers).map(([name, read]) => [name, read()]));
+}
+
+/** The battle board: both parties with types, HP bars and the active Pokémon. */
+export function battleView(observation, youSeat) {
+  const { you, state, rules } = observation;
+  const sides = [0, 1].map((side) => {
+    const mine = side === you;
+    const party = rules.parties[side];
+    return el("div", { class: `side ${mine ? "you" : "bot"}`, "data-testid": mine ? "side-you" : "side-bot" },
+      el("h3", {}, mine ? `You (seat ${youSeat})` : "Bot"),
+      party.map((mon, i) => {
+        const hp = state.hp[side][i];
+        const cls = ["mon", state.active[side] === mon.name ? "active" : "", hp <= 0 ? "fainted" : ""].join(" ");
+        return el("div", { class: cls },
+          el("span", {}, mon.name),
+          el("span", { class: `type ${mon.type}` }, mon.type),
+          el("div", { class: "hp", title: `${hp}/${mon.hp} HP` }, el("div", { style: `width:${(100 * Math.max(hp, 0)) / mon.hp}%` })),
+          el("span", {}, `${hp}/${mon.hp}`));
+      }));
+  });
+  return el("div", {},
+    el("p", { class: "kv" }, `Turn ${state.turn} · ${observation.phase === "replace" ? "choose a replacement" : "choose an action"} · speed: ${rules.parties.map((p) => p.map((m) => `${m.name} ${m.speed}`).join(" ")).join(" | ")}`),
+    el("div", { class: "sides" }, you === 0 ? sides : sides.reverse()));
+}
+
+function card(code) {
+  const red = /[hd]$/i.test(code);
+  return el("span", { class: `card ${red ? "red" : ""}` }, code);
+}
+
+/** Stud: your cards, the opponent's up cards, pot and stakes. */
+export function studView(o) {
+  return el("div", {},
+    el("p", { class: "kv" }, `Hand ${o.game}/${o.games} · interval ${o.turn} · ${o.phase} · pot ${o.pot} · paid ${o.paid?.join(" / ")} · chips ${o.chips?.join(" / ")}`),
+    el("div", { class: "sides" },
+      el("div", { class: "side you" }, el("h3", {}, "You"), el("div", { class: "cards" }, (o.hole ?? []).map(card), (o.up ?? []).map(card))),
+      el("div", { class: "side bot" }, el("h3", {}, "Bot"), el("div", { class: "cards" },
+        Array.from({ length: o.opp_hole_count ?? 0 }, () => el("span", { class: "card down" }, "?")), (o.opp_up ?? []).map(card)))));
+}
+
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+
+/** Sevens: the table as one row per suit (cards on it face up), your hand, the others' counts. */
+export function sevensView(o) {
+  const onTable = new Set(o.table);
+  const suitColour = (suit) => (suit === "H" || suit === "D" ? "red" : "");
+  return el("div", {},
+    el("p", { class: "kv" }, `Move ${o.move} · cards left ${o.hand_sizes.join(" / ")} · passes left ${o.passes_left.join(" / ")} (you are seat ${o.seat})`),
+    ["S", "H", "D", "C"].map((suit) => el("div", { class: "cards" },
+      el("span", { class: "card down" }, suit),
+      RANKS.map((rank) => onTable.has(rank + suit)
+        ? el("span", { class: `card ${suitColour(suit)}` }, rank)
+        : el("span", { class: "card down" }, "·")))),
+    el("h3", {}, "Your hand"),
+    el("div", { class: "cards", "data-testid": "hand" }, o.hand.map(card)));
+}
+
+/** Any other game: the observation as it came. */
+export function genericView(observation) {
+  return el("pre", {}, JSON.stringify(observation, null, 1));
+}
+
+/** The view for a game's observation. */
+export function gameView(game, observation, youSeat) {
+  try {
+    if (game === "battle") return battleView(observation, youSeat);
+    if (observation && observation.opp_up !== undefined) return studView(observation);
+    if (game === "sevens") return sevensView(observation);
+  } catch {
+    // An observation of an unexpected shape: fall back to showing it raw.
+  }
+  return genericView(observation);
+}
+
+function bars(title, rows, chosen) {
+  const max = Math.max(1e-9, ...rows.map(([, v]) => Math.abs(v)));
+  const scale = rows.every(([, v]) => v >= 0 && v <= 1) ? 1 : max;
+  return el("div", { class: "bars", "data-testid": `bars-${title}` },
+    el("strong", {}, title),
+    rows.map(([label, value]) => el("div", { class: `bar ${label === chosen ? "chosen" : ""}` },
+      el("span", {}, label),
+      el("div", { class: "track" }, el("div", { class: "fill", style: `width:${(100 * Math.abs(value)) / scale}%` })),
+      el("span", { class: "num" }, Number.isInteger(value) ? value : value.toFixed(3)))));
+}
+
+const WEIGHTS = ["probability", "strength", "activation", "share", "score"];
+
+/**
+ * A bot's explanation as pictures where they help: the mixed strategy of a battle bot, the
+ * activations of a fuzzy player's rules, the D totals and move probabilities of a sevens player
+ * (any map of numbers, any list of items with a weight), then the rest as JSON. Without an
+ * `action` it draws a service's result the same way.
+ */
+export function explainView(explain, action) {
+  const parts = [];
+  const chosen = action === undefined ? undefined : actionLabel(action);
+  if (action !== undefined) parts.push(el("p", {}, "Played: ", el("strong", { "data-testid": "bot-action" }, chosen)));
+  if (explain?.personality !== undefined) {
+    parts.push(el("p", { class: "kv", "data-testid": "personality" }, "Personality: ", JSON.stringify(explain.personality)));
+  }
+  if (Array.isArray(explain?.strategy) && Array.isArray(explain?.actions)) {
+    parts.push(bars("strategy", explain.actions.map((a, i) => [actionLabel(a), explain.strategy[i]]), chosen));
+  }
+  for (const [key, value] of Object.entries(explain ?? {})) {
+    if (key === "strategy") continue;
+    // Plain numbers and short lists of them read best as one line each (an Err, a roll of faces).
+    if (typeof value === "number") {
+      parts.push(el("p", { class: "kv" }, `${key}: `, el("strong", {}, Number.isInteger(value) ? value : value.toFixed(3))));
+      continue;
+    }
+    if (Array.isArray(value) && value.length <= 200 && value.every((v) => typeof v === "number")) {
+      parts.push(el("p", { class: "kv" }, `${key}: `, value.join(" ")));
+      continue;
+    }
+    if (value && typeof value === "object" && !Array.isArray(value)) {
+      const entries = Object.entries(value);
+      if (entries.length > 1 && entries.length <= 24 && entries.every(([, v]) => typeof v === "number")) {
+        parts.push(bars(key, entries.sort(([a], [b]) => a.localeCompare(b, undefined, { numeric: true }))));
+      }
+    } else if (Array.isArray(value) && value.length && value.length <= 24 && value.every((v) => v && typeof v === "object")) {
+      const weight = WEIGHTS.find((w) => value.every((v) => typeof v[w] === "number"));
+      if (weight) {
+        const label = (v) => actionLabel(v.action ?? v.move ?? v.card ?? v.rule ?? v.name ?? Object.values(v).find((x) => typeof x === "string") ?? "?");
+        parts.push(bars(`${key} (${weight})`, value.map((v) => [label(v), v[weight]]), chosen));
+      }
+    }
+  }
+  if (explain) parts.push(el("details", {}, el("summary", {}, "everything it said"), el("pre", {}, JSON.stringify(explain, null, 1))));
+  else parts.push(el("p", { class: "hint" }, "This bot gives no explanation."));
+  return el("div", {}, parts);
+}
+
+/** Standings with each bot's Elo and its 95% interval drawn on one shared axis. */
+export function standingsView(standings) {
+  const lows = standings.map((s) => s.elo_ci95?.[0] ?? s.elo ?? 0);
+  const highs = standings.map((s) => s.elo_ci95?.[1] ?? s.elo ?? 0);
+  let lo = Math.min(-50, ...lows.filter(Number.isFinite));
+  let hi = Math.max(50, ...highs.filter(Number.isFinite));
+  const x = (v) => `${(100 * (Math.min(Math.max(v, lo), hi) - lo)) / (hi - lo)}%`;
+  return el("table", { class: "standings" },
+    el("tr", {}, el("th", {}, "bot"), el("th", {}, "games"), el("th", {}, "score"), el("th", {}, "Elo"), el("th", {}, `Elo 95% interval (${Math.round(lo)} … ${Math.round(hi)})`)),
+    standings.map((s) => el("tr", {},
+      el("td", {}, s.bot), el("td", {}, s.games), el("td", {}, `${s.score} (${(100 * s.score_rate).toFixed(0)}%)`),
+      el("td", {}, Number.isFinite(s.elo) ? s.elo.toFixed(0) : String(s.elo)),
+      el("td", {}, el("div", { class: "elo" },
+        el("div", { class: "zero", style: `left:${x(0)}` }),
+        Number.isFinite(s.elo_ci95?.[0]) ? el("div", { class: "ci", style: `left:${x(s.elo_ci95[0])};width:calc(${x(s.elo_ci95[1])} - ${x(s.elo_ci95[0])})` }) : null,
+        Number.isFinite(s.elo) ? el("div", { class: "point", style: `left:${x(s.elo)}` }) : null)))));
+}

@@ -1,0 +1,324 @@
+//! A plugin written as data: each game and bot is named once, beside its constructor, and the
+//! manifest, `new_agent`, `new_game` and command delegation follow from that list.
+//!
+//! ```
+//! use yomi_plugin::declare::{BotEntry, Declaration};
+//! use yomi_plugin::{ActReply, ActRequest, Agent, ErrorInfo, Options};
+//!
+//! struct Rock;
+//! impl Agent for Rock {
+//!     fn act(&mut self, _: &ActRequest) -> Result<ActReply, ErrorInfo> {
+//!         Ok(ActReply::new(serde_json::json!("rock")))
+//!     }
+//!     fn configure(&mut self, _: &Options) -> Result<(), ErrorInfo> {
+//!         Ok(())
+//!     }
+//! }
+//!
+//! fn declaration() -> Declaration {
+//!     Declaration::new("rocks", "0.1.0", "Always rock")
+//!         .bot(BotEntry::new("rock", "throws rock", |_, _| Ok(Rock)).games(&["rps"]))
+//! }
+//!
+//! #[derive(Default)]
+//! pub struct RocksPlugin;
+//! yomi_plugin::declare_plugin!(RocksPlugin, declaration);
+//!
+//! # use yomi_plugin::Plugin;
+//! assert_eq!(RocksPlugin.manifest().bots[0].name, "rock");
+//! let unknown = RocksPlugin.new_agent("paper", &Options::new(), &Default::default());
+//! assert_eq!(unknown.err().unwrap().code, yomi_plugin::ErrorCode::UnknownBot);
+//! ```
+
+use yomi_protocol::manifest::{CommandInfo, MethodInfo};
+use yomi_protocol::{
+    BotInfo, ErrorCode, ErrorInfo, GameInfo, OptionSpec, Options, PluginManifest, Preset,
+};
+
+use crate::api::{Agent, AgentContext, CommandContext, Game, Plugin, Service, ServiceAgent};
+
+type NewAgent =
+    Box<dyn Fn(&Options, &AgentContext) -> Result<Box<dyn Agent>, ErrorInfo> + Send + Sync>;
+type NewGame = Box<dyn Fn(&Options, u64) -> Result<Box<dyn Game>, ErrorInfo> + Send + Sync>;
+type RunCommand =
+    Box<dyn Fn(&[String], &CommandContext) -> Result<String, ErrorInfo> + Send + Sync>;
+
+/// A bot: what the manifest says of it and how to make one.
+pub struct BotEntry {
+    pub info: BotInfo,
+    new: NewAgent,
+}
+
+impl BotEntry {
+    /// A game bot made by `new(options, context)`; `options` are complete and schema-checked.
+    pub fn new<A: Agent + 'static>(
+        name: &str,
+        description: &str,
+        new: impl Fn(&Options, &AgentContext) -> Result<A, ErrorInfo> + Send + Sync + 'static,
+    ) -> BotEntry {
+        BotEntry {
+            info: BotInfo {
+                name: name.into(),
+                description: description.into(),
+                games: vec![],
+                options: vec![],
+                presets: vec![],
+                methods: vec![],
+            },
+            new: Box::new(move |options, ctx| Ok(Box::new(new(options, ctx)?) as Box<dyn Agent>)),
+        }
+    }
+
+    /// A bot that plays no game: a [`Service`] answering `agent.call`.
+    pub fn service<S: Service + 'static>(
+        name: &str,
+        description: &str,
+        new: impl Fn(&Options, &AgentContext) -> Result<S, ErrorInfo> + Send + Sync + 'static,
+    ) -> BotEntry {
+        BotEntry::new(name, description, move |options, ctx| Ok(ServiceAgent(new(options, ctx)?)))
+    }
+
+    /// The games it plays.
+    pub fn games(mut self, games: &[&str]) -> BotEntry {
+        self.info.games = games.iter().map(|g| g.to_string()).collect();
+        self
+    }
+
+    /// Its option schema (its personality).
+    pub fn options(mut self, options: Vec<OptionSpec>) -> BotEntry {
+        self.info.options = options;
+        self
+    }
+
+    /// Named option sets.
+    pub fn presets(mut self, presets: Vec<Preset>) -> BotEntry {
+        self.info.presets = presets;
+        self
+    }
+
+    /// The `agent.call` methods it serves.
+    pub fn methods(mut self, methods: Vec<MethodInfo>) -> BotEntry {
+        self.info.methods = methods;
+        self
+    }
+}
+
+/// A game: what the manifest says of it and how to start one.
+pub struct GameEntry {
+    pub info: GameInfo,
+    new: NewGame,
+}
+
+impl GameEntry {
+    /// A game for `seats` players (a range such as `2..=2`), started by `new(options, seed)`.
+    pub fn new<G: Game + 'static>(
+        name: &str,
+        description: &str,
+        seats: std::ops::RangeInclusive<usize>,
+        new: impl Fn(&Options, u64) -> Result<G, ErrorInfo> + Send + Sync + 'static,
+    ) -> GameEntry {
+        GameEntry {
+            info: GameInfo {
+                name: name.into(),
+                description: description.into(),
+                min_seats: *seats.start(),
+                max_seats: *seats.end(),
+                simultaneous: false,
+                options: vec![],
+                presets: vec![],
+            },
+            new: Box::new(move |options, seed| Ok(Box::new(new(options, seed)?) as Box<dyn Game>)),
+        }
+    }
+
+    /// Every deciding seat acts at once.
+    pub fn simultaneous(mut self) -> GameEntry {
+        self.info.simultaneous = true;
+        self
+    }
+
+    /// The game's option schema.
+    pub fn options(mut self, options: Vec<OptionSpec>) -> GameEntry {
+        self.info.options = options;
+        self
+    }
+
+    /// Named option sets.
+    pub fn presets(mut self, presets: Vec<Preset>) -> GameEntry {
+        self.info.presets = presets;
+        self
+    }
+}
+
+/// A whole plugin: its name, games, bots and CLI commands. [`declare_plugin!`](crate::declare_plugin)
+/// turns a function returning one into an exported plugin.
+pub struct Declaration {
+    name: String,
+    version: String,
+    description: String,
+    games: Vec<GameEntry>,
+    bots: Vec<BotEntry>,
+    commands: Vec<CommandInfo>,
+    run: Option<RunCommand>,
+}
+
+impl Declaration {
+    /// An empty plugin; `version` is usually `env!("CARGO_PKG_VERSION")`.
+    pub fn new(name: &str, version: &str, description: &str) -> Declaration {
+        Declaration {
+            name: name.into(),
+            version: version.into(),
+            description: description.into(),
+            games: vec![],
+            bots: vec![],
+            commands: vec![],
+            run: None,
+        }
+    }
+
+    pub fn game(mut self, game: GameEntry) -> Declaration {
+        self.games.push(game);
+        self
+    }
+
+    pub fn bot(mut self, bot: BotEntry) -> Declaration {
+        self.bots.push(bot);
+        self
+    }
+
+    pub fn bots(mut self, bots: impl IntoIterator<Item = BotEntry>) -> Declaration {
+        self.bots.extend(bots);
+        self
+    }
+
+    /// The CLI subcommands (`yomi <plugin> ...`) as listed in the manifest, and the function that
+    /// runs them (usually built on [`crate::cli::run`]).
+    pub fn commands(
+        mut self,
+        commands: Vec<CommandInfo>,
+        run: impl Fn(&[String], &CommandContext) -> Result<String, ErrorInfo> + Send + Sync + 'static,
+    ) -> Declaration {
+        self.commands = commands;
+        self.run = Some(Box::new(run));
+        self
+    }
+
+    /// The names of the entries, for "no such bot" messages.
+    fn names<'a>(names: impl Iterator<Item = &'a String>) -> String {
+        names.map(String::as_str).collect::<Vec<_>>().join(", ")
+    }
+}
+
+impl Plugin for Declaration {
+    fn manifest(&self) -> PluginManifest {
+        PluginManifest {
+            name: self.name.clone(),
+            version: self.version.clone(),
+            description: self.description.clone(),
+            games: self.games.iter().map(|g| g.info.clone()).collect(),
+            bots: self.bots.iter().map(|b| b.info.clone()).collect(),
+            commands: self.commands.clone(),
+        }
+    }
+
+    fn new_agent(
+        &self,
+        bot: &str,
+        options: &Options,
+        ctx: &AgentContext,
+    ) -> Result<Box<dyn Agent>, ErrorInfo> {
+        let entry = self.bots.iter().find(|b| b.info.name == bot).ok_or_else(|| {
+            ErrorInfo::new(
+                ErrorCode::UnknownBot,
+                format!(
+                    "no bot `{bot}` in plugin {} ({})",
+                    self.name,
+                    Self::names(self.bots.iter().map(|b| &b.info.name))
+                ),
+            )
+        })?;
+        (entry.new)(options, ctx)
+    }
+
+    fn new_game(
+        &self,
+        game: &str,
+        options: &Options,
+        seed: u64,
+    ) -> Result<Box<dyn Game>, ErrorInfo> {
+        let entry = self.games.iter().find(|g| g.info.name == game).ok_or_else(|| {
+            ErrorInfo::new(
+                ErrorCode::UnknownGame,
+                format!(
+                    "no game `{game}` in plugin {} ({})",
+                    self.name,
+                    Self::names(self.games.iter().map(|g| &g.info.name))
+                ),
+            )
+        })?;
+        (entry.new)(options, seed)
+    }
+
+    fn command(&self, args: &[String], ctx: &CommandContext) -> Result<String, ErrorInfo> {
+        match &self.run {
+            Some(run) => run(args, ctx),
+            None => Err(ErrorInfo::new(
+                ErrorCode::InvalidParams,
+                format!("plugin {} has no commands", self.name),
+            )),
+        }
+    }
+}
+
+/// Exports a plugin described by a [`Declaration`]: `declare_plugin!(MyPlugin, declaration);` at
+/// the crate root of a `cdylib` crate, where `MyPlugin` is a unit struct of the crate (so tests
+/// can write `MyPlugin.new_agent(...)`) and `declaration` a `fn() -> Declaration`. The declaration
+/// is built once per process.
+#[macro_export]
+macro_rules! declare_plugin {
+    ($plugin:ident, $declaration:path) => {
+        impl $plugin {
+            /// The plugin's declaration, built on first use.
+            pub fn declaration() -> &'static $crate::declare::Declaration {
+                static DECLARATION: ::std::sync::OnceLock<$crate::declare::Declaration> =
+                    ::std::sync::OnceLock::new();
+                DECLARATION.get_or_init($declaration)
+            }
+        }
+
+        impl $crate::Plugin for $plugin {
+            fn manifest(&self) -> $crate::PluginManifest {
+                $crate::Plugin::manifest(Self::declaration())
+            }
+
+            fn new_agent(
+                &self,
+                bot: &str,
+                options: &$crate::Options,
+                ctx: &$crate::AgentContext,
+            ) -> ::std::result::Result<::std::boxed::Box<dyn $crate::Agent>, $crate::ErrorInfo>
+            {
+                $crate::Plugin::new_agent(Self::declaration(), bot, options, ctx)
+            }
+
+            fn new_game(
+                &self,
+                game: &str,
+                options: &$crate::Options,
+                seed: u64,
+            ) -> ::std::result::Result<::std::boxed::Box<dyn $crate::Game>, $crate::ErrorInfo> {
+                $crate::Plugin::new_game(Self::declaration(), game, options, seed)
+            }
+
+            fn command(
+                &self,
+                args: &[::std::string::String],
+                ctx: &$crate::CommandContext,
+            ) -> ::std::result::Result<::std::string::String, $crate::ErrorInfo> {
+                $crate::Plugin::command(Self::declaration(), args, ctx)
+            }
+        }
+
+        $crate::export_plugin!($plugin);
+    };
+}
