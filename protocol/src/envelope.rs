@@ -85,9 +85,10 @@ impl Request {
         Ok(Request { id, op, params: map })
     }
 
-    /// Deserializes the parameters into an operation's typed parameter struct.
-    pub fn params<T: serde::de::DeserializeOwned>(&self) -> Result<T, ErrorInfo> {
-        serde_json::from_value(Value::Object(self.params.clone())).map_err(|e| {
+    /// Deserializes the parameters into an operation's typed parameter struct. Consumes the
+    /// request, so the parameter map moves into the struct instead of being copied.
+    pub fn params<T: serde::de::DeserializeOwned>(self) -> Result<T, ErrorInfo> {
+        serde_json::from_value(Value::Object(self.params)).map_err(|e| {
             ErrorInfo::new(
                 ErrorCode::InvalidParams,
                 format!("bad parameters for `{}`: {e}", self.op),

@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use tokio::task::JoinSet;
@@ -139,8 +140,8 @@ pub fn new_id() -> String {
     format!("t{}-{:04x}", now.as_secs(), (now.subsec_nanos() ^ std::process::id()) & 0xffff)
 }
 
-/// Plays the tournament's missing games and returns the summary. `progress(done, total)` is
-/// called after each committed game.
+/// Plays the tournament's missing games and returns the summary. Games are committed in
+/// batches; `progress(committed, total)` is called after each batch.
 pub async fn run(
     t: Arc<Tournament>,
     store: Arc<Mutex<Store>>,
@@ -169,6 +170,7 @@ pub async fn run(
     let mut sprt_tally = PairwiseTally::default();
     finished.iter().for_each(|g| standings::add_pairwise(&mut sprt_tally, 0, g));
     let mut stop_early = sprt_decided(&t, &sprt_tally);
+    let mut batch = Batch::new(finished.len() as u64);
     loop {
         while !stop_early && running.len() < t.spec.concurrency {
             let Some(slot) = todo.next() else { break };
@@ -176,9 +178,17 @@ pub async fn run(
             running.spawn(async move { play_slot(&t, slot, data_dir).await });
         }
         let Some(joined) = running.join_next().await else { break };
-        let PlayedGame { slot, record, transcript } = joined.map_err(|e| {
-            ErrorInfo::new(ErrorCode::Internal, format!("a game task failed: {e}"))
-        })??;
+        let played = joined
+            .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("a game task failed: {e}")))
+            .and_then(|played| played);
+        let PlayedGame { slot, record, transcript } = match played {
+            Ok(played) => played,
+            Err(e) => {
+                // Keep what was played before the failure.
+                batch.commit(&store, &id).await?;
+                return Err(e);
+            }
+        };
         let (scores, failures) = (record.scores, record.failures);
         let row = GameRow {
             index: slot.index,
@@ -188,19 +198,61 @@ pub async fn run(
             forfeit: serde_json::to_value(record.forfeit).expect("forfeits serialize"),
             transcript: if t.spec.keep_transcripts { transcript } else { String::new() },
         };
-        let (store, id) = (store.clone(), id.clone());
-        blocking(move || store.lock().unwrap().record_game(&id, &row)).await?;
+        batch.rows.push(row);
         crate::runtime::metrics::tournament_game(&t.spec.game);
         let game = Finished { slot, scores, failures };
         standings::add_pairwise(&mut sprt_tally, 0, &game);
         finished.push(game);
-        progress(finished.len() as u64, total);
         stop_early = stop_early || sprt_decided(&t, &sprt_tally);
+        if batch.is_due() {
+            progress(batch.commit(&store, &id).await?, total);
+        }
     }
+    progress(batch.commit(&store, &id).await?, total);
     let summary = summary(&t, &finished, "finished");
     let (store, id2, result) = (store.clone(), id.clone(), summary.clone());
     blocking(move || store.lock().unwrap().finish(&id2, &result)).await?;
     Ok(summary)
+}
+
+/// Most games committed in one transaction.
+const BATCH_GAMES: usize = 64;
+
+/// Longest a played game waits to be committed.
+const BATCH_WAIT: Duration = Duration::from_millis(250);
+
+/// Finished games not yet committed. Games are deterministic by seed, so a game lost to a crash
+/// before its batch commits is simply played again, identically, on resume.
+struct Batch {
+    rows: Vec<GameRow>,
+    /// When the oldest uncommitted game finished.
+    since: Instant,
+    /// Games in the store.
+    committed: u64,
+}
+
+impl Batch {
+    fn new(committed: u64) -> Batch {
+        Batch { rows: Vec::new(), since: Instant::now(), committed }
+    }
+
+    fn is_due(&self) -> bool {
+        self.rows.len() >= BATCH_GAMES || self.since.elapsed() >= BATCH_WAIT
+    }
+
+    /// Commits the batch in one transaction; returns how many games the store now holds.
+    async fn commit(&mut self, store: &Arc<Mutex<Store>>, id: &str) -> Result<u64, ErrorInfo> {
+        let rows = std::mem::take(&mut self.rows);
+        self.since = Instant::now();
+        if rows.is_empty() {
+            return Ok(self.committed);
+        }
+        let count = rows.len() as u64;
+        let (store, id) = (store.clone(), id.to_string());
+        blocking(move || store.lock().unwrap().record_games(&id, &rows)).await?;
+        self.committed += count;
+        Ok(self.committed)
+    }
 }
 
 /// One scheduled game, played.

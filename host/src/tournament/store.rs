@@ -107,9 +107,15 @@ impl Store {
         rows.collect::<Result<Vec<_>, _>>().map_err(db_error)
     }
 
-    /// Commits one finished game. Recording a game twice is refused by the primary key.
-    pub fn record_game(&self, id: &str, game: &GameRow) -> Result<(), ErrorInfo> {
-        insert_game(&self.conn, id, game)
+    /// Commits finished games in one transaction: all or none. Recording a game twice is refused
+    /// by the primary key.
+    pub fn record_games(&self, id: &str, games: &[GameRow]) -> Result<(), ErrorInfo> {
+        // `unchecked`: the store is used from one thread at a time (it sits behind a mutex).
+        let tx = self.conn.unchecked_transaction().map_err(db_error)?;
+        for game in games {
+            insert_game(&tx, id, game)?;
+        }
+        tx.commit().map_err(db_error)
     }
 
     /// Writes a whole finished tournament in one transaction: all of it or nothing (a merge of
@@ -208,9 +214,11 @@ fn insert_tournament(
 }
 
 fn insert_game(conn: &Connection, id: &str, game: &GameRow) -> Result<(), ErrorInfo> {
-    conn.execute(
-        "INSERT INTO games (tournament, idx, seats, scores, failures, forfeit, transcript) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![
+    // Cached: a batch inserts many games with the same statement.
+    let mut insert = conn
+        .prepare_cached("INSERT INTO games (tournament, idx, seats, scores, failures, forfeit, transcript) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+        .map_err(db_error)?;
+    insert.execute(params![
             id,
             game.index as i64,
             game.seats.to_string(),
@@ -218,9 +226,8 @@ fn insert_game(conn: &Connection, id: &str, game: &GameRow) -> Result<(), ErrorI
             game.failures.to_string(),
             game.forfeit.to_string(),
             game.transcript
-        ],
-    )
-    .map_err(db_error)?;
+        ])
+        .map_err(db_error)?;
     Ok(())
 }
 
