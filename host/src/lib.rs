@@ -7,6 +7,9 @@
 //! - [`ops`]: one module per family of protocol operations, each a parse step and an apply step.
 //! - [`cli`]: the command line.
 
+// First, so the printing macros are in scope in every later module.
+#[macro_use]
+mod cli_out;
 pub mod agent;
 pub mod cli;
 mod cli_play;

@@ -37,7 +37,11 @@ pub const OPERATIONS: &[&str] = &[
 /// Routes a request to its operation. `Ok(None)` means the operation runs in the background and
 /// sends its own reply.
 pub async fn dispatch(session: &mut Session, request: Request) -> Result<Option<Value>, ErrorInfo> {
-    match request.op.as_str() {
+    let op = request.op.as_str();
+    if matches!(op, "match.run" | "tournament.run") {
+        session.check_background_room()?;
+    }
+    match op {
         "match.run" => matches::run(session, request.id.clone(), request.params()?).map(|_| None),
         "tournament.run" => {
             tournaments::run(session, request.id.clone(), request.params()?).map(|_| None)

@@ -12,7 +12,8 @@ use super::{connection, Shared};
 
 /// Serves the process's stdin/stdout as one session; returns at EOF or shutdown.
 pub async fn serve_stdio(shared: Arc<Shared>, shutdown: CancellationToken) {
-    connection::serve(tokio::io::stdin(), tokio::io::stdout(), shared, shutdown, "stdio").await;
+    connection::serve(tokio::io::stdin(), tokio::io::stdout(), shared, shutdown, "stdio", false)
+        .await;
 }
 
 /// Accepts TCP clients until shutdown, at most `max_connections` served at once. Waits for the
@@ -41,7 +42,7 @@ pub async fn serve_tcp(listener: TcpListener, shared: Arc<Shared>, shutdown: Can
         let (shared, shutdown) = (shared.clone(), shutdown.clone());
         sessions.spawn(async move {
             let (reader, writer) = stream.into_split();
-            connection::serve(reader, writer, shared, shutdown, &peer.to_string()).await;
+            connection::serve(reader, writer, shared, shutdown, &peer.to_string(), true).await;
             drop(permit);
         });
     }

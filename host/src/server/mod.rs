@@ -2,6 +2,8 @@
 
 pub mod connection;
 pub mod framing;
+pub mod input;
+pub mod limits;
 pub mod listen;
 pub mod session;
 
@@ -9,6 +11,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::registry::Registry;
+use limits::Limits;
 
 /// Limits and settings shared by every connection.
 #[derive(Debug, Clone)]
@@ -21,11 +24,19 @@ pub struct ServeConfig {
     pub data_dir: Option<PathBuf>,
     /// Base seed from which agents without an explicit seed get theirs, so sessions reproduce.
     pub base_seed: u64,
+    /// Per-connection timeouts and per-session limits.
+    pub limits: Limits,
 }
 
 impl Default for ServeConfig {
     fn default() -> Self {
-        ServeConfig { max_line_bytes: 1 << 20, max_connections: 256, data_dir: None, base_seed: 0 }
+        ServeConfig {
+            max_line_bytes: 1 << 20,
+            max_connections: 256,
+            data_dir: None,
+            base_seed: 0,
+            limits: Limits::default(),
+        }
     }
 }
 

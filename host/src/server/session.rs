@@ -12,6 +12,7 @@ use yomi_plugin::rng::derive_seed;
 use yomi_protocol::{ErrorCode, ErrorInfo, Event, Options, Reply, Request, RequestId};
 
 use super::connection::Outbox;
+use super::limits::Limits;
 use super::Shared;
 use crate::agent::Agent;
 use crate::matches::seat::Mailbox;
@@ -93,6 +94,24 @@ impl Session {
             };
             let _ = outbox.send(serde_json::to_string(&reply).expect("replies serialize")).await;
         });
+    }
+
+    /// Whether no match or tournament of this session is running (the idle timeout applies).
+    pub fn is_idle(&self) -> bool {
+        self.background.is_empty()
+    }
+
+    /// `limit_exceeded` when the session already runs `--max-background` matches and tournaments.
+    pub fn check_background_room(&self) -> Result<(), ErrorInfo> {
+        let limit = self.shared.config.limits.max_background;
+        let running = self.background.len();
+        Limits::check(running, limit, "matches and tournaments running", "--max-background")
+    }
+
+    /// `limit_exceeded` when the session already holds `--max-agents` agents.
+    pub fn check_agent_room(&self) -> Result<(), ErrorInfo> {
+        let limit = self.shared.config.limits.max_agents;
+        Limits::check(self.agents.len(), limit, "agents", "--max-agents")
     }
 
     /// A fresh match id.
