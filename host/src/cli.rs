@@ -152,7 +152,9 @@ impl Common {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(&cli);
-    match run(cli) {
+    let outcome = run(cli);
+    crate::registry::remove_shadow_copies();
+    match outcome {
         Ok(code) => code,
         Err(e) if crate::cli_out::is_closed_stdout(&e) => ExitCode::SUCCESS,
         Err(e) => {

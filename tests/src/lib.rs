@@ -442,3 +442,26 @@ pub fn with_agent(agent: &str, params: Value) -> Value {
     params["agent"] = json!(agent);
     params
 }
+
+/// A one-shot `yomi` command with the build's plugins, the misbehaving fixture, its own data
+/// directory, and errors-only logging.
+pub fn yomi_command(data: &Path) -> Command {
+    let mut cmd = Command::new(yomi_bin());
+    cmd.arg("--plugins").arg(target_dir()).arg("--plugins").arg(library("fixture_misbehave"));
+    cmd.arg("--data-dir").arg(data);
+    cmd.env("YOMI_LOG", "error");
+    cmd
+}
+
+/// Runs a command that must succeed; its output.
+pub fn run_ok(cmd: &mut Command) -> std::process::Output {
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{:?} failed: {}", cmd, String::from_utf8_lossy(&out.stderr));
+    out
+}
+
+/// A command's stdout as JSON.
+pub fn json_out(out: &std::process::Output) -> Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+}

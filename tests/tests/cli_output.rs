@@ -6,13 +6,12 @@ use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use yomi_e2e::{target_dir, temp_dir, yomi_bin};
+use yomi_e2e::{temp_dir, yomi_command};
 
-/// `yomi --plugins <build> --data-dir DATA ARGS...` with no log settings from the caller's env.
+/// `yomi ARGS...` with its own data directory and no log settings from the caller's env.
 fn yomi(data: &Path, args: &[&str]) -> Command {
-    let mut cmd = Command::new(yomi_bin());
-    cmd.arg("--plugins").arg(target_dir()).arg("--data-dir").arg(data).args(args);
-    cmd.env_remove("RUST_LOG").env_remove("YOMI_LOG").stdin(Stdio::null());
+    let mut cmd = yomi_command(data);
+    cmd.args(args).env_remove("RUST_LOG").env_remove("YOMI_LOG").stdin(Stdio::null());
     cmd
 }
 

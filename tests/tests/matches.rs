@@ -1,31 +1,10 @@
 //! End-to-end tests of matches, tournaments, transcripts and isolation through the real binary.
 
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use yomi_e2e::{library, target_dir, temp_dir, yomi_bin};
-
-/// A `yomi` command with its own data directory and the misbehaving fixture available.
-fn yomi(data: &Path) -> Command {
-    let mut cmd = Command::new(yomi_bin());
-    cmd.arg("--plugins").arg(target_dir()).arg("--plugins").arg(library("fixture_misbehave"));
-    cmd.arg("--data-dir").arg(data);
-    cmd.env("YOMI_LOG", "error");
-    cmd
-}
-
-fn run_ok(cmd: &mut Command) -> Output {
-    let out = cmd.output().unwrap();
-    assert!(out.status.success(), "{:?} failed: {}", cmd, String::from_utf8_lossy(&out.stderr));
-    out
-}
-
-fn json_out(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
-}
+use yomi_e2e::{json_out, run_ok, temp_dir, yomi_command as yomi};
 
 /// What legitimately differs between runs and builds: timings, build hashes, the host version.
 fn redact(transcript: &str) -> String {

@@ -43,13 +43,34 @@ pub struct StoredGame {
 /// An open records database.
 pub struct Store {
     conn: Connection,
+    /// The database file, named in every error.
+    path: PathBuf,
 }
 
-fn db_error(e: rusqlite::Error) -> ErrorInfo {
-    ErrorInfo::new(ErrorCode::Internal, format!("records database: {e}"))
+/// A failure of the records database at `path`, naming the file and saying what to do. A damaged
+/// file is left as it is: its records are never silently replaced.
+fn db_error(path: &Path, e: rusqlite::Error) -> ErrorInfo {
+    use rusqlite::ErrorCode as Sqlite;
+    let advice = match e.sqlite_error_code() {
+        Some(Sqlite::NotADatabase | Sqlite::DatabaseCorrupt) => {
+            "; the records file is damaged or not a yomi records database: \
+             move it away to start a new one (it was left untouched)"
+        }
+        Some(Sqlite::ReadOnly | Sqlite::CannotOpen | Sqlite::PermissionDenied) => {
+            "; yomi needs to create and write this file: check the data directory's permissions"
+        }
+        Some(Sqlite::DiskFull) => "; the disk is full",
+        _ => "",
+    };
+    ErrorInfo::new(ErrorCode::Internal, format!("records database {}: {e}{advice}", path.display()))
 }
 
 impl Store {
+    /// A database error, naming the file.
+    fn error(&self, e: rusqlite::Error) -> ErrorInfo {
+        db_error(&self.path, e)
+    }
+
     /// The database file inside a data directory.
     pub fn path_in(data_dir: &Path) -> PathBuf {
         data_dir.join("records.sqlite3")
@@ -60,7 +81,8 @@ impl Store {
         std::fs::create_dir_all(data_dir).map_err(|e| {
             ErrorInfo::new(ErrorCode::Internal, format!("{}: {e}", data_dir.display()))
         })?;
-        let conn = Connection::open(Self::path_in(data_dir)).map_err(db_error)?;
+        let path = Self::path_in(data_dir);
+        let conn = Connection::open(&path).map_err(|e| db_error(&path, e))?;
         // WAL with NORMAL sync survives a killed process (not a power cut) and lets readers in.
         conn.execute_batch(
             "PRAGMA journal_mode = WAL;
@@ -74,8 +96,8 @@ impl Store {
                  seats TEXT NOT NULL, scores TEXT NOT NULL, failures TEXT NOT NULL, forfeit TEXT NOT NULL,
                  transcript TEXT NOT NULL, PRIMARY KEY (tournament, idx));",
         )
-        .map_err(db_error)?;
-        Ok(Store { conn })
+        .map_err(|e| db_error(&path, e))?;
+        Ok(Store { conn, path })
     }
 
     pub fn create(&self, id: &str, spec: &Value, total: u64) -> Result<(), ErrorInfo> {
@@ -85,7 +107,7 @@ impl Store {
                 "INSERT INTO tournaments (id, spec, status, total_games, created) VALUES (?1, ?2, 'running', ?3, ?4)",
                 params![id, spec.to_string(), total as i64, created],
             )
-            .map_err(db_error)?;
+            .map_err(|e| self.error(e))?;
         Ok(())
     }
 
@@ -98,7 +120,7 @@ impl Store {
                 row_to_tournament,
             )
             .optional()
-            .map_err(db_error)
+            .map_err(|e| self.error(e))
     }
 
     pub fn list(&self) -> Result<Vec<StoredTournament>, ErrorInfo> {
@@ -108,9 +130,9 @@ impl Store {
                 "SELECT t.id, t.spec, t.status, t.total_games, (SELECT COUNT(*) FROM games g WHERE g.tournament = t.id)
                  FROM tournaments t ORDER BY t.created",
             )
-            .map_err(db_error)?;
-        let rows = stmt.query_map([], row_to_tournament).map_err(db_error)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(db_error)
+            .map_err(|e| self.error(e))?;
+        let rows = stmt.query_map([], row_to_tournament).map_err(|e| self.error(e))?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(|e| self.error(e))
     }
 
     /// Commits one finished game. Recording a game twice is refused by the primary key.
@@ -128,7 +150,7 @@ impl Store {
                     game.transcript
                 ],
             )
-            .map_err(db_error)?;
+            .map_err(|e| self.error(e))?;
         Ok(())
     }
 
@@ -137,7 +159,7 @@ impl Store {
         let mut stmt = self
             .conn
             .prepare("SELECT idx, scores, failures, forfeit FROM games WHERE tournament = ?1 ORDER BY idx")
-            .map_err(db_error)?;
+            .map_err(|e| self.error(e))?;
         let rows = stmt
             .query_map(params![id], |r| {
                 let scores: String = r.get(1)?;
@@ -150,8 +172,8 @@ impl Store {
                     forfeit: serde_json::from_str(&forfeit).unwrap_or_default(),
                 })
             })
-            .map_err(db_error)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(db_error)
+            .map_err(|e| self.error(e))?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(|e| self.error(e))
     }
 
     /// A stored game's transcript.
@@ -163,7 +185,7 @@ impl Store {
                 |r| r.get(0),
             )
             .optional()
-            .map_err(db_error)
+            .map_err(|e| self.error(e))
     }
 
     pub fn finish(&self, id: &str, result: &Value) -> Result<(), ErrorInfo> {
@@ -172,7 +194,7 @@ impl Store {
                 "UPDATE tournaments SET status = 'finished', result = ?2 WHERE id = ?1",
                 params![id, result.to_string()],
             )
-            .map_err(db_error)?;
+            .map_err(|e| self.error(e))?;
         Ok(())
     }
 }
