@@ -25,7 +25,7 @@ enum Command {
     Repro {
         #[arg(long)]
         json: bool,
-        /// Games per series (each of 17 series).
+        /// Games per series (each of 31 series).
         #[arg(long, default_value_t = 1500)]
         games: u64,
         #[arg(long, default_value_t = 3)]

@@ -2,7 +2,8 @@
 //! rotated each game (so every seat and every start position is played equally), the finishing
 //! distribution, start-of-game D totals against results, and readability across temperatures.
 //!
-//! "Loss" is finishing last (3rd): the seed does not define it; we report all three places.
+//! The seed's "負けた" (lost) is not defined: every series reports both meanings, last place and
+//! not first, beside the seed's 7/25.
 
 use serde_json::{json, Value};
 use yomi_plugin::referee::play;
@@ -150,6 +151,47 @@ fn mean(table: &str, row: &str, column: &str, seed: Option<f64>, xs: &[f64]) -> 
 /// Temperatures of the strength/readability trade-off.
 pub const TEMPERATURES: [f64; 5] = [0.0, 0.5, 1.0, 2.0, 4.0];
 
+/// The readings of the seed's words the reproduction plays besides the default, each as the
+/// `dvalue` options that select it (see `bots::readings`), and the reading label of its rows.
+pub const READINGS: [(&str, &str); 7] = [
+    ("single_hold=always", r#"{"single_hold": "always"}"#),
+    ("ak_hold=other", r#"{"ak_hold": "other"}"#),
+    ("endgame_pass=blocks", r#"{"endgame_pass": "blocks"}"#),
+    ("judgement=margin", r#"{"judgement": "margin"}"#),
+    ("judgement=off", r#"{"judgement": "off"}"#),
+    ("judgement_scope=moves", r#"{"judgement_scope": "moves"}"#),
+    (
+        "section 3 as first built (judgement=off, single_hold=always, w_single=3)",
+        r#"{"judgement": "off", "single_hold": "always", "w_single": 3.0}"#,
+    ),
+];
+
+/// The reading label of the default player's rows.
+pub const DEFAULT_READING: &str =
+    "default (single_hold=blocks, ak_hold=pass, endgame_pass=always, judgement=difference, judgement_scope=cards)";
+
+/// Weights of the seed 2.2 judgement played besides the default (2, rule 1's points per card).
+pub const JUDGE_WEIGHTS: [f64; 3] = [0.5, 1.0, 4.0];
+
+/// The subject's place rows of one series: 1st, 2nd, and both meanings of the seed's "lost"
+/// (last place; not first), each beside the seed's 7/25.
+fn place_rows(table: &str, row: &str, r: &Series) -> Vec<Row> {
+    vec![
+        proportion(table, row, "1st", None, r.places[0], r.games),
+        proportion(table, row, "2nd", None, r.places[1], r.games),
+        proportion(table, row, "lost = 3rd", Some(SEED_LOSS_RATE), r.places[2], r.games),
+        proportion(
+            table,
+            row,
+            "lost = not 1st",
+            Some(SEED_LOSS_RATE),
+            r.places[1] + r.places[2],
+            r.games,
+        ),
+        mean(table, row, "mean score", None, &r.scores),
+    ]
+}
+
 /// Every row of the reproduction, `games` games per series.
 pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec<Row>, ErrorInfo> {
     let plugin = SevensPlugin;
@@ -159,8 +201,9 @@ pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec
     let typical = s("student (typical)", "student", Some("typical"));
     let eager = s("student (eager)", "student", Some("eager"));
     let cautious = s("student (cautious)", "student", Some("cautious"));
-    let dvalue_at =
-        |t: f64| BotSpec::new(&format!("dvalue T={t}"), "dvalue", None, json!({"temperature": t}));
+    let dvalue_with =
+        |label: &str, overrides: Value| BotSpec::new(label, "dvalue", None, overrides);
+    let dvalue_at = |t: f64| dvalue_with(&format!("dvalue T={t}"), json!({"temperature": t}));
     let mut rows = Vec::new();
     let mut all_seats = Vec::new();
     let mut won = Vec::new();
@@ -175,7 +218,7 @@ pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec
         series(&plugin, subject, opps, games, derive_seed(seed, k))
     };
 
-    // Seed section 3: the D-value player against each kind of opponent.
+    // Seed section 3: the D-value player (default reading) against each kind of opponent.
     let matchups: [(&str, [&BotSpec; 2]); 4] = [
         ("random ×2", [&random, &random]),
         ("greedy ×2", [&greedy, &greedy]),
@@ -186,18 +229,11 @@ pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec
     for (name, opps) in matchups {
         let r = run(&dvalue_at(0.0), opps, progress)?;
         let row = format!("dvalue vs {name}");
-        rows.push(proportion("3", &row, "1st", None, r.places[0], r.games));
-        rows.push(proportion("3", &row, "2nd", None, r.places[1], r.games));
-        rows.push(proportion(
-            "3",
-            &row,
-            "3rd (loss rate)",
-            Some(SEED_LOSS_RATE),
-            r.places[2],
-            r.games,
-        ));
-        rows.push(mean("3", &row, "mean score", None, &r.scores));
-        rows.push(proportion("3", &row, "went out on passes", None, r.went_out, r.games));
+        rows.extend(place_rows("3", &row, &r).into_iter().map(|x| x.reading(DEFAULT_READING)));
+        rows.push(
+            proportion("3", &row, "went out on passes", None, r.went_out, r.games)
+                .reading(DEFAULT_READING),
+        );
         won.extend(&r.start_d_won);
         lost.extend(&r.start_d_lost);
         all_seats.extend(r.seats.iter().copied());
@@ -205,31 +241,26 @@ pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec
             dvalue_vs_typical = Some(r);
         }
     }
-    // Ablation: rule 4 ("prefer anything but A/K") switched off, the rule our games find costly.
-    let no_rule4_at = |t: f64| {
-        BotSpec::new(
-            &format!("dvalue without rule 4, T={t}"),
-            "dvalue",
-            None,
-            json!({"w_prefer_non_ak": 0.0, "temperature": t}),
-        )
-    };
-    let mut no_rule4_vs_typical = None;
-    for (name, opps) in
-        [("random ×2", [&random, &random]), ("student (typical) ×2", [&typical, &typical])]
-    {
-        let r = run(&no_rule4_at(0.0), opps, progress)?;
-        let row = format!("dvalue without rule 4 vs {name}");
-        rows.push(proportion("3", &row, "1st", None, r.places[0], r.games));
-        rows.push(proportion(
-            "3",
-            &row,
-            "3rd (loss rate)",
-            Some(SEED_LOSS_RATE),
-            r.places[2],
-            r.games,
-        ));
-        no_rule4_vs_typical = Some(r);
+    // The other readings of the seed's words, against random players and typical students.
+    let pairs: [(&str, [&BotSpec; 2]); 2] =
+        [("random ×2", [&random, &random]), ("student (typical) ×2", [&typical, &typical])];
+    for (reading, overrides) in READINGS {
+        let overrides: Value = serde_json::from_str(overrides).unwrap_or_default();
+        let subject = dvalue_with(&format!("dvalue, {reading}"), overrides);
+        for (name, opps) in pairs {
+            let r = run(&subject, opps, progress)?;
+            let row = format!("dvalue vs {name}");
+            rows.extend(place_rows("3", &row, &r).into_iter().map(|x| x.reading(reading)));
+        }
+    }
+    // Weight of the seed 2.2 judgement (the default 2 is in the rows above).
+    for w in JUDGE_WEIGHTS {
+        let subject = dvalue_with(&format!("dvalue, w_judge={w}"), json!({"w_judge": w}));
+        for (name, opps) in pairs {
+            let r = run(&subject, opps, progress)?;
+            let row = format!("dvalue w_judge={w} vs {name}");
+            rows.extend(place_rows("2.2", &row, &r));
+        }
     }
 
     // Seed 2.2: start-of-game D totals.
@@ -268,10 +299,6 @@ pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec
         let reuse = if t == 0.0 { dvalue_vs_typical.take() } else { None };
         subjects.push((dvalue_at(t), reuse));
     }
-    for t in TEMPERATURES {
-        let reuse = if t == 0.0 { no_rule4_vs_typical.take() } else { None };
-        subjects.push((no_rule4_at(t), reuse));
-    }
     for b in [&typical, &greedy, &random] {
         subjects.push((b.clone(), None));
     }
@@ -281,7 +308,7 @@ pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec
             None => run(&subject, [&typical, &typical], progress)?,
         };
         let row = format!("{} vs student (typical) ×2", subject.label);
-        rows.push(proportion("4", &row, "loss rate", None, r.places[2], r.games));
+        rows.push(proportion("4", &row, "lost = 3rd", None, r.places[2], r.games));
         rows.push(mean("4", &row, "mean score", None, &r.scores));
         rows.push(proportion("4", &row, "predictor accuracy", None, r.hits, r.predictions));
     }

@@ -124,6 +124,12 @@ impl View {
         CardSet(Table::beyond(card).0 & self.hand.0).len()
     }
 
+    /// Holding `card` stops an opponent: some card beyond it is neither on the table nor ours (the
+    /// seed's "止める"). An A/K, or a card with only our own cards beyond, stops nobody.
+    pub fn blocks(&self, card: Card) -> bool {
+        Table::beyond(card).0 & !self.table.cards().0 & !self.hand.0 != 0
+    }
+
     /// Own cards that follow `card` outward without a gap (the seed's "consecutive" cards).
     pub fn own_run(&self, card: Card) -> usize {
         let step: i8 = if card.rank < 7 { -1 } else { 1 };

@@ -28,16 +28,47 @@ fn rule_2_prefers_a_consecutive_run() {
 
 #[test]
 fn rules_3_and_4_keep_aces_and_kings_back() {
-    // A/K playable with another card: rule 4 plays the other card.
+    // A/K playable with another card: rule 4 plays the other card (judgement off: rules alone).
     let d = position([&["AS", "6H"], &FILL, &["3C"]], &["2S", "3S", "4S", "5S", "6S"], [1, 3, 3]);
+    let mut rules_only = agent("dvalue", None, json!({"judgement": "off"}), 1);
+    assert_eq!(act(rules_only.as_mut(), &d), json!("6H"));
+    // Only A/K playable and more passes than everyone: rule 3 passes (ak_hold = pass) ...
+    let ends = ["2S", "3S", "4S", "5S", "6S", "8C", "9C", "10C", "JC", "QC"];
+    let d = position([&["AS", "KC", "3H"], &FILL, &["3C"]], &ends, [3, 1, 2]);
+    assert_eq!(d.legal, vec![json!("AS"), json!("KC"), json!("pass")]);
     let mut bot = agent("dvalue", None, json!({}), 1);
-    assert_eq!(act(bot.as_mut(), &d), json!("6H"));
-    // Only A/K playable and more passes than everyone: rule 3 passes.
-    let d = position([&["AS", "3H"], &FILL, &["3C"]], &["2S", "3S", "4S", "5S", "6S"], [3, 1, 2]);
     assert_eq!(act(bot.as_mut(), &d), json!("pass"));
-    // ... but not with as few passes as an opponent.
-    let d = position([&["AS", "3H"], &FILL, &["3C"]], &["2S", "3S", "4S", "5S", "6S"], [2, 1, 2]);
+    // ... or, reading the hold as "behind another card", plays one: an ace stops nobody.
+    let mut other = agent("dvalue", None, json!({"ak_hold": "other"}), 1);
+    assert_eq!(act(other.as_mut(), &d), json!("AS"));
+    // ... and not with as few passes as an opponent.
+    let d = position([&["AS", "KC", "3H"], &FILL, &["3C"]], &ends, [2, 1, 2]);
     assert_eq!(act(bot.as_mut(), &d), json!("AS"));
+    // A single playable A/K in the opening: rule 5 (play it) outweighs rule 3.
+    let d = position([&["AS", "3H"], &FILL, &["3C"]], &["2S", "3S", "4S", "5S", "6S"], [3, 1, 2]);
+    assert_eq!(act(bot.as_mut(), &d), json!("AS"));
+}
+
+#[test]
+fn judgement_prefers_the_card_that_gives_the_others_least() {
+    // 6H would bring AH..5H (five cards, three of them the opponent's) one step closer; AS brings
+    // nothing: seed 2.2 judges 6H bad (board D down 5, own hand D down 0) and outweighs rule 4.
+    let d = position([&["AS", "6H"], &FILL, &["3C"]], &["2S", "3S", "4S", "5S", "6S"], [1, 3, 3]);
+    for judgement in ["difference", "margin"] {
+        let mut bot = agent("dvalue", None, json!({"judgement": judgement}), 1);
+        assert_eq!(act(bot.as_mut(), &d), json!("AS"), "{judgement}");
+    }
+    // Among cards, the judgement never turns a lone playable card into a pass; over every move
+    // (the pass lowering nothing) a card that helps only the others is held.
+    let middle = [
+        "2H", "3H", "4H", "5H", "6H", "8H", "9H", "10H", "JH", "QH", "6D", "5D", "4D", "8D", "9D",
+        "10D",
+    ];
+    let d = position([&["8S"], &["2D", "AH"], &["3C"]], &middle, [1, 3, 3]);
+    let mut cards = agent("dvalue", None, json!({}), 1);
+    assert_eq!(act(cards.as_mut(), &d), json!("8S"));
+    let mut moves = agent("dvalue", None, json!({"judgement_scope": "moves"}), 1);
+    assert_eq!(act(moves.as_mut(), &d), json!("pass"));
 }
 
 #[test]
@@ -58,23 +89,37 @@ fn rule_5_single_card_played_in_the_opening_held_later() {
     // With one pass left the rule does not apply.
     let d = position([&["8S"], &["2D", "AH"], &["3C"]], &middle, [1, 3, 3]);
     assert_eq!(act(bot.as_mut(), &d), json!("8S"));
+    // A lone ace stops nobody: held only when the hold is read as applying to any card.
+    let d = position([&["AH"], &["2D", "8S"], &["3C"]], &middle, [2, 3, 3]);
+    assert_eq!(act(bot.as_mut(), &d), json!("AH"));
+    let mut always = agent("dvalue", None, json!({"single_hold": "always"}), 1);
+    assert_eq!(act(always.as_mut(), &d), json!("pass"));
 }
 
-#[test]
-fn rule_7_passes_in_the_endgame_with_more_passes() {
-    let all_but: Vec<String> = (0..52)
+fn endgame_table() -> Vec<String> {
+    (0..52)
         .map(yomi_sevens::card::Card::from_index)
         .filter(|c| {
             c.rank != 7 && !["8S", "9S", "KS", "AH", "QC", "KC"].contains(&c.to_string().as_str())
         })
         .map(|c| c.to_string())
-        .collect();
+        .collect()
+}
+
+#[test]
+fn rule_7_passes_in_the_endgame_with_more_passes() {
+    let all_but = endgame_table();
     let table: Vec<&str> = all_but.iter().map(String::as_str).collect();
     let mut bot = agent("dvalue", None, json!({}), 1);
     let d = position([&["8S", "9S"], &["KS", "AH"], &["QC", "KC"]], &table, [2, 1, 1]);
     assert_eq!(act(bot.as_mut(), &d), json!("pass"));
     let d = position([&["8S", "9S"], &["KS", "AH"], &["QC", "KC"]], &table, [1, 1, 1]);
     assert_eq!(act(bot.as_mut(), &d), json!("8S"));
+    // AH stops nobody: under `blocks` rule 7 no longer applies and the other rules choose.
+    let d = position([&["8S", "9S", "AH"], &["KS"], &["QC", "KC"]], &table, [2, 1, 1]);
+    assert_eq!(act(bot.as_mut(), &d), json!("pass"));
+    let mut blocks = agent("dvalue", None, json!({"endgame_pass": "blocks"}), 1);
+    assert_eq!(act(blocks.as_mut(), &d), json!("8S"));
 }
 
 #[test]

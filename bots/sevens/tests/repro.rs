@@ -2,7 +2,7 @@
 //! and the plugin's commands.
 
 use yomi_plugin::{CommandContext, ErrorCode, Plugin};
-use yomi_sevens::repro::{rows, SEED_LOSS_RATE};
+use yomi_sevens::repro::{rows, DEFAULT_READING, SEED_LOSS_RATE};
 use yomi_sevens::SevensPlugin;
 
 #[test]
@@ -10,7 +10,7 @@ fn rows_are_complete_and_deterministic() {
     let a = rows(4, 9, &mut |_| {}).unwrap();
     let b = rows(4, 9, &mut |_| {}).unwrap();
     assert_eq!(a, b);
-    assert_eq!(a.len(), 70);
+    assert_eq!(a.len(), 155);
     for r in &a {
         assert!(r.n > 0, "{r:?}");
         if let Some([lo, hi]) = r.ci95 {
@@ -18,10 +18,15 @@ fn rows_are_complete_and_deterministic() {
         }
     }
     let loss_rows: Vec<_> = a.iter().filter(|r| r.seed == Some(SEED_LOSS_RATE)).collect();
-    assert_eq!(loss_rows.len(), 6);
-    // Each series of 4 games: the finishing places of the subject add up to the games.
+    assert_eq!(loss_rows.len(), 48);
+    // Each series of 4 games: the finishing places of the subject add up to the games, and "not
+    // 1st" is 2nd plus 3rd.
     let places: f64 = a.iter().take(3).map(|r| r.ours).sum();
     assert!((places - 1.0).abs() < 1e-9);
+    assert!((a[3].ours - a[1].ours - a[2].ours).abs() < 1e-9, "{:?}", &a[..4]);
+    // Rows of the seed's section 3 name the reading that produced them.
+    assert!(a.iter().filter(|r| r.table == "3").all(|r| r.reading.is_some()));
+    assert_eq!(serde_json::to_value(&a[0]).unwrap()["reading"], DEFAULT_READING);
     let json = serde_json::to_value(&a[0]).unwrap();
     for key in ["table", "row", "column", "seed", "ours", "ci95", "n"] {
         assert!(json.get(key).is_some(), "{key}");
@@ -38,7 +43,7 @@ fn commands_answer_and_reject_bad_arguments() {
     assert_eq!(v["total"], 6);
     assert_eq!(v["board_total"], 106);
     let json = p.command(&args(&["repro", "--json", "--games", "2"]), &ctx).unwrap();
-    assert_eq!(serde_json::from_str::<Vec<serde_json::Value>>(&json).unwrap().len(), 70);
+    assert_eq!(serde_json::from_str::<Vec<serde_json::Value>>(&json).unwrap().len(), 155);
     for bad in [&["d", "XX"][..], &["repro", "--games", "0"], &["nope"]] {
         let e = p.command(&args(bad), &ctx).unwrap_err();
         assert!(

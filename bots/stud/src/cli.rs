@@ -52,6 +52,10 @@ enum Command {
         /// Scale both players' fuzzy drop intention (a sensitivity check; 1 = the reproduction).
         #[arg(long, default_value_t = 1.0)]
         drop_scale: f64,
+        /// A reading of the seed for both players, as a player option change `key=value`
+        /// (repeatable), e.g. `--reading loose_late=table --reading potential_margin=1.5`.
+        #[arg(long = "reading", value_name = "KEY=VALUE")]
+        readings: Vec<String>,
         /// Render saved `--json` rows as the markdown table instead of running.
         #[arg(long)]
         markdown_from: Option<std::path::PathBuf>,
@@ -111,7 +115,7 @@ pub fn run(args: &[String], _ctx: &CommandContext) -> Result<String, ErrorInfo> 
                 format!("{}\n", ["draw", "first wins", "second wins"][w as usize])
             })
         }
-        Command::Repro { json, sets, games, seed, drop_scale, markdown_from } => {
+        Command::Repro { json, sets, games, seed, drop_scale, readings, markdown_from } => {
             let rows = match markdown_from {
                 Some(path) => {
                     let text = std::fs::read_to_string(&path).map_err(|e| {
@@ -127,7 +131,13 @@ pub fn run(args: &[String], _ctx: &CommandContext) -> Result<String, ErrorInfo> 
                         "--drop-scale must be in [0, 1]",
                     ))
                 }
-                None => crate::repro::rows(sets, games, seed, drop_scale)?,
+                None => {
+                    let mut reading = crate::repro::parse_reading(&readings)?;
+                    if drop_scale != 1.0 {
+                        reading.insert("drop_scale".into(), json!(drop_scale));
+                    }
+                    crate::repro::rows(sets, games, seed, &reading)?
+                }
             };
             Ok(if json {
                 serde_json::to_string_pretty(&rows)

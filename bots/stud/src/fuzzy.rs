@@ -57,12 +57,31 @@ pub const LOW: Mf = Mf::left(0.0, 0.5);
 pub const MID: Mf = Mf::tri(0.0, 0.5, 1.0);
 pub const HIGH: Mf = Mf::right(0.5, 1.0);
 pub const THREE: [Mf; 3] = [LOW, MID, HIGH];
-/// Drop intention (Fig. 3.7): ZO, PS1, PS2, PB1, PB2 on [0, 1].
-pub const ZO: Mf = Mf::left(0.0, 0.25);
-pub const PS1: Mf = Mf::tri(0.0, 0.25, 0.5);
-pub const PS2: Mf = Mf::tri(0.25, 0.5, 0.75);
-pub const PB1: Mf = Mf::tri(0.5, 0.75, 1.0);
-pub const PB2: Mf = Mf::right(0.75, 1.0);
+/// Drop intention (Fig. 3.7) as [ZO, PS1, PS2, PB1, PB2] on [0, 1]. The drawing is lost, so two
+/// placements are offered (option `drop_sets`).
+///
+/// `words`: where §3.3.1's words and the set names put them. ZO at zero, since early in the game
+/// the player "あまりドロップはしない" (hardly drops); PS1 and PS2 small ("Positive Small"), since in
+/// the middle game it has "ドロップする意図を少しもつ" (a little intention) when bets grow — PS1
+/// (few bets) below PS2; PB1 and PB2 big ("Positive Big"): "意図を強く持つ" at the end. With
+/// them an inferior player drops with probability about 0.02 at turn 1, 0.07 (few bets) to 0.2
+/// (large bets) at turn 4, and 0.75–0.92 at turn 7.
+pub const DROP_WORDS: [Mf; 5] = [
+    Mf::left(0.0, 0.05),
+    Mf::tri(0.0, 0.05, 0.15),
+    Mf::tri(0.05, 0.2, 0.35),
+    Mf::tri(0.5, 0.75, 1.0),
+    Mf::right(0.75, 1.0),
+];
+/// `even`: five evenly spaced triangles (the spec's first reconstruction): about 0.08 at turn 1
+/// and 0.25–0.5 at turn 4, more eager than the words.
+pub const DROP_EVEN: [Mf; 5] = [
+    Mf::left(0.0, 0.25),
+    Mf::tri(0.0, 0.25, 0.5),
+    Mf::tri(0.25, 0.5, 0.75),
+    Mf::tri(0.5, 0.75, 1.0),
+    Mf::right(0.75, 1.0),
+];
 /// Modification amounts (Fig. 3.10): N, Z, P on [−10, 10].
 pub const N: Mf = Mf::left(-10.0, 0.0);
 pub const Z: Mf = Mf::tri(-10.0, 0.0, 10.0);

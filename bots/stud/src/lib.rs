@@ -56,7 +56,7 @@ pub fn player_options(model: Option<(&str, &str)>) -> Vec<OptionSpec> {
     let (drop, bet) = model.unwrap_or(("base", "aggressive"));
     vec![
         OptionSpec::bool("bluff", model.is_none(), "bluff in both directions (off: the seed's reference-[8] system)"),
-        OptionSpec::choice("drop_style", drop, &["base", "tight", "loose"], "base: fuzzy drop in turns 1-4, potential check from 5; tight: always drop when inferior from turn 5; loose: fuzzy drop at every turn"),
+        OptionSpec::choice("drop_style", drop, &["base", "tight", "loose"], "base: fuzzy drop in turns 1-4, potential check from 5; tight: always drop when inferior from turn 5; loose: fuzzy drop in turns 1-4, from 5 as loose_late says"),
         OptionSpec::choice("bet_style", bet, &["aggressive", "passive"], "passive caps the upper bet limit at passive_cap of the pot limit"),
         OptionSpec::float("passive_cap", 0.7, Some(0.0), Some(1.0), "the passive upper-limit factor"),
         OptionSpec::choice("reveal", if model.is_some() { "random" } else { "bluff" }, &["bluff", "random", "strong-first", "weak-first"], "which hole card to turn up: bluff = Fig. 3.8; the others are the model strategies (by potential)"),
@@ -69,6 +69,9 @@ pub fn player_options(model: Option<(&str, &str)>) -> Vec<OptionSpec> {
         OptionSpec::float("tendency_init", 50.0, Some(0.0), Some(100.0), "initial tendency value of the 18 rules"),
         OptionSpec::int("history", 5, Some(1), Some(1000), "past modification amounts averaged by the change rule"),
         OptionSpec::float("drop_scale", 1.0, Some(0.0), Some(1.0), "multiplies the fuzzy drop intention (sensitivity to the reconstructed Fig. 3.7 sets; 1 = as reconstructed)"),
+        OptionSpec::choice("loose_late", "continue", &["continue", "middle", "table"], "a loose player inferior from turn 5: continue = no drop on judgement (§4.2.1 sets no drop threshold and §3.3.2 has no fuzzy inference); middle = the §3.3.1 drop table with the turn held at 4; table = the §3.3.1 drop table, End column included"),
+        OptionSpec::choice("drop_check", "interval", &["interval", "action"], "the drop judgement runs once per betting interval (§3, facing a raise it calls) or at every action"),
+        OptionSpec::choice("drop_sets", "words", &["words", "even"], "Fig. 3.7 drop-intention sets: words = ZO near 0, PS1/PS2 small, PB1/PB2 big, as §3.3.1 says; even = five evenly spaced triangles"),
         OptionSpec::bool("adapt", false, "adapt the bluff margin to the classified opponent style (x0.75 against tight, x1.5 against loose)"),
     ]
 }
@@ -144,7 +147,7 @@ impl Plugin for StudPlugin {
             commands: vec![
                 CommandInfo::new("eval", "`yomi stud eval [--json] C1 .. C7`: category, score 0-9 and ranks of the best hand"),
                 CommandInfo::new("compare", "`yomi stud compare [--tie-rule R] [--json] \"<cards>\" \"<cards>\"`: winner 1, 2 or 0"),
-                CommandInfo::new("repro", "`yomi repro stud [--json] [--sets N] [--games N]`: the seed's chapter-4 experiment (Tables 4.1-4.4, §4.3.3), classifier confusion matrix, adaptive bluffing"),
+                CommandInfo::new("repro", "`yomi repro stud [--json] [--sets N] [--games N] [--reading KEY=VALUE ...]`: the seed's chapter-4 experiment (Tables 4.1-4.4, §4.3.3), classifier confusion matrix, adaptive bluffing"),
                 CommandInfo::new("deals", "`yomi stud deals --seed S --count N`: a deal file of seeded deals"),
             ],
         }

@@ -12,7 +12,7 @@ use yomi_plugin::{ActReply, ActRequest, Agent, ErrorCode, ErrorInfo, Options};
 use crate::cards::{mask, Card};
 use crate::classify::{classify, OppStats, Style};
 use crate::estimate::{estimate, potential, rule_name, Estimate, Scoring};
-use crate::fuzzy::{centroid, PB1, PB2, PS1, PS2, THREE, ZO};
+use crate::fuzzy::{centroid, Mf, DROP_EVEN, DROP_WORDS, THREE};
 use crate::hand::{evaluate, EvalRules, ScoreMode};
 use crate::learning::{Learner, Record};
 use crate::view::{bet_action, View};
@@ -26,6 +26,33 @@ pub enum DropStyle {
     Tight,
     /// Fuzzy intention at every turn.
     Loose,
+}
+
+/// What a loose model does when inferior from turn 5 (option `loose_late`). Seed §4.2.1: a loose
+/// system drops "3.3.2 節のファジィ推論の結果と乱数によってのみ" (only by the fuzzy inference of
+/// 3.3.2 and a random number), but §3.3.2 (turn 5 on) has no fuzzy inference, and the rule table
+/// of §3.3.1 is for turns 1–4.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LooseLate {
+    /// No drop on judgement from turn 5: "特にドロップのための閾値は設けず" (no threshold for
+    /// dropping), the loose player "ゲームを続行しがち" (tends to continue).
+    Continue,
+    /// The §3.3.1 table from turn 5 as in the middle game (turn held at 4): only "a little
+    /// intention when bets grow" — a loose player that still drops now and then.
+    Middle,
+    /// The §3.3.1 table at every turn, its End column included.
+    Table,
+}
+
+/// How often the drop judgement runs (option `drop_check`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DropCheck {
+    /// Once per betting interval, at the player's first action in it (§3: "以上の一連の意思決定を
+    /// ベッティングインターバルごとに行う", the series of decisions is made each betting
+    /// interval); facing a raise later in the same interval it calls.
+    PerInterval,
+    /// At every action, facing a raise included.
+    PerAction,
 }
 
 /// Which hole card to turn up (spec §3.4, §5.2).
@@ -55,6 +82,10 @@ pub struct Config {
     pub history_len: usize,
     pub adapt: bool,
     pub drop_scale: f64,
+    pub loose_late: LooseLate,
+    pub drop_check: DropCheck,
+    /// [ZO, PS1, PS2, PB1, PB2] of Fig. 3.7.
+    pub drop_sets: [Mf; 5],
 }
 
 fn invalid(m: String) -> ErrorInfo {
@@ -100,6 +131,19 @@ impl Config {
             history_len: opt::i64(o, "history")?.clamp(1, 1000) as usize,
             adapt: opt::bool(o, "adapt")?,
             drop_scale: range("drop_scale", 0.0, 1.0)?,
+            loose_late: match opt::str(o, "loose_late")? {
+                "table" => LooseLate::Table,
+                "middle" => LooseLate::Middle,
+                _ => LooseLate::Continue,
+            },
+            drop_check: match opt::str(o, "drop_check")? {
+                "action" => DropCheck::PerAction,
+                _ => DropCheck::PerInterval,
+            },
+            drop_sets: match opt::str(o, "drop_sets")? {
+                "even" => DROP_EVEN,
+                _ => DROP_WORDS,
+            },
         })
     }
 }
@@ -282,9 +326,11 @@ impl FuzzyPlayer {
         }
     }
 
-    /// Table 3.2: the intention to drop from the opponent's bet and the turn.
-    fn drop_intention(norm_bet: f64, norm_turn: f64) -> f64 {
-        let table = [[ZO, PS1, PB1], [ZO, PS2, PB2], [ZO, PS2, PB2]];
+    /// Table 3.2: the intention to drop from the opponent's bet and the turn, with the Fig. 3.7
+    /// sets `[ZO, PS1, PS2, PB1, PB2]`.
+    pub fn drop_intention(norm_bet: f64, norm_turn: f64, sets: &[Mf; 5]) -> f64 {
+        let [zo, ps1, ps2, pb1, pb2] = *sets;
+        let table = [[zo, ps1, pb1], [zo, ps2, pb2], [zo, ps2, pb2]];
         let mut clipped = Vec::with_capacity(9);
         for (j, mb) in THREE.iter().enumerate() {
             for (c, mc) in THREE.iter().enumerate() {
@@ -305,10 +351,14 @@ impl FuzzyPlayer {
             action: json!({"act": "drop"}),
             explain: json!({"drop_reason": why, "drop_intention": intention}),
         };
-        if e.result < 0.0 {
-            let fuzzy = view.turn <= 4 || self.cfg.drop == DropStyle::Loose;
+        let judged_this_interval =
+            self.cfg.drop_check == DropCheck::PerInterval && view.facing_raise();
+        if e.result < 0.0 && !judged_this_interval {
+            let loose = self.cfg.drop == DropStyle::Loose;
+            let fuzzy = view.turn <= 4 || (loose && self.cfg.loose_late != LooseLate::Continue);
             if fuzzy {
-                let i = Self::drop_intention(nb, nt) * self.cfg.drop_scale;
+                let nt = if self.cfg.loose_late == LooseLate::Middle { nt.min(0.5) } else { nt };
+                let i = Self::drop_intention(nb, nt, &self.cfg.drop_sets) * self.cfg.drop_scale;
                 intention = Some(i);
                 if self.rng.gen::<f64>() <= i {
                     return Ok(drop(
@@ -316,6 +366,8 @@ impl FuzzyPlayer {
                         intention,
                     ));
                 }
+            } else if loose {
+                // Loose from turn 5 under `loose_late: continue`: no drop on judgement.
             } else if self.cfg.drop == DropStyle::Tight || !self.cfg.bluff {
                 return Ok(drop("inferior from turn 5", None));
             } else {
@@ -461,6 +513,30 @@ impl Agent for FuzzyPlayer {
                 ErrorCode::UnknownMethod,
                 format!("no method `{method}` (tendencies, style)"),
             )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(bet: f64, turn: f64, sets: &[Mf; 5]) -> f64 {
+        FuzzyPlayer::drop_intention(bet, (turn - 1.0) / 6.0, sets)
+    }
+
+    /// §3.3.1's words: hardly any drop early, a little in the middle game growing with the bet,
+    /// a strong intention at the end; the evenly spaced sets are more eager before the end.
+    #[test]
+    fn drop_intention_follows_the_words() {
+        assert!(at(1.0, 1.0, &DROP_WORDS) < 0.03);
+        assert!(at(0.0, 4.0, &DROP_WORDS) < at(1.0, 4.0, &DROP_WORDS));
+        assert!(at(1.0, 4.0, &DROP_WORDS) <= 0.25);
+        assert!(at(1.0, 7.0, &DROP_WORDS) > 0.85);
+        for turn in [1.0, 2.0, 3.0, 4.0] {
+            for bet in [0.0, 0.5, 1.0] {
+                assert!(at(bet, turn, &DROP_WORDS) < at(bet, turn, &DROP_EVEN), "{turn} {bet}");
+            }
         }
     }
 }

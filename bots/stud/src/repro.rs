@@ -4,11 +4,11 @@
 //! style classifier's confusion matrix and the adaptive player.
 
 use serde_json::json;
-use yomi_plugin::protocol::options::defaults;
+use yomi_plugin::protocol::options::{apply_changes, defaults};
 use yomi_plugin::referee::play;
 use yomi_plugin::repro::{mean_ci, wilson, Row};
 use yomi_plugin::rng::derive_seed;
-use yomi_plugin::{ErrorInfo, Options};
+use yomi_plugin::{ErrorCode, ErrorInfo, Options};
 
 use crate::cards::DealSet;
 use crate::game::{Deals, Session, SessionConfig, START_CHIPS};
@@ -123,15 +123,52 @@ pub struct RunStats {
     pub end_turns: u64,
 }
 
-fn options(schema: Vec<yomi_plugin::OptionSpec>, changes: serde_json::Value) -> Options {
-    let mut o = defaults(&schema);
-    for (k, v) in changes.as_object().into_iter().flatten() {
-        o.insert(k.clone(), v.clone());
+/// The player options whose values are readings of the seed's words (REPRODUCTION.md): every
+/// row that depends on the players names their values.
+pub const READING_KEYS: [&str; 4] = ["loose_late", "drop_check", "drop_sets", "potential_margin"];
+
+/// Player option changes applied to both players of every run (`--reading key=value`).
+pub type Reading = Options;
+
+/// Parses `key=value` changes of player options; values are JSON (numbers, booleans) or else
+/// strings, checked against both the bluffing player's and the models' schemas.
+pub fn parse_reading(pairs: &[String]) -> Result<Reading, ErrorInfo> {
+    let mut reading = Reading::new();
+    for pair in pairs {
+        let (key, value) = pair.split_once('=').ok_or_else(|| {
+            ErrorInfo::new(
+                ErrorCode::InvalidOption,
+                format!("--reading `{pair}`: expected key=value, e.g. loose_late=table"),
+            )
+        })?;
+        let value = serde_json::from_str(value).unwrap_or_else(|_| json!(value));
+        reading.insert(key.to_string(), value);
     }
-    o
+    options(player_options(None), &reading)?;
+    options(player_options(Some(("loose", "passive"))), &reading)?;
+    Ok(reading)
 }
 
-/// The bluffing player (seat 0) against model `model` with `reveal`, on `deals`.
+/// The name of a reading: the values of [`READING_KEYS`] it gives the players.
+pub fn reading_label(reading: &Reading) -> Result<String, ErrorInfo> {
+    let o = options(player_options(None), reading)?;
+    Ok(READING_KEYS
+        .iter()
+        .map(|k| {
+            format!("{k}={}", o[*k].as_str().map_or_else(|| o[*k].to_string(), str::to_string))
+        })
+        .collect::<Vec<_>>()
+        .join(" "))
+}
+
+/// The schema's defaults with `changes` applied (checked).
+fn options(schema: Vec<yomi_plugin::OptionSpec>, changes: &Options) -> Result<Options, ErrorInfo> {
+    apply_changes(&schema, &defaults(&schema), changes)
+        .map_err(|e| ErrorInfo::new(ErrorCode::InvalidOption, e.to_string()))
+}
+
+/// The bluffing player (seat 0) against model `model` with `reveal`, on `deals`; both players
+/// take the changes of `reading`.
 pub fn run(
     deals: &DealSet,
     model: usize,
@@ -139,7 +176,7 @@ pub fn run(
     system_first: bool,
     seed: u64,
     adapt: bool,
-    drop_scale: f64,
+    reading: &Reading,
 ) -> Result<RunStats, ErrorInfo> {
     let (_, _, drop, bet) = MODELS[model];
     let config = SessionConfig {
@@ -152,15 +189,14 @@ pub fn run(
         disclose: true,
     };
     let mut session = Session::new(config, Deals::Fixed(deals.clone()))?;
-    let mut system = FuzzyPlayer::new(
-        &options(player_options(None), json!({"adapt": adapt, "drop_scale": drop_scale})),
-        derive_seed(seed, 1),
-    )?;
+    let mut system_changes = reading.clone();
+    system_changes.insert("adapt".into(), json!(adapt));
+    let mut system =
+        FuzzyPlayer::new(&options(player_options(None), &system_changes)?, derive_seed(seed, 1))?;
+    let mut model_changes = reading.clone();
+    model_changes.insert("reveal".into(), json!(reveal));
     let mut opponent = FuzzyPlayer::new(
-        &options(
-            player_options(Some((drop, bet))),
-            json!({"reveal": reveal, "drop_scale": drop_scale}),
-        ),
+        &options(player_options(Some((drop, bet))), &model_changes)?,
         derive_seed(seed, 2),
     )?;
     play(&mut session, &mut [&mut system, &mut opponent])?;
@@ -327,9 +363,16 @@ fn parallel<T: Send>(jobs: Vec<Box<dyn FnOnce() -> T + Send + '_>>) -> Vec<T> {
 }
 
 /// All rows of the reproduction: `sets` deal sets (the first is the main one), `games` per run,
-/// both players' fuzzy drop intention scaled by `drop_scale` (1 for the reproduction proper).
-pub fn rows(sets: usize, games: usize, seed: u64, drop_scale: f64) -> Result<Vec<Row>, ErrorInfo> {
+/// both players with the option changes of `reading` (none for the default reading). Rows that
+/// depend on the players name the reading.
+pub fn rows(
+    sets: usize,
+    games: usize,
+    seed: u64,
+    reading: &Reading,
+) -> Result<Vec<Row>, ErrorInfo> {
     let t0 = std::time::Instant::now();
+    let label = reading_label(reading)?;
     let chosen = closest_deal_sets(400, sets.max(1), games);
     let mut rows = Vec::new();
     let (cats, out) = deal_set_profile(&chosen[0].1);
@@ -368,6 +411,8 @@ pub fn rows(sets: usize, games: usize, seed: u64, drop_scale: f64) -> Result<Vec
         None,
         games as u64,
     ));
+    // Table 4.1 describes the deal set; every later row comes from the players.
+    let deal_set_rows = rows.len();
     // runs[set][reveal][model][seating]
     type Job<'a> = Box<dyn FnOnce() -> Result<RunStats, ErrorInfo> + Send + 'a>;
     let mut jobs: Vec<Job> = Vec::new();
@@ -376,9 +421,7 @@ pub fn rows(sets: usize, games: usize, seed: u64, drop_scale: f64) -> Result<Vec
             for model in 0..4 {
                 for first in [true, false] {
                     let s = derive_seed(seed ^ set_seed, (model * 2 + usize::from(first)) as u64);
-                    jobs.push(Box::new(move || {
-                        run(set, model, reveal, first, s, false, drop_scale)
-                    }));
+                    jobs.push(Box::new(move || run(set, model, reveal, first, s, false, reading)));
                 }
             }
         }
@@ -387,9 +430,7 @@ pub fn rows(sets: usize, games: usize, seed: u64, drop_scale: f64) -> Result<Vec
     for model in 0..4 {
         for first in [true, false] {
             let s = derive_seed(seed ^ chosen[0].0, (model * 2 + usize::from(first)) as u64);
-            jobs.push(Box::new(move || {
-                run(adapt_set, model, "random", first, s, true, drop_scale)
-            }));
+            jobs.push(Box::new(move || run(adapt_set, model, "random", first, s, true, reading)));
         }
     }
     let mut flat = parallel(jobs).into_iter().collect::<Result<Vec<_>, _>>()?.into_iter();
@@ -606,5 +647,9 @@ pub fn rows(sets: usize, games: usize, seed: u64, drop_scale: f64) -> Result<Vec
         None,
         (runs.len() * 24 + 8) as u64 * n,
     ));
-    Ok(rows)
+    Ok(rows
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| if i >= deal_set_rows { r.reading(&label) } else { r })
+        .collect())
 }

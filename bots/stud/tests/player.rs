@@ -124,3 +124,35 @@ fn seeded_fuzzy_matches_are_stable() {
         insta::assert_json_snapshot!(name, played);
     }
 }
+
+/// Drops in `games` seeded games of fuzzy (seat 0, first to act) against `opp` (seat 1), both
+/// with `changes`: (the model's drops from turn 5, drops just after a raise in the interval).
+fn drops(opp: &str, changes: Value, games: u64) -> (usize, usize) {
+    let mut g = session(json!({"games": games, "disclose": true}), 21);
+    let (mut a, mut b) = (bot("fuzzy", changes.clone(), 22), bot(opp, changes, 23));
+    let played = play(g.as_mut(), &mut [a.as_mut(), b.as_mut()]).unwrap();
+    let acts: Vec<(usize, &Value, u64)> = played
+        .steps
+        .iter()
+        .flat_map(|s| {
+            let turn = s.event["turn"].as_u64().or(s.event["end"]["turn"].as_u64()).unwrap_or(0);
+            s.actions.iter().map(move |(seat, a)| (*seat, a, turn))
+        })
+        .collect();
+    let (mut late, mut after_raise) = (0, 0);
+    for (i, (seat, a, turn)) in acts.iter().enumerate() {
+        if a["act"] != "drop" {
+            continue;
+        }
+        late += usize::from(*seat == 1 && *turn >= 5);
+        after_raise += usize::from(i > 0 && acts[i - 1].1["act"] == "raise");
+    }
+    (late, after_raise)
+}
+
+#[test]
+fn loose_models_continue_late_and_a_raise_is_called_within_the_judged_interval() {
+    assert_eq!(drops("la", json!({}), 150), (0, 0));
+    assert!(drops("la", json!({"loose_late": "table"}), 150).0 > 0);
+    assert!(drops("la", json!({"drop_check": "action"}), 150).1 > 0);
+}

@@ -9,16 +9,28 @@
 //! - passes: own passes left against the most any opponent still playing has left.
 //!
 //! Rules (seed section 3) and their default scores (each weight is an option `w_*`; 0 switches a
-//! rule off); the move with the highest total is played:
+//! rule off; where the words allow several readings the option is named in brackets, see
+//! [`super::readings`]); the move with the highest total is played:
 //! 1. cards behind which you hold your own cards further out: +2 per such card;
 //! 2. cards you hold in consecutive runs: +1 per own card continuing the run outward;
-//! 3. more passes left than every opponent: hold A/K, −12 (below a pass even with rule 5's bonus,
-//!    so with only A/K playable the player passes);
+//! 3. more passes left than every opponent: hold A/K, −12, so with only A/K playable the player
+//!    passes (`ak_hold`: `pass`; `other` holds it only behind another playable card);
 //! 4. prefer anything but A/K: −4 on A/K when another card is playable;
-//! 5. exactly one playable card, 2+ passes left and `H <= B / p`: opening, play it (+3); middle game
-//!    or later, hold it (the pass gets +10);
-//! 6. ahead, play far from 7 (+0.25 per step from 7); behind, near 7 (−0.25 per step);
-//! 7. endgame with more passes left than every opponent: pass (+10).
+//! 5. exactly one playable card, 2+ passes left and `H <= B / p`: opening, play it (+8, enough to
+//!    outweigh rule 3's hold: the rule names the opening for playing); middle game or later, hold it
+//!    (the pass gets +10) when holding stops an opponent's card (`single_hold`: `blocks`; `always`
+//!    holds an A/K or a card with only own cards beyond too);
+//! 6. ahead, play far from 7 (+0.25 per step); behind, near 7 (−0.25 per step);
+//! 7. endgame with more passes left than every opponent: pass (+10) (`endgame_pass`: `always`;
+//!    `blocks` passes only when every playable card stops an opponent's card).
+//!
+//! Seed 2.2's move judgement ranks the playable cards: a move that lowers the own hand D total a
+//! lot and the board's little is good, one that lowers only the board's is bad. Default
+//! (`judgement`: `difference`): 2 × (hand drop − board drop), i.e. −2 per step the card brings the
+//! others' cards closer, the same 2 points per card as rule 1 (`margin`: hand drop − board drop /
+//! players in; `off`), counted from the best playable card's value so that it orders the cards
+//! and leaves the pass decisions to rules 3, 5 and 7 (`judgement_scope`: `cards`; `moves` counts
+//! from the pass, which lowers nothing, so a card bad enough is held).
 //!
 //! A pass starts at −6 (played only when a rule asks for it or nothing else is legal) and a pass
 //! that would put the player out at −100. `temperature` > 0 samples a move with probability
@@ -32,6 +44,9 @@ use yomi_plugin::api::opt;
 use yomi_plugin::rng::Rng as SeededRng;
 use yomi_plugin::{ActReply, ActRequest, Agent, ErrorCode, ErrorInfo, OptionSpec, Options};
 
+use super::readings::{
+    self, AkHold, EndgamePass, JudgementScope, MoveJudgement, Readings, SingleHold,
+};
 use super::{choose, probabilities, Move, Scored};
 use crate::dvalue::{self, Judgement};
 use crate::view::View;
@@ -88,10 +103,14 @@ pub fn options() -> Vec<OptionSpec> {
         OptionSpec::float("w_run", 1.0, Some(-20.0), Some(20.0), "rule 2: points per own card continuing the run"),
         OptionSpec::float("w_hold_ak", 12.0, Some(0.0), Some(50.0), "rule 3: penalty on A/K with more passes than the opponents"),
         OptionSpec::float("w_prefer_non_ak", 4.0, Some(-50.0), Some(50.0), "rule 4: penalty on A/K when another card is playable"),
-        OptionSpec::float("w_single", 3.0, Some(0.0), Some(50.0), "rule 5, opening: bonus for playing the single playable card"),
+        OptionSpec::float("w_single", 8.0, Some(0.0), Some(50.0), "rule 5, opening: bonus for playing the single playable card"),
         OptionSpec::float("w_distance", 0.25, Some(-5.0), Some(5.0), "rule 6: points per step from 7 (ahead: far, behind: near)"),
         OptionSpec::float("w_hold_pass", 10.0, Some(0.0), Some(50.0), "rules 5 and 7: bonus for passing (holding)"),
+        OptionSpec::float("w_judge", 2.0, Some(0.0), Some(20.0), "seed 2.2: points per step of the move judgement (see `judgement`)"),
     ]
+    .into_iter()
+    .chain(readings::options())
+    .collect()
 }
 
 /// The rules' weights (defaults as in the module documentation; 0 switches a rule off).
@@ -104,6 +123,7 @@ pub struct Weights {
     pub single: f64,
     pub distance: f64,
     pub hold_pass: f64,
+    pub judge: f64,
 }
 
 impl Default for Weights {
@@ -113,9 +133,10 @@ impl Default for Weights {
             run: 1.0,
             hold_ak: 12.0,
             prefer_non_ak: 4.0,
-            single: 3.0,
+            single: 8.0,
             distance: 0.25,
             hold_pass: 10.0,
+            judge: 2.0,
         }
     }
 }
@@ -130,21 +151,58 @@ impl Weights {
             single: opt::f64(options, "w_single")?,
             distance: opt::f64(options, "w_distance")?,
             hold_pass: opt::f64(options, "w_hold_pass")?,
+            judge: opt::f64(options, "w_judge")?,
         })
     }
 }
 
-/// Scores every legal move of `view` by the seven rules.
-pub fn score(view: &View, phases: Phases, w: &Weights) -> (Vec<Scored>, Judgement, Phase) {
-    let j = view.judge();
-    let phase = phases.of(j.board_d);
-    let more_passes = view.my_passes() > view.opponents_passes();
-    let non_ak = view.cards.iter().any(|c| c.distance() < 6);
-    let single = view.cards.len() == 1 && view.my_passes() >= 2 && j.ahead;
-    let mut out: Vec<Scored> = view
+/// Everything that shapes the player's choice besides the temperature.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Config {
+    pub phases: Phases,
+    pub weights: Weights,
+    pub readings: Readings,
+}
+
+/// Seed 2.2's judgement of playing each legal card, in points before its weight. Scope `cards`
+/// measures it from the best card's (so the best gets 0): it ranks the playable cards and never
+/// makes a pass look better than the best card. Scope `moves` measures it from the pass's (0).
+fn judgement_points(view: &View, reading: MoveJudgement, scope: JudgementScope) -> Vec<f64> {
+    let players = view.players_in().max(1) as f64;
+    let raw: Vec<f64> = view
         .cards
         .iter()
         .map(|&card| {
+            let e = dvalue::move_effect(view.table, view.hand, card);
+            let (hand, board) = (e.hand_drop as f64, e.board_drop as f64);
+            match reading {
+                MoveJudgement::Difference => hand - board,
+                MoveJudgement::Margin => hand - board / players,
+                MoveJudgement::Off => 0.0,
+            }
+        })
+        .collect();
+    let base = match scope {
+        JudgementScope::Cards => raw.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        JudgementScope::Moves => 0.0,
+    };
+    raw.iter().map(|p| p - base).collect()
+}
+
+/// Scores every legal move of `view` by the seven rules and the move judgement.
+pub fn score(view: &View, config: &Config) -> (Vec<Scored>, Judgement, Phase) {
+    let (w, r) = (&config.weights, &config.readings);
+    let j = view.judge();
+    let phase = config.phases.of(j.board_d);
+    let more_passes = view.my_passes() > view.opponents_passes();
+    let non_ak = view.cards.iter().any(|c| c.distance() < 6);
+    let single = view.cards.len() == 1 && view.my_passes() >= 2 && j.ahead;
+    let judged = judgement_points(view, r.judgement, r.judgement_scope);
+    let mut out: Vec<Scored> = view
+        .cards
+        .iter()
+        .zip(judged)
+        .map(|(&card, judged)| {
             let mut s = Scored::new(Move::Play(card));
             let beyond = view.own_beyond(card);
             if beyond > 0 {
@@ -155,7 +213,7 @@ pub fn score(view: &View, phases: Phases, w: &Weights) -> (Vec<Scored>, Judgemen
                 s.add(w.run * run as f64, "2: consecutive own cards");
             }
             if card.distance() == 6 {
-                if more_passes {
+                if more_passes && (r.ak_hold == AkHold::Pass || non_ak) {
                     s.add(-w.hold_ak, "3: more passes than opponents, hold A/K");
                 }
                 if non_ak {
@@ -171,6 +229,9 @@ pub fn score(view: &View, phases: Phases, w: &Weights) -> (Vec<Scored>, Judgemen
             } else {
                 s.add(-step, "6: behind, near 7");
             }
+            if judged != 0.0 {
+                s.add(w.judge * judged, "2.2: own hand D down against board D down");
+            }
             s
         })
         .collect();
@@ -180,10 +241,17 @@ pub fn score(view: &View, phases: Phases, w: &Weights) -> (Vec<Scored>, Judgemen
             s.add(-100.0, "a pass now puts me out");
         } else {
             s.add(-6.0, "pass only when a rule asks");
-            if single && phase != Phase::Opening {
+            let holds_single = single
+                && phase != Phase::Opening
+                && (r.single_hold == SingleHold::Always || view.blocks(view.cards[0]));
+            if holds_single {
                 s.add(w.hold_pass, "5: single playable card, middle game on: hold it");
             }
-            if phase == Phase::Endgame && more_passes {
+            let all_block = view.cards.iter().all(|&c| view.blocks(c));
+            if phase == Phase::Endgame
+                && more_passes
+                && (r.endgame_pass == EndgamePass::Always || all_block)
+            {
                 s.add(w.hold_pass, "7: endgame, more passes than opponents: pass");
             }
         }
@@ -211,8 +279,7 @@ pub fn assessment(view: &View, j: &Judgement, phase: Phase) -> Value {
 /// The D-value player.
 pub struct DValueBot {
     temperature: f64,
-    phases: Phases,
-    weights: Weights,
+    config: Config,
     rng: SeededRng,
 }
 
@@ -220,8 +287,7 @@ impl DValueBot {
     pub fn new(options: &Options, seed: u64) -> Result<DValueBot, ErrorInfo> {
         let mut bot = DValueBot {
             temperature: 0.0,
-            phases: Phases::default(),
-            weights: Weights::default(),
+            config: Config::default(),
             rng: SeededRng::seed_from_u64(seed),
         };
         bot.configure(options)?;
@@ -232,7 +298,7 @@ impl DValueBot {
 impl Agent for DValueBot {
     fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
         let view = View::parse(request)?;
-        let (scored, j, phase) = score(&view, self.phases, &self.weights);
+        let (scored, j, phase) = score(&view, &self.config);
         let i = choose(&scored, self.temperature, &mut self.rng);
         let action = scored[i].mv.to_json();
         if !request.explain {
@@ -268,9 +334,12 @@ impl Agent for DValueBot {
                 ),
             ));
         }
-        self.phases = phases;
         self.temperature = opt::f64(options, "temperature")?;
-        self.weights = Weights::from_options(options)?;
+        self.config = Config {
+            phases,
+            weights: Weights::from_options(options)?,
+            readings: Readings::from_options(options)?,
+        };
         Ok(())
     }
 
@@ -283,7 +352,7 @@ impl Agent for DValueBot {
                 }))
                 .map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, format!("assess: {e}")))?;
                 let view = View::parse(&request)?;
-                let (scored, j, phase) = score(&view, self.phases, &self.weights);
+                let (scored, j, phase) = score(&view, &self.config);
                 let mut out = assessment(&view, &j, phase);
                 out["moves"] = json!(scored.iter().map(Scored::to_json).collect::<Vec<_>>());
                 Ok(out)

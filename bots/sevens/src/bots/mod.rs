@@ -3,6 +3,7 @@
 
 pub mod baseline;
 pub mod dvalue;
+pub mod readings;
 pub mod student;
 
 use rand::Rng;
