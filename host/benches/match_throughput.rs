@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 use yomi_host::matches::seat::BotSeat;
-use yomi_host::registry::Registry;
+use yomi_host::runtime::registry::Registry;
 use yomi_host::tournament::runner::{self, Tournament};
 use yomi_host::tournament::schedule::{Format, TournamentSpec};
 use yomi_host::tournament::store::Store;

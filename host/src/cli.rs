@@ -10,8 +10,9 @@ use clap::{Args, Parser, Subcommand};
 use tokio_util::sync::CancellationToken;
 use yomi_plugin::CommandContext;
 
-use crate::registry::Registry;
-use crate::server::{listen, ServeConfig, Shared};
+use crate::runtime::config::{ServeConfig, Shared};
+use crate::runtime::registry::Registry;
+use crate::server::listen;
 
 #[derive(Debug, Parser)]
 #[command(name = "yomi", version, about = "A server of human-like game AI", long_about = None)]
@@ -97,7 +98,7 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     #[command(flatten)]
-    pub limits: crate::server::limits::Limits,
+    pub limits: crate::runtime::limits::Limits,
 }
 
 impl Common {
@@ -153,7 +154,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(&cli);
     let outcome = run(cli);
-    crate::registry::remove_shadow_copies();
+    crate::runtime::registry::remove_shadow_copies();
     match outcome {
         Ok(code) => code,
         Err(e) if crate::cli_out::is_closed_stdout(&e) => ExitCode::SUCCESS,
@@ -207,7 +208,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Tournament(args) => crate::cli_play::tournament(&cli.common, args),
         Command::Replay(args) => crate::cli_play::replay(&cli.common, args),
         Command::Worker { library } => {
-            crate::worker::serve_worker(&library).map(|_| ExitCode::SUCCESS)
+            crate::agents::worker::serve_worker(&library).map(|_| ExitCode::SUCCESS)
         }
         Command::Repro { plugin, args } => {
             let mut full = vec!["repro".to_string()];

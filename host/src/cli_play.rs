@@ -11,7 +11,7 @@ use yomi_protocol::Options;
 
 use crate::cli::Common;
 use crate::matches::policy::{OnFailure, Policy};
-use crate::matches::runner::{self, MatchPlan, MatchSpec};
+use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch, Progress};
 use crate::matches::seat::{BotSeat, SeatEnv, SeatSpec};
 use crate::matches::transcript;
 use crate::tournament::rating::SprtSpec;
@@ -174,15 +174,13 @@ pub fn play_match(common: &Common, args: MatchArgs) -> anyhow::Result<ExitCode> 
     let plan = MatchPlan::new(&registry, spec).map_err(|e| anyhow::anyhow!(e.message))?;
     let bar = bar(plan.spec.games as u64, "match");
     let data_dir = Some(common.data_dir());
-    let (result, log) = runtime()?
-        .block_on(async {
-            let env =
-                SeatEnv { seat: 0, data_dir, deadline: plan.spec.policy.deadline(), client: None };
-            let agents = plan.start_agents(&env).await?;
-            let mut log = vec![plan.header()];
-            let result = runner::run(&plan, &agents, &mut log, |_, _, _| bar.inc(1)).await?;
-            Ok::<_, yomi_protocol::ErrorInfo>((result, log))
-        })
+    let env = SeatEnv { data_dir, deadline: plan.spec.policy.deadline(), ..SeatEnv::default() };
+    let PlayedMatch { result, log } = runtime()?
+        .block_on(runner::play(&plan, &env, |progress| {
+            if let Progress::Game { .. } = progress {
+                bar.inc(1)
+            }
+        }))
         .map_err(|e| anyhow::anyhow!(e.message))?;
     bar.finish_and_clear();
     if let Some(path) = &args.transcript {

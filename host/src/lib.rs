@@ -1,22 +1,36 @@
 //! The yomi host: one process that loads bot plugins and serves them to clients over JSON lines.
 //!
-//! - [`registry`]: the loaded plugins (several builds of one plugin may live side by side) and
-//!   how bot and game names resolve to them.
-//! - [`agent`]: the `Agent` trait — one async interface in front of every bot, whatever serves it.
-//! - [`server`]: transports (stdio, TCP), the line framing, and per-connection sessions.
+//! The modules are layers; each imports only from the layers listed before it (the wire types
+//! `yomi_protocol` and the plugin kit `yomi_plugin` sit under all of them), which
+//! `tests/layers.rs` checks:
+//!
+//! - [`runtime`]: the loaded plugins, calling plugin code off the reactor, a client's outbox.
+//! - [`agents`]: the `AgentHandle` trait — one async interface in front of every bot, whatever
+//!   serves it (in process, a worker process, a connected client, recorded moves).
+//! - [`matches`]: the host as referee: seats, policy, one game, a match, transcripts.
+//! - [`tournament`]: schedules, the resumable store, standings and ratings.
+//! - [`session`]: one client's state.
 //! - [`ops`]: one module per family of protocol operations, each a parse step and an apply step.
+//! - [`server`]: transports (stdio, TCP), the line framing, one connection.
 //! - [`cli`]: the command line.
 
 // First, so the printing macros are in scope in every later module.
 #[macro_use]
 mod cli_out;
-pub mod agent;
+pub mod runtime;
+
+pub mod agents;
+
+pub mod matches;
+
+pub mod tournament;
+
+pub mod session;
+
+pub mod ops;
+
+pub mod server;
+
 pub mod cli;
 mod cli_play;
 mod cli_text;
-pub mod matches;
-pub mod ops;
-pub mod registry;
-pub mod server;
-pub mod tournament;
-pub mod worker;

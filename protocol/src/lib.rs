@@ -11,12 +11,14 @@ pub mod envelope;
 pub mod error;
 pub mod game;
 pub mod manifest;
+pub mod ops;
 pub mod options;
 
 pub use envelope::{Event, Reply, Request, RequestId};
 pub use error::{ErrorCode, ErrorInfo};
 pub use game::{ActReply, ActRequest, Decision, GameOutcome};
 pub use manifest::{BotInfo, GameInfo, PluginManifest};
+pub use ops::{Op, OPERATIONS};
 pub use options::{OptionError, OptionKind, OptionSpec, Options, Preset};
 
 /// Version of the JSON-lines protocol spoken between clients and the host.

@@ -189,6 +189,18 @@ pub enum OptionError {
     UnknownPreset { preset: String, known: String },
 }
 
+/// An option problem on the wire: an unknown preset has its own code, every other problem is an
+/// invalid option.
+impl From<OptionError> for crate::ErrorInfo {
+    fn from(e: OptionError) -> crate::ErrorInfo {
+        let code = match e {
+            OptionError::UnknownPreset { .. } => crate::ErrorCode::UnknownPreset,
+            _ => crate::ErrorCode::InvalidOption,
+        };
+        crate::ErrorInfo::new(code, e.to_string())
+    }
+}
+
 /// Checks `changes` against `schema` and applies them on top of `base` (a complete set), returning
 /// the new complete set. Nothing is applied unless every change is valid.
 pub fn apply_changes(

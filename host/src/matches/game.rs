@@ -4,8 +4,8 @@ use serde_json::Value;
 use yomi_plugin::call::{Call, Open};
 use yomi_protocol::{Decision, ErrorCode, ErrorInfo, GameOutcome, Options};
 
-use crate::agent::BlockingHandle;
-use crate::registry::GameRef;
+use crate::runtime::blocking::BlockingHandle;
+use crate::runtime::registry::GameRef;
 
 /// A game in progress.
 pub struct HostedGame {

@@ -11,7 +11,7 @@ use yomi_protocol::{ActRequest, Decision, ErrorCode, ErrorInfo};
 
 use super::game::HostedGame;
 use super::policy::{FailureCounts, FailureKind, OnFailure, Policy};
-use crate::agent::Agent;
+use crate::agents::AgentHandle;
 
 /// A game longer than this many steps is a broken referee, not a long game.
 const MAX_STEPS: usize = 1_000_000;
@@ -31,7 +31,7 @@ pub struct GameRecord {
 /// Plays `game` to the end. `log` receives the transcript lines of this game.
 pub async fn play(
     game: &HostedGame,
-    agents: &[Arc<dyn Agent>],
+    agents: &[Arc<dyn AgentHandle>],
     policy: &Policy,
     game_index: u32,
     log: &mut Vec<Value>,
@@ -158,7 +158,7 @@ pub async fn play(
 
 /// Asks one agent under the deadline; returns the answer and the milliseconds it took.
 async fn ask(
-    agent: &dyn Agent,
+    agent: &dyn AgentHandle,
     decision: &Decision,
     policy: &Policy,
 ) -> (Result<Value, ErrorInfo>, u64) {

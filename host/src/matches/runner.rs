@@ -13,9 +13,8 @@ use super::game::HostedGame;
 use super::policy::{FailureCounts, Policy};
 use super::referee::{self, GameRecord};
 use super::seat::{SeatEnv, SeatPlan, SeatSpec};
-use crate::agent::Agent;
-use crate::ops::agents::option_error;
-use crate::registry::{GameRef, Registry};
+use crate::agents::AgentHandle;
+use crate::runtime::registry::{GameRef, Registry};
 
 /// Most games one match may ask for.
 pub const MAX_GAMES: u32 = 1_000_000;
@@ -102,7 +101,10 @@ impl MatchPlan {
     }
 
     /// Starts every seat's agent.
-    pub async fn start_agents(&self, env: &SeatEnv) -> Result<Vec<Arc<dyn Agent>>, ErrorInfo> {
+    pub async fn start_agents(
+        &self,
+        env: &SeatEnv,
+    ) -> Result<Vec<Arc<dyn AgentHandle>>, ErrorInfo> {
         let mut agents = Vec::with_capacity(self.seats.len());
         for (seat, plan) in self.seats.iter().enumerate() {
             let env = SeatEnv { seat, ..env.clone() };
@@ -133,7 +135,7 @@ pub fn game_options_for(
             }
         }
     }
-    resolve(&game.info.options, &game.info.presets, None, &given).map_err(option_error)
+    resolve(&game.info.options, &game.info.presets, None, &given).map_err(ErrorInfo::from)
 }
 
 /// The result of a match.
@@ -149,11 +151,42 @@ pub struct MatchResult {
     pub records: Vec<GameRecord>,
 }
 
+/// A match played: its result and its transcript lines (header first).
+pub struct PlayedMatch {
+    pub result: MatchResult,
+    pub log: Vec<Value>,
+}
+
+/// How far a match has got, for whoever watches it.
+pub enum Progress<'a> {
+    /// Every agent started; the transcript header.
+    Started(&'a Value),
+    /// Game `index` (0-based) ended; `totals` are the seats' scores so far.
+    Game { index: u32, record: &'a GameRecord, totals: &'a [f64] },
+}
+
+/// The one way a match is played (`match.run`, `yomi match`, tournaments, replays): starts every
+/// seat's agent, writes the header, plays every game, telling `progress` as it goes.
+pub async fn play(
+    plan: &MatchPlan,
+    env: &SeatEnv,
+    mut progress: impl FnMut(Progress<'_>),
+) -> Result<PlayedMatch, ErrorInfo> {
+    let agents = plan.start_agents(env).await?;
+    let mut log = vec![plan.header()];
+    progress(Progress::Started(&log[0]));
+    let result = run(plan, &agents, &mut log, |index, record, totals| {
+        progress(Progress::Game { index, record, totals })
+    })
+    .await?;
+    Ok(PlayedMatch { result, log })
+}
+
 /// Plays every game of the plan with `agents`, appending transcript lines to `log` and calling
 /// `progress` after each game.
-pub async fn run(
+async fn run(
     plan: &MatchPlan,
-    agents: &[Arc<dyn Agent>],
+    agents: &[Arc<dyn AgentHandle>],
     log: &mut Vec<Value>,
     mut progress: impl FnMut(u32, &GameRecord, &[f64]),
 ) -> Result<MatchResult, ErrorInfo> {

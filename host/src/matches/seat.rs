@@ -1,24 +1,21 @@
-//! Who sits in a seat: a bot (in this process or isolated in a worker process) or a connected
-//! client that answers `your_turn` events with `match.move`.
+//! Who sits in a seat, as asked for and as resolved: a bot (in this process or isolated in a worker
+//! process) or a connected client that answers `your_turn` events with `match.move`.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use tokio::sync::oneshot;
 use yomi_plugin::call::Open;
 use yomi_plugin::AgentContext;
 use yomi_protocol::options::resolve;
-use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Event, Options};
+use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
-use crate::agent::{Agent, InProcessAgent};
-use crate::ops::agents::option_error;
-use crate::registry::{BotRef, Registry};
-use crate::server::connection::Outbox;
-use crate::worker::WorkerAgent;
+use crate::agents::client::{ClientAgent, ClientLink};
+use crate::agents::scripted::ScriptedAgent;
+use crate::agents::worker::WorkerAgent;
+use crate::agents::{AgentHandle, InProcessAgent};
+use crate::runtime::registry::{BotRef, Registry};
 
 /// A seat as a client or a script asks for it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -102,8 +99,7 @@ impl SeatPlan {
                     &bot.info.presets,
                     seat.preset.as_deref(),
                     &seat.options,
-                )
-                .map_err(option_error)?;
+                )?;
                 Ok(SeatPlan::Bot { bot, options, isolate: seat.isolate })
             }
         }
@@ -129,7 +125,7 @@ impl SeatPlan {
     }
 
     /// Starts the seat's agent.
-    pub async fn start(&self, seed: u64, env: &SeatEnv) -> Result<Arc<dyn Agent>, ErrorInfo> {
+    pub async fn start(&self, seed: u64, env: &SeatEnv) -> Result<Arc<dyn AgentHandle>, ErrorInfo> {
         match self {
             SeatPlan::Bot { bot, options, isolate } => {
                 let context = AgentContext { seed, data_dir: env.data_dir.clone() };
@@ -140,9 +136,14 @@ impl SeatPlan {
                     Ok(Arc::new(InProcessAgent::open(bot, options.clone(), context).await?))
                 }
             }
-            SeatPlan::Client { .. } => match &env.client {
-                Some(link) => Ok(Arc::new(ClientAgent { link: link.clone(), seat: env.seat })),
-                None => Err(ErrorInfo::new(
+            SeatPlan::Client { .. } => match &env.clients {
+                ClientSeats::Connected(link) => {
+                    Ok(Arc::new(ClientAgent::new(link.clone(), env.seat)))
+                }
+                ClientSeats::Replayed(recorded) => {
+                    Ok(Arc::new(ScriptedAgent::new(recorded_actions(recorded, env.seat))))
+                }
+                ClientSeats::Refused => Err(ErrorInfo::new(
                     ErrorCode::InvalidParams,
                     "client seats need a connected client: run the match with `match.run` over the protocol",
                 )),
@@ -158,133 +159,28 @@ pub struct SeatEnv {
     pub data_dir: Option<std::path::PathBuf>,
     /// The decision deadline, which isolated workers enforce by killing the process.
     pub deadline: Option<Duration>,
-    pub client: Option<ClientLink>,
+    pub clients: ClientSeats,
 }
 
-/// Moves awaited from connected clients, by (match id, seat).
-#[derive(Default)]
-pub struct Mailbox {
-    pending: Mutex<HashMap<(String, usize), oneshot::Sender<Value>>>,
+/// Who plays the client seats of a match.
+#[derive(Clone, Default)]
+pub enum ClientSeats {
+    /// None may be played here (the command line, tournaments).
+    #[default]
+    Refused,
+    /// The connected client that asked for the match.
+    Connected(ClientLink),
+    /// The moves recorded in this transcript (a replay).
+    Replayed(Arc<Vec<Value>>),
 }
 
-impl Mailbox {
-    /// Delivers a client's move; an error if that seat is not waiting for one.
-    pub fn deliver(&self, match_id: &str, seat: usize, action: Value) -> Result<(), ErrorInfo> {
-        let sender =
-            self.pending.lock().unwrap().remove(&(match_id.to_string(), seat)).ok_or_else(
-                || {
-                    ErrorInfo::new(
-                        ErrorCode::Conflict,
-                        format!("seat {seat} of match `{match_id}` is not waiting for a move"),
-                    )
-                },
-            )?;
-        sender
-            .send(action)
-            .map_err(|_| ErrorInfo::new(ErrorCode::Conflict, "that decision is no longer awaited"))
-    }
-
-    /// Drops every awaited move: their seats see a disconnect.
-    pub fn close(&self) {
-        self.pending.lock().unwrap().clear();
-    }
-}
-
-/// How a client seat reaches its client.
-#[derive(Clone)]
-pub struct ClientLink {
-    pub match_id: String,
-    pub mailbox: Arc<Mailbox>,
-    pub outbox: Outbox,
-}
-
-/// A seat played by the connected client.
-struct ClientAgent {
-    link: ClientLink,
-    seat: usize,
-}
-
-impl ClientAgent {
-    async fn send(&self, event: &str, body: Value) -> Result<(), ErrorInfo> {
-        let text = serde_json::to_string(&Event::new(event, body)).expect("events serialize");
-        self.link
-            .outbox
-            .send(text)
-            .await
-            .map_err(|_| ErrorInfo::new(ErrorCode::Disconnected, "the client is gone"))
-    }
-}
-
-#[async_trait]
-impl Agent for ClientAgent {
-    async fn act(&self, request: ActRequest) -> Result<ActReply, ErrorInfo> {
-        let (tx, rx) = oneshot::channel();
-        let key = (self.link.match_id.clone(), self.seat);
-        self.link.mailbox.pending.lock().unwrap().insert(key, tx);
-        self.send(
-            "your_turn",
-            json!({"match": self.link.match_id, "seat": self.seat, "observation": request.observation, "legal": request.legal}),
-        )
-        .await?;
-        let action = rx
-            .await
-            .map_err(|_| ErrorInfo::new(ErrorCode::Disconnected, "the client went away"))?;
-        Ok(ActReply::new(action))
-    }
-
-    async fn observe(&self, event: Value) -> Result<(), ErrorInfo> {
-        self.send(
-            "match.event",
-            json!({"match": self.link.match_id, "seat": self.seat, "event": event}),
-        )
-        .await
-    }
-
-    async fn configure(&self, _options: Options) -> Result<(), ErrorInfo> {
-        Ok(())
-    }
-
-    async fn call(&self, method: String, _params: Value) -> Result<Value, ErrorInfo> {
-        Err(ErrorInfo::new(
-            ErrorCode::UnknownMethod,
-            format!("a client seat has no method `{method}`"),
-        ))
-    }
-}
-
-/// Replays recorded actions for a seat (a client's moves when a transcript is replayed).
-pub struct ScriptedAgent {
-    actions: Mutex<std::collections::VecDeque<Value>>,
-}
-
-impl ScriptedAgent {
-    pub fn new(actions: Vec<Value>) -> ScriptedAgent {
-        ScriptedAgent { actions: Mutex::new(actions.into()) }
-    }
-}
-
-#[async_trait]
-impl Agent for ScriptedAgent {
-    async fn act(&self, _request: ActRequest) -> Result<ActReply, ErrorInfo> {
-        self.actions.lock().unwrap().pop_front().map(ActReply::new).ok_or_else(|| {
-            ErrorInfo::new(ErrorCode::Conflict, "the transcript has no more moves for this seat")
-        })
-    }
-
-    async fn observe(&self, _event: Value) -> Result<(), ErrorInfo> {
-        Ok(())
-    }
-
-    async fn configure(&self, _options: Options) -> Result<(), ErrorInfo> {
-        Ok(())
-    }
-
-    async fn call(&self, method: String, _params: Value) -> Result<Value, ErrorInfo> {
-        Err(ErrorInfo::new(
-            ErrorCode::UnknownMethod,
-            format!("a replayed seat has no method `{method}`"),
-        ))
-    }
+/// The actions `seat` took in a recorded transcript, in order.
+fn recorded_actions(recorded: &[Value], seat: usize) -> Vec<Value> {
+    recorded
+        .iter()
+        .filter(|l| l["type"] == "action" && l["seat"].as_u64() == Some(seat as u64))
+        .map(|l| l["action"].clone())
+        .collect()
 }
 
 #[cfg(test)]

@@ -7,10 +7,9 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
-use super::runner::{self, MatchPlan, MatchSpec};
-use super::seat::{BotSeat, ScriptedAgent, SeatEnv, SeatPlan, SeatSpec};
-use crate::agent::Agent;
-use crate::registry::Registry;
+use super::runner::{self, MatchPlan, MatchSpec, PlayedMatch};
+use super::seat::{BotSeat, ClientSeats, SeatEnv, SeatSpec};
+use crate::runtime::registry::Registry;
 
 /// Reads a transcript file into its lines, naming the first line that is not a JSON object.
 pub fn read(path: &Path) -> Result<Vec<Value>, ErrorInfo> {
@@ -119,23 +118,12 @@ pub async fn replay(
     let header = &recorded[0];
     let spec = spec_from_header(header)?;
     let plan = MatchPlan::new(registry, spec)?;
-    let mut agents: Vec<Arc<dyn Agent>> = Vec::with_capacity(plan.seats.len());
-    for (seat, seat_plan) in plan.seats.iter().enumerate() {
-        agents.push(match seat_plan {
-            SeatPlan::Client { .. } => {
-                Arc::new(ScriptedAgent::new(recorded_actions(recorded, seat)))
-            }
-            bot => {
-                bot.start(
-                    plan.seat_seed(seat),
-                    &SeatEnv { seat, data_dir: data_dir.clone(), ..SeatEnv::default() },
-                )
-                .await?
-            }
-        });
-    }
-    let mut log = vec![plan.header()];
-    let result = runner::run(&plan, &agents, &mut log, |_, _, _| {}).await?;
+    let env = SeatEnv {
+        data_dir,
+        clients: ClientSeats::Replayed(Arc::new(recorded.to_vec())),
+        ..SeatEnv::default()
+    };
+    let PlayedMatch { result, log } = runner::play(&plan, &env, |_| {}).await?;
     let build_changes = build_changes(header, &log[0]);
     let divergence = recorded
         .iter()
@@ -153,14 +141,6 @@ pub async fn replay(
         divergence,
         build_changes,
     })
-}
-
-fn recorded_actions(recorded: &[Value], seat: usize) -> Vec<Value> {
-    recorded
-        .iter()
-        .filter(|l| l["type"] == "action" && l["seat"].as_u64() == Some(seat as u64))
-        .map(|l| l["action"].clone())
-        .collect()
 }
 
 /// A line without what legitimately changes between runs: timings, the host version, and build

@@ -6,21 +6,12 @@ use std::sync::Arc;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use yomi_plugin::AgentContext;
-use yomi_protocol::options::{apply_changes, resolve, OptionError};
+use yomi_protocol::options::{apply_changes, resolve};
 use yomi_protocol::{ActRequest, ErrorCode, ErrorInfo, Options};
 
-use crate::agent::{Agent, InProcessAgent};
-use crate::registry::BotRef;
-use crate::server::session::{AgentSlot, Session};
-
-/// Maps an option problem to its wire code.
-pub fn option_error(e: OptionError) -> ErrorInfo {
-    let code = match e {
-        OptionError::UnknownPreset { .. } => ErrorCode::UnknownPreset,
-        _ => ErrorCode::InvalidOption,
-    };
-    ErrorInfo::new(code, e.to_string())
-}
+use crate::agents::{AgentHandle, InProcessAgent};
+use crate::runtime::registry::BotRef;
+use crate::session::{AgentSlot, Session};
 
 /// Opens an in-process agent of `bot` with a complete option set.
 pub async fn open_agent(
@@ -28,7 +19,7 @@ pub async fn open_agent(
     options: &Options,
     seed: u64,
     session: &Session,
-) -> Result<Arc<dyn Agent>, ErrorInfo> {
+) -> Result<Arc<dyn AgentHandle>, ErrorInfo> {
     let context = AgentContext { seed, data_dir: session.shared.config.data_dir.clone() };
     Ok(Arc::new(InProcessAgent::open(bot, options.clone(), context).await?))
 }
@@ -67,8 +58,7 @@ pub struct New {
 pub async fn new(session: &mut Session, p: New) -> Result<Value, ErrorInfo> {
     session.check_agent_room()?;
     let bot = session.shared.registry.resolve_bot(&p.bot, p.game.as_deref(), p.generation)?;
-    let options = resolve(&bot.info.options, &bot.info.presets, p.preset.as_deref(), &p.options)
-        .map_err(option_error)?;
+    let options = resolve(&bot.info.options, &bot.info.presets, p.preset.as_deref(), &p.options)?;
     let (id, default_seed) = session.next_agent();
     let seed = p.seed.unwrap_or(default_seed);
     let agent = open_agent(&bot, &options, seed, session).await?;
@@ -96,8 +86,7 @@ pub async fn configure(session: &mut Session, p: Configure) -> Result<Value, Err
     let options = match &p.preset {
         Some(preset) => resolve(&info.options, &info.presets, Some(preset), &p.options),
         None => apply_changes(&info.options, &slot.options, &p.options),
-    }
-    .map_err(option_error)?;
+    }?;
     slot.agent.configure(options.clone()).await?;
     let slot = session.agent_mut(&p.agent)?;
     slot.options = options;
@@ -143,8 +132,7 @@ pub async fn swap(session: &mut Session, p: Swap) -> Result<Value, ErrorInfo> {
             preset.as_deref(),
             &options.clone().unwrap_or_default(),
         ),
-    }
-    .map_err(option_error)?;
+    }?;
     let seed = slot.seed;
     let agent = open_agent(&bot, &options, seed, session).await?;
     let slot = session.agent_mut(&p.agent)?;

@@ -6,12 +6,13 @@
 
 use serde::Deserialize;
 use serde_json::{json, Value};
-use yomi_protocol::{ErrorInfo, Event, RequestId};
+use yomi_protocol::{ErrorInfo, RequestId};
 
-use crate::matches::runner::{self, MatchPlan, MatchSpec};
-use crate::matches::seat::{ClientLink, SeatEnv};
+use crate::agents::client::ClientLink;
+use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch, Progress};
+use crate::matches::seat::{ClientSeats, SeatEnv};
 use crate::matches::transcript;
-use crate::server::session::Session;
+use crate::session::Session;
 
 #[derive(Debug, Deserialize)]
 pub struct Run {
@@ -28,37 +29,40 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
     let match_id = session.next_match();
     let outbox = session.outbox.clone();
     let env = SeatEnv {
-        seat: 0,
         data_dir: session.shared.config.data_dir.clone(),
         deadline: plan.spec.policy.deadline(),
-        client: Some(ClientLink {
+        clients: ClientSeats::Connected(ClientLink {
             match_id: match_id.clone(),
             mailbox: session.mailbox.clone(),
             outbox: outbox.clone(),
         }),
+        ..SeatEnv::default()
     };
     let want_transcript = p.transcript;
     session.spawn(id, async move {
-        let agents = plan.start_agents(&env).await?;
-        let mut log = vec![plan.header()];
-        send(&outbox, "match.started", json!({"match": match_id, "header": log[0]})).await;
-        // Progress is produced inside the synchronous per-game callback; a forwarder streams it.
-        let (progress, mut queue) = tokio::sync::mpsc::unbounded_channel::<Value>();
+        // Progress is produced inside a synchronous callback; a forwarder streams it in order.
+        let (events, mut queue) = tokio::sync::mpsc::unbounded_channel::<(&str, Value)>();
         let forward_box = outbox.clone();
         let forwarder = tokio::spawn(async move {
-            while let Some(body) = queue.recv().await {
-                send(&forward_box, "match.progress", body).await;
+            while let Some((name, body)) = queue.recv().await {
+                let _ = forward_box.event(name, body).await;
             }
         });
         let games = plan.spec.games;
         let progress_id = match_id.clone();
-        let result = runner::run(&plan, &agents, &mut log, |index, record, totals| {
-            let _ = progress.send(json!({"match": progress_id, "game": index + 1, "games": games, "record": record, "scores": totals}));
+        let played = runner::play(&plan, &env, |progress| {
+            let event = match progress {
+                Progress::Started(header) => {
+                    ("match.started", json!({"match": progress_id, "header": header}))
+                }
+                Progress::Game { index, record, totals } => ("match.progress", json!({"match": progress_id, "game": index + 1, "games": games, "record": record, "scores": totals})),
+            };
+            let _ = events.send(event);
         })
         .await;
-        drop(progress);
+        drop(events);
         let _ = forwarder.await;
-        let result = result?;
+        let PlayedMatch { result, log } = played?;
         let mut reply = json!({
             "match": match_id, "game": result.game, "seats": result.seats, "games": result.games,
             "scores": result.scores, "failures": result.failures, "forfeits": result.forfeits,
@@ -69,12 +73,6 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
         Ok(reply)
     });
     Ok(())
-}
-
-async fn send(outbox: &crate::server::connection::Outbox, event: &str, body: Value) {
-    let _ = outbox
-        .send(serde_json::to_string(&Event::new(event, body)).expect("events serialize"))
-        .await;
 }
 
 #[derive(Debug, Deserialize)]

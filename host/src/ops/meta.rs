@@ -2,9 +2,7 @@
 
 use serde::Deserialize;
 use serde_json::{json, Value};
-use yomi_protocol::{ErrorInfo, PROTOCOL_VERSION};
-
-use super::OPERATIONS;
+use yomi_protocol::{ErrorInfo, OPERATIONS, PROTOCOL_VERSION};
 
 /// Optional client introduction.
 #[derive(Debug, Deserialize)]

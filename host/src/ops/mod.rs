@@ -8,69 +8,58 @@ pub mod plugins;
 pub mod tournaments;
 
 use serde_json::Value;
-use yomi_protocol::{ErrorCode, ErrorInfo, Request};
+use yomi_protocol::{ErrorCode, ErrorInfo, Op, Reply, Request, OPERATIONS};
 
-use crate::server::session::Session;
+use crate::session::Session;
 
-/// Every operation name, for `hello` and for the error on an unknown one.
-pub const OPERATIONS: &[&str] = &[
-    "hello",
-    "ping",
-    "catalog",
-    "agent.new",
-    "agent.configure",
-    "agent.swap",
-    "agent.act",
-    "agent.observe",
-    "agent.call",
-    "agent.drop",
-    "agent.list",
-    "plugin.list",
-    "plugin.load",
-    "match.run",
-    "match.move",
-    "match.replay",
-    "tournament.run",
-    "tournament.list",
-];
+/// Answers one request line. Never fails: every problem becomes an error reply. Returns None
+/// when the operation went to the background and will reply by itself.
+pub async fn handle_line(session: &mut Session, text: &str) -> Option<Reply> {
+    match Request::parse(text) {
+        Err((id, error)) => Some(Reply::err(id, error)),
+        Ok(request) => {
+            let id = request.id.clone();
+            match dispatch(session, request).await {
+                Ok(Some(result)) => Some(Reply::ok(id, result)),
+                Ok(None) => None,
+                Err(error) => Some(Reply::err(Some(id), error)),
+            }
+        }
+    }
+}
 
 /// Routes a request to its operation. `Ok(None)` means the operation runs in the background and
 /// sends its own reply.
 pub async fn dispatch(session: &mut Session, request: Request) -> Result<Option<Value>, ErrorInfo> {
-    let op = request.op.as_str();
-    if matches!(op, "match.run" | "tournament.run") {
+    let Some(op) = Op::parse(&request.op) else {
+        return Err(ErrorInfo::new(
+            ErrorCode::UnknownOp,
+            format!("unknown op `{}`; known: {}", request.op, OPERATIONS.join(", ")),
+        ));
+    };
+    if matches!(op, Op::MatchRun | Op::TournamentRun) {
         session.check_background_room()?;
     }
-    match op {
-        "match.run" => matches::run(session, request.id.clone(), request.params()?).map(|_| None),
-        "tournament.run" => {
-            tournaments::run(session, request.id.clone(), request.params()?).map(|_| None)
-        }
-        _ => immediate(session, request).await.map(Some),
-    }
-}
-
-async fn immediate(session: &mut Session, request: Request) -> Result<Value, ErrorInfo> {
-    match request.op.as_str() {
-        "hello" => meta::hello(request.params()?),
-        "ping" => Ok(meta::ping()),
-        "catalog" => Ok(session.shared.registry.catalog()),
-        "agent.new" => agents::new(session, request.params()?).await,
-        "agent.configure" => agents::configure(session, request.params()?).await,
-        "agent.swap" => agents::swap(session, request.params()?).await,
-        "agent.act" => agents::act(session, request.params()?).await,
-        "agent.observe" => agents::observe(session, request.params()?).await,
-        "agent.call" => agents::call(session, request.params()?).await,
-        "agent.drop" => agents::drop(session, request.params()?),
-        "agent.list" => Ok(agents::list(session)),
-        "plugin.list" => Ok(plugins::list(session)),
-        "plugin.load" => plugins::load(session, request.params()?).await,
-        "match.move" => matches::play_move(session, request.params()?),
-        "match.replay" => matches::replay(session, request.params()?).await,
-        "tournament.list" => tournaments::list(session),
-        other => Err(ErrorInfo::new(
-            ErrorCode::UnknownOp,
-            format!("unknown op `{other}`; known: {}", OPERATIONS.join(", ")),
-        )),
-    }
+    let id = request.id.clone();
+    let reply = match op {
+        Op::Hello => meta::hello(request.params()?),
+        Op::Ping => Ok(meta::ping()),
+        Op::Catalog => Ok(session.shared.registry.catalog()),
+        Op::AgentNew => agents::new(session, request.params()?).await,
+        Op::AgentConfigure => agents::configure(session, request.params()?).await,
+        Op::AgentSwap => agents::swap(session, request.params()?).await,
+        Op::AgentAct => agents::act(session, request.params()?).await,
+        Op::AgentObserve => agents::observe(session, request.params()?).await,
+        Op::AgentCall => agents::call(session, request.params()?).await,
+        Op::AgentDrop => agents::drop(session, request.params()?),
+        Op::AgentList => Ok(agents::list(session)),
+        Op::PluginList => Ok(plugins::list(session)),
+        Op::PluginLoad => plugins::load(session, request.params()?).await,
+        Op::MatchRun => return matches::run(session, id, request.params()?).map(|_| None),
+        Op::MatchMove => matches::play_move(session, request.params()?),
+        Op::MatchReplay => matches::replay(session, request.params()?).await,
+        Op::TournamentRun => return tournaments::run(session, id, request.params()?).map(|_| None),
+        Op::TournamentList => tournaments::list(session),
+    };
+    reply.map(Some)
 }

@@ -6,8 +6,8 @@ use serde::Deserialize;
 use serde_json::Value;
 use yomi_protocol::ErrorInfo;
 
-use crate::agent::blocking;
-use crate::server::session::Session;
+use crate::runtime::blocking::blocking;
+use crate::session::Session;
 
 pub fn list(session: &Session) -> Value {
     Value::Array(session.shared.registry.list().iter().map(|p| p.describe()).collect())

@@ -4,9 +4,9 @@ use std::sync::{Arc, Mutex};
 
 use serde::Deserialize;
 use serde_json::{json, Value};
-use yomi_protocol::{ErrorCode, ErrorInfo, Event, RequestId};
+use yomi_protocol::{ErrorCode, ErrorInfo, RequestId};
 
-use crate::server::session::Session;
+use crate::session::Session;
 use crate::tournament::runner::{self, Tournament};
 use crate::tournament::schedule::TournamentSpec;
 use crate::tournament::store::Store;
@@ -48,15 +48,11 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
     let data_dir = session.shared.config.data_dir.clone();
     let tid = t.id.clone();
     session.spawn(id, async move {
-        let started =
-            Event::new("tournament.started", json!({"id": tid, "scheduled": t.schedule.len()}));
-        let _ = outbox.send(serde_json::to_string(&started).expect("events serialize")).await;
+        let started = json!({"id": tid, "scheduled": t.schedule.len()});
+        let _ = outbox.event("tournament.started", started).await;
         runner::run(t, Arc::new(Mutex::new(store)), data_dir, move |games, total| {
-            let event = Event::new(
-                "tournament.progress",
-                json!({"id": tid, "games": games, "total": total}),
-            );
-            let _ = outbox.try_send(serde_json::to_string(&event).expect("events serialize"));
+            let progress = json!({"id": tid, "games": games, "total": total});
+            outbox.try_event("tournament.progress", progress);
         })
         .await
     });

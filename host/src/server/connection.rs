@@ -11,12 +11,11 @@ use yomi_protocol::{ErrorCode, ErrorInfo, Reply};
 
 use super::framing::Line;
 use super::input::{Input, Next};
-use super::limits::{Limits, OUTBOX_LINES};
-use super::session::Session;
-use super::Shared;
-
-/// Outgoing lines (replies and events) queued for the writer task.
-pub type Outbox = mpsc::Sender<String>;
+use crate::ops;
+use crate::runtime::config::Shared;
+use crate::runtime::limits::{Limits, OUTBOX_LINES};
+use crate::runtime::outbox::Outbox;
+use crate::session::Session;
 
 /// How long a request already running at shutdown (or when a TCP client's input ends) may take to
 /// finish before it is abandoned.
@@ -37,7 +36,7 @@ pub async fn serve<R, W>(
 {
     let limits = shared.config.limits.clone();
     let max_line = shared.config.max_line_bytes;
-    let (outbox, queue) = mpsc::channel::<String>(OUTBOX_LINES);
+    let (outbox, queue) = Outbox::new(OUTBOX_LINES);
     // Cancelled when the writer gives up on the client: nothing more can reach it.
     let unwritable = CancellationToken::new();
     let mut writer = tokio::spawn(write_lines(
@@ -65,7 +64,7 @@ pub async fn serve<R, W>(
             }
             Next::Line(Line::Text(text)) if text.trim().is_empty() => continue,
             Next::Line(Line::Text(text)) => {
-                let work = session.handle_line(&text);
+                let work = ops::handle_line(&mut session, &text);
                 tokio::select! {
                     reply = work => match reply {
                         Some(reply) => reply,
@@ -96,12 +95,11 @@ pub async fn serve<R, W>(
                 ErrorInfo::new(ErrorCode::MalformedJson, "line is not UTF-8; it was skipped"),
             ),
         };
-        let text = serde_json::to_string(&reply).expect("replies serialize");
         // A full outbox means the client is not reading: wait for room (the writer closes the
         // connection after --write-timeout), but never past shutdown.
         let sent = tokio::select! {
             biased;
-            sent = outbox.send(text) => sent.is_ok(),
+            sent = outbox.reply(&reply) => sent.is_ok(),
             _ = unwritable.cancelled() => false,
             _ = shutdown.cancelled() => false,
         };

@@ -10,7 +10,7 @@ use tokio::time::Instant;
 use tokio_util::codec::FramedRead;
 
 use super::framing::{BoundedLines, Line};
-use super::limits::{Limits, OUTBOX_LINES};
+use crate::runtime::limits::{Limits, OUTBOX_LINES};
 
 /// What reading produced next.
 #[derive(Debug)]

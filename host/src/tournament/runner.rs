@@ -13,11 +13,13 @@ use super::rating::PairwiseTally;
 use super::schedule::{Slot, TournamentSpec};
 use super::standings::{self, Finished};
 use super::store::{GameRow, Store};
-use crate::agent::blocking;
 use crate::matches::policy::FailureCounts;
-use crate::matches::runner::{self, MatchPlan, MatchSpec};
+use crate::matches::referee::GameRecord;
+use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch};
 use crate::matches::seat::{SeatEnv, SeatPlan, SeatSpec};
-use crate::registry::{GameRef, Registry};
+use crate::matches::transcript;
+use crate::runtime::blocking::blocking;
+use crate::runtime::registry::{GameRef, Registry};
 
 /// A checked tournament, ready to run.
 pub struct Tournament {
@@ -162,15 +164,16 @@ pub async fn run(
             running.spawn(async move { play_slot(&t, slot, data_dir).await });
         }
         let Some(joined) = running.join_next().await else { break };
-        let (slot, scores, failures, forfeit, transcript) = joined.map_err(|e| {
+        let PlayedGame { slot, record, transcript } = joined.map_err(|e| {
             ErrorInfo::new(ErrorCode::Internal, format!("a game task failed: {e}"))
         })??;
+        let (scores, failures) = (record.scores, record.failures);
         let row = GameRow {
             index: slot.index,
             seats: json!(slot.seats.iter().map(|&b| t.labels[b].clone()).collect::<Vec<_>>()),
             scores: scores.clone(),
             failures: serde_json::to_value(&failures).expect("failures serialize"),
-            forfeit,
+            forfeit: serde_json::to_value(record.forfeit).expect("forfeits serialize"),
             transcript: if t.spec.keep_transcripts { transcript } else { String::new() },
         };
         let (store, id) = (store.clone(), id.clone());
@@ -187,22 +190,24 @@ pub async fn run(
     Ok(summary)
 }
 
-type PlayedSlot = (Slot, Vec<f64>, Vec<FailureCounts>, Value, String);
+/// One scheduled game, played.
+struct PlayedGame {
+    slot: Slot,
+    record: GameRecord,
+    transcript: String,
+}
 
 /// Plays one scheduled game with fresh agents.
 async fn play_slot(
     t: &Tournament,
     slot: Slot,
     data_dir: Option<PathBuf>,
-) -> Result<PlayedSlot, ErrorInfo> {
+) -> Result<PlayedGame, ErrorInfo> {
     let plan = t.plan(&slot);
-    let env = SeatEnv { seat: 0, data_dir, deadline: t.spec.policy.deadline(), client: None };
-    let agents = plan.start_agents(&env).await?;
-    let mut log = vec![plan.header()];
-    let result = runner::run(&plan, &agents, &mut log, |_, _, _| {}).await?;
+    let env = SeatEnv { data_dir, deadline: t.spec.policy.deadline(), ..SeatEnv::default() };
+    let PlayedMatch { result, log } = runner::play(&plan, &env, |_| {}).await?;
     let record = result.records.into_iter().next().expect("a one-game match has one record");
-    let forfeit = serde_json::to_value(record.forfeit).expect("forfeits serialize");
-    Ok((slot, record.scores, record.failures, forfeit, crate::matches::transcript::render(&log)))
+    Ok(PlayedGame { slot, record, transcript: transcript::render(&log) })
 }
 
 fn sprt_decided(t: &Tournament, first_bot: &PairwiseTally) -> bool {

@@ -22,7 +22,7 @@ use yomi_plugin::call::{Call, CallReply, Open};
 use yomi_plugin::loader::{LoadedPlugin, PluginHandle};
 use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
-use crate::agent::Agent;
+use crate::agents::AgentHandle;
 
 /// One line from the host to a worker.
 #[derive(Debug, Serialize, Deserialize)]
@@ -195,7 +195,7 @@ async fn exchange(
 }
 
 #[async_trait]
-impl Agent for WorkerAgent {
+impl AgentHandle for WorkerAgent {
     async fn act(&self, request: ActRequest) -> Result<ActReply, ErrorInfo> {
         let value = self.invoke(Call::Act(request)).await?;
         serde_json::from_value(value)

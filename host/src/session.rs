@@ -1,4 +1,5 @@
-//! A session: one client's agents and its view of the server.
+//! A session: one client's state — its agents, the ids it was given, its background operations —
+//! and its view of the server. Plain state: the operations (`ops`) act on it.
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -9,15 +10,14 @@ use tokio_util::task::TaskTracker;
 
 use serde_json::Value;
 use yomi_plugin::rng::derive_seed;
-use yomi_protocol::{ErrorCode, ErrorInfo, Event, Options, Reply, Request, RequestId};
+use yomi_protocol::{ErrorCode, ErrorInfo, Options, Reply, RequestId};
 
-use super::connection::Outbox;
-use super::limits::Limits;
-use super::Shared;
-use crate::agent::Agent;
-use crate::matches::seat::Mailbox;
-use crate::ops;
-use crate::registry::BotRef;
+use crate::agents::client::Mailbox;
+use crate::agents::AgentHandle;
+use crate::runtime::config::Shared;
+use crate::runtime::limits::Limits;
+use crate::runtime::outbox::Outbox;
+use crate::runtime::registry::BotRef;
 
 /// An agent the session owns, with what it was made from.
 pub struct AgentSlot {
@@ -25,7 +25,7 @@ pub struct AgentSlot {
     /// The complete option set in force.
     pub options: Options,
     pub seed: u64,
-    pub agent: Arc<dyn Agent>,
+    pub agent: Arc<dyn AgentHandle>,
 }
 
 /// Per-connection state.
@@ -60,22 +60,6 @@ impl Session {
         }
     }
 
-    /// Answers one request line. Never fails: every problem becomes an error reply. Returns None
-    /// when the operation went to the background and will reply by itself.
-    pub async fn handle_line(&mut self, text: &str) -> Option<Reply> {
-        match Request::parse(text) {
-            Err((id, error)) => Some(Reply::err(id, error)),
-            Ok(request) => {
-                let id = request.id.clone();
-                match ops::dispatch(self, request).await {
-                    Ok(Some(result)) => Some(Reply::ok(id, result)),
-                    Ok(None) => None,
-                    Err(error) => Some(Reply::err(Some(id), error)),
-                }
-            }
-        }
-    }
-
     /// Runs a long operation in the background; its result becomes the reply to `id`.
     pub fn spawn(
         &self,
@@ -92,7 +76,7 @@ impl Session {
                 },
                 _ = cancel.cancelled() => return,
             };
-            let _ = outbox.send(serde_json::to_string(&reply).expect("replies serialize")).await;
+            let _ = outbox.reply(&reply).await;
         });
     }
 
@@ -135,12 +119,6 @@ impl Session {
 
     pub fn agent_mut(&mut self, id: &str) -> Result<&mut AgentSlot, ErrorInfo> {
         self.agents.get_mut(id).ok_or_else(|| unknown_agent(id))
-    }
-
-    /// Queues an event for the client.
-    pub async fn emit(&self, event: &str, body: Value) {
-        let text = serde_json::to_string(&Event::new(event, body)).expect("events serialize");
-        let _ = self.outbox.send(text).await;
     }
 
     /// Drops every agent the session owns and stops its background operations (client seats see

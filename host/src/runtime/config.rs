@@ -1,0 +1,41 @@
+//! Settings and state shared by every connection of one server.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::limits::Limits;
+use super::registry::Registry;
+
+/// Limits and settings shared by every connection.
+#[derive(Debug, Clone)]
+pub struct ServeConfig {
+    /// Longest accepted request line in bytes; longer lines get `line_too_long` and are skipped.
+    pub max_line_bytes: usize,
+    /// TCP connections served at once; further clients wait in the accept queue.
+    pub max_connections: usize,
+    /// Where services keep state that survives restarts.
+    pub data_dir: Option<PathBuf>,
+    /// Base seed from which agents without an explicit seed get theirs, so sessions reproduce.
+    pub base_seed: u64,
+    /// Per-connection timeouts and per-session limits.
+    pub limits: Limits,
+}
+
+impl Default for ServeConfig {
+    fn default() -> Self {
+        ServeConfig {
+            max_line_bytes: 1 << 20,
+            max_connections: 256,
+            data_dir: None,
+            base_seed: 0,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// What every session can reach.
+#[derive(Debug)]
+pub struct Shared {
+    pub registry: Arc<Registry>,
+    pub config: ServeConfig,
+}

@@ -1,0 +1,9 @@
+//! Runtime helpers every upper layer uses: the loaded plugins ([`registry`]), calling plugin code
+//! off the reactor ([`blocking`]), a client's outgoing queue ([`outbox`]), the settings shared
+//! by every connection ([`config`]) and its limits and timeouts ([`limits`]).
+
+pub mod blocking;
+pub mod config;
+pub mod limits;
+pub mod outbox;
+pub mod registry;
