@@ -76,7 +76,7 @@ async fn client(addr: SocketAddr, end: Instant) -> (u64, u64) {
     let mut i = 0u64;
     while Instant::now() < end {
         i += 1;
-        let line = if i % 2 == 0 {
+        let line = if i & 1 == 0 {
             format!(r#"{{"id":{i},"op":"ping"}}"#)
         } else {
             format!(
