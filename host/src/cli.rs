@@ -34,6 +34,10 @@ pub struct Common {
     /// Default: $YOMI_DATA_DIR, else $XDG_DATA_HOME/yomi, else ~/.local/share/yomi.
     #[arg(long, value_name = "DIR", global = true)]
     pub data_dir: Option<PathBuf>,
+    /// Log more on stderr: -v info, -vv debug, -vvv trace. One-shot commands log warnings and
+    /// errors only by default, `serve` logs info; RUST_LOG (or YOMI_LOG) overrides both.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    pub verbose: u8,
 }
 
 #[derive(Debug, Subcommand)]
@@ -100,6 +104,8 @@ pub struct ServeArgs {
     /// Serve Prometheus metrics over HTTP on this address, e.g. 127.0.0.1:9100.
     #[arg(long, value_name = "ADDR")]
     pub metrics: Option<SocketAddr>,
+    #[command(flatten)]
+    pub limits: crate::runtime::limits::Limits,
 }
 
 impl Common {
@@ -153,21 +159,34 @@ impl Common {
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    let default_level = if matches!(cli.command, Command::Serve(_)) { "info" } else { "warn" };
-    let filter = tracing_subscriber::EnvFilter::try_from_env("YOMI_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_level));
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .init();
-    match run(cli) {
+    init_logging(&cli);
+    let outcome = run(cli);
+    crate::runtime::registry::remove_shadow_copies();
+    match outcome {
         Ok(code) => code,
+        Err(e) if crate::cli_out::is_closed_stdout(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("yomi: {e:#}");
             ExitCode::from(2)
         }
     }
+}
+
+/// Logs to stderr at the level `-v` asks for, on top of the command's default; RUST_LOG or
+/// YOMI_LOG (tracing's filter syntax) win over both.
+fn init_logging(cli: &Cli) {
+    const LEVELS: [&str; 5] = ["error", "warn", "info", "debug", "trace"];
+    let default = if matches!(cli.command, Command::Serve(_)) { 2 } else { 1 };
+    let level = LEVELS[(default + usize::from(cli.common.verbose)).min(LEVELS.len() - 1)];
+    let filter = ["RUST_LOG", "YOMI_LOG"]
+        .iter()
+        .find_map(|var| tracing_subscriber::EnvFilter::try_from_env(var).ok())
+        .unwrap_or_else(|| tracing_subscriber::EnvFilter::new(level));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .init();
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -176,9 +195,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bots { json } => {
             let catalog = cli.common.registry().catalog();
             if json {
-                println!("{}", serde_json::to_string_pretty(&catalog)?);
+                outln!("{}", serde_json::to_string_pretty(&catalog)?)?;
             } else {
-                print!("{}", crate::cli_text::catalog_table(&catalog));
+                out!("{}", crate::cli_text::catalog_table(&catalog))?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -186,9 +205,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let registry = cli.common.registry();
             let list: Vec<_> = registry.list().iter().map(|p| p.describe()).collect();
             if json {
-                println!("{}", serde_json::to_string_pretty(&list)?);
+                outln!("{}", serde_json::to_string_pretty(&list)?)?;
             } else {
-                print!("{}", crate::cli_text::plugin_table(&list));
+                out!("{}", crate::cli_text::plugin_table(&list))?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -219,16 +238,16 @@ fn plugin_command(common: &Common, plugin: &str, args: &[String]) -> anyhow::Res
     })?;
     if matches!(args.first().map(String::as_str), None | Some("--help" | "-h" | "help")) {
         let manifest = &entry.loaded.manifest;
-        println!("yomi {plugin}: {}\n\nCommands:", manifest.description);
+        outln!("yomi {plugin}: {}\n\nCommands:", manifest.description)?;
         for c in &manifest.commands {
-            println!("  {:<12} {}", c.name, c.description);
+            outln!("  {:<12} {}", c.name, c.description)?;
         }
         return Ok(ExitCode::SUCCESS);
     }
     let context = CommandContext { data_dir: Some(common.data_dir()) };
     match entry.loaded.command(args, &context) {
         Ok(text) => {
-            print!("{text}");
+            out!("{text}")?;
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
@@ -244,6 +263,7 @@ fn serve(common: &Common, args: ServeArgs) -> anyhow::Result<ExitCode> {
         max_connections: args.max_connections.max(1),
         data_dir: Some(common.data_dir()),
         base_seed: args.seed,
+        limits: args.limits,
     };
     let shared = Arc::new(Shared { registry: common.registry(), config });
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;

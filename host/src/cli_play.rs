@@ -223,15 +223,15 @@ pub fn play_match(common: &Common, args: MatchArgs) -> anyhow::Result<ExitCode> 
         "failures": result.failures, "forfeits": result.forfeits,
     });
     if args.json {
-        println!("{summary}");
+        outln!("{summary}")?;
     } else {
-        println!("{} games of {}", result.games, result.game);
+        outln!("{} games of {}", result.games, result.game)?;
         for (i, seat) in result.seats.iter().enumerate() {
             let f = &result.failures[i];
-            println!(
+            outln!(
                 "  seat {i}  {seat:<28} score {:>8.1}  ({:.3}/game)  forfeits {}  timeouts {} illegal {} errors {} crashes {}",
                 result.scores[i], result.scores[i] / result.games as f64, result.forfeits[i], f.timeout, f.illegal, f.error, f.crash
-            );
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -246,17 +246,17 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
     if args.list {
         let list = tournaments::list(&store).map_err(|e| anyhow::anyhow!(e.message))?;
         if args.json {
-            println!("{list}");
+            outln!("{list}")?;
         } else {
             for t in list.as_array().into_iter().flatten() {
-                println!(
+                outln!(
                     "{:<20} {:<9} {:>6}/{:<6} {}",
                     t["id"].as_str().unwrap_or(""),
                     t["status"].as_str().unwrap_or(""),
                     t["games"],
                     t["total"],
                     t["game"].as_str().unwrap_or("")
-                );
+                )?;
             }
         }
         return Ok(ExitCode::SUCCESS);
@@ -268,7 +268,7 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
             .ok_or_else(|| anyhow::anyhow!("--transcript takes ID:INDEX"))?;
         let text = store.transcript(id, index).map_err(|e| anyhow::anyhow!(e.message))?;
         match text {
-            Some(t) if !t.is_empty() => print!("{t}"),
+            Some(t) if !t.is_empty() => out!("{t}")?,
             Some(_) => anyhow::bail!("tournament `{id}` was run without keeping transcripts"),
             None => anyhow::bail!("no game {index} of tournament `{id}` in the records"),
         }
@@ -304,15 +304,15 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
         ))
         .map_err(|e| anyhow::anyhow!(e.message))?;
     bar.finish_and_clear();
-    print_summary(&summary, args.json);
+    print_summary(&summary, args.json)?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_summary(summary: &Value, json: bool) {
+fn print_summary(summary: &Value, json: bool) -> std::io::Result<()> {
     if json {
-        println!("{summary}");
+        outln!("{summary}")
     } else {
-        print!("{}", standings::render(summary));
+        out!("{}", standings::render(summary))
     }
 }
 
@@ -357,7 +357,7 @@ fn merge_shards(common: &Common, args: MergeArgs) -> anyhow::Result<ExitCode> {
         summary["id"].as_str().unwrap_or(""),
         common.data_dir().display()
     );
-    print_summary(&summary, args.json);
+    print_summary(&summary, args.json)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -369,14 +369,14 @@ pub fn replay(common: &Common, args: ReplayArgs) -> anyhow::Result<ExitCode> {
         .block_on(transcript::replay(&registry, &lines, Some(common.data_dir())))
         .map_err(|e| anyhow::anyhow!(e.message))?;
     if args.json {
-        println!("{}", serde_json::to_string(&report)?);
+        outln!("{}", serde_json::to_string(&report)?)?;
     } else if report.identical {
-        println!("identical: {} lines, scores {:?}", report.lines, report.scores);
+        outln!("identical: {} lines, scores {:?}", report.lines, report.scores)?;
     } else {
-        println!(
+        outln!(
             "DIVERGED: {}",
             report.divergence.as_ref().map(|d| d.to_string()).unwrap_or_default()
-        );
+        )?;
     }
     for change in &report.build_changes {
         eprintln!("note: plugin build changed since recording: {change}");

@@ -14,6 +14,9 @@
 //! - [`server`]: transports (stdio, TCP), the line framing, one connection.
 //! - [`cli`]: the command line.
 
+// First, so the printing macros are in scope in every later module.
+#[macro_use]
+mod cli_out;
 pub mod runtime;
 
 pub mod agents;

@@ -15,6 +15,7 @@ use yomi_protocol::{ErrorCode, ErrorInfo, Options, Reply, RequestId};
 use crate::agents::client::Mailbox;
 use crate::agents::AgentHandle;
 use crate::runtime::config::Shared;
+use crate::runtime::limits::Limits;
 use crate::runtime::metrics;
 use crate::runtime::outbox::Outbox;
 use crate::runtime::registry::BotRef;
@@ -82,6 +83,24 @@ impl Session {
             };
             let _ = outbox.reply(&reply).await;
         });
+    }
+
+    /// Whether no match or tournament of this session is running (the idle timeout applies).
+    pub fn is_idle(&self) -> bool {
+        self.background.is_empty()
+    }
+
+    /// `limit_exceeded` when the session already runs `--max-background` matches and tournaments.
+    pub fn check_background_room(&self) -> Result<(), ErrorInfo> {
+        let limit = self.shared.config.limits.max_background;
+        let running = self.background.len();
+        Limits::check(running, limit, "matches and tournaments running", "--max-background")
+    }
+
+    /// `limit_exceeded` when the session already holds `--max-agents` agents.
+    pub fn check_agent_room(&self) -> Result<(), ErrorInfo> {
+        let limit = self.shared.config.limits.max_agents;
+        Limits::check(self.agents.len(), limit, "agents", "--max-agents")
     }
 
     /// A fresh match id.

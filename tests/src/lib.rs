@@ -335,9 +335,14 @@ impl Conn {
 
     /// Writes raw bytes (a newline is not added).
     pub fn send_raw(&mut self, bytes: &[u8]) {
+        self.try_send_raw(bytes).expect("write to yomi");
+    }
+
+    /// Writes raw bytes; the error says the server closed the connection.
+    pub fn try_send_raw(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         let writer = self.writer.as_mut().expect("input still open");
-        writer.write_all(bytes).expect("write to yomi");
-        writer.flush().expect("flush to yomi");
+        writer.write_all(bytes)?;
+        writer.flush()
     }
 
     /// Writes one JSON line.

@@ -56,6 +56,7 @@ pub struct New {
 }
 
 pub async fn new(session: &mut Session, p: New) -> Result<Value, ErrorInfo> {
+    session.check_agent_room()?;
     let bot = session.shared.registry.resolve_bot(&p.bot, p.game.as_deref(), p.generation)?;
     let options = resolve(&bot.info.options, &bot.info.presets, p.preset.as_deref(), &p.options)?;
     let (id, default_seed) = session.next_agent();

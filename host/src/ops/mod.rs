@@ -50,6 +50,9 @@ pub async fn dispatch(session: &mut Session, request: Request) -> Result<Option<
             format!("unknown op `{}`; known: {}", request.op, OPERATIONS.join(", ")),
         ));
     };
+    if matches!(op, Op::MatchRun | Op::TournamentRun) {
+        session.check_background_room()?;
+    }
     let id = request.id.clone();
     let reply = match op {
         Op::Hello => meta::hello(request.params()?),

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use super::limits::Limits;
 use super::registry::Registry;
 
 /// Limits and settings shared by every connection.
@@ -17,11 +18,19 @@ pub struct ServeConfig {
     pub data_dir: Option<PathBuf>,
     /// Base seed from which agents without an explicit seed get theirs, so sessions reproduce.
     pub base_seed: u64,
+    /// Per-connection timeouts and per-session limits.
+    pub limits: Limits,
 }
 
 impl Default for ServeConfig {
     fn default() -> Self {
-        ServeConfig { max_line_bytes: 1 << 20, max_connections: 256, data_dir: None, base_seed: 0 }
+        ServeConfig {
+            max_line_bytes: 1 << 20,
+            max_connections: 256,
+            data_dir: None,
+            base_seed: 0,
+            limits: Limits::default(),
+        }
     }
 }
 

@@ -1,9 +1,11 @@
 //! Runtime helpers every upper layer uses: the loaded plugins ([`registry`]), calling plugin code
-//! off the reactor ([`blocking`]), a client's outgoing queue ([`outbox`]), the settings
-//! shared by every connection ([`config`]), and the Prometheus metrics ([`metrics`]).
+//! off the reactor ([`blocking`]), a client's outgoing queue ([`outbox`]), the settings shared
+//! by every connection ([`config`]), its limits and timeouts ([`limits`]), and the Prometheus
+//! metrics ([`metrics`]).
 
 pub mod blocking;
 pub mod config;
+pub mod limits;
 pub mod metrics;
 pub mod outbox;
 pub mod registry;

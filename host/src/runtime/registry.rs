@@ -363,9 +363,26 @@ fn hex_prefix(digest: &[u8]) -> String {
     digest.iter().take(6).map(|b| format!("{b:02x}")).collect()
 }
 
+/// This process's private directory of shadow copies.
+fn shadow_dir() -> PathBuf {
+    std::env::temp_dir().join(format!("yomi-shadow-{}", std::process::id()))
+}
+
+/// Removes this process's shadow copies; called as the process exits. A library still mapped
+/// stays usable: removing a file only removes its name.
+pub fn remove_shadow_copies() {
+    let dir = shadow_dir();
+    match std::fs::remove_dir_all(&dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            tracing::warn!("could not remove the plugin shadow copies in {}: {e}", dir.display())
+        }
+        _ => {}
+    }
+}
+
 /// Copies a rebuilt library to a unique name so the dynamic loader maps the new bytes.
 fn shadow_copy(file: &Path, build: &str) -> Result<PathBuf, ErrorInfo> {
-    let dir = std::env::temp_dir().join(format!("yomi-shadow-{}", std::process::id()));
+    let dir = shadow_dir();
     std::fs::create_dir_all(&dir)
         .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("{}: {e}", dir.display())))?;
     let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("plugin");

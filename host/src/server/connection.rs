@@ -1,90 +1,121 @@
 //! One connection: read framed lines, answer each through the session, write replies and events.
 
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
-use futures_util::{Stream, StreamExt};
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
+use futures_util::{Sink, SinkExt};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
-use tokio_util::codec::FramedRead;
+use tokio::time::Instant;
+use tokio_util::codec::{FramedRead, FramedWrite, LinesCodec};
 use tokio_util::sync::CancellationToken;
 use yomi_protocol::{ErrorCode, ErrorInfo, Reply};
 
 use super::framing::{BoundedLines, Line};
+use super::input::{Frames, Input, Next};
 use crate::ops;
 use crate::runtime::config::Shared;
+use crate::runtime::limits::{Limits, OUTBOX_LINES};
 use crate::runtime::outbox::Outbox;
 use crate::session::Session;
 
-/// Serves one client of a byte stream (stdio, TCP) until it hangs up or the server shuts down.
+/// How long a request already running at shutdown (or when a TCP client's input ends) may take to
+/// finish before it is abandoned.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(3);
+
+/// Serves one client of a byte stream until it hangs up, breaks a limit, or the server shuts
+/// down. `remote`: a TCP client (idle and line timeouts apply) rather than the parent process on
+/// stdio.
 pub async fn serve<R, W>(
     reader: R,
     writer: W,
     shared: Arc<Shared>,
     shutdown: CancellationToken,
     peer: &str,
+    remote: bool,
 ) where
     R: AsyncRead + Unpin + Send,
     W: AsyncWrite + Unpin + Send + 'static,
 {
     let lines = FramedRead::new(reader, BoundedLines::new(shared.config.max_line_bytes));
-    serve_lines(lines, |queue| write_lines(writer, queue), shared, shutdown, peer).await;
+    let write_timeout = Limits::enabled(shared.config.limits.write_timeout);
+    let who = peer.to_string();
+    let deliver =
+        move |queue, unwritable| write_lines(writer, queue, write_timeout, unwritable, who);
+    serve_frames(lines, deliver, shared, shutdown, peer, remote).await;
 }
 
-/// Serves one client given as a stream of framed requests and a task that delivers the outgoing
-/// messages (replies and events, in order) from a queue; so every transport shares this loop,
-/// its limits and its error codes.
-pub async fn serve_lines<S, F, Fut>(
-    mut lines: S,
-    deliver: F,
+/// Serves one client given as its request frames and a task that delivers the outgoing messages
+/// (replies and events, in order) from a queue, cancelling the token it is given when the client
+/// can take no more. Every transport shares this loop, its limits and its error codes.
+pub async fn serve_frames<F, D, Fut>(
+    frames: F,
+    deliver: D,
     shared: Arc<Shared>,
     shutdown: CancellationToken,
     peer: &str,
+    remote: bool,
 ) where
-    S: Stream<Item = std::io::Result<Line>> + Unpin,
-    F: FnOnce(mpsc::Receiver<String>) -> Fut,
+    F: Frames,
+    D: FnOnce(mpsc::Receiver<String>, CancellationToken) -> Fut,
     Fut: Future<Output = ()> + Send + 'static,
 {
-    let (outbox, queue) = Outbox::new(1024);
-    let writer = tokio::spawn(deliver(queue));
-    let limit = shared.config.max_line_bytes;
+    let limits = shared.config.limits.clone();
+    let max_line = shared.config.max_line_bytes;
+    let (outbox, queue) = Outbox::new(OUTBOX_LINES);
+    // Cancelled when the writer gives up on the client: nothing more can reach it.
+    let unwritable = CancellationToken::new();
+    let mut writer = tokio::spawn(deliver(queue, unwritable.clone()));
+    let mut input = Input::new(frames, &limits, remote);
+    let grace_start = OnceLock::new();
     let mut session = Session::new(shared, outbox.clone());
     tracing::debug!(peer, "session started");
     loop {
-        let line = tokio::select! {
+        let next = tokio::select! {
             _ = shutdown.cancelled() => break,
-            line = lines.next() => line,
+            _ = unwritable.cancelled() => break,
+            next = input.next(|| session.is_idle()) => next,
         };
-        let reply = match line {
-            None => break,
-            Some(Err(e)) => {
-                tracing::warn!(peer, "read failed: {e}");
+        let reply = match next {
+            Next::HungUp => break,
+            Next::Close(reason) => {
+                tracing::warn!(peer, "closing the connection: {reason}");
                 break;
             }
-            Some(Ok(Line::Text(text))) if text.trim().is_empty() => continue,
-            Some(Ok(Line::Text(text))) => match tokio::select! {
-                reply = ops::handle_line(&mut session, &text) => reply,
-                // A bot that never answers must not keep the server from shutting down.
-                _ = grace_expired(&shutdown) => {
-                    tracing::warn!(peer, "shutting down with a request still running; abandoning it");
-                    break;
+            Next::Line(Line::Text(text)) if text.trim().is_empty() => continue,
+            Next::Line(Line::Text(text)) => {
+                let work = ops::handle_line(&mut session, &text);
+                tokio::select! {
+                    reply = work => match reply {
+                        Some(reply) => reply,
+                        None => continue,
+                    },
+                    // A bot that never answers must not keep the server from shutting down ...
+                    _ = grace_expired(&shutdown, &grace_start) => {
+                        tracing::warn!(peer, "shutting down with a request still running; abandoning it");
+                        break;
+                    }
+                    // ... nor a gone client's connection slot.
+                    _ = ended_beyond_grace(&mut input) => {
+                        tracing::warn!(peer, "client input ended with a request still running; abandoning it");
+                        break;
+                    }
+                    _ = unwritable.cancelled() => break,
                 }
-            } {
-                Some(reply) => reply,
-                None => continue,
-            },
-            Some(Ok(Line::TooLong)) => Reply::err(
+            }
+            Next::Line(Line::TooLong) => Reply::err(
                 None,
                 ErrorInfo::new(
                     ErrorCode::LineTooLong,
-                    format!("line longer than {limit} bytes; it was skipped"),
+                    format!("line longer than {max_line} bytes; it was skipped"),
                 ),
             ),
-            Some(Ok(Line::NotUtf8)) => Reply::err(
+            Next::Line(Line::NotUtf8) => Reply::err(
                 None,
                 ErrorInfo::new(ErrorCode::MalformedJson, "line is not UTF-8; it was skipped"),
             ),
-            Some(Ok(Line::Binary)) => Reply::err(
+            Next::Line(Line::Binary) => Reply::err(
                 None,
                 ErrorInfo::new(
                     ErrorCode::InvalidRequest,
@@ -92,7 +123,15 @@ pub async fn serve_lines<S, F, Fut>(
                 ),
             ),
         };
-        if outbox.reply(&reply).await.is_err() {
+        // A full outbox means the client is not reading: wait for room (the writer closes the
+        // connection after --write-timeout), but never past shutdown.
+        let sent = tokio::select! {
+            biased;
+            sent = outbox.reply(&reply) => sent.is_ok(),
+            _ = unwritable.cancelled() => false,
+            _ = shutdown.cancelled() => false,
+        };
+        if !sent {
             break;
         }
     }
@@ -100,29 +139,96 @@ pub async fn serve_lines<S, F, Fut>(
     // The session holds a sender too: both must go for the writer to see the end of the queue.
     drop(session);
     drop(outbox);
-    let _ = writer.await;
+    // Replies already queued still go out, unless the client does not take them by the end of
+    // the shutdown grace.
+    tokio::select! {
+        _ = &mut writer => {}
+        _ = grace_expired(&shutdown, &grace_start) => {
+            tracing::warn!(peer, "shutting down with replies the client has not read; dropping them");
+            writer.abort();
+        }
+    }
     tracing::debug!(peer, "session ended");
 }
 
-/// How long a request already running at shutdown may take to finish before it is abandoned.
-pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
-
-/// Completes [`SHUTDOWN_GRACE`] after shutdown starts.
-async fn grace_expired(shutdown: &CancellationToken) {
+/// Completes [`SHUTDOWN_GRACE`] after this connection first saw the shutdown, however often it
+/// is awaited: the whole connection, not each step of its closing, gets one grace.
+async fn grace_expired(shutdown: &CancellationToken, start: &OnceLock<Instant>) {
     shutdown.cancelled().await;
+    let start = *start.get_or_init(Instant::now);
+    tokio::time::sleep_until(start + SHUTDOWN_GRACE).await;
+}
+
+/// Completes [`SHUTDOWN_GRACE`] after a network client's input ended. A half-closed client still
+/// gets the replies that are ready within the grace; a gone one frees its slot after it.
+async fn ended_beyond_grace<F: Frames>(input: &mut Input<F>) {
+    input.until_ended().await;
     tokio::time::sleep(SHUTDOWN_GRACE).await;
 }
 
-async fn write_lines<W: AsyncWrite + Unpin>(mut writer: W, mut queue: mpsc::Receiver<String>) {
-    while let Some(mut line) = queue.recv().await {
-        line.push('\n');
-        if writer.write_all(line.as_bytes()).await.is_err() {
-            break;
-        }
+/// Writes queued lines to a byte stream, one per line; see [`deliver`].
+async fn write_lines<W: AsyncWrite + Unpin>(
+    writer: W,
+    queue: mpsc::Receiver<String>,
+    write_timeout: Option<Duration>,
+    unwritable: CancellationToken,
+    peer: String,
+) {
+    let lines: FramedWrite<W, LinesCodec> = FramedWrite::new(writer, LinesCodec::new());
+    if let Some(mut lines) = deliver(lines, queue, write_timeout, &unwritable, &peer).await {
+        let _ = tokio::time::timeout(SHUTDOWN_GRACE, SinkExt::<String>::close(&mut lines)).await;
+    }
+}
+
+/// Sends queued messages into `sink` until the queue ends (then hands the sink back for its
+/// transport's closing), a send fails, or the client has not taken a message for
+/// `write_timeout`; in every case cancels `unwritable`, so the session stops. Every transport's
+/// writer is this loop.
+pub async fn deliver<S>(
+    mut sink: S,
+    mut queue: mpsc::Receiver<String>,
+    write_timeout: Option<Duration>,
+    unwritable: &CancellationToken,
+    peer: &str,
+) -> Option<S>
+where
+    S: Sink<String> + Unpin,
+    S::Error: std::fmt::Display,
+{
+    let mut ended = true;
+    while let Some(message) = queue.recv().await {
         // Flush when nothing else is queued, so pipelined replies go out in one write.
-        if queue.is_empty() && writer.flush().await.is_err() {
-            break;
+        let flush = queue.is_empty();
+        let send = async {
+            sink.feed(message).await?;
+            if flush {
+                sink.flush().await?;
+            }
+            Ok::<(), S::Error>(())
+        };
+        let sent = match write_timeout {
+            Some(limit) => tokio::time::timeout(limit, send).await,
+            None => Ok(send.await),
+        };
+        match sent {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => {
+                tracing::debug!(peer, "write failed: {e}");
+                ended = false;
+                break;
+            }
+            Err(_) => {
+                tracing::warn!(
+                    peer,
+                    "closing the connection: the client took no reply for {} s and {} more are queued (--write-timeout)",
+                    write_timeout.unwrap_or_default().as_secs_f64(),
+                    queue.len()
+                );
+                ended = false;
+                break;
+            }
         }
     }
-    let _ = writer.shutdown().await;
+    unwritable.cancel();
+    ended.then_some(sink)
 }

@@ -2,12 +2,13 @@
 //! health check (`GET /healthz`), all on one port.
 //!
 //! A WebSocket is served by the very same per-connection loop as a TCP client
-//! ([`connection::serve_lines`]): each text frame is one request line and each reply or event goes
+//! ([`connection::serve_frames`]): each text frame is one request line and each reply or event goes
 //! back as one text frame. Limits, error codes, ordering and events are therefore identical on
 //! every transport.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, State};
@@ -23,8 +24,10 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use super::framing::Line;
+use super::input::WholeFrames;
 use super::{connection, web};
 use crate::runtime::config::Shared;
+use crate::runtime::limits::Limits;
 
 /// What the HTTP handlers share.
 #[derive(Clone)]
@@ -118,30 +121,28 @@ async fn bridge(socket: WebSocket, shared: Arc<Shared>, shutdown: CancellationTo
             _ => None,
         })
     });
-    connection::serve_lines(
-        Box::pin(requests),
-        |queue| send_frames(sink, queue),
-        shared,
-        shutdown,
-        &peer,
-    )
-    .await;
+    let write_timeout = Limits::enabled(shared.config.limits.write_timeout);
+    let who = peer.clone();
+    let deliver = move |queue, unwritable| send_frames(sink, queue, write_timeout, unwritable, who);
+    let requests = WholeFrames(Box::pin(requests));
+    connection::serve_frames(requests, deliver, shared, shutdown, &peer, true).await;
 }
 
-/// Sends each queued reply or event as a text frame; closes the socket when the session ends.
-async fn send_frames(mut sink: SplitSink<WebSocket, Message>, mut queue: mpsc::Receiver<String>) {
-    while let Some(text) = queue.recv().await {
-        // After the client is gone keep draining, so the session never blocks on a full queue.
-        if sink.feed(Message::Text(text)).await.is_err() {
-            while queue.recv().await.is_some() {}
-            return;
-        }
-        // Flush when nothing else is queued, so pipelined replies go out together.
-        if queue.is_empty() && sink.flush().await.is_err() {
-            while queue.recv().await.is_some() {}
-            return;
-        }
+/// Sends each queued reply or event as a text frame (see [`connection::deliver`]); closes the
+/// socket when the session ends.
+async fn send_frames(
+    sink: SplitSink<WebSocket, Message>,
+    queue: mpsc::Receiver<String>,
+    write_timeout: Option<Duration>,
+    unwritable: CancellationToken,
+    peer: String,
+) {
+    let frames =
+        sink.with(|text: String| std::future::ready(Ok::<_, axum::Error>(Message::Text(text))));
+    if let Some(frames) =
+        connection::deliver(frames, queue, write_timeout, &unwritable, &peer).await
+    {
+        let close = CloseFrame { code: 1000, reason: "session ended".into() };
+        let _ = frames.into_inner().send(Message::Close(Some(close))).await;
     }
-    let close = CloseFrame { code: 1000, reason: "session ended".into() };
-    let _ = sink.send(Message::Close(Some(close))).await;
 }

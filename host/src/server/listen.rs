@@ -14,7 +14,8 @@ use crate::runtime::config::Shared;
 /// Serves the process's stdin/stdout as one session; returns at EOF or shutdown.
 pub async fn serve_stdio(shared: Arc<Shared>, shutdown: CancellationToken) {
     let _open = crate::runtime::metrics::connection("stdio");
-    connection::serve(tokio::io::stdin(), tokio::io::stdout(), shared, shutdown, "stdio").await;
+    connection::serve(tokio::io::stdin(), tokio::io::stdout(), shared, shutdown, "stdio", false)
+        .await;
 }
 
 /// Accepts TCP clients until shutdown, at most `max_connections` served at once. Waits for the
@@ -44,7 +45,7 @@ pub async fn serve_tcp(listener: TcpListener, shared: Arc<Shared>, shutdown: Can
         sessions.spawn(async move {
             let _open = crate::runtime::metrics::connection("tcp");
             let (reader, writer) = stream.into_split();
-            connection::serve(reader, writer, shared, shutdown, &peer.to_string()).await;
+            connection::serve(reader, writer, shared, shutdown, &peer.to_string(), true).await;
             drop(permit);
         });
     }

@@ -4,5 +4,6 @@
 pub mod connection;
 pub mod framing;
 pub mod http;
+pub mod input;
 pub mod listen;
 pub mod web;

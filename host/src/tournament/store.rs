@@ -44,13 +44,34 @@ pub struct StoredGame {
 /// An open records database.
 pub struct Store {
     conn: Connection,
+    /// The database file, named in every error.
+    path: PathBuf,
 }
 
-fn db_error(e: rusqlite::Error) -> ErrorInfo {
-    ErrorInfo::new(ErrorCode::Internal, format!("records database: {e}"))
+/// A failure of the records database at `path`, naming the file and saying what to do. A damaged
+/// file is left as it is: its records are never silently replaced.
+fn db_error(path: &Path, e: rusqlite::Error) -> ErrorInfo {
+    use rusqlite::ErrorCode as Sqlite;
+    let advice = match e.sqlite_error_code() {
+        Some(Sqlite::NotADatabase | Sqlite::DatabaseCorrupt) => {
+            "; the records file is damaged or not a yomi records database: \
+             move it away to start a new one (it was left untouched)"
+        }
+        Some(Sqlite::ReadOnly | Sqlite::CannotOpen | Sqlite::PermissionDenied) => {
+            "; yomi needs to create and write this file: check the data directory's permissions"
+        }
+        Some(Sqlite::DiskFull) => "; the disk is full",
+        _ => "",
+    };
+    ErrorInfo::new(ErrorCode::Internal, format!("records database {}: {e}{advice}", path.display()))
 }
 
 impl Store {
+    /// A database error, naming the file.
+    fn error(&self, e: rusqlite::Error) -> ErrorInfo {
+        db_error(&self.path, e)
+    }
+
     /// The database file inside a data directory.
     pub fn path_in(data_dir: &Path) -> PathBuf {
         data_dir.join("records.sqlite3")
@@ -61,7 +82,8 @@ impl Store {
         std::fs::create_dir_all(data_dir).map_err(|e| {
             ErrorInfo::new(ErrorCode::Internal, format!("{}: {e}", data_dir.display()))
         })?;
-        let conn = Connection::open(Self::path_in(data_dir)).map_err(db_error)?;
+        let path = Self::path_in(data_dir);
+        let conn = Connection::open(&path).map_err(|e| db_error(&path, e))?;
         // WAL with NORMAL sync survives a killed process (not a power cut) and lets readers in.
         conn.execute_batch(
             "PRAGMA journal_mode = WAL;
@@ -75,12 +97,12 @@ impl Store {
                  seats TEXT NOT NULL, scores TEXT NOT NULL, failures TEXT NOT NULL, forfeit TEXT NOT NULL,
                  transcript TEXT NOT NULL, PRIMARY KEY (tournament, idx));",
         )
-        .map_err(db_error)?;
-        Ok(Store { conn })
+        .map_err(|e| db_error(&path, e))?;
+        Ok(Store { conn, path })
     }
 
     pub fn create(&self, id: &str, spec: &Value, total: u64) -> Result<(), ErrorInfo> {
-        insert_tournament(&self.conn, id, spec, total)
+        insert_tournament(&self.conn, id, spec, total).map_err(|e| self.error(e))
     }
 
     pub fn get(&self, id: &str) -> Result<Option<StoredTournament>, ErrorInfo> {
@@ -92,7 +114,7 @@ impl Store {
                 row_to_tournament,
             )
             .optional()
-            .map_err(db_error)
+            .map_err(|e| self.error(e))
     }
 
     pub fn list(&self) -> Result<Vec<StoredTournament>, ErrorInfo> {
@@ -102,20 +124,23 @@ impl Store {
                 "SELECT t.id, t.spec, t.status, t.total_games, (SELECT COUNT(*) FROM games g WHERE g.tournament = t.id)
                  FROM tournaments t ORDER BY t.created",
             )
-            .map_err(db_error)?;
-        let rows = stmt.query_map([], row_to_tournament).map_err(db_error)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(db_error)
+            .map_err(|e| self.error(e))?;
+        let rows = stmt.query_map([], row_to_tournament).map_err(|e| self.error(e))?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(|e| self.error(e))
     }
 
     /// Commits finished games in one transaction: all or none. Recording a game twice is refused
     /// by the primary key.
     pub fn record_games(&self, id: &str, games: &[GameRow]) -> Result<(), ErrorInfo> {
         // `unchecked`: the store is used from one thread at a time (it sits behind a mutex).
-        let tx = self.conn.unchecked_transaction().map_err(db_error)?;
-        for game in games {
-            insert_game(&tx, id, game)?;
-        }
-        tx.commit().map_err(db_error)
+        let commit = || {
+            let tx = self.conn.unchecked_transaction()?;
+            for game in games {
+                insert_game(&tx, id, game)?;
+            }
+            tx.commit()
+        };
+        commit().map_err(|e| self.error(e))
     }
 
     /// Writes a whole finished tournament in one transaction: all of it or nothing (a merge of
@@ -128,13 +153,16 @@ impl Store {
         games: &[GameRow],
         result: &Value,
     ) -> Result<(), ErrorInfo> {
-        let tx = self.conn.unchecked_transaction().map_err(db_error)?;
-        insert_tournament(&tx, id, spec, total)?;
-        for game in games {
-            insert_game(&tx, id, game)?;
-        }
-        set_finished(&tx, id, result)?;
-        tx.commit().map_err(db_error)
+        let commit = || {
+            let tx = self.conn.unchecked_transaction()?;
+            insert_tournament(&tx, id, spec, total)?;
+            for game in games {
+                insert_game(&tx, id, game)?;
+            }
+            set_finished(&tx, id, result)?;
+            tx.commit()
+        };
+        commit().map_err(|e| self.error(e))
     }
 
     /// Every column of a tournament's finished games, in index order (what a merge copies).
@@ -142,7 +170,7 @@ impl Store {
         let mut stmt = self
             .conn
             .prepare("SELECT idx, seats, scores, failures, forfeit, transcript FROM games WHERE tournament = ?1 ORDER BY idx")
-            .map_err(db_error)?;
+            .map_err(|e| self.error(e))?;
         let json = |text: String| serde_json::from_str(&text).unwrap_or_default();
         let rows = stmt
             .query_map(params![id], |r| {
@@ -155,8 +183,8 @@ impl Store {
                     transcript: r.get(5)?,
                 })
             })
-            .map_err(db_error)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(db_error)
+            .map_err(|e| self.error(e))?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(|e| self.error(e))
     }
 
     /// The finished games of a tournament, in index order.
@@ -164,7 +192,7 @@ impl Store {
         let mut stmt = self
             .conn
             .prepare("SELECT idx, scores, failures, forfeit FROM games WHERE tournament = ?1 ORDER BY idx")
-            .map_err(db_error)?;
+            .map_err(|e| self.error(e))?;
         let rows = stmt
             .query_map(params![id], |r| {
                 let scores: String = r.get(1)?;
@@ -177,8 +205,8 @@ impl Store {
                     forfeit: serde_json::from_str(&forfeit).unwrap_or_default(),
                 })
             })
-            .map_err(db_error)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(db_error)
+            .map_err(|e| self.error(e))?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(|e| self.error(e))
     }
 
     /// A stored game's transcript.
@@ -190,11 +218,11 @@ impl Store {
                 |r| r.get(0),
             )
             .optional()
-            .map_err(db_error)
+            .map_err(|e| self.error(e))
     }
 
     pub fn finish(&self, id: &str, result: &Value) -> Result<(), ErrorInfo> {
-        set_finished(&self.conn, id, result)
+        set_finished(&self.conn, id, result).map_err(|e| self.error(e))
     }
 }
 
@@ -203,40 +231,37 @@ fn insert_tournament(
     id: &str,
     spec: &Value,
     total: u64,
-) -> Result<(), ErrorInfo> {
+) -> rusqlite::Result<()> {
     let created = format!("{:?}", std::time::SystemTime::now());
     conn.execute(
         "INSERT INTO tournaments (id, spec, status, total_games, created) VALUES (?1, ?2, 'running', ?3, ?4)",
         params![id, spec.to_string(), total as i64, created],
-    )
-    .map_err(db_error)?;
+    )?;
     Ok(())
 }
 
-fn insert_game(conn: &Connection, id: &str, game: &GameRow) -> Result<(), ErrorInfo> {
+fn insert_game(conn: &Connection, id: &str, game: &GameRow) -> rusqlite::Result<()> {
     // Cached: a batch inserts many games with the same statement.
     let mut insert = conn
         .prepare_cached("INSERT INTO games (tournament, idx, seats, scores, failures, forfeit, transcript) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
-        .map_err(db_error)?;
+?;
     insert.execute(params![
-            id,
-            game.index as i64,
-            game.seats.to_string(),
-            serde_json::to_string(&game.scores).unwrap(),
-            game.failures.to_string(),
-            game.forfeit.to_string(),
-            game.transcript
-        ])
-        .map_err(db_error)?;
+        id,
+        game.index as i64,
+        game.seats.to_string(),
+        serde_json::to_string(&game.scores).unwrap(),
+        game.failures.to_string(),
+        game.forfeit.to_string(),
+        game.transcript
+    ])?;
     Ok(())
 }
 
-fn set_finished(conn: &Connection, id: &str, result: &Value) -> Result<(), ErrorInfo> {
+fn set_finished(conn: &Connection, id: &str, result: &Value) -> rusqlite::Result<()> {
     conn.execute(
         "UPDATE tournaments SET status = 'finished', result = ?2 WHERE id = ?1",
         params![id, result.to_string()],
-    )
-    .map_err(db_error)?;
+    )?;
     Ok(())
 }
 

@@ -1,0 +1,95 @@
+//! Per-connection limits and timeouts: what keeps one slow, idle or greedy client from holding
+//! the server's memory, connection slots or shutdown. Documented in PROTOCOL.md, "Transports,
+//! limits and shutdown".
+
+use std::time::Duration;
+
+use clap::Args;
+use yomi_protocol::{ErrorCode, ErrorInfo};
+
+/// Limits every TCP session gets (stdio sessions skip the idle and line timeouts: the parent
+/// process owns that pipe and may keep it quiet for as long as it likes).
+#[derive(Debug, Clone, Args)]
+pub struct Limits {
+    /// Close a TCP connection that sent nothing for this many seconds while none of its matches
+    /// or tournaments run (0 = never).
+    #[arg(long, value_name = "SECONDS", default_value = "600", value_parser = seconds)]
+    pub idle_timeout: Duration,
+    /// Close a TCP connection whose request line is still unfinished this many seconds after its
+    /// first byte arrived (a trickling client, a line with no newline; 0 = never).
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = seconds)]
+    pub line_timeout: Duration,
+    /// Close a connection that has not taken a queued reply for this many seconds (a client that
+    /// sends requests but never reads; 0 = never).
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = seconds)]
+    pub write_timeout: Duration,
+    /// Agents one session may hold at once; `agent.new` beyond it fails with `limit_exceeded`.
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    pub max_agents: usize,
+    /// Matches and tournaments one session may run at once; more fail with `limit_exceeded`.
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    pub max_background: usize,
+}
+
+/// Replies and events queued for one client before the session stops reading its requests
+/// (the writer then closes the connection after `write_timeout`).
+pub const OUTBOX_LINES: usize = 256;
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            idle_timeout: Duration::from_secs(600),
+            line_timeout: Duration::from_secs(30),
+            write_timeout: Duration::from_secs(30),
+            max_agents: 256,
+            max_background: 16,
+        }
+    }
+}
+
+impl Limits {
+    /// A timeout in force, `None` when configured as 0 (never).
+    pub fn enabled(timeout: Duration) -> Option<Duration> {
+        (!timeout.is_zero()).then_some(timeout)
+    }
+
+    /// The `limit_exceeded` error when `in_use` already reaches `limit`.
+    pub fn check(in_use: usize, limit: usize, what: &str, flag: &str) -> Result<(), ErrorInfo> {
+        if in_use < limit {
+            return Ok(());
+        }
+        Err(ErrorInfo::new(
+            ErrorCode::LimitExceeded,
+            format!(
+                "this session already has {in_use} {what}, the server's limit ({flag} {limit})"
+            ),
+        ))
+    }
+}
+
+/// Parses a number of seconds, fractions allowed (`0.5`).
+fn seconds(text: &str) -> Result<Duration, String> {
+    let value: f64 = text.parse().map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    Duration::try_from_secs_f64(value).map_err(|_| format!("`{text}` is not a number of seconds"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_take_fractions_and_refuse_negatives() {
+        assert_eq!(seconds("1.5"), Ok(Duration::from_millis(1500)));
+        assert_eq!(seconds("0"), Ok(Duration::ZERO));
+        assert!(seconds("-1").is_err());
+        assert!(seconds("soon").is_err());
+    }
+
+    #[test]
+    fn the_limit_counts_what_is_already_in_use() {
+        assert!(Limits::check(1, 2, "agents", "--max-agents").is_ok());
+        let error = Limits::check(2, 2, "agents", "--max-agents").unwrap_err();
+        assert_eq!(error.code, ErrorCode::LimitExceeded);
+        assert!(error.message.contains("--max-agents 2"), "{}", error.message);
+    }
+}
