@@ -141,18 +141,55 @@ impl Common {
     /// Loads the plugins: everything discovered in the directories, and each named library file
     /// (whose directory becomes a plugin directory). Problems are logged on stderr.
     pub fn registry(&self) -> Arc<Registry> {
+        let (registry, files) = self.empty_registry();
+        registry.discover();
+        load_files(&registry, &files);
+        Arc::new(registry)
+    }
+
+    /// The registry a one-shot `yomi <plugin> ...` command needs: only that plugin's library
+    /// when the directories hold a file of the conventional name (`libyomi_<plugin>.so`) that
+    /// provides it, so the command does not open and hash every other plugin first; otherwise
+    /// (another file name, or a library file named with `--plugins FILE`) everything, as
+    /// [`Common::registry`] does.
+    pub fn registry_for(&self, plugin: &str) -> Arc<Registry> {
+        let (registry, files) = self.empty_registry();
+        let file_name = format!(
+            "{}yomi_{plugin}{}",
+            std::env::consts::DLL_PREFIX,
+            std::env::consts::DLL_SUFFIX
+        );
+        let conventional = self.plugin_dirs().into_iter().find_map(|dir| {
+            let file = dir.join(&file_name);
+            file.is_file().then_some(file)
+        });
+        if files.is_empty() {
+            if let Some(file) = conventional {
+                if registry.load_path(&file).is_ok_and(|entry| entry.name() == plugin) {
+                    return Arc::new(registry);
+                }
+            }
+        }
+        self.registry()
+    }
+
+    /// A registry over the plugin directories with nothing loaded yet, and the library files
+    /// named on the command line.
+    fn empty_registry(&self) -> (Registry, Vec<PathBuf>) {
         let (files, dirs): (Vec<PathBuf>, Vec<PathBuf>) =
             self.plugin_dirs().into_iter().partition(|p| p.is_file());
         let mut all_dirs = dirs;
         all_dirs.extend(files.iter().filter_map(|f| f.parent().map(PathBuf::from)));
-        let registry = Registry::new(&all_dirs);
-        registry.discover();
-        for file in &files {
-            if let Err(e) = registry.load_path(file) {
-                tracing::warn!("{}", e.message);
-            }
+        (Registry::new(&all_dirs), files)
+    }
+}
+
+/// Loads each library file named on the command line, logging the ones that fail.
+fn load_files(registry: &Registry, files: &[PathBuf]) {
+    for file in files {
+        if let Err(e) = registry.load_path(file) {
+            tracing::warn!("{}", e.message);
         }
-        Arc::new(registry)
     }
 }
 
@@ -231,7 +268,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 
 /// Runs `yomi <plugin> <args...>` inside the plugin and prints what it returns.
 fn plugin_command(common: &Common, plugin: &str, args: &[String]) -> anyhow::Result<ExitCode> {
-    let registry = common.registry();
+    let registry = common.registry_for(plugin);
     let entry = registry.plugin(plugin, None).map_err(|e| {
         let known: Vec<String> = registry.latest().iter().map(|p| p.name().to_string()).collect();
         anyhow::anyhow!("{} (loaded plugins: {}; built-in commands: serve, bots, plugins, match, tournament, replay, repro)", e.message, known.join(", "))

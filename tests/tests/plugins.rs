@@ -4,7 +4,8 @@
 
 use serde_json::json;
 use yomi_e2e::{
-    install_library, install_misbehave, library, rps_turn, temp_dir, with_agent, Conn, Server,
+    install_library, install_misbehave, library, rps_turn, run_yomi, temp_dir, with_agent, Conn,
+    Server,
 };
 
 /// A server whose plugin directories are the build's and a temp dir holding a copy of the
@@ -284,4 +285,27 @@ fn plugin_load_stays_inside_the_plugin_directories() {
         .map(|p| p["name"].clone())
         .collect();
     assert!(names.contains(&json!("example")) && !names.contains(&json!("misbehave")), "{names:?}");
+}
+
+/// A one-shot `yomi <plugin> ...` command opens only that plugin's library when it has the
+/// conventional file name, so a broken neighbour costs it nothing (not even a warning); under
+/// another file name the plugin is still found by discovering everything.
+#[test]
+fn a_plugin_command_opens_only_its_own_library() {
+    let dir = temp_dir();
+    let plugins = dir.path().to_str().unwrap();
+    std::fs::write(dir.path().join("libyomi_broken.so"), "not a library\n").unwrap();
+    install_library(&library("yomi_example"), dir.path(), "libyomi_example.so", b"");
+    install_library(&library("yomi_dice"), dir.path(), "libyomi_other_name.so", b"");
+    let stderr = |out: &std::process::Output| String::from_utf8_lossy(&out.stderr).into_owned();
+
+    let own = run_yomi(&["-v", "--plugins", plugins, "example", "--help"]);
+    assert!(own.status.success(), "{}", stderr(&own));
+    assert!(String::from_utf8_lossy(&own.stdout).contains("yomi example"));
+    assert!(!stderr(&own).contains("libyomi_broken.so"), "{}", stderr(&own));
+
+    let renamed = run_yomi(&["-v", "--plugins", plugins, "dice", "--help"]);
+    assert!(renamed.status.success(), "{}", stderr(&renamed));
+    assert!(String::from_utf8_lossy(&renamed.stdout).contains("yomi dice"));
+    assert!(stderr(&renamed).contains("libyomi_broken.so"), "full discovery: {}", stderr(&renamed));
 }

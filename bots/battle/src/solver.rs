@@ -78,6 +78,12 @@ impl Table {
         table
     }
 
+    /// The number of layers and each layer's length the engine's rules give a table.
+    pub fn shape(engine: Engine) -> (usize, usize) {
+        let table = Table::layout(engine);
+        (table.layers.len(), table.layer_len)
+    }
+
     /// A table from stored layers (see [`crate::store`]); None when their shape does not fit
     /// `engine`'s rules.
     pub fn from_layers(engine: Engine, layers: Vec<Vec<f32>>, solved: u64) -> Option<Table> {

@@ -7,7 +7,7 @@
 //! Layout (little-endian): magic, the 32-byte key, layer count (u32), layer length (u64), states
 //! solved (u64), every layer's `f32` values in order, and a CRC-32 of everything before it.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
@@ -32,8 +32,8 @@ pub fn path(data_dir: &Path, rules: &Rules) -> PathBuf {
 
 /// The stored table for `rules`, or None when there is none or it is not intact.
 pub fn load(data_dir: &Path, rules: &Rules) -> Option<Table> {
-    let bytes = std::fs::read(path(data_dir, rules)).ok()?;
-    decode(&bytes, rules)
+    let file = std::fs::File::open(path(data_dir, rules)).ok()?;
+    decode(std::io::BufReader::with_capacity(1 << 16, file), rules)
 }
 
 /// Stores `table` for `rules`; the cache is an optimisation, so a failure only costs a re-solve
@@ -82,31 +82,42 @@ fn encode(table: &Table, rules: &Rules) -> Vec<u8> {
     out
 }
 
-fn decode(bytes: &[u8], rules: &Rules) -> Option<Table> {
-    let (body, crc) = bytes.split_at_checked(bytes.len().checked_sub(4)?)?;
-    if crc32fast::hash(body).to_le_bytes() != crc
-        || body.len() < HEADER
-        || &body[..16] != MAGIC
-        || body[16..48] != key(rules)
-    {
+/// Reads a stored table layer by layer straight into its final vectors, checking the CRC as it
+/// goes: a one-shot `analyze` spends most of its time here, and reading the whole file into one
+/// buffer first cost a second copy and twice the page faults.
+fn decode(mut reader: impl Read, rules: &Rules) -> Option<Table> {
+    let mut crc = crc32fast::Hasher::new();
+    let mut read = |buf: &mut [u8]| -> Option<()> {
+        reader.read_exact(buf).ok()?;
+        crc.update(buf);
+        Some(())
+    };
+    let mut header = [0u8; HEADER];
+    read(&mut header)?;
+    if &header[..16] != MAGIC || header[16..48] != key(rules) {
         return None;
     }
-    let count = u32::from_le_bytes(body[48..52].try_into().ok()?) as usize;
-    let layer_len = usize::try_from(u64::from_le_bytes(body[52..60].try_into().ok()?)).ok()?;
-    let solved = u64::from_le_bytes(body[60..68].try_into().ok()?);
-    let data = &body[HEADER..];
-    if data.len() != count.checked_mul(layer_len)?.checked_mul(4)? {
+    let count = u32::from_le_bytes(header[48..52].try_into().ok()?) as usize;
+    let layer_len = usize::try_from(u64::from_le_bytes(header[52..60].try_into().ok()?)).ok()?;
+    let solved = u64::from_le_bytes(header[60..68].try_into().ok()?);
+    // A damaged header must not make us allocate what the rules' own layout would not.
+    if (count, layer_len) != Table::shape(Engine::new(rules.clone())) {
         return None;
     }
-    let layers = data
-        .chunks_exact(layer_len * 4)
-        .map(|layer| {
-            layer
-                .chunks_exact(4)
-                .map(|x| f32::from_le_bytes(x.try_into().expect("4 bytes")))
-                .collect()
-        })
-        .collect();
+    let mut bytes = vec![0u8; layer_len.checked_mul(4)?];
+    let mut layers = Vec::with_capacity(count);
+    for _ in 0..count {
+        read(&mut bytes)?;
+        let layer =
+            bytes.chunks_exact(4).map(|x| f32::from_le_bytes(x.try_into().expect("4 bytes")));
+        layers.push(layer.collect());
+    }
+    let mut stored_crc = [0u8; 4];
+    reader.read_exact(&mut stored_crc).ok()?;
+    let mut rest = [0u8; 1];
+    if crc.finalize().to_le_bytes() != stored_crc || reader.read(&mut rest).ok()? != 0 {
+        return None;
+    }
     Table::from_layers(Engine::new(rules.clone()), layers, solved)
 }
 
