@@ -209,14 +209,14 @@ fn the_repro_rows_have_the_stable_shape() {
             assert_eq!(readings.len(), twins.len(), "distinct readings for {row}");
         }
     }
-    assert!(rows.iter().any(|r| r["reading"] == "bias_on = true"));
+    assert!(rows.iter().any(|r| r["reading"] == "bias_on=true"));
     for table in ["5.1", "5.2", "5.3", "5.4", "6.1", "6.2", "fig 6.1-6.2", "7 (ours)"] {
         assert!(rows.iter().any(|r| r["table"] == table), "no rows for table {table}");
     }
     let seeded = rows.iter().filter(|r| r["seed"].is_number()).count();
     assert_eq!(
-        seeded, 60,
-        "every seed number the issue asks for, plus the U20 variant and the bias_on = true reading"
+        seeded, 69,
+        "every seed number the issue asks for, plus the clamp_bias=true and bias_on=true readings"
     );
     let err = BattlePlugin
         .command(&["repro".to_string(), "--games".into(), "0".into()], &CommandContext::default())

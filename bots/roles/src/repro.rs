@@ -44,40 +44,7 @@ pub fn rows() -> Result<Vec<Row>, ErrorInfo> {
         seeded(derive_seed(SEED, stream))
     };
 
-    // The seed's first example: energies, then probabilities at beta = 1 and at beta = ln 2.
-    let four = seed_four(1.0);
-    for (w, seed_e) in [10.0, 8.0, 6.0, 6.0].into_iter().enumerate() {
-        rows.push(Row::new(
-            "4-player example",
-            &format!("E({})", label(w)),
-            "energy",
-            Some(seed_e),
-            four.energy(&seed_four_candidate(w)) as f64,
-            None,
-            1,
-        ));
-    }
-    for (beta, column) in
-        [(1.0, "p, beta = 1"), (std::f64::consts::LN_2, "p, beta = ln 2 (q = 2^-E)")]
-    {
-        let e = enumerate(&seed_four(beta))?;
-        for (w, seed_p) in [0.027, 0.1081, 0.4324, 0.4324].into_iter().enumerate() {
-            let at = e
-                .assignments
-                .iter()
-                .position(|a| *a == seed_four_candidate(w))
-                .expect("enumerated");
-            rows.push(Row::new(
-                "4-player example",
-                &format!("p({})", label(w)),
-                column,
-                Some(seed_p),
-                e.probabilities[at],
-                None,
-                4,
-            ));
-        }
-    }
+    rows.extend(seed_four_rows()?);
 
     // The seed's 11-player example.
     let eleven = seed_eleven(1.0);
@@ -320,6 +287,51 @@ pub fn rows() -> Result<Vec<Row>, ErrorInfo> {
     Ok(rows)
 }
 
+/// The seed's first example: energies, then the probabilities under both readings of its
+/// numbers — eq. (1.1) q = exp(-βE) at its β = 1 (the default), and q = 2^-E (β = ln 2), which
+/// the printed p equal. Both readings answer the same seed numbers, so their rows name the reading.
+fn seed_four_rows() -> Result<Vec<Row>, ErrorInfo> {
+    let mut rows = Vec::new();
+    let four = seed_four(1.0);
+    for (w, seed_e) in [10.0, 8.0, 6.0, 6.0].into_iter().enumerate() {
+        rows.push(Row::new(
+            "4-player example",
+            &format!("E({})", label(w)),
+            "energy",
+            Some(seed_e),
+            four.energy(&seed_four_candidate(w)) as f64,
+            None,
+            1,
+        ));
+    }
+    for (beta, column, reading) in [
+        (1.0, "p, beta = 1", "beta=1"),
+        (std::f64::consts::LN_2, "p, beta = ln 2 (q = 2^-E)", "beta=ln 2"),
+    ] {
+        let e = enumerate(&seed_four(beta))?;
+        for (w, seed_p) in [0.027, 0.1081, 0.4324, 0.4324].into_iter().enumerate() {
+            let at = e
+                .assignments
+                .iter()
+                .position(|a| *a == seed_four_candidate(w))
+                .expect("enumerated");
+            rows.push(
+                Row::new(
+                    "4-player example",
+                    &format!("p({})", label(w)),
+                    column,
+                    Some(seed_p),
+                    e.probabilities[at],
+                    None,
+                    4,
+                )
+                .reading(reading),
+            );
+        }
+    }
+    Ok(rows)
+}
+
 /// The seed's numbers rounded as the seed prints them: does ours round to the same?
 fn agrees_at_seed_precision(row: &Row) -> Option<bool> {
     let seed = row.seed?;
@@ -411,7 +423,9 @@ Why they differ:
   beta = 1, but with E = (10, 8, 6, 6) that gives p = (0.0085, 0.0628, 0.4643, 0.4643). The seed's
   numbers are exactly 2^-E normalised, (1, 4, 16, 16) / 37, i.e. beta = ln 2 with base e: the
   `beta = ln 2` rows equal them to every digit the seed prints. We keep the seed's formula (base e)
-  as the definition of beta and report both.
+  as the definition of beta and report both: the rows name their reading, `beta=1` (the default:
+  eq. (1.1) 「q(i) = exp(-β E(i))」 with 「β=1として具体的に計算すると」) and `beta=ln 2` (the printed
+  numbers).
 - **55,400 assignments**: C(11,3) x 8 x 7 x 6 = 165 x 336 = 55,440, and enumeration lists 55,440
   distinct assignments. The seed misprints the product.
 - **0.906** for 4 players and 4 games: the exact value is 1 - 4!/4^4 = 0.90625; the seed rounds it.
@@ -441,6 +455,22 @@ pub fn command(json: bool) -> Result<String, ErrorInfo> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_seeds_probabilities_name_their_reading() {
+        let rows = seed_four_rows().unwrap();
+        let p: Vec<&Row> = rows.iter().filter(|r| r.row.starts_with("p(")).collect();
+        assert_eq!(p.len(), 8);
+        let reading = |name: &str| -> Vec<&Row> {
+            p.iter().copied().filter(|r| r.reading.as_deref() == Some(name)).collect()
+        };
+        let (literal, printed) = (reading("beta=1"), reading("beta=ln 2"));
+        assert_eq!((literal.len(), printed.len()), (4, 4));
+        // The printed numbers are q = 2^-E; eq. (1.1) at its beta = 1 is not.
+        assert!(printed.iter().all(|r| agrees_at_seed_precision(r) == Some(true)));
+        assert!(literal.iter().all(|r| agrees_at_seed_precision(r) == Some(false)));
+        assert!(rows.iter().filter(|r| r.row.starts_with("E(")).all(|r| r.reading.is_none()));
+    }
 
     #[test]
     fn rounding_to_the_seeds_digits() {

@@ -152,7 +152,8 @@ fn mean(table: &str, row: &str, column: &str, seed: Option<f64>, xs: &[f64]) -> 
 pub const TEMPERATURES: [f64; 5] = [0.0, 0.5, 1.0, 2.0, 4.0];
 
 /// The readings of the seed's words the reproduction plays besides the default, each as the
-/// `dvalue` options that select it (see `bots::readings`), and the reading label of its rows.
+/// `dvalue` options that select it (see `bots::readings`), and the reading label of its rows:
+/// those options as `key=value` joined by ", " (options not named are at their defaults).
 pub const READINGS: [(&str, &str); 7] = [
     ("single_hold=always", r#"{"single_hold": "always"}"#),
     ("ak_hold=other", r#"{"ak_hold": "other"}"#),
@@ -160,15 +161,16 @@ pub const READINGS: [(&str, &str); 7] = [
     ("judgement=margin", r#"{"judgement": "margin"}"#),
     ("judgement=off", r#"{"judgement": "off"}"#),
     ("judgement_scope=moves", r#"{"judgement_scope": "moves"}"#),
+    // Section 3 as first built: no judgement, every lone card held, the old opening bonus.
     (
-        "section 3 as first built (judgement=off, single_hold=always, w_single=3)",
+        "judgement=off, single_hold=always, w_single=3",
         r#"{"judgement": "off", "single_hold": "always", "w_single": 3.0}"#,
     ),
 ];
 
-/// The reading label of the default player's rows.
+/// The reading label of the default player's rows: every reading option at its default.
 pub const DEFAULT_READING: &str =
-    "default (single_hold=blocks, ak_hold=pass, endgame_pass=always, judgement=difference, judgement_scope=cards)";
+    "single_hold=blocks, ak_hold=pass, endgame_pass=always, judgement=difference, judgement_scope=cards";
 
 /// Weights of the seed 2.2 judgement played besides the default (2, rule 1's points per card).
 pub const JUDGE_WEIGHTS: [f64; 3] = [0.5, 1.0, 4.0];

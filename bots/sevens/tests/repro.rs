@@ -1,7 +1,7 @@
 //! The reproduction's row shape and determinism (on a few games; the real run is `yomi repro`),
 //! and the plugin's commands.
 
-use yomi_plugin::{CommandContext, ErrorCode, Plugin};
+use yomi_plugin::{CommandContext, ErrorCode, Options, Plugin};
 use yomi_sevens::repro::{rows, DEFAULT_READING, SEED_LOSS_RATE};
 use yomi_sevens::SevensPlugin;
 
@@ -27,6 +27,12 @@ fn rows_are_complete_and_deterministic() {
     // Rows of the seed's section 3 name the reading that produced them.
     assert!(a.iter().filter(|r| r.table == "3").all(|r| r.reading.is_some()));
     assert_eq!(serde_json::to_value(&a[0]).unwrap()["reading"], DEFAULT_READING);
+    // The default's name is the dvalue player's own defaults, `key=value` joined by ", ".
+    let defaults = SevensPlugin.bot_options("dvalue", None, &Options::new()).unwrap();
+    for pair in DEFAULT_READING.split(", ") {
+        let (key, value) = pair.split_once('=').expect("key=value");
+        assert_eq!(defaults[key], value, "{key}");
+    }
     let json = serde_json::to_value(&a[0]).unwrap();
     for key in ["table", "row", "column", "seed", "ours", "ci95", "n"] {
         assert!(json.get(key).is_some(), "{key}");

@@ -3,7 +3,7 @@
 //! × two seatings, 500 games each on one fixed deal set, repeated on further deal sets — plus the
 //! style classifier's confusion matrix and the adaptive player.
 
-use serde_json::json;
+use serde_json::{json, Value};
 use yomi_plugin::protocol::options::{apply_changes, defaults};
 use yomi_plugin::referee::play;
 use yomi_plugin::repro::{mean_ci, wilson, Row};
@@ -149,16 +149,19 @@ pub fn parse_reading(pairs: &[String]) -> Result<Reading, ErrorInfo> {
     Ok(reading)
 }
 
-/// The name of a reading: the values of [`READING_KEYS`] it gives the players.
+/// The name of a reading, as every plugin names one: `key=value` joined by ", " — the values of
+/// [`READING_KEYS`] it gives the players, then any other option it changes (e.g. `drop_scale`),
+/// so rows run under different changes never share a name.
 pub fn reading_label(reading: &Reading) -> Result<String, ErrorInfo> {
     let o = options(player_options(None), reading)?;
+    let others = reading.keys().filter(|k| !READING_KEYS.contains(&k.as_str()));
+    let value = |v: &Value| v.as_str().map_or_else(|| v.to_string(), str::to_string);
     Ok(READING_KEYS
         .iter()
-        .map(|k| {
-            format!("{k}={}", o[*k].as_str().map_or_else(|| o[*k].to_string(), str::to_string))
-        })
+        .map(|k| format!("{k}={}", value(&o[*k])))
+        .chain(others.map(|k| format!("{k}={}", value(&o[k]))))
         .collect::<Vec<_>>()
-        .join(" "))
+        .join(", "))
 }
 
 /// The schema's defaults with `changes` applied (checked).
@@ -652,4 +655,38 @@ pub fn rows(
         .enumerate()
         .map(|(i, r)| if i >= deal_set_rows { r.reading(&label) } else { r })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(p: &[&str]) -> Vec<String> {
+        p.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_reading_is_named_by_its_option_values() {
+        let default = reading_label(&parse_reading(&[]).unwrap()).unwrap();
+        assert_eq!(
+            default,
+            "loose_late=continue, drop_check=interval, drop_sets=words, potential_margin=1.3"
+        );
+        let late = parse_reading(&pairs(&["loose_late=table", "potential_margin=1.5"])).unwrap();
+        assert_eq!(
+            reading_label(&late).unwrap(),
+            "loose_late=table, drop_check=interval, drop_sets=words, potential_margin=1.5"
+        );
+        // A change outside the reading keys still tells its rows apart from the default's.
+        let scaled = parse_reading(&pairs(&["drop_scale=0.25"])).unwrap();
+        assert_eq!(reading_label(&scaled).unwrap(), format!("{default}, drop_scale=0.25"));
+    }
+
+    #[test]
+    fn bad_readings_are_invalid_options() {
+        for bad in ["loose_late", "loose_late=sometimes", "no_such_option=1"] {
+            let e = parse_reading(&pairs(&[bad])).unwrap_err();
+            assert_eq!(e.code, ErrorCode::InvalidOption, "{bad}: {e:?}");
+        }
+    }
 }
