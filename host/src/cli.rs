@@ -67,9 +67,13 @@ pub enum Command {
         #[arg(long)]
         library: PathBuf,
     },
-    /// Regenerate a plugin's tables from its seed paper: `yomi repro battle --json`.
+    /// Regenerate a plugin's tables from its seed paper: `yomi repro battle --json`
+    /// (`yomi repro <plugin> --help` lists that plugin's flags).
+    // No help flag of its own: `--help` after the plugin's name belongs to the plugin.
+    #[command(disable_help_flag = true)]
     Repro {
         /// The plugin whose reproduction to run.
+        #[arg(allow_hyphen_values = true)]
         plugin: String,
         /// Passed to the plugin (e.g. --json).
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
@@ -253,6 +257,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Replay(args) => crate::cli_play::replay(&cli.common, args),
         Command::Worker { library } => {
             crate::agents::worker::serve_worker(&library).map(|_| ExitCode::SUCCESS)
+        }
+        Command::Repro { plugin, .. } if matches!(plugin.as_str(), "--help" | "-h" | "help") => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            command.build();
+            let repro = command.find_subcommand_mut("repro").expect("repro is a subcommand");
+            outln!("{}", repro.render_long_help())?;
+            Ok(ExitCode::SUCCESS)
         }
         Command::Repro { plugin, args } => {
             let mut full = vec!["repro".to_string()];

@@ -222,7 +222,14 @@ fn every_plugin_command_has_help() {
                 "yomi {name} {command} --help: {out:?}"
             );
             checked += 1;
+            if command == "repro" {
+                // `yomi repro <plugin> --help` is the same page, not the host's.
+                let short = run_yomi(&["repro", name, "--help"]);
+                assert_eq!(short.stdout, out.stdout, "yomi repro {name} --help: {short:?}");
+            }
         }
     }
     assert!(checked >= 10, "every shipped plugin lists its commands: {list}");
+    let host = run_yomi(&["repro", "--help"]);
+    assert!(String::from_utf8_lossy(&host.stdout).contains("Usage: yomi repro"), "{host:?}");
 }
