@@ -303,7 +303,8 @@ fn a_killed_tournament_resumes_with_no_game_lost_or_doubled() {
     assert!(String::from_utf8_lossy(&again.stderr).contains("already finished"));
 }
 
-/// A person's client plays a seat through the protocol: `your_turn` events, `match.move` answers.
+/// A person's client plays a seat through the protocol: `your_turn` events, `match.move` answers;
+/// it learns the match id from `match.started` before its first turn.
 #[test]
 fn a_client_plays_a_seat_through_the_protocol() {
     use std::io::{BufRead, BufReader, Write};
@@ -321,9 +322,12 @@ fn a_client_plays_a_seat_through_the_protocol() {
                      "seats": [{"bot": "example/rps", "options": {"reading": 1}}, {"client": "me"}]});
     writeln!(stdin, "{run}").unwrap();
     let mut turns = 0;
+    let mut started = false;
     let reply = loop {
         let msg: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+        started |= msg["event"] == "match.started";
         if msg["event"] == "your_turn" {
+            assert!(started, "match.started comes before the first your_turn: {msg}");
             turns += 1;
             assert_eq!(msg["seat"], json!(1));
             assert_eq!(msg["legal"], json!(["rock", "paper", "scissors"]));
