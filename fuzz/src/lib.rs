@@ -1,7 +1,9 @@
 //! Fuzz targets: each takes arbitrary bytes, must never panic, and checks what must hold whatever
-//! the input. They are plain functions so that a stable toolchain exercises them (the
-//! `tests/targets.rs` property tests, over the kept corpus in `fuzz/corpus/<target>/` plus random
-//! inputs); a libFuzzer driver can call the same functions.
+//! the input. They are plain functions with two drivers: on stable, the `tests/targets.rs`
+//! property tests (the kept corpus in `fuzz/corpus/<target>/` plus random inputs); on nightly,
+//! the coverage-guided libFuzzer targets of `libfuzzer/` (`scripts/fuzz.sh`).
+
+use std::path::Path;
 
 use serde_json::Value;
 use tokio_util::bytes::BytesMut;
@@ -9,9 +11,30 @@ use tokio_util::codec::Decoder;
 use yomi_host::matches::transcript;
 use yomi_host::server::framing::{BoundedLines, Line};
 use yomi_plugin::call::Open;
-use yomi_plugin::loader::LoadedPlugin;
+pub use yomi_plugin::loader::LoadedPlugin;
 use yomi_plugin::AgentContext;
 use yomi_protocol::{options, Request};
+
+/// The plugins of the workspace, by library name (`libyomi_<name>.so`).
+const PLUGINS: [&str; 6] = ["battle", "dice", "example", "roles", "sevens", "stud"];
+
+/// Every plugin of the workspace, loaded from `dir` (a `target/<profile>` directory that
+/// `cargo build --workspace` filled) through the C ABI, as the host loads them.
+pub fn load_plugins(dir: &Path) -> Vec<LoadedPlugin> {
+    use std::env::consts::{DLL_PREFIX, DLL_SUFFIX};
+    PLUGINS
+        .iter()
+        .map(|name| {
+            let path = dir.join(format!("{DLL_PREFIX}yomi_{name}{DLL_SUFFIX}"));
+            LoadedPlugin::load(&path).unwrap_or_else(|e| {
+                panic!(
+                    "{}: {e:?} (build the plugins with `cargo build --release --workspace`)",
+                    path.display()
+                )
+            })
+        })
+        .collect()
+}
 
 /// The line limit the framing target uses: small, so long lines are common.
 const LINE_LIMIT: usize = 64;

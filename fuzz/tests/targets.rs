@@ -12,15 +12,7 @@ use yomi_plugin::loader::LoadedPlugin;
 /// Every plugin of the build, loaded once through the C ABI as the host loads them.
 fn plugins() -> &'static [LoadedPlugin] {
     static PLUGINS: OnceLock<Vec<LoadedPlugin>> = OnceLock::new();
-    PLUGINS.get_or_init(|| {
-        ["battle", "dice", "example", "roles", "sevens", "stud"]
-            .iter()
-            .map(|name| {
-                let path = yomi_e2e::library(&format!("yomi_{name}"));
-                LoadedPlugin::load(&path).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()))
-            })
-            .collect()
-    })
+    PLUGINS.get_or_init(|| yomi_fuzz::load_plugins(&yomi_e2e::target_dir()))
 }
 
 /// The kept inputs of one target.

@@ -1,9 +1,11 @@
 //! The records database (`records.sqlite3` in the data directory) under damage and sudden death:
-//! a corrupt or truncated file gives a clear error naming it and is left untouched; a tournament
-//! killed with SIGKILL again and again resumes to exactly its scheduled games.
+//! a corrupt or truncated file gives a clear error naming it and is left untouched; a read-only
+//! data directory and a full disk give a clear error naming the file and lose no recorded game;
+//! a tournament killed with SIGKILL again and again, or stopped by a full disk, resumes to
+//! exactly its scheduled games.
 
-use std::path::Path;
-use std::process::{Child, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -104,16 +106,196 @@ fn five_kills_of_a_concurrent_tournament_lose_and_double_nothing() {
         child = start_tournament(data, Some(&id));
     }
     assert!(child.wait().unwrap().success());
+    assert_exactly_scheduled(data, &id, 400);
+}
+
+/// The tournament `id` finished with exactly `total` games: every game index is in the records
+/// once (the first and last transcripts are there, one past the end is not).
+fn assert_exactly_scheduled(data: &Path, id: &str, total: u64) {
     let done = list(data);
     assert_eq!(
         done,
-        json!([{"id": id, "status": "finished", "games": 400, "total": 400, "game": "rps"}])
+        json!([{"id": id, "status": "finished", "games": total, "total": total, "game": "rps"}])
     );
-    // Each game index is in the records once: every transcript is there, one past the end is not.
-    for index in [0, 399] {
+    for index in [0, total - 1] {
         run_ok(yomi(data).args(["tournament", "--transcript", &format!("{id}:{index}")]));
     }
     let past =
-        yomi(data).args(["tournament", "--transcript", &format!("{id}:400")]).output().unwrap();
+        yomi(data).args(["tournament", "--transcript", &format!("{id}:{total}")]).output().unwrap();
     assert!(!past.status.success());
+}
+
+/// Runs `mount ARGS...`; true when it worked (it needs root, or CAP_SYS_ADMIN).
+fn mount(args: &[&str]) -> bool {
+    Command::new("mount").args(args).stderr(Stdio::null()).status().is_ok_and(|s| s.success())
+}
+
+fn unmount(dir: &Path) {
+    let _ = Command::new("umount").arg(dir).status();
+}
+
+/// True when this process can create a file in `dir`.
+fn can_write_in(dir: &Path) -> bool {
+    let probe = dir.join(".probe");
+    let written = std::fs::write(&probe, b"").is_ok();
+    let _ = std::fs::remove_file(&probe);
+    written
+}
+
+/// A data directory made read-only for as long as this lives: by permissions (mode 0555), or,
+/// when they are not enforced (tests running as root), by a read-only bind mount over it.
+struct ReadOnlyDir {
+    dir: PathBuf,
+    mounted: bool,
+}
+
+impl ReadOnlyDir {
+    /// `None` when neither works (root without the right to mount).
+    fn make(dir: &Path) -> Option<ReadOnlyDir> {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o555)).unwrap();
+        let mut guard = ReadOnlyDir { dir: dir.to_path_buf(), mounted: false };
+        if !can_write_in(dir) {
+            return Some(guard);
+        }
+        let path = dir.to_str().unwrap();
+        guard.mounted = mount(&["--bind", path, path]);
+        if guard.mounted && mount(&["-o", "remount,bind,ro", path]) && !can_write_in(dir) {
+            return Some(guard);
+        }
+        None
+    }
+}
+
+impl Drop for ReadOnlyDir {
+    fn drop(&mut self) {
+        use std::os::unix::fs::PermissionsExt;
+        if self.mounted {
+            unmount(&self.dir);
+        }
+        let _ = std::fs::set_permissions(&self.dir, std::fs::Permissions::from_mode(0o755));
+    }
+}
+
+#[test]
+fn a_read_only_data_directory_is_refused_by_name_and_loses_nothing() {
+    let tmp = temp_dir();
+    let data = tmp.path().join("data");
+    play_small_tournament(&data);
+    let before = list(&data);
+    let file = data.join("records.sqlite3");
+    let bytes = std::fs::read(&file).unwrap();
+    {
+        let Some(_read_only) = ReadOnlyDir::make(&data) else {
+            eprintln!("skipped: the data directory cannot be made read-only here (root without the right to mount)");
+            return;
+        };
+        let out = yomi(&data)
+            .args("tournament --game rps --bot example/rps --bot example/rps:reading=2 --games-per-pair 4".split(' '))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "a tournament ran in a read-only directory:\n{stderr}");
+        assert!(
+            stderr.contains(&file.display().to_string()),
+            "the error names the file:\n{stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    assert_eq!(std::fs::read(&file).unwrap(), bytes, "the records file was changed");
+    assert_eq!(list(&data), before, "the recorded tournament is still there, whole");
+}
+
+/// A directory on a disk that fills up after 1 MiB, in one of two ways: a tmpfs of that size
+/// mounted on it (needs root; writes fail with ENOSPC), or a file-size limit (RLIMIT_FSIZE) on
+/// the yomi process, with SIGXFSZ ignored so that writes past it fail (EFBIG) instead of killing
+/// the process (works for anyone).
+struct SmallDisk {
+    dir: PathBuf,
+    tmpfs: bool,
+}
+
+impl SmallDisk {
+    /// Every kind this process can set up, each in its own directory under `root`.
+    fn available(root: &Path) -> Vec<SmallDisk> {
+        let make_dir = |name: &str| {
+            let dir = root.join(name);
+            std::fs::create_dir(&dir).unwrap();
+            dir
+        };
+        let mut disks = vec![SmallDisk { dir: make_dir("limit"), tmpfs: false }];
+        let dir = make_dir("tmpfs");
+        if mount(&["-t", "tmpfs", "-o", "size=1m", "tmpfs", dir.to_str().unwrap()]) {
+            disks.push(SmallDisk { dir, tmpfs: true });
+        } else {
+            eprintln!("no tmpfs (mounting needs root): the full disk is a file-size limit only");
+        }
+        disks
+    }
+
+    /// `yomi --data-dir DIR/data ARGS...` on the small disk.
+    fn yomi(&self, args: &str) -> Command {
+        let mut cmd = yomi(&self.data());
+        cmd.args(args.split(' '));
+        if self.tmpfs {
+            return cmd;
+        }
+        // `ulimit -f` counts 512-byte blocks in sh (dash, and bash in sh mode).
+        let mut limited = Command::new("sh");
+        limited.args(["-c", "trap '' XFSZ; ulimit -f 2048; exec \"$0\" \"$@\""]);
+        limited.arg(cmd.get_program()).args(cmd.get_args());
+        limited.envs(cmd.get_envs().filter_map(|(k, v)| Some((k, v?))));
+        limited
+    }
+
+    fn data(&self) -> PathBuf {
+        self.dir.join("data")
+    }
+
+    /// Gives the directory room again.
+    fn make_room(&self) {
+        if self.tmpfs {
+            assert!(mount(&["-o", "remount,size=64m", self.dir.to_str().unwrap()]), "remount");
+        }
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        if self.tmpfs {
+            unmount(&self.dir);
+        }
+    }
+}
+
+/// Fills the disk under a running tournament: it stops with an error naming the records file;
+/// given room again, it resumes to exactly its scheduled games.
+#[test]
+fn a_full_disk_stops_a_tournament_naming_the_file_and_resume_loses_nothing() {
+    let tmp = temp_dir();
+    for disk in SmallDisk::available(tmp.path()) {
+        let out = disk
+            .yomi("tournament --game rps --bot example/rps --bot example/rps:reading=1 --games-per-pair 400 --seed 4 --concurrency 4")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "the tournament fit on the small disk:\n{stderr}");
+        let file = disk.data().join("records.sqlite3");
+        assert!(
+            stderr.contains(&file.display().to_string()),
+            "the error names the file:\n{stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        if disk.tmpfs {
+            assert!(stderr.contains("full"), "the error says the disk is full:\n{stderr}");
+        }
+        disk.make_room();
+        // The games committed before the disk filled are kept (1 MiB holds about half).
+        let stopped = list(&disk.data());
+        assert_eq!(stopped[0]["status"], json!("running"), "{stopped}");
+        assert!((1..400).contains(&stopped[0]["games"].as_u64().unwrap()), "{stopped}");
+        let id = stopped[0]["id"].as_str().unwrap().to_string();
+        run_ok(yomi(&disk.data()).args(["tournament", "--resume", &id]));
+        assert_exactly_scheduled(&disk.data(), &id, 400);
+    }
 }
