@@ -203,7 +203,8 @@ pub fn play_match(common: &Common, args: MatchArgs) -> anyhow::Result<ExitCode> 
         games: args.games,
         policy: args.policy.policy(),
     };
-    let plan = MatchPlan::new(&registry, spec).map_err(|e| anyhow::anyhow!(e.message))?;
+    let mut plan = MatchPlan::new(&registry, spec).map_err(|e| anyhow::anyhow!(e.message))?;
+    plan.keep_games = args.transcript.is_some();
     let bar = bar(plan.spec.games as u64, "match");
     let data_dir = Some(common.data_dir());
     let env = SeatEnv { data_dir, deadline: plan.spec.policy.deadline(), ..SeatEnv::default() };

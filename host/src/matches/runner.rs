@@ -49,6 +49,10 @@ pub struct MatchPlan {
     /// The complete game options.
     pub game_options: Options,
     pub seats: Vec<SeatPlan>,
+    /// Keep every game's transcript lines and record until the match ends (a transcript asked
+    /// for, a tournament game, a replay). Off, a long match holds only its running totals: a
+    /// million-game `match.run` without a transcript must not grow the server by gigabytes.
+    pub keep_games: bool,
 }
 
 impl MatchPlan {
@@ -75,7 +79,7 @@ impl MatchPlan {
             .iter()
             .map(|s| SeatPlan::resolve(registry, &spec.game, s))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(MatchPlan { spec, game, game_options, seats })
+        Ok(MatchPlan { spec, game, game_options, seats, keep_games: true })
     }
 
     /// The seed of seat `seat`'s agent: fixed for the match, so the agent's randomness replays.
@@ -151,7 +155,8 @@ pub struct MatchResult {
     pub records: Vec<GameRecord>,
 }
 
-/// A match played: its result and its transcript lines (header first).
+/// A match played: its result and its transcript lines (header first; without
+/// [`MatchPlan::keep_games`] only the header and the result line).
 pub struct PlayedMatch {
     pub result: MatchResult,
     pub log: Vec<Value>,
@@ -214,7 +219,11 @@ async fn run(
         }
         result.games += 1;
         progress(index, &record, &result.scores);
-        result.records.push(record);
+        if plan.keep_games {
+            result.records.push(record);
+        } else {
+            log.truncate(1); // the header stays
+        }
     }
     log.push(json!({"type": "result", "scores": result.scores, "failures": result.failures, "forfeits": result.forfeits}));
     Ok(result)

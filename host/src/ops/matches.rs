@@ -26,7 +26,8 @@ pub struct Run {
 
 /// Checks the match now (errors reply at once), then plays it in the background.
 pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo> {
-    let plan = MatchPlan::new(&session.shared.registry, p.spec)?;
+    let mut plan = MatchPlan::new(&session.shared.registry, p.spec)?;
+    plan.keep_games = p.transcript;
     let match_id = session.next_match();
     let outbox = session.outbox.clone();
     let env = SeatEnv {

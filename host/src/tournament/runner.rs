@@ -100,6 +100,7 @@ impl Tournament {
             game: self.game.clone(),
             game_options: self.game_options.clone(),
             seats: slot.seats.iter().map(|&b| self.bots[b].clone()).collect(),
+            keep_games: true,
         }
     }
 }
