@@ -61,6 +61,10 @@ fn db_error(path: &Path, e: rusqlite::Error) -> ErrorInfo {
             "; yomi needs to create and write this file: check the data directory's permissions"
         }
         Some(Sqlite::DiskFull) => "; the disk is full",
+        Some(Sqlite::SystemIoFailure) => {
+            "; reading or writing the file failed: the disk may be full, failing, or over a \
+             file-size limit of this process"
+        }
         _ => "",
     };
     ErrorInfo::new(ErrorCode::Internal, format!("records database {}: {e}{advice}", path.display()))
