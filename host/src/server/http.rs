@@ -1,5 +1,5 @@
-//! The HTTP listener: the protocol over WebSocket (`GET /ws`), the playground (`GET /`) and a
-//! health check (`GET /healthz`), all on one port.
+//! The HTTP listener: the protocol over WebSocket (`GET /ws`), the playground (`GET /`), a health
+//! check (`GET /healthz`) and the Prometheus metrics (`GET /metrics`), all on one port.
 //!
 //! A WebSocket is served by the very same per-connection loop as a TCP client
 //! ([`connection::serve_frames`]): each text frame is one request line and each reply or event goes
@@ -28,6 +28,7 @@ use super::input::WholeFrames;
 use super::{connection, web};
 use crate::runtime::config::Shared;
 use crate::runtime::limits::Limits;
+use crate::runtime::metrics;
 
 /// What the HTTP handlers share.
 #[derive(Clone)]
@@ -44,7 +45,7 @@ pub async fn serve_http(listener: TcpListener, shared: Arc<Shared>, shutdown: Ca
     let slots = Arc::new(Semaphore::new(shared.config.max_connections));
     let state = Http { shared, shutdown: shutdown.clone(), slots, sessions: TaskTracker::new() };
     let sessions = state.sessions.clone();
-    let app = Router::new()
+    let mut app = Router::new()
         .route("/ws", get(upgrade))
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/", get(|| asset("index.html")))
@@ -53,6 +54,10 @@ pub async fn serve_http(listener: TcpListener, shared: Arc<Shared>, shutdown: Ca
             get(|axum::extract::Path(path): axum::extract::Path<String>| asset_owned(path)),
         )
         .with_state(state);
+    match metrics::scrape() {
+        Ok(scrape) => app = app.route("/metrics", scrape),
+        Err(e) => tracing::warn!("no /metrics on the HTTP port: {e}"),
+    }
     // No Nagle delay: a reply frame goes out at once, as on the TCP transport.
     let served = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
         .tcp_nodelay(true)
@@ -91,6 +96,7 @@ async fn upgrade(
         sessions.track_future(async move {
             // Like TCP: a client past the connection limit waits until a session ends.
             let Ok(_slot) = http.slots.clone().acquire_owned().await else { return };
+            let _open = metrics::connection("websocket");
             bridge(socket, http.shared, http.shutdown, format!("ws:{peer}")).await;
         })
     })
