@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Checks the deployment files in deploy/ as far as this machine can, without a cluster:
 #  - the Kubernetes manifests parse (PyYAML, installed from PyPI if missing) and hang together
-#    (probes, Indexed Job size = --shards, the merge Job names every shard's directory);
+#    (probes on the health check of the server's own --http port, or a protocol ping without it;
+#    Indexed Job size = --shards, the merge Job names every shard's directory);
 #  - the Dockerfile builds every bot plugin of the workspace and runs as a non-root user;
-#  - the probe command answers against a real `yomi serve`, and fails against nothing;
+#  - the probe command answers against a real `yomi serve`, and fails against nothing; the
+#    Deployment's own arguments, run locally, serve /healthz and /metrics where its probes and
+#    the Service's scrape annotations look;
 #  - the Kubernetes Job's and the Slurm array's shard commands run locally (with few games), and
 #    their merges give exactly the standings of the same tournament played in one process.
 # Needs the release build: `cargo build --release --workspace` first (.ci/run does).
@@ -55,9 +58,20 @@ check(set(server) == {"Deployment", "Service"}, "server.yaml holds a Deployment 
 pod = server["Deployment"]["spec"]["template"]["spec"]
 container = pod["containers"][0]
 check(pod["securityContext"]["runAsNonRoot"] is True, "the server runs as non-root")
-for probe in ("readinessProbe", "livenessProbe"):
-    check(container[probe]["exec"]["command"][0] == "yomi-ping", f"{probe} sends a protocol ping")
 ports = {p["name"] for p in container["ports"]}
+port_numbers = {p["name"]: p["containerPort"] for p in container["ports"]}
+args = container["args"]
+http_port = int(args[args.index("--http") + 1].rsplit(":", 1)[1]) if "--http" in args else None
+for probe in ("readinessProbe", "livenessProbe"):
+    if http_port:
+        get = container[probe].get("httpGet", {})
+        check(get.get("path") == "/healthz" and port_numbers.get(get.get("port"), get.get("port")) == http_port,
+              f"{probe} asks GET /healthz on the --http port")
+    else:
+        check(container[probe]["exec"]["command"][0] == "yomi-ping", f"{probe} sends a protocol ping")
+annotations = server["Service"]["metadata"].get("annotations", {})
+scrape_port = int(annotations.get("prometheus.io/port", 0))
+check(scrape_port in port_numbers.values(), "Prometheus scrapes a port the container serves")
 check({p["targetPort"] for p in server["Service"]["spec"]["ports"]} <= ports, "Service ports exist")
 check(server["Service"]["spec"]["selector"] == server["Deployment"]["spec"]["selector"]["matchLabels"],
       "the Service selects the Deployment's pods")
@@ -101,6 +115,42 @@ finally:
     serve.terminate()
     serve.wait()
 check(subprocess.run(probe, capture_output=True).returncode != 0, "the probe fails with no server")
+
+# The Deployment's own arguments, on free local ports: /healthz for its probes, /metrics where
+# the Service's annotations send Prometheus.
+local = {str(n): str(free_port()) for n in port_numbers.values()}
+local_args = [re.sub(r"^0\.0\.0\.0:(\d+)$", lambda m: f"127.0.0.1:{local[m.group(1)]}", a) for a in args]
+deployed = subprocess.Popen([yomi, *local_args], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def http_get(port, path):
+    import urllib.request
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2) as response:
+        return response.status, response.read().decode()
+
+
+try:
+    deadline = time.time() + 30
+    while True:
+        try:
+            status, body = http_get(local[str(http_port or scrape_port)],
+                                    "/healthz" if http_port else annotations.get("prometheus.io/path", "/metrics"))
+            break
+        except OSError:
+            check(time.time() < deadline, "the Deployment's arguments never served HTTP")
+            time.sleep(0.1)
+    if http_port:
+        check((status, body) == (200, "ok\n"), "GET /healthz answers 200 ok")
+    # One protocol ping, so there is a request to count.
+    tcp_port = local[args[args.index("--tcp") + 1].rsplit(":", 1)[1]]
+    run(["bash", "deploy/ping.sh", f"127.0.0.1:{tcp_port}"])
+    status, body = http_get(local[str(scrape_port)], annotations.get("prometheus.io/path", "/metrics"))
+    check(status == 200 and 'yomi_requests_total{op="ping",code="ok"} 1' in body,
+          "the scrape address serves yomi's metrics")
+finally:
+    deployed.terminate()
+    deployed.wait()
 
 # --- The shard commands, run locally ------------------------------------------------------
 FEW = "6"  # games per pairing here: every seat order of one deal

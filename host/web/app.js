@@ -2,7 +2,9 @@
 // mid-game, call the service bots, run a small tournament. Everything goes through the yomi
 // JavaScript client over this server's /ws.
 import { Client, YomiError } from "./yomi.js";
-import { el, actionLabel, renderOptions, gameView, explainView, standingsView } from "./views.js";
+import { setUpDice } from "./dice.js";
+import { setUpRoles } from "./roles.js";
+import { el, actionLabel, renderOptions, gameView, explainView, standingsView, isFuzzy, fuzzyGrid } from "./views.js";
 
 const $ = (id) => document.getElementById(id);
 const status = (text, ok = true) => {
@@ -35,6 +37,8 @@ async function main() {
     return;
   }
   setUpPlay();
+  setUpDice(client, catalog);
+  setUpRoles(client, catalog);
   setUpServices();
   setUpTournament();
 }
@@ -81,7 +85,7 @@ function report(e) {
   $("log").prepend(el("li", { class: "error", "data-testid": "error" }, text));
 }
 
-const log = (text) => $("log").prepend(el("li", {}, text));
+const log = (...content) => $("log").prepend(el("li", {}, ...content));
 
 async function startGame() {
   if (play.running) return;
@@ -123,7 +127,9 @@ async function takeTurn(turn) {
   if (turn.seat !== play.youSeat) {
     const reply = await client.act(play.agents[turn.seat], turn.observation, turn.legal, { explain: true });
     $("explain").replaceChildren(explainView(reply.explain, reply.action));
-    log(`bot (seat ${turn.seat}): ${actionLabel(reply.action)}`);
+    // A fuzzy player's rule activations stay in the log beside each of its moves, in small.
+    const picture = isFuzzy(reply.explain) ? el("span", { class: "mini", "data-testid": "fuzzy-mini" }, fuzzyGrid(reply.explain.fired, { cell: 9, labels: false })) : null;
+    log(`bot (seat ${turn.seat}): ${actionLabel(reply.action)} `, picture);
     return reply.action;
   }
   play.lastObservation = turn.observation;
@@ -159,10 +165,10 @@ function chooseAction(legal) {
 function showEvent(message, name) {
   if (name !== "match.event") return;
   if (message.seat !== play.youSeat && play.agents[message.seat]) {
-    client.observe(play.agents[message.seat], message.event).catch(report);
+    client.observe(play.agents[message.seat], message.game_event).catch(report);
   }
-  if (message.seat === play.youSeat && play.lastObservation && message.event?.after) {
-    play.lastObservation = { ...play.lastObservation, state: message.event.after };
+  if (message.seat === play.youSeat && play.lastObservation && message.game_event?.after) {
+    play.lastObservation = { ...play.lastObservation, state: message.game_event.after };
     $("view").replaceChildren(gameView(play.game, play.lastObservation, play.youSeat));
   }
 }

@@ -155,7 +155,7 @@ const WEIGHTS = ["probability", "strength", "activation", "share", "score"];
 
 /**
  * A bot's explanation as pictures where they help: the mixed strategy of a battle bot, the
- * activations of a fuzzy player's rules, the D totals and move probabilities of a sevens player
+ * activations of a fuzzy stud player's rules as a grid, the D totals and move probabilities of a sevens player
  * (any map of numbers, any list of items with a weight), then the rest as JSON. Without an
  * `action` it draws a service's result the same way.
  */
@@ -169,8 +169,13 @@ export function explainView(explain, action) {
   if (Array.isArray(explain?.strategy) && Array.isArray(explain?.actions)) {
     parts.push(bars("strategy", explain.actions.map((a, i) => [actionLabel(a), explain.strategy[i]]), chosen));
   }
+  const drawn = new Set(["strategy"]);
+  if (isFuzzy(explain)) {
+    parts.push(fuzzyView(explain));
+    ["fired", "expect", "result", "infer", "a", "bounds"].forEach((key) => drawn.add(key));
+  }
   for (const [key, value] of Object.entries(explain ?? {})) {
-    if (key === "strategy") continue;
+    if (drawn.has(key)) continue;
     // Plain numbers and short lists of them read best as one line each (an Err, a roll of faces).
     if (typeof value === "number") {
       parts.push(el("p", { class: "kv" }, `${key}: `, el("strong", {}, Number.isInteger(value) ? value : value.toFixed(3))));
@@ -215,3 +220,121 @@ export function standingsView(standings) {
         Number.isFinite(s.elo_ci95?.[0]) ? el("div", { class: "ci", style: `left:${x(s.elo_ci95[0])};width:calc(${x(s.elo_ci95[1])} - ${x(s.elo_ci95[0])})` }) : null,
         Number.isFinite(s.elo) ? el("div", { class: "point", style: `left:${x(s.elo)}` }) : null)))));
 }
+
+// ---- pictures drawn as SVG ----
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** Creates an SVG element: `svg("rect", {x: 1, ...}, child, ...)`. */
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) if (value !== undefined && value !== null) node.setAttribute(key, value);
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+const TURNS = ["early", "middle", "end"];
+const BETS = ["few", "middle", "much"];
+const HANDS = ["weak", "strong"];
+
+/** The fuzzy player's fired rules (`turn/bet/hand` with a strength) as a lookup. */
+function firedRules(fired) {
+  const strength = new Map();
+  const tendency = new Map();
+  for (const f of fired) {
+    strength.set(f.rule, Math.max(strength.get(f.rule) ?? 0, f.strength));
+    if (typeof f.tendency === "number") tendency.set(f.rule, f.tendency);
+  }
+  return { strength, tendency };
+}
+
+/** A rule's cell colour: its learned tendency's sign (trusting its own cards or the bets). */
+const tendencyColour = (t) => (t === undefined || t >= 0 ? "59,111,216" : "210,85,58");
+
+/**
+ * The stud fuzzy player's rule base as a picture: for a weak and a strong hand, a grid of turn
+ * (rows) × bet (columns) whose cells are as dark as the rule fired. `cell` is the size in pixels;
+ * with `labels` it carries row and column names and the strengths.
+ */
+export function fuzzyGrid(fired, { cell = 44, labels = true } = {}) {
+  const { strength, tendency } = firedRules(fired);
+  const left = labels ? 52 : 0;
+  const top = labels ? 30 : 0;
+  const gap = labels ? 18 : 4;
+  const width = left + 2 * 3 * cell + gap;
+  const height = top + 3 * cell;
+  const parts = [];
+  HANDS.forEach((hand, h) => {
+    const x0 = left + h * (3 * cell + gap);
+    if (labels) parts.push(svg("text", { x: x0 + 1.5 * cell, y: 11, "text-anchor": "middle", class: "svg-title" }, `${hand} hand`));
+    BETS.forEach((bet, j) => {
+      if (labels) parts.push(svg("text", { x: x0 + (j + 0.5) * cell, y: top - 5, "text-anchor": "middle", class: "svg-label" }, bet));
+    });
+    TURNS.forEach((turn, c) => {
+      if (labels && h === 0) parts.push(svg("text", { x: left - 5, y: top + (c + 0.62) * cell, "text-anchor": "end", class: "svg-label" }, turn));
+      BETS.forEach((bet, j) => {
+        const rule = `${turn}/${bet}/${hand}`;
+        const w = strength.get(rule) ?? 0;
+        const rgb = tendencyColour(tendency.get(rule));
+        parts.push(svg("rect", {
+          x: x0 + j * cell + 1, y: top + c * cell + 1, width: cell - 2, height: cell - 2, rx: labels ? 3 : 1,
+          fill: w > 0 ? `rgba(${rgb},${0.15 + 0.85 * w})` : "#eef0f4",
+          stroke: w > 0 ? `rgb(${rgb})` : "none",
+          "data-rule": rule, "data-strength": w,
+        }, svg("title", {}, `${rule}: strength ${w.toFixed(3)}${tendency.has(rule) ? `, tendency ${tendency.get(rule).toFixed(3)}` : ""}`)));
+        if (labels && w > 0) {
+          parts.push(svg("text", { x: x0 + (j + 0.5) * cell, y: top + (c + 0.62) * cell, "text-anchor": "middle", class: w > 0.55 ? "svg-num light" : "svg-num" }, w < 0.005 ? "<.01" : w.toFixed(2)));
+        }
+      });
+    });
+  });
+  return svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, class: "fuzzy-grid", role: "img" }, parts);
+}
+
+/**
+ * Where the fuzzy player's estimate of being ahead went: on the [−1, 1] axis its first estimate
+ * (`expect`, hollow) and, moved by the rules' adjustment (`infer`), the result it acted on.
+ */
+export function superiorityAxis(explain, width = 340) {
+  const pad = 14;
+  const x = (v) => pad + ((Math.min(Math.max(v, -1), 1) + 1) / 2) * (width - 2 * pad);
+  const y = 26;
+  const parts = [
+    svg("line", { x1: x(-1), x2: x(1), y1: y, y2: y, class: "axis" }),
+    ...[-1, -0.5, 0, 0.5, 1].map((t) => svg("g", {},
+      svg("line", { x1: x(t), x2: x(t), y1: y - 4, y2: y + 4, class: "axis" }),
+      svg("text", { x: x(t), y: y + 16, "text-anchor": "middle", class: "svg-label" }, t))),
+    svg("text", { x: x(-1), y: 10, class: "svg-label" }, "behind"),
+    svg("text", { x: x(1), y: 10, "text-anchor": "end", class: "svg-label" }, "ahead"),
+  ];
+  if (Number.isFinite(explain.expect) && Number.isFinite(explain.result)) {
+    parts.push(svg("line", { x1: x(explain.expect), x2: x(explain.result), y1: y, y2: y, class: "shift" }));
+    parts.push(svg("circle", { cx: x(explain.expect), cy: y, r: 5, class: "expect" }, svg("title", {}, `expect ${explain.expect.toFixed(3)}`)));
+    parts.push(svg("circle", { cx: x(explain.result), cy: y, r: 5, class: "result" }, svg("title", {}, `result ${explain.result.toFixed(3)}`)));
+  }
+  return svg("svg", { width, height: 46, viewBox: `0 0 ${width} 46`, class: "superiority", role: "img" }, parts);
+}
+
+/** True for a stud fuzzy player's explanation (rules named turn/bet/hand). */
+export function isFuzzy(explain) {
+  return Array.isArray(explain?.fired) && explain.fired.every((f) => typeof f?.rule === "string" && f.rule.split("/").length === 3);
+}
+
+/** The fuzzy player's explanation drawn: rule grid, estimate moved by the rules, bet size. */
+export function fuzzyView(explain) {
+  const legend = el("p", { class: "hint" },
+    el("span", { class: "swatch trust" }), " tendency ≥ 0 ", el("span", { class: "swatch doubt" }), " tendency < 0 · darker = fired more");
+  const parts = [el("strong", {}, "Fuzzy rules that fired"), fuzzyGrid(explain.fired), legend,
+    el("strong", {}, `Am I ahead? expect ${fmt(explain.expect)} → result ${fmt(explain.result)} (infer ${fmt(explain.infer)})`),
+    superiorityAxis(explain)];
+  if (Array.isArray(explain.bounds) && Number.isFinite(explain.a)) {
+    parts.push(bars("bet size", [[`${explain.bounds[0]}…${explain.bounds[1]}`, explain.a]]));
+  }
+  if (explain.drop_reason) parts.push(el("p", { class: "kv" }, `dropped: ${explain.drop_reason}`));
+  if (explain.reveal_reason) parts.push(el("p", { class: "kv" }, `revealed: ${explain.reveal_reason}`));
+  return el("div", { class: "fuzzy", "data-testid": "fuzzy" }, parts);
+}
+
+const fmt = (v) => (Number.isFinite(v) ? v.toFixed(2) : "–");

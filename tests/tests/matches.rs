@@ -321,11 +321,17 @@ fn a_client_plays_a_seat_through_the_protocol() {
     let run = json!({"id": 1, "op": "match.run", "game": "rps", "game_options": {"rounds": 3}, "seed": 1,
                      "seats": [{"bot": "example/rps", "options": {"reading": 1}}, {"client": "me"}]});
     writeln!(stdin, "{run}").unwrap();
-    let mut turns = 0;
-    let mut started = false;
+    let (mut turns, mut game_events, mut started) = (0, 0, false);
     let reply = loop {
-        let msg: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+        let line = lines.next().unwrap().unwrap();
+        let msg: Value = serde_json::from_str(&line).unwrap();
+        // A parser keeps one of two equal keys: a line that re-serializes shorter had a duplicate.
+        assert_eq!(msg.to_string().len(), line.len(), "a key given twice: {line}");
         started |= msg["event"] == "match.started";
+        if msg["event"] == "match.event" {
+            game_events += 1;
+            assert_eq!(msg["game_event"]["round"], json!(game_events), "{line}");
+        }
         if msg["event"] == "your_turn" {
             assert!(started, "match.started comes before the first your_turn: {msg}");
             turns += 1;
@@ -337,7 +343,7 @@ fn a_client_plays_a_seat_through_the_protocol() {
             break msg;
         }
     };
-    assert_eq!(turns, 3);
+    assert_eq!((turns, game_events), (3, 3));
     assert_eq!(reply["ok"], json!(true), "{reply}");
     // The reader always beats the last hand: rock then paper twice beats our rock twice.
     assert_eq!(reply["result"]["scores"], json!([1.0, 0.0]));

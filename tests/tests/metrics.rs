@@ -1,5 +1,6 @@
-//! End-to-end test of `yomi serve --metrics ADDR`: a scrape parses as Prometheus text and counts
-//! what the server did.
+//! End-to-end test of the Prometheus metrics of `yomi serve`, on their own port (`--metrics ADDR`)
+//! and on the HTTP port (`--http ADDR`, `GET /metrics`): a scrape parses as Prometheus text and
+//! counts what the server did.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -13,14 +14,20 @@ fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
-/// `GET /metrics`, parsed with a Prometheus text-format parser.
-fn scrape(addr: &str) -> Scrape {
+/// `GET path` with a closing connection: the response's head and body.
+fn get(addr: &str, path: &str) -> (String, String) {
     let mut stream = TcpStream::connect(addr).unwrap();
-    write!(stream, "GET /metrics HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
     let mut response = String::new();
     stream.read_to_string(&mut response).unwrap();
     let (head, body) = response.split_once("\r\n\r\n").expect("an HTTP response");
     assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    (head.to_string(), body.to_string())
+}
+
+/// `GET /metrics`, parsed with a Prometheus text-format parser.
+fn scrape(addr: &str) -> Scrape {
+    let (_, body) = get(addr, "/metrics");
     Scrape::parse(body.lines().map(|l| Ok(l.to_string()))).expect("the scrape parses")
 }
 
@@ -111,6 +118,64 @@ fn conn_closed_eventually(addr: &str) {
         assert!(std::time::Instant::now() < deadline, "the connection gauge never fell");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
+}
+
+/// The address of the server's HTTP listener, from its log.
+fn http_addr(server: &Server) -> String {
+    let log = server.wait_log(&["listening on http://"]);
+    let tail = log.split("listening on http://").nth(1).unwrap();
+    tail.split_whitespace().next().unwrap().to_string()
+}
+
+#[test]
+fn the_http_port_serves_the_same_metrics_as_the_metrics_port() {
+    let metrics_addr = format!("127.0.0.1:{}", free_port());
+    let server = Server::tcp(&["--http", "127.0.0.1:0", "--metrics", &metrics_addr]);
+    let http = http_addr(&server);
+    let (head, body) = get(&http, "/healthz");
+    assert!(head.contains("200 OK"), "{head}");
+    assert_eq!(body, "ok\n");
+    let mut conn = server.connect();
+    for _ in 0..4 {
+        conn.assert_alive();
+    }
+    // A WebSocket session counts as a connection of its own transport once upgraded.
+    let mut socket = TcpStream::connect(&http).unwrap();
+    write!(
+        socket,
+        "GET /ws HTTP/1.1\r\nHost: {http}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    .unwrap();
+    let mut head = [0u8; 12];
+    socket.read_exact(&mut head).unwrap();
+    assert_eq!(&head, b"HTTP/1.1 101");
+
+    let (head, _) = get(&http, "/metrics");
+    assert!(head.contains("content-type: text/plain; version=0.0.4"), "{head}");
+    let deadline = std::time::Instant::now() + yomi_e2e::REPLY_TIMEOUT;
+    let on_http = loop {
+        let s = scrape(&http);
+        let ws = s.samples.iter().any(|x| {
+            x.metric == "yomi_connections_open" && x.labels.get("transport") == Some("websocket")
+        });
+        if ws {
+            break s;
+        }
+        assert!(std::time::Instant::now() < deadline, "no websocket connection counted");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let on_metrics_port = scrape(&metrics_addr);
+    for s in [&on_http, &on_metrics_port] {
+        assert_eq!(
+            number(sample(s, "yomi_requests_total", &[("op", "ping"), ("code", "ok")])),
+            4.0
+        );
+        assert_eq!(number(sample(s, "yomi_connections_total", &[("transport", "tcp")])), 1.0);
+    }
+    let open = |t| number(sample(&on_http, "yomi_connections_open", &[("transport", t)]));
+    assert_eq!((open("tcp"), open("websocket")), (1.0, 1.0));
+    assert!(on_http.docs.contains_key("yomi_requests_total"), "metrics carry their HELP text");
 }
 
 #[test]

@@ -109,16 +109,18 @@ export class Client {
   async playMatch(params, onTurn, onEvent = () => {}) {
     let matchId = null;
     let failure = null;
-    const mine = (message) => matchId !== null && message.match === matchId;
+    // The first `match.started` or `your_turn` names the match (the server may send the first
+    // `your_turn` before `match.started`).
+    const mine = (message, names = false) => {
+      if (names && matchId === null) matchId = message.match;
+      return matchId !== null && message.match === matchId;
+    };
     const offs = [
-      this.on("match.started", (m, name) => {
-        if (matchId === null) matchId = m.match;
-        if (mine(m)) onEvent(m, name);
-      }),
+      this.on("match.started", (m, name) => mine(m, true) && onEvent(m, name)),
       this.on("match.event", (m, name) => mine(m) && onEvent(m, name)),
       this.on("match.progress", (m, name) => mine(m) && onEvent(m, name)),
       this.on("your_turn", async (turn, name) => {
-        if (!mine(turn)) return;
+        if (!mine(turn, true)) return;
         onEvent(turn, name);
         try {
           const action = await onTurn(turn);
@@ -144,8 +146,8 @@ export class Client {
     } catch {
       return; // the server only sends JSON; ignore anything else
     }
-    if (message.event !== undefined && message.id === undefined) {
-      const name = eventName(message);
+    if (typeof message.event === "string" && message.id === undefined) {
+      const name = message.event;
       for (const key of [name, "*"]) {
         for (const listener of this.listeners.get(key) ?? []) listener(message, name);
       }
@@ -170,14 +172,6 @@ export class Client {
     this.pending.clear();
     for (const listener of this.listeners.get("close") ?? []) listener({ event: "close" });
   }
-}
-
-/**
- * The kind of an event. A `match.event` carries the game's event in a field also named `event`,
- * which a JSON parser keeps in place of the kind: an event whose `event` is not a string is one.
- */
-export function eventName(message) {
-  return typeof message.event === "string" ? message.event : "match.event";
 }
 
 function isNode() {

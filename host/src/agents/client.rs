@@ -85,7 +85,7 @@ impl AgentHandle for ClientAgent {
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo> {
         self.send(
             "match.event",
-            json!({"match": self.link.match_id, "seat": self.seat, "event": event}),
+            json!({"match": self.link.match_id, "seat": self.seat, "game_event": event}),
         )
         .await
     }

@@ -1,14 +1,20 @@
-//! Prometheus metrics of a serving host (`yomi serve --metrics ADDR`): connections, requests by
-//! operation and outcome, plugin call latency by bot, games played, worker restarts.
+//! Prometheus metrics of a serving host: connections, requests by operation and outcome, plugin
+//! call latency by bot, games played, worker restarts. Scraped at `GET /metrics` on the HTTP port
+//! (`yomi serve --http ADDR`) and on a port of their own (`--metrics ADDR`).
 //!
-//! The recording functions below go through the `metrics` facade: without `--metrics` no recorder
-//! is installed and each call is a no-op, so the CLI commands and tests pay nothing for them.
+//! The recording functions below go through the `metrics` facade: until [`scrape`] installs the
+//! recorder (the first listener serving `/metrics` does) each call is a no-op, so the CLI commands
+//! and tests pay nothing for them.
 
 use std::net::SocketAddr;
+use std::sync::OnceLock;
 use std::time::Duration;
 
+use axum::http::header;
+use axum::routing::{get, MethodRouter};
+use axum::Router;
 use metrics::{counter, describe_counter, describe_gauge, describe_histogram, gauge, histogram};
-use metrics_exporter_prometheus::{Matcher, PrometheusBuilder};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use yomi_protocol::error::ALL_CODES;
 use yomi_protocol::ErrorCode;
 
@@ -24,21 +30,57 @@ const WORKER_RESTARTS: &str = "yomi_worker_restarts_total";
 const CALL_BUCKETS: &[f64] =
     &[1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1.0, 3.0, 10.0];
 
-/// Installs the Prometheus recorder and serves `GET /metrics` (any path, in fact) on `addr`.
-/// Must run inside the tokio runtime, which then runs the exporter.
-pub fn serve(addr: SocketAddr) -> anyhow::Result<()> {
-    let (recorder, exporter) = PrometheusBuilder::new()
-        .with_http_listener(addr)
-        .set_buckets_for_metric(Matcher::Full(PLUGIN_CALL_SECONDS.into()), CALL_BUCKETS)?
-        .build()
-        .map_err(|e| anyhow::anyhow!("metrics on {addr}: {e}"))?;
-    metrics::set_global_recorder(recorder)?;
+/// How often the recorder drops its histograms' drained samples (what the exporter's own
+/// listener would do).
+const UPKEEP: Duration = Duration::from_secs(5);
+
+/// The Prometheus text format's media type.
+const TEXT_FORMAT: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+/// The process's one recorder, installed by the first listener that serves it.
+static RECORDER: OnceLock<Result<PrometheusHandle, String>> = OnceLock::new();
+
+/// `GET /metrics`: every metric as the exporter renders it. Installs the recorder on first use;
+/// must run inside the tokio runtime, which then runs the recorder's upkeep.
+pub fn scrape() -> anyhow::Result<MethodRouter> {
+    let handle = RECORDER.get_or_init(install).clone().map_err(anyhow::Error::msg)?;
+    Ok(get(move || {
+        let text = handle.render();
+        async move { ([(header::CONTENT_TYPE, TEXT_FORMAT)], text) }
+    }))
+}
+
+fn install() -> Result<PrometheusHandle, String> {
+    let recorder = PrometheusBuilder::new()
+        .set_buckets_for_metric(Matcher::Full(PLUGIN_CALL_SECONDS.into()), CALL_BUCKETS)
+        .map_err(|e| e.to_string())?
+        .build_recorder();
+    let handle = recorder.handle();
+    metrics::set_global_recorder(recorder).map_err(|e| e.to_string())?;
+    describe();
+    let upkeep = handle.clone();
     tokio::spawn(async move {
-        if let Err(e) = exporter.await {
-            tracing::error!("the metrics endpoint stopped: {e:?}");
+        loop {
+            tokio::time::sleep(UPKEEP).await;
+            upkeep.run_upkeep();
         }
     });
-    describe();
+    Ok(handle)
+}
+
+/// Serves the metrics on a port of their own (`--metrics ADDR`), at any path. Binds at once, so
+/// an address in use is an error here; must run inside the tokio runtime.
+pub fn serve(addr: SocketAddr) -> anyhow::Result<()> {
+    let bound = std::net::TcpListener::bind(addr)
+        .and_then(|listener| listener.set_nonblocking(true).map(|()| listener))
+        .and_then(tokio::net::TcpListener::from_std)
+        .map_err(|e| anyhow::anyhow!("metrics on {addr}: {e}"))?;
+    let app = Router::new().fallback_service(scrape()?);
+    tokio::spawn(async move {
+        if let Err(e) = axum::serve(bound, app).await {
+            tracing::error!("the metrics endpoint stopped: {e}");
+        }
+    });
     tracing::info!("metrics on http://{addr}/metrics");
     Ok(())
 }
@@ -57,7 +99,8 @@ fn describe() {
     describe_counter!(WORKER_RESTARTS, "Isolated bots' worker processes started again after dying");
 }
 
-/// A connection opened (`transport` is "tcp" or "stdio"); the gauge falls when the guard drops.
+/// A connection opened (`transport` is "tcp", "stdio" or "websocket"); the gauge falls when the
+/// guard drops.
 pub fn connection(transport: &'static str) -> ConnectionGuard {
     counter!(CONNECTIONS, "transport" => transport).increment(1);
     gauge!(CONNECTIONS_OPEN, "transport" => transport).increment(1.0);

@@ -18,6 +18,8 @@ const FILES: &[(&str, File)] = &[
     ("style.css", File { content_type: CSS, body: include_str!("../../web/style.css") }),
     ("app.js", File { content_type: JS, body: include_str!("../../web/app.js") }),
     ("views.js", File { content_type: JS, body: include_str!("../../web/views.js") }),
+    ("dice.js", File { content_type: JS, body: include_str!("../../web/dice.js") }),
+    ("roles.js", File { content_type: JS, body: include_str!("../../web/roles.js") }),
     ("yomi.js", File { content_type: JS, body: include_str!("../../../clients/js/src/yomi.js") }),
 ];
 

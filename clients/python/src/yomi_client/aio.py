@@ -7,7 +7,7 @@ import json
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Union
 
 from .errors import closed, error_from_reply
-from .operations import MatchFollower, Operations, event_name
+from .operations import MatchFollower, Operations
 
 Listener = Callable[[dict], Any]
 
@@ -110,7 +110,7 @@ class AsyncClient(Operations):
                 break
             message = json.loads(line)
             if "event" in message and "id" not in message:
-                for listener in list(self._listeners.get(event_name(message), [])) + list(self._listeners.get("*", [])):
+                for listener in list(self._listeners.get(message["event"], [])) + list(self._listeners.get("*", [])):
                     outcome = listener(message)
                     if inspect.isawaitable(outcome):
                         # Run beside the reader: a listener may itself wait for replies.

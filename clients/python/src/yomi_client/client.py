@@ -7,7 +7,7 @@ import subprocess
 from typing import Any, Callable, Dict, IO, List, Optional
 
 from .errors import YomiError, closed, error_from_reply
-from .operations import MatchFollower, Operations, event_name
+from .operations import MatchFollower, Operations
 
 Listener = Callable[[dict], None]
 
@@ -118,7 +118,7 @@ class Client(Operations):
         if "event" in message and "id" not in message:
             self.events.append(message)
             del self.events[:-1000]
-            for listener in list(self._listeners.get(event_name(message), [])) + list(self._listeners.get("*", [])):
+            for listener in list(self._listeners.get(message["event"], [])) + list(self._listeners.get("*", [])):
                 listener(message)
         elif message.get("id") is None:
             raise error_from_reply(message)  # a line the server could not read

@@ -63,22 +63,15 @@ class Operations:
         return self.request("match.move", match=match, seat=seat, action=action)
 
 
-def event_name(message: dict) -> str:
-    """The kind of an event. A `match.event` carries the game's event in a field also named
-    `event`, which a JSON parser keeps in place of the kind: an event whose `event` is not a
-    string is one."""
-    name = message.get("event")
-    return name if isinstance(name, str) else "match.event"
-
-
 class MatchFollower:
     """Recognises the events of the one match a client-seat helper is playing: the first
-    `match.started` after its `match.run` names it."""
+    `match.started` or `your_turn` after its `match.run` names it (the server may send the
+    first `your_turn` before `match.started`)."""
 
     def __init__(self) -> None:
         self.match: Optional[str] = None
 
     def mine(self, message: dict) -> bool:
-        if message.get("event") == "match.started" and self.match is None:
+        if message.get("event") in ("match.started", "your_turn") and self.match is None:
             self.match = message.get("match")
         return self.match is not None and message.get("match") == self.match
