@@ -1,5 +1,6 @@
 //! A game (referee) instance living in its plugin, called on the blocking pool.
 
+use async_trait::async_trait;
 use serde_json::Value;
 use yomi_plugin::call::{Call, Open};
 use yomi_protocol::{Decision, ErrorCode, ErrorInfo, GameOutcome, Options};
@@ -25,20 +26,36 @@ impl HostedGame {
     async fn invoke(&self, call: Call) -> Result<Value, ErrorInfo> {
         self.handle.invoke(call).await
     }
+}
 
-    pub async fn decisions(&self) -> Result<Vec<Decision>, ErrorInfo> {
+/// What the referee needs of a game. A game lives in its plugin ([`HostedGame`]); the trait lets
+/// the referee's failure policy be tested against a small game written in the test.
+#[async_trait]
+pub trait RefereedGame: Send + Sync {
+    /// Who must act now, with what they see and may do; empty when the game is over.
+    async fn decisions(&self) -> Result<Vec<Decision>, ErrorInfo>;
+    /// Plays the seats' actions; the public event they caused, or `illegal_action`.
+    async fn apply(&self, actions: Vec<(usize, Value)>) -> Result<Value, ErrorInfo>;
+    async fn outcome(&self) -> Result<Option<GameOutcome>, ErrorInfo>;
+    /// The action played for a failed seat when the policy says `default`; None if there is none.
+    async fn default_action(&self, seat: usize) -> Result<Option<Value>, ErrorInfo>;
+}
+
+#[async_trait]
+impl RefereedGame for HostedGame {
+    async fn decisions(&self) -> Result<Vec<Decision>, ErrorInfo> {
         decode(self.invoke(Call::Decisions).await?)
     }
 
-    pub async fn apply(&self, actions: Vec<(usize, Value)>) -> Result<Value, ErrorInfo> {
+    async fn apply(&self, actions: Vec<(usize, Value)>) -> Result<Value, ErrorInfo> {
         self.invoke(Call::Apply { actions }).await
     }
 
-    pub async fn outcome(&self) -> Result<Option<GameOutcome>, ErrorInfo> {
+    async fn outcome(&self) -> Result<Option<GameOutcome>, ErrorInfo> {
         decode(self.invoke(Call::Outcome).await?)
     }
 
-    pub async fn default_action(&self, seat: usize) -> Result<Option<Value>, ErrorInfo> {
+    async fn default_action(&self, seat: usize) -> Result<Option<Value>, ErrorInfo> {
         decode(self.invoke(Call::DefaultAction { seat }).await?)
     }
 }

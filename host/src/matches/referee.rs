@@ -10,9 +10,13 @@ use serde_json::{json, Value};
 use yomi_plugin::GameOver;
 use yomi_protocol::{ActRequest, Decision, ErrorCode, ErrorInfo, GameOutcome};
 
-use super::game::HostedGame;
+use super::game::RefereedGame;
 use super::policy::{FailureCounts, FailureKind, OnFailure, Policy};
 use crate::agents::AgentHandle;
+
+#[cfg(test)]
+#[path = "referee_tests.rs"]
+mod tests;
 
 /// A game longer than this many steps is a broken referee, not a long game.
 const MAX_STEPS: usize = 1_000_000;
@@ -29,9 +33,23 @@ pub struct GameRecord {
     pub steps: usize,
 }
 
-/// Plays `game` to the end. `log` receives the transcript lines of this game.
+/// Plays `game` to the end, then tells every seat how it ended (a forfeit too). `log` receives
+/// the transcript lines of this game.
 pub async fn play(
-    game: &HostedGame,
+    game: &dyn RefereedGame,
+    agents: &[Arc<dyn AgentHandle>],
+    policy: &Policy,
+    game_index: u32,
+    log: &mut Vec<Value>,
+) -> Result<GameRecord, ErrorInfo> {
+    let record = play_to_end(game, agents, policy, game_index, log).await?;
+    let outcome = GameOutcome { scores: record.scores.clone(), summary: record.summary.clone() };
+    tell_game_over(agents, &outcome, game_index).await;
+    Ok(record)
+}
+
+async fn play_to_end(
+    game: &dyn RefereedGame,
     agents: &[Arc<dyn AgentHandle>],
     policy: &Policy,
     game_index: u32,
@@ -148,7 +166,6 @@ pub async fn play(
         ));
     }
     log.push(json!({"type": "outcome", "game": game_index, "scores": outcome.scores, "summary": outcome.summary, "failures": failures}));
-    tell_game_over(agents, &outcome, game_index).await;
     Ok(GameRecord {
         scores: outcome.scores,
         summary: outcome.summary,
@@ -202,7 +219,7 @@ async fn ask(
 
 /// The action the policy plays instead of a failed one, or None for a forfeit.
 async fn substitute(
-    game: &HostedGame,
+    game: &dyn RefereedGame,
     seat: usize,
     kind: FailureKind,
     policy: &Policy,
