@@ -1,7 +1,8 @@
 //! Games per second for each game with its fast bots: through the full host path (async
-//! referee, blocking pool, transcript, records) at concurrency 1 and 2, against the same plugin
-//! game and agents driven by a plain synchronous loop in this process. The ratio is the host's
-//! overhead. Run: `cargo bench -p yomi --bench match_throughput` (after `cargo build --release`).
+//! referee, each game on one plugin thread, transcript, records) at concurrency 1 and 2,
+//! against the same plugin game and agents driven by a plain synchronous loop in this process.
+//! The ratio is the host's overhead. Run: `cargo bench -p yomi --bench match_throughput` (after
+//! `cargo build --release`).
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};

@@ -6,7 +6,8 @@
 //! Not a criterion bench: it prints one table. Needs the release build of the workspace:
 //! `cargo build --release --workspace && cargo bench -p yomi --bench tcp_load`.
 //! `YOMI_BENCH_SECS` sets the seconds per throughput cell (default 3), `YOMI_BENCH_N` the
-//! round trips per latency row (default 20000).
+//! round trips per latency row (default 20000), `YOMI_BENCH_CONNECTIONS` the connection counts
+//! (default `1,10,100`).
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -86,33 +87,65 @@ impl Client {
 const PING: &str = "{\"id\":1,\"op\":\"ping\"}\n";
 const ACT: &str = "{\"id\":2,\"op\":\"agent.act\",\"agent\":\"a1\",\"observation\":{\"opponent_last\":\"rock\"},\"legal\":[\"rock\",\"paper\",\"scissors\"]}\n";
 
+/// The connection counts of the throughput table: `YOMI_BENCH_CONNECTIONS` (comma-separated),
+/// 1, 10 and 100 by default.
+fn connection_counts() -> Vec<usize> {
+    std::env::var("YOMI_BENCH_CONNECTIONS")
+        .ok()
+        .and_then(|v| v.split(',').map(|c| c.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![1, 10, 100])
+}
+
 fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
-/// p50, p99 and mean of `n` sequential round trips, in microseconds.
-fn latency(transport: Transport, request: &str, n: usize) -> (f64, f64, f64) {
+/// Round-trip times, summarised.
+struct Latencies(Vec<Duration>);
+
+impl Latencies {
+    fn new(mut samples: Vec<Duration>) -> Latencies {
+        samples.sort();
+        Latencies(samples)
+    }
+
+    /// The `p` quantile (0..1) in microseconds.
+    fn percentile(&self, p: f64) -> f64 {
+        let i = ((self.0.len() as f64 * p) as usize).min(self.0.len() - 1);
+        self.0[i].as_secs_f64() * 1e6
+    }
+
+    fn mean(&self) -> f64 {
+        self.0.iter().map(Duration::as_secs_f64).sum::<f64>() * 1e6 / self.0.len() as f64
+    }
+}
+
+/// One request's round trip, timed.
+fn timed(client: &mut Client, request: &str) -> Duration {
+    let start = Instant::now();
+    client.round_trip(request);
+    start.elapsed()
+}
+
+/// `n` sequential round trips on one connection, after `n / 10` warm-up ones.
+fn latency(transport: Transport, request: &str, n: usize) -> Latencies {
     let mut client = Client::connect(transport);
     client.new_agent();
     for _ in 0..n / 10 {
         client.round_trip(request);
     }
-    let mut samples: Vec<Duration> = (0..n)
-        .map(|_| {
-            let start = Instant::now();
-            client.round_trip(request);
-            start.elapsed()
-        })
-        .collect();
-    samples.sort();
-    let us = |d: Duration| d.as_secs_f64() * 1e6;
-    let pct = |p: f64| us(samples[((samples.len() as f64 * p) as usize).min(samples.len() - 1)]);
-    let mean = samples.iter().map(|d| us(*d)).sum::<f64>() / samples.len() as f64;
-    (pct(0.50), pct(0.99), mean)
+    Latencies::new((0..n).map(|_| timed(&mut client, request)).collect())
 }
 
-/// Requests per second over `connections` clients, each sending one request at a time for `secs`.
-fn throughput(transport: Transport, request: &'static str, connections: usize, secs: u64) -> f64 {
+/// Requests per second over `connections` clients, each sending one request at a time for
+/// `secs`, and the round-trip times of all of them (at 100 connections they include the queueing
+/// behind the other clients, which is what a client of a busy server sees).
+fn throughput(
+    transport: Transport,
+    request: &'static str,
+    connections: usize,
+    secs: u64,
+) -> (f64, Latencies) {
     let mut clients: Vec<Client> = (0..connections).map(|_| Client::connect(transport)).collect();
     for client in &mut clients {
         client.new_agent();
@@ -125,19 +158,19 @@ fn throughput(transport: Transport, request: &'static str, connections: usize, s
             std::thread::spawn(move || {
                 start.wait();
                 let deadline = Instant::now() + Duration::from_secs(secs);
-                let mut done = 0u64;
+                let mut samples = Vec::new();
                 while Instant::now() < deadline {
-                    client.round_trip(request);
-                    done += 1;
+                    samples.push(timed(&mut client, request));
                 }
-                done
+                samples
             })
         })
         .collect();
     start.wait();
     let began = Instant::now();
-    let total: u64 = workers.into_iter().map(|w| w.join().unwrap()).sum();
-    total as f64 / began.elapsed().as_secs_f64()
+    let samples: Vec<Duration> = workers.into_iter().flat_map(|w| w.join().unwrap()).collect();
+    let rate = samples.len() as f64 / began.elapsed().as_secs_f64();
+    (rate, Latencies::new(samples))
 }
 
 fn main() {
@@ -160,19 +193,26 @@ fn main() {
     println!("|---|---|---:|---:|---:|");
     for (name, request) in [("ping", PING), ("agent.act example/rps", ACT)] {
         for (transport_name, transport) in transports {
-            let (p50, p99, mean) = latency(transport, request, n);
+            let l = latency(transport, request, n);
+            let (p50, p99, mean) = (l.percentile(0.5), l.percentile(0.99), l.mean());
             println!("| {transport_name} | {name} | {p50:.1} | {p99:.1} | {mean:.1} |");
         }
     }
     println!();
-    println!("throughput, closed loop (one request in flight per connection), {secs} s per cell");
-    println!("| transport | connections | ping req/s | agent.act req/s |");
-    println!("|---|---:|---:|---:|");
-    for connections in [1, 10, 100] {
+    println!("throughput, closed loop (one request in flight per connection), {secs} s per cell;");
+    println!("act/ping: agent.act req/s over ping req/s, and agent.act p50 over ping p50");
+    println!("| transport | connections | ping req/s | agent.act req/s | act/ping req/s | ping p50 µs | agent.act p50 µs | act/ping p50 |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    for connections in connection_counts() {
         for (transport_name, transport) in transports {
-            let ping = throughput(transport, PING, connections, secs);
-            let act = throughput(transport, ACT, connections, secs);
-            println!("| {transport_name} | {connections} | {ping:.0} | {act:.0} |");
+            let (ping, ping_l) = throughput(transport, PING, connections, secs);
+            let (act, act_l) = throughput(transport, ACT, connections, secs);
+            let (ping_p50, act_p50) = (ping_l.percentile(0.5), act_l.percentile(0.5));
+            println!(
+                "| {transport_name} | {connections} | {ping:.0} | {act:.0} | {:.2} | {ping_p50:.1} | {act_p50:.1} | {:.2} |",
+                act / ping,
+                act_p50 / ping_p50
+            );
         }
     }
     println!();

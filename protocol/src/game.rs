@@ -42,6 +42,18 @@ impl ActReply {
     }
 }
 
+/// The serialized form, built by moving the values (`serde_json::to_value` would copy them).
+impl From<ActReply> for Value {
+    fn from(reply: ActReply) -> Value {
+        let mut map = serde_json::Map::new();
+        map.insert("action".into(), reply.action);
+        if let Some(explain) = reply.explain {
+            map.insert("explain".into(), explain);
+        }
+        Value::Object(map)
+    }
+}
+
 /// The end of a game: a score per seat (higher is better; a win/loss game uses 1, 0.5, 0) and a
 /// game-specific summary (chips won, finishing order ...).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -49,4 +61,20 @@ pub struct GameOutcome {
     pub scores: Vec<f64>,
     #[serde(default)]
     pub summary: Value,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn act_reply_value_is_its_serialized_form() {
+        for reply in [
+            ActReply::new(json!("rock")),
+            ActReply::explained(json!({"bet": 3}), json!({"why": ["odds", 0.4]})),
+        ] {
+            assert_eq!(Value::from(reply.clone()), serde_json::to_value(&reply).unwrap());
+        }
+    }
 }

@@ -1,4 +1,5 @@
-//! An agent living in a plugin loaded into this process, called on the blocking pool.
+//! An agent living in a plugin loaded into this process, called off the reactor (see
+//! `runtime::blocking`).
 
 use async_trait::async_trait;
 use serde_json::Value;

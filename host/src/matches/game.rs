@@ -1,4 +1,5 @@
-//! A game (referee) instance living in its plugin, called on the blocking pool.
+//! A game (referee) instance living in its plugin, called off the reactor (see
+//! `runtime::blocking`).
 
 use async_trait::async_trait;
 use serde_json::Value;

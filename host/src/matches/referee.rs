@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use futures_util::future::join_all;
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 use yomi_plugin::GameOver;
 use yomi_protocol::{ActRequest, Decision, ErrorCode, ErrorInfo, GameOutcome};
 
@@ -59,7 +59,7 @@ async fn play_to_end(
     let mut failures = vec![FailureCounts::default(); seats];
     let mut steps = 0;
     loop {
-        let decisions = game.decisions().await?;
+        let mut decisions = game.decisions().await?;
         if decisions.is_empty() {
             break;
         }
@@ -70,17 +70,28 @@ async fn play_to_end(
                 format!("game did not end within {MAX_STEPS} steps"),
             ));
         }
-        for d in &decisions {
-            if d.seat >= seats {
-                return Err(ErrorInfo::new(
-                    ErrorCode::Internal,
-                    format!("game asked seat {} of {seats}", d.seat),
-                ));
-            }
-            log.push(json!({"type": "decision", "game": game_index, "seat": d.seat, "observation": d.observation, "legal": d.legal}));
+        if let Some(d) = decisions.iter().find(|d| d.seat >= seats) {
+            return Err(ErrorInfo::new(
+                ErrorCode::Internal,
+                format!("game asked seat {} of {seats}", d.seat),
+            ));
         }
         let answers =
             join_all(decisions.iter().map(|d| ask(agents[d.seat].as_ref(), d, policy))).await;
+        // Logged once asked, so the observation moves into the transcript instead of being
+        // copied (the legal actions stay: blaming an illegal action needs them).
+        for d in &mut decisions {
+            let observation = std::mem::take(&mut d.observation);
+            log.push(line(
+                "decision",
+                game_index,
+                [
+                    ("seat", d.seat.into()),
+                    ("observation", observation),
+                    ("legal", Value::Array(d.legal.clone())),
+                ],
+            ));
+        }
         let mut actions = Vec::with_capacity(decisions.len());
         for (d, (answer, ms)) in decisions.iter().zip(answers) {
             let (action, failure) = match answer {
@@ -147,7 +158,7 @@ async fn play_to_end(
                 Err(e) => return Err(e),
             }
         };
-        log.push(json!({"type": "event", "game": game_index, "event": event}));
+        log.push(line("event", game_index, [("event", event.clone())]));
         let observed = join_all(agents.iter().map(|a| a.observe(event.clone()))).await;
         for (seat, result) in observed.into_iter().enumerate() {
             if let Err(e) = result {
@@ -173,6 +184,16 @@ async fn play_to_end(
         forfeit: None,
         steps,
     })
+}
+
+/// A transcript line of game `game`, from owned values (`json!` would copy each value once more,
+/// through the serializer).
+fn line<const N: usize>(kind: &str, game: u32, fields: [(&str, Value); N]) -> Value {
+    let mut map = Map::new();
+    map.insert("type".into(), kind.into());
+    map.insert("game".into(), game.into());
+    map.extend(fields.into_iter().map(|(key, value)| (key.to_string(), value)));
+    Value::Object(map)
 }
 
 /// Tells every seat's agent the outcome. A bot that fails to take it in has already played its

@@ -154,10 +154,8 @@ pub struct Act {
 /// A decision for an external game client: observation and legal actions in, action out.
 pub async fn act(session: &mut Session, p: Act) -> Result<Value, ErrorInfo> {
     let agent = session.agent(&p.agent)?.agent.clone();
-    let reply = agent
-        .act(ActRequest { observation: p.observation, legal: p.legal, explain: p.explain })
-        .await?;
-    Ok(serde_json::to_value(reply).expect("decisions serialize"))
+    let request = ActRequest { observation: p.observation, legal: p.legal, explain: p.explain };
+    Ok(agent.act(request).await?.into())
 }
 
 #[derive(Debug, Deserialize)]

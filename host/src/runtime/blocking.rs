@@ -1,9 +1,20 @@
 //! Plugin code runs off the reactor: a bot may think for a long time (or never return) and must
 //! never hold up the other clients.
+//!
+//! A single call goes to tokio's blocking pool and back. Work that makes many calls in a row with
+//! nothing to wait for in between (a tournament game) can instead run whole on one blocking thread
+//! ([`on_plugin_thread`]), where its calls run right where they are made: one trip to the pool
+//! per game instead of two thread wake-ups per call, which cost tiny games most of their time.
+//! Calls never run on the reactor's own threads: a worker thread stuck in a bot stops polling the
+//! I/O driver and strands the tasks queued on it, which stalls other clients (an in-line variant
+//! was measured and failed the stuck-bot tests; see BENCHMARKS.md).
 
+use std::cell::Cell;
+use std::future::Future;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
+use tokio::runtime::Handle;
 use yomi_plugin::call::{Call, Open};
 use yomi_plugin::loader::PluginHandle;
 use yomi_protocol::{ErrorCode, ErrorInfo};
@@ -19,39 +30,73 @@ pub async fn blocking<T: Send + 'static>(
     })
 }
 
-/// An open plugin handle (agent or game) whose calls run on tokio's blocking pool: a bot may think
-/// for a long time and must never hold up the reactor.
+thread_local! {
+    /// Set while this thread runs work for [`on_plugin_thread`]: plugin calls run right here.
+    static PLUGIN_THREAD: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `work` to completion on one blocking thread, its plugin calls running in line there. Only
+/// for work that waits on nothing but its plugin calls, and has no deadline to keep: a call
+/// running in line cannot be cut short, so it holds the thread (never the reactor) until it ends.
+/// Dropping the returned future does not stop `work`.
+pub async fn on_plugin_thread<T: Send + 'static>(
+    work: impl Future<Output = Result<T, ErrorInfo>> + Send + 'static,
+) -> Result<T, ErrorInfo> {
+    let runtime = Handle::current();
+    blocking(move || {
+        PLUGIN_THREAD.set(true);
+        let result = runtime.block_on(work);
+        PLUGIN_THREAD.set(false);
+        result
+    })
+    .await
+}
+
+/// Runs plugin code `f`: here on a plugin thread, otherwise on the blocking pool.
+async fn run<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ErrorInfo> + Send + 'static,
+) -> Result<T, ErrorInfo> {
+    if PLUGIN_THREAD.get() {
+        f()
+    } else {
+        blocking(f).await
+    }
+}
+
+/// An open plugin handle (agent or game) whose calls never run on the reactor.
 #[derive(Clone)]
 pub struct BlockingHandle(Arc<Mutex<ClosedOffReactor>>);
 
-/// A plugin handle that is closed on the blocking pool too: closing runs the bot's or game's
+/// A plugin handle that is closed off the reactor too: closing runs the bot's or game's
 /// destructor, which is plugin code like any other call and may be slow (or never return).
 struct ClosedOffReactor(Option<PluginHandle>);
 
 impl Drop for ClosedOffReactor {
     fn drop(&mut self) {
         let Some(handle) = self.0.take() else { return };
-        match tokio::runtime::Handle::try_current() {
-            Ok(runtime) => drop(runtime.spawn_blocking(move || drop(handle))),
-            // Outside the runtime (at exit) there is no reactor to protect.
-            Err(_) => drop(handle),
+        match Handle::try_current() {
+            Ok(runtime) if !PLUGIN_THREAD.get() => {
+                drop(runtime.spawn_blocking(move || drop(handle)))
+            }
+            // On a plugin thread, or outside the runtime (at exit): no reactor to protect.
+            _ => drop(handle),
         }
     }
 }
 
 impl BlockingHandle {
-    /// Opens a handle in `plugin` (on the blocking pool too: constructors may be slow).
+    /// Opens a handle in `plugin` (constructors are plugin code too, and may be slow).
     pub async fn open(
         plugin: Arc<PluginEntry>,
         request: Open,
     ) -> Result<BlockingHandle, ErrorInfo> {
-        let handle = blocking(move || plugin.loaded.open(&request)).await?;
+        let handle = run(move || plugin.loaded.open(&request)).await?;
         Ok(BlockingHandle(Arc::new(Mutex::new(ClosedOffReactor(Some(handle))))))
     }
 
     pub async fn invoke(&self, call: Call) -> Result<Value, ErrorInfo> {
         let handle = self.0.clone();
-        blocking(move || {
+        run(move || {
             // A poisoned lock only means an earlier call panicked on the host side of the boundary;
             // the plugin handle itself is still sound.
             let mut handle = handle.lock().unwrap_or_else(|p| p.into_inner());

@@ -20,7 +20,7 @@ use crate::matches::referee::GameRecord;
 use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch};
 use crate::matches::seat::{SeatEnv, SeatPlan, SeatSpec};
 use crate::matches::transcript;
-use crate::runtime::blocking::blocking;
+use crate::runtime::blocking::{blocking, on_plugin_thread};
 use crate::runtime::registry::{GameRef, Registry};
 
 /// A checked tournament, ready to run.
@@ -176,7 +176,7 @@ pub async fn run(
         while !stop_early && running.len() < t.spec.concurrency {
             let Some(slot) = todo.next() else { break };
             let (t, data_dir) = (t.clone(), data_dir.clone());
-            running.spawn(async move { play_slot(&t, slot, data_dir).await });
+            running.spawn(play_slot(t, slot, data_dir));
         }
         let Some(joined) = running.join_next().await else { break };
         let played = joined
@@ -263,17 +263,26 @@ struct PlayedGame {
     transcript: String,
 }
 
-/// Plays one scheduled game with fresh agents.
+/// Plays one scheduled game with fresh agents. Without a decision deadline the whole game runs on
+/// one plugin thread, its calls in line (`runtime::blocking::on_plugin_thread`); with one, each
+/// call goes to the blocking pool on its own, so the deadline can cut a call short.
 async fn play_slot(
-    t: &Tournament,
+    t: Arc<Tournament>,
     slot: Slot,
     data_dir: Option<PathBuf>,
 ) -> Result<PlayedGame, ErrorInfo> {
-    let plan = t.plan(&slot);
-    let env = SeatEnv { data_dir, deadline: t.spec.policy.deadline(), ..SeatEnv::default() };
-    let PlayedMatch { result, log } = runner::play(&plan, &env, |_| {}).await?;
-    let record = result.records.into_iter().next().expect("a one-game match has one record");
-    Ok(PlayedGame { slot, record, transcript: transcript::render(&log) })
+    let deadline = t.spec.policy.deadline();
+    let game = async move {
+        let plan = t.plan(&slot);
+        let env = SeatEnv { data_dir, deadline, ..SeatEnv::default() };
+        let PlayedMatch { result, log } = runner::play(&plan, &env, |_| {}).await?;
+        let record = result.records.into_iter().next().expect("a one-game match has one record");
+        Ok(PlayedGame { slot, record, transcript: transcript::render(&log) })
+    };
+    match deadline {
+        None => on_plugin_thread(game).await,
+        Some(_) => game.await,
+    }
 }
 
 fn sprt_decided(t: &Tournament, first_bot: &PairwiseTally) -> bool {
