@@ -219,6 +219,11 @@ impl AgentHandle for WorkerAgent {
     }
 
     async fn game_over(&self, over: GameOver) -> Result<(), ErrorInfo> {
+        // A worker that died during the game would be started afresh, knowing nothing of the game
+        // it is told about: nothing to tell.
+        if self.process.lock().await.is_none() {
+            return Ok(());
+        }
         self.invoke(Call::GameOver(over)).await.map(|_| ())
     }
 
