@@ -10,7 +10,8 @@
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::time::Duration;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
@@ -82,6 +83,19 @@ struct Process {
     child: Child,
     stdin: ChildStdin,
     stdout: Lines<BufReader<ChildStdout>>,
+    started: Instant,
+}
+
+/// A worker that dies within this long of starting counts as crash-looping.
+const QUICK_DEATH: Duration = Duration::from_secs(1);
+
+/// The pause before restarting a worker after `quick_deaths` quick deaths in a row: none for the
+/// first restart of a worker that ran a while, then 10 ms doubling up to 1 s.
+fn restart_pause(quick_deaths: u32) -> Duration {
+    match quick_deaths {
+        0 => Duration::ZERO,
+        n => Duration::from_millis(10 << (n - 1).min(7)).min(Duration::from_secs(1)),
+    }
 }
 
 /// An agent in its own child process.
@@ -94,6 +108,10 @@ pub struct WorkerAgent {
     /// How long one call may take before the worker is killed.
     deadline: Option<Duration>,
     process: Mutex<Option<Process>>,
+    /// Workers in a row that died soon after starting. Their restarts are spaced out, as service
+    /// managers space out a crash loop: a bot that dies at every call must not spend the machine
+    /// on starting processes while other clients wait.
+    quick_deaths: AtomicU32,
 }
 
 impl WorkerAgent {
@@ -110,6 +128,7 @@ impl WorkerAgent {
             open: Mutex::new(open),
             deadline,
             process: Mutex::new(None),
+            quick_deaths: AtomicU32::new(0),
         };
         let mut process = agent.process.lock().await;
         *process = Some(agent.spawn().await?);
@@ -134,7 +153,7 @@ impl WorkerAgent {
             })?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = BufReader::new(child.stdout.take().expect("piped stdout")).lines();
-        let mut process = Process { child, stdin, stdout };
+        let mut process = Process { child, stdin, stdout, started: Instant::now() };
         let open = WorkerRequest::Open(self.open.lock().await.clone());
         exchange(&mut process, &open, self.deadline).await?;
         Ok(process)
@@ -145,6 +164,7 @@ impl WorkerAgent {
         let mut slot = self.process.lock().await;
         if slot.is_none() {
             crate::runtime::metrics::worker_restart(&self.bot);
+            tokio::time::sleep(restart_pause(self.quick_deaths.load(Ordering::Relaxed))).await;
             *slot = Some(self.spawn().await?);
         }
         let process = slot.as_mut().expect("just started");
@@ -155,6 +175,10 @@ impl WorkerAgent {
             if matches!(e.code, ErrorCode::Timeout | ErrorCode::Crashed) {
                 if let Some(mut dead) = slot.take() {
                     let _ = dead.child.kill().await;
+                    let quick = dead.started.elapsed() < QUICK_DEATH;
+                    let deaths =
+                        if quick { self.quick_deaths.load(Ordering::Relaxed) + 1 } else { 0 };
+                    self.quick_deaths.store(deaths, Ordering::Relaxed);
                 }
             }
         }
@@ -236,5 +260,17 @@ impl AgentHandle for WorkerAgent {
 
     async fn call(&self, method: String, params: Value) -> Result<Value, ErrorInfo> {
         self.invoke(Call::Service { method, params }).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_crash_loop_is_restarted_ever_more_slowly_up_to_a_second() {
+        let pauses: Vec<u64> = (0..10).map(|n| restart_pause(n).as_millis() as u64).collect();
+        assert_eq!(pauses, [0, 10, 20, 40, 80, 160, 320, 640, 1000, 1000]);
+        assert_eq!(restart_pause(u32::MAX), Duration::from_secs(1));
     }
 }
