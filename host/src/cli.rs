@@ -258,7 +258,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Worker { library } => {
             crate::agents::worker::serve_worker(&library).map(|_| ExitCode::SUCCESS)
         }
-        Command::Repro { plugin, .. } if matches!(plugin.as_str(), "--help" | "-h" | "help") => {
+        Command::Repro { plugin, .. } if asks_for_help(&plugin) => {
             let mut command = <Cli as clap::CommandFactory>::command();
             command.build();
             let repro = command.find_subcommand_mut("repro").expect("repro is a subcommand");
@@ -277,6 +277,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// Whether a command-line word asks for help instead of naming something.
+fn asks_for_help(word: &str) -> bool {
+    matches!(word, "--help" | "-h" | "help")
+}
+
 /// Runs `yomi <plugin> <args...>` inside the plugin and prints what it returns.
 fn plugin_command(common: &Common, plugin: &str, args: &[String]) -> anyhow::Result<ExitCode> {
     let registry = common.registry_for(plugin);
@@ -284,7 +289,7 @@ fn plugin_command(common: &Common, plugin: &str, args: &[String]) -> anyhow::Res
         let known: Vec<String> = registry.latest().iter().map(|p| p.name().to_string()).collect();
         anyhow::anyhow!("{} (loaded plugins: {}; built-in commands: serve, bots, plugins, match, tournament, replay, repro)", e.message, known.join(", "))
     })?;
-    if matches!(args.first().map(String::as_str), None | Some("--help" | "-h" | "help")) {
+    if args.first().is_none_or(|word| asks_for_help(word)) {
         let manifest = &entry.loaded.manifest;
         outln!("yomi {plugin}: {}\n\nCommands:", manifest.description)?;
         for c in &manifest.commands {

@@ -52,7 +52,6 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
         });
         let games = plan.spec.games;
         let progress_id = match_id.clone();
-        let started_box = outbox.clone();
         let played = runner::play(&plan, &env, |progress| {
             let event = match progress {
                 Progress::Started(header) => {
@@ -60,7 +59,7 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
                     // Queued at once, before any seat can send `your_turn`: a client learns the
                     // match id before its first turn. Only a client that stopped reading (a full
                     // queue) gets it through the forwarder instead.
-                    if started_box.try_event("match.started", body.clone()) {
+                    if outbox.try_event("match.started", body.clone()) {
                         return;
                     }
                     ("match.started", body)
