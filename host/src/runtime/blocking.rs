@@ -1,10 +1,11 @@
 //! Plugin code runs off the reactor: a bot may think for a long time (or never return) and must
 //! never hold up the other clients.
 //!
-//! A single call goes to tokio's blocking pool and back. Work that makes many calls in a row with
-//! nothing to wait for in between (a tournament game) can instead run whole on one blocking thread
-//! ([`on_plugin_thread`]), where its calls run right where they are made: one trip to the pool
-//! per game instead of two thread wake-ups per call, which cost tiny games most of their time.
+//! A single call goes to a lane (`runtime::lanes`: a few threads that take calls without being
+//! woken from sleep, the blocking pool when they are stuck). Work that makes many calls in a row
+//! with nothing to wait for in between (a tournament game) can instead run whole on one blocking
+//! thread ([`on_plugin_thread`]), where its calls run right where they are made: one trip to the
+//! pool per game instead of one hand-over per call, which cost tiny games most of their time.
 //! Calls never run on the reactor's own threads: a worker thread stuck in a bot stops polling the
 //! I/O driver and strands the tasks queued on it, which stalls other clients (an in-line variant
 //! was measured and failed the stuck-bot tests; see BENCHMARKS.md).
@@ -19,6 +20,7 @@ use yomi_plugin::call::{Call, Open};
 use yomi_plugin::loader::PluginHandle;
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
+use super::lanes;
 use super::registry::PluginEntry;
 
 /// Runs `f` on the blocking pool and flattens a join failure into an internal error.
@@ -52,14 +54,16 @@ pub async fn on_plugin_thread<T: Send + 'static>(
     .await
 }
 
-/// Runs plugin code `f`: here on a plugin thread, otherwise on the blocking pool.
+/// Runs plugin code `f`: here on a plugin thread, otherwise on a lane (or the blocking pool).
 async fn run<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, ErrorInfo> + Send + 'static,
 ) -> Result<T, ErrorInfo> {
     if PLUGIN_THREAD.get() {
         f()
     } else {
-        blocking(f).await
+        lanes::run(f).await.unwrap_or_else(|| {
+            Err(ErrorInfo::new(ErrorCode::Internal, "plugin call did not finish: it panicked"))
+        })
     }
 }
 
