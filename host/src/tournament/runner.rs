@@ -1,13 +1,14 @@
 //! Plays a tournament's schedule: games in parallel up to the concurrency, each committed to the
 //! records before it counts; a resumed tournament plays only the games that have no record.
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use tokio::task::JoinSet;
+use tokio::sync::mpsc;
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use super::rating::PairwiseTally;
@@ -165,23 +166,15 @@ pub async fn run(
         })
         .collect();
     let total = t.slots().len() as u64;
-    let mut todo = t.slots().iter().filter(|s| !done.contains(&s.index)).cloned();
-    let mut running = JoinSet::new();
+    let todo = t.slots().iter().filter(|s| !done.contains(&s.index)).cloned().collect();
     // The SPRT looks at the first bot's pairwise record, kept up to date game by game.
     let mut sprt_tally = PairwiseTally::default();
     finished.iter().for_each(|g| standings::add_pairwise(&mut sprt_tally, 0, g));
-    let mut stop_early = sprt_decided(&t, &sprt_tally);
+    let stop = StopOnDrop::default();
+    stop.set_if(sprt_decided(&t, &sprt_tally));
+    let mut played_games = start_players(t.clone(), todo, data_dir, stop.0.clone());
     let mut batch = Batch::new(finished.len() as u64);
-    loop {
-        while !stop_early && running.len() < t.spec.concurrency {
-            let Some(slot) = todo.next() else { break };
-            let (t, data_dir) = (t.clone(), data_dir.clone());
-            running.spawn(play_slot(t, slot, data_dir));
-        }
-        let Some(joined) = running.join_next().await else { break };
-        let played = joined
-            .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("a game task failed: {e}")))
-            .and_then(|played| played);
+    while let Some(played) = played_games.recv().await {
         let PlayedGame { slot, record, transcript } = match played {
             Ok(played) => played,
             Err(e) => {
@@ -197,14 +190,14 @@ pub async fn run(
             scores: scores.clone(),
             failures: serde_json::to_value(&failures).expect("failures serialize"),
             forfeit: serde_json::to_value(record.forfeit).expect("forfeits serialize"),
-            transcript: if t.spec.keep_transcripts { transcript } else { String::new() },
+            transcript,
         };
         batch.rows.push(row);
         crate::runtime::metrics::tournament_game(&t.spec.game);
         let game = Finished { slot, scores, failures };
         standings::add_pairwise(&mut sprt_tally, 0, &game);
         finished.push(game);
-        stop_early = stop_early || sprt_decided(&t, &sprt_tally);
+        stop.set_if(sprt_decided(&t, &sprt_tally));
         if batch.is_due() {
             progress(batch.commit(&store, &id).await?, total);
         }
@@ -260,29 +253,83 @@ impl Batch {
 struct PlayedGame {
     slot: Slot,
     record: GameRecord,
+    /// The rendered transcript, empty unless the tournament keeps transcripts.
     transcript: String,
 }
 
-/// Plays one scheduled game with fresh agents. Without a decision deadline the whole game runs on
-/// one plugin thread, its calls in line (`runtime::blocking::on_plugin_thread`); with one, each
-/// call goes to the blocking pool on its own, so the deadline can cut a call short.
-async fn play_slot(
+/// Set when no more games should start (the SPRT decided, or the tournament's task ended).
+#[derive(Default)]
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl StopOnDrop {
+    fn set_if(&self, stop: bool) {
+        if stop {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Starts one player per unit of concurrency; each takes the next game of `todo` until none is
+/// left, `stop` is set, a game fails, or nobody receives the results any more. A player runs
+/// game after game without waiting for the results to be committed. Without a decision deadline a
+/// player runs whole on one plugin thread, its calls in line (`runtime::blocking::on_plugin_thread`):
+/// no hand-over between threads per call or per game; with a deadline each call is handed over on
+/// its own, so the deadline can cut it short.
+fn start_players(
     t: Arc<Tournament>,
+    todo: VecDeque<Slot>,
+    data_dir: Option<PathBuf>,
+    stop: Arc<AtomicBool>,
+) -> mpsc::Receiver<Result<PlayedGame, ErrorInfo>> {
+    let (results, played_games) = mpsc::channel(BATCH_GAMES);
+    let todo = Arc::new(Mutex::new(todo));
+    for _ in 0..t.spec.concurrency {
+        let player =
+            play_games(t.clone(), todo.clone(), data_dir.clone(), stop.clone(), results.clone());
+        match t.spec.policy.deadline() {
+            None => drop(tokio::spawn(on_plugin_thread(player))),
+            Some(_) => drop(tokio::spawn(player)),
+        }
+    }
+    played_games
+}
+
+async fn play_games(
+    t: Arc<Tournament>,
+    todo: Arc<Mutex<VecDeque<Slot>>>,
+    data_dir: Option<PathBuf>,
+    stop: Arc<AtomicBool>,
+    results: mpsc::Sender<Result<PlayedGame, ErrorInfo>>,
+) -> Result<(), ErrorInfo> {
+    while !stop.load(Ordering::Relaxed) {
+        let Some(slot) = todo.lock().unwrap_or_else(|p| p.into_inner()).pop_front() else { break };
+        let played = play_slot(&t, slot, data_dir.clone()).await;
+        let failed = played.is_err();
+        if results.send(played).await.is_err() || failed {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Plays one scheduled game with fresh agents.
+async fn play_slot(
+    t: &Tournament,
     slot: Slot,
     data_dir: Option<PathBuf>,
 ) -> Result<PlayedGame, ErrorInfo> {
-    let deadline = t.spec.policy.deadline();
-    let game = async move {
-        let plan = t.plan(&slot);
-        let env = SeatEnv { data_dir, deadline, ..SeatEnv::default() };
-        let PlayedMatch { result, log } = runner::play(&plan, &env, |_| {}).await?;
-        let record = result.records.into_iter().next().expect("a one-game match has one record");
-        Ok(PlayedGame { slot, record, transcript: transcript::render(&log) })
-    };
-    match deadline {
-        None => on_plugin_thread(game).await,
-        Some(_) => game.await,
-    }
+    let plan = t.plan(&slot);
+    let env = SeatEnv { data_dir, deadline: t.spec.policy.deadline(), ..SeatEnv::default() };
+    let PlayedMatch { result, log } = runner::play(&plan, &env, |_| {}).await?;
+    let record = result.records.into_iter().next().expect("a one-game match has one record");
+    let transcript = if t.spec.keep_transcripts { transcript::render(&log) } else { String::new() };
+    Ok(PlayedGame { slot, record, transcript })
 }
 
 fn sprt_decided(t: &Tournament, first_bot: &PairwiseTally) -> bool {
