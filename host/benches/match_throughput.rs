@@ -2,7 +2,8 @@
 //! referee, each game on one plugin thread, transcript, records) at concurrency 1 and 2,
 //! against the same plugin game and agents driven by a plain synchronous loop in this process.
 //! The ratio is the host's overhead. Run: `cargo bench -p yomi --bench match_throughput` (after
-//! `cargo build --release`).
+//! `cargo build --release`). `YOMI_BENCH_GAMES` games per measurement (default 200), each cell the
+//! median of `YOMI_BENCH_ROUNDS` rounds (default 5) taken in turns.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -120,12 +121,19 @@ fn hosted(
     rate
 }
 
+fn median(mut rates: Vec<f64>) -> f64 {
+    rates.sort_by(f64::total_cmp);
+    rates[rates.len() / 2]
+}
+
 fn main() {
     let registry = Registry::new(&[release_dir()]);
     registry.discover();
     let catalog = registry.catalog();
     let games: u64 =
         std::env::var("YOMI_BENCH_GAMES").ok().and_then(|g| g.parse().ok()).unwrap_or(200);
+    let rounds: usize =
+        std::env::var("YOMI_BENCH_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(5);
     println!(
         "{:<10} {:<24} {:>12} {:>12} {:>12} {:>10}",
         "game", "bot", "direct g/s", "host c=1", "host c=2", "overhead"
@@ -139,9 +147,15 @@ fn main() {
             continue;
         };
         let id = bot["id"].as_str().unwrap();
-        let d = direct(&registry, name, id, seats, games);
-        let h1 = hosted(&registry, name, id, seats, games, 1);
-        let h2 = hosted(&registry, name, id, seats, games, 2);
+        // The three measurements take turns, so a change in the machine's speed during the run
+        // (other work, a neighbour on the host) reaches all of them alike; medians are reported.
+        let (mut d, mut h1, mut h2) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..rounds {
+            d.push(direct(&registry, name, id, seats, games));
+            h1.push(hosted(&registry, name, id, seats, games, 1));
+            h2.push(hosted(&registry, name, id, seats, games, 2));
+        }
+        let (d, h1, h2) = (median(d), median(h1), median(h2));
         println!("{name:<10} {id:<24} {d:>12.1} {h1:>12.1} {h2:>12.1} {:>9.2}x", d / h1);
     }
 }
