@@ -2,7 +2,8 @@
 //! referee, each game on one plugin thread, transcript, records) at concurrency 1 and 2,
 //! against the same plugin game and agents driven by a plain synchronous loop in this process.
 //! The ratio is the host's overhead. Run: `cargo bench -p yomi --bench match_throughput` (after
-//! `cargo build --release`). `YOMI_BENCH_GAMES` games per measurement (default 200), each cell the
+//! `cargo build --release`). Each measurement plays `YOMI_BENCH_GAMES` games (default 200), or
+//! more: as many as the direct loop plays in `YOMI_BENCH_SECS` (default 0.5); each cell is the
 //! median of `YOMI_BENCH_ROUNDS` rounds (default 5) taken in turns.
 
 use std::path::PathBuf;
@@ -132,11 +133,13 @@ fn main() {
     let catalog = registry.catalog();
     let games: u64 =
         std::env::var("YOMI_BENCH_GAMES").ok().and_then(|g| g.parse().ok()).unwrap_or(200);
+    let secs: f64 =
+        std::env::var("YOMI_BENCH_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(0.5);
     let rounds: usize =
         std::env::var("YOMI_BENCH_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(5);
     println!(
-        "{:<10} {:<24} {:>12} {:>12} {:>12} {:>10}",
-        "game", "bot", "direct g/s", "host c=1", "host c=2", "overhead"
+        "{:<10} {:<24} {:>7} {:>12} {:>12} {:>12} {:>10}",
+        "game", "bot", "games", "direct g/s", "host c=1", "host c=2", "overhead"
     );
     for game in catalog["games"].as_array().unwrap() {
         let name = game["name"].as_str().unwrap();
@@ -149,6 +152,10 @@ fn main() {
         let id = bot["id"].as_str().unwrap();
         // The three measurements take turns, so a change in the machine's speed during the run
         // (other work, a neighbour on the host) reaches all of them alike; medians are reported.
+        // Enough games for the direct loop to play about `YOMI_BENCH_SECS` (a tournament's fixed
+        // costs, opening and closing its records, would otherwise weigh on the fastest games).
+        let rate = direct(&registry, name, id, seats, 20);
+        let games = games.max((rate * secs) as u64);
         let (mut d, mut h1, mut h2) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..rounds {
             d.push(direct(&registry, name, id, seats, games));
@@ -156,6 +163,6 @@ fn main() {
             h2.push(hosted(&registry, name, id, seats, games, 2));
         }
         let (d, h1, h2) = (median(d), median(h1), median(h2));
-        println!("{name:<10} {id:<24} {d:>12.1} {h1:>12.1} {h2:>12.1} {:>9.2}x", d / h1);
+        println!("{name:<10} {id:<24} {games:>7} {d:>12.1} {h1:>12.1} {h2:>12.1} {:>9.2}x", d / h1);
     }
 }
