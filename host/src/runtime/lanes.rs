@@ -13,7 +13,7 @@
 
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -59,36 +59,64 @@ struct Lanes {
     looking: AtomicUsize,
     /// Calls queued or running.
     in_flight: AtomicUsize,
+    /// Per lane, since when it has been running its call (microseconds after `epoch`; 0: idle).
+    busy_since: Vec<AtomicU64>,
+    epoch: Instant,
+    /// How long a call waits for a lane before it goes to the blocking pool.
+    rescue: Duration,
 }
 
+/// The process's lanes, one per core, started on first use.
 fn lanes() -> &'static Lanes {
     static LANES: OnceLock<&'static Lanes> = OnceLock::new();
     LANES.get_or_init(|| {
+        Lanes::start(std::thread::available_parallelism().map_or(2, |n| n.get()), RESCUE)
+    })
+}
+
+impl Lanes {
+    /// Starts `count` lane threads; they live as long as the process.
+    fn start(count: usize, rescue: Duration) -> &'static Lanes {
         let lanes: &'static Lanes = Box::leak(Box::new(Lanes {
             queue: Mutex::new(VecDeque::new()),
             wake: Condvar::new(),
             looking: AtomicUsize::new(0),
             in_flight: AtomicUsize::new(0),
+            busy_since: (0..count).map(|_| AtomicU64::new(0)).collect(),
+            epoch: Instant::now(),
+            rescue,
         }));
-        let count = std::thread::available_parallelism().map_or(2, |n| n.get());
         for index in 0..count {
             std::thread::Builder::new()
                 .name(format!("yomi-lane-{index}"))
-                .spawn(move || lanes.serve())
+                .spawn(move || lanes.serve(index))
                 .expect("a lane thread starts");
         }
         lanes
-    })
-}
+    }
 
-impl Lanes {
-    fn serve(&self) {
+    fn serve(&self, index: usize) {
         loop {
             if let Some(work) = self.next_call() {
+                let started = self.epoch.elapsed().as_micros().max(1) as u64;
+                self.busy_since[index].store(started, Ordering::Relaxed);
                 // A host-side panic drops the call's reply sender: its caller gets an error.
                 let _ = catch_unwind(AssertUnwindSafe(work));
+                self.busy_since[index].store(0, Ordering::Relaxed);
             }
         }
+    }
+
+    /// Whether every lane has been running one call for longer than a call may wait for a lane
+    /// (bots that never return, or very slow ones): the next call goes straight to the pool
+    /// instead of waiting for the rescue.
+    fn all_stuck(&self) -> bool {
+        let now = self.epoch.elapsed().as_micros() as u64;
+        let rescue = self.rescue.as_micros() as u64;
+        self.busy_since.iter().all(|since| {
+            let since = since.load(Ordering::Relaxed);
+            since != 0 && now.saturating_sub(since) >= rescue
+        })
     }
 
     fn queue(&self) -> std::sync::MutexGuard<'_, VecDeque<Arc<QueuedCall>>> {
@@ -132,6 +160,44 @@ impl Lanes {
         }
         awake
     }
+
+    /// See [`run`].
+    async fn run<T: Send + 'static>(
+        &'static self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
+        let (reply, mut answer) = oneshot::channel();
+        let work: Work = Box::new(move || {
+            let _ = reply.send(f());
+        });
+        let call =
+            Arc::new(QueuedCall { state: AtomicU8::new(QUEUED), work: Mutex::new(Some(work)) });
+        let alone = self.in_flight.fetch_add(1, Ordering::SeqCst) == 0;
+        let ticket = Ticket { lanes: self, call: call.clone() };
+        if self.all_stuck() {
+            // Still through the ticket: a caller that gives up before the pool starts the call
+            // means it never runs.
+            drop(tokio::task::spawn_blocking(move || call.take().map(|work| work())));
+            return answer.await.ok();
+        }
+        if self.push(call) && alone {
+            let give_up = Instant::now() + WAIT;
+            while Instant::now() < give_up {
+                match answer.try_recv() {
+                    Ok(value) => return Some(value),
+                    Err(oneshot::error::TryRecvError::Closed) => return None,
+                    Err(oneshot::error::TryRecvError::Empty) => std::hint::spin_loop(),
+                }
+            }
+        }
+        if let Ok(answer) = tokio::time::timeout(self.rescue, &mut answer).await {
+            return answer.ok();
+        }
+        if let Some(work) = ticket.call.take() {
+            tokio::task::spawn_blocking(work).await.ok()?;
+        }
+        answer.await.ok()
+    }
 }
 
 /// One call from queueing to answer: counted in flight, and taken back if its caller gives up.
@@ -147,34 +213,11 @@ impl Drop for Ticket {
     }
 }
 
-/// Runs `f` on a lane (on the blocking pool if no lane starts it within [`RESCUE`]). `None` if
-/// `f` panicked. Dropping the future before `f` starts means `f` never runs.
+/// Runs `f` on a lane (on the blocking pool if no lane starts it within [`RESCUE`], or at once
+/// when every lane has been busy that long). `None` if `f` panicked. Dropping the future before
+/// `f` starts means `f` never runs.
 pub async fn run<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
-    let (reply, mut answer) = oneshot::channel();
-    let work: Work = Box::new(move || {
-        let _ = reply.send(f());
-    });
-    let lanes = lanes();
-    let call = Arc::new(QueuedCall { state: AtomicU8::new(QUEUED), work: Mutex::new(Some(work)) });
-    let alone = lanes.in_flight.fetch_add(1, Ordering::SeqCst) == 0;
-    let ticket = Ticket { lanes, call: call.clone() };
-    if lanes.push(call) && alone {
-        let give_up = Instant::now() + WAIT;
-        while Instant::now() < give_up {
-            match answer.try_recv() {
-                Ok(value) => return Some(value),
-                Err(oneshot::error::TryRecvError::Closed) => return None,
-                Err(oneshot::error::TryRecvError::Empty) => std::hint::spin_loop(),
-            }
-        }
-    }
-    if let Ok(answer) = tokio::time::timeout(RESCUE, &mut answer).await {
-        return answer.ok();
-    }
-    if let Some(work) = ticket.call.take() {
-        tokio::task::spawn_blocking(work).await.ok()?;
-    }
-    answer.await.ok()
+    lanes().run(f).await
 }
 
 #[cfg(test)]
@@ -197,46 +240,55 @@ mod tests {
         assert_eq!(run(|| 7).await, Some(7));
     }
 
-    /// Holds every lane in a call that returns once the returned sender is dropped.
-    fn stick_every_lane() -> mpsc::Sender<()> {
-        let lane_count = std::thread::available_parallelism().map_or(2, |n| n.get());
+    /// Holds both of `lanes`'s two lanes in calls that return once the sender is dropped.
+    fn stick_both_lanes(lanes: &'static Lanes) -> mpsc::Sender<()> {
         let (release, stuck) = mpsc::channel::<()>();
         let stuck = Arc::new(Mutex::new(stuck));
-        let (started, on_thread) = mpsc::channel();
-        let mut on_lanes = 0;
-        // A stuck call rescued to the pool holds no lane: add calls until the lanes hold enough.
-        while on_lanes < lane_count {
+        let (started, on_lane) = mpsc::channel();
+        for _ in 0..2 {
             let (stuck, started) = (stuck.clone(), started.clone());
-            tokio::spawn(run(move || {
+            tokio::spawn(lanes.run(move || {
                 let name = std::thread::current().name().unwrap_or_default().to_string();
                 started.send(name.starts_with("yomi-lane")).unwrap();
                 let _ = stuck.lock().unwrap().recv();
             }));
-            on_lanes +=
-                on_thread.recv_timeout(Duration::from_secs(10)).expect("a call starts") as usize;
+            let lane = on_lane.recv_timeout(Duration::from_secs(10)).expect("a call starts");
+            assert!(lane, "with no rescue due, a call runs on a lane");
         }
         release
     }
 
-    /// Every lane stuck in a call that never returns: the next call still runs (on the pool); a
-    /// call whose caller gives up before it starts (a timed-out bot call) never runs.
+    /// Every lane stuck in a call that never returns: the next call still runs (rescued after
+    /// the wait, or at once once the lanes count as stuck).
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn stuck_lanes_hold_up_no_call() {
-        let release = stick_every_lane();
-        let rescued = tokio::time::timeout(Duration::from_secs(10), run(|| 42)).await;
+    async fn calls_behind_stuck_lanes_still_run() {
+        let lanes = Lanes::start(2, Duration::from_millis(50));
+        let _release = stick_both_lanes(lanes);
+        let rescued = tokio::time::timeout(Duration::from_secs(10), lanes.run(|| 42)).await;
         assert_eq!(rescued.expect("a call behind stuck lanes finishes"), Some(42));
+        while !lanes.all_stuck() {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let direct = tokio::time::timeout(Duration::from_secs(10), lanes.run(|| 43)).await;
+        assert_eq!(direct.expect("a call past stuck lanes finishes"), Some(43));
+    }
 
+    /// A call whose caller gives up before it starts (a timed-out bot call) never runs.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_call_given_up_before_it_starts_never_runs() {
+        let lanes = Lanes::start(2, Duration::from_secs(3600));
+        let release = stick_both_lanes(lanes);
         let ran = Arc::new(AtomicUsize::new(0));
         let counter = ran.clone();
         let count = move || {
             counter.fetch_add(1, Ordering::SeqCst);
         };
-        // Polled once (queued), then dropped: well before any rescue could start it.
-        let given_up = tokio::time::timeout(Duration::ZERO, run(count)).await;
+        // Polled once (queued behind the stuck lanes), then dropped.
+        let given_up = tokio::time::timeout(Duration::ZERO, lanes.run(count)).await;
         assert!(given_up.is_err(), "the call waited behind stuck lanes");
         drop(release);
         // The lanes are free again and have gone through the queue.
-        assert_eq!(run(|| 1).await, Some(1));
+        assert_eq!(lanes.run(|| 1).await, Some(1));
         assert_eq!(ran.load(Ordering::SeqCst), 0);
     }
 }
