@@ -8,8 +8,9 @@
 //! looks for the answer for a few microseconds before it gives its thread back to the reactor.
 //!
 //! A bot that never returns holds its lane and nothing else: a call not started within [`RESCUE`]
-//! is taken back out of the queue and run on the blocking pool, so no call waits long behind a
-//! stuck one. Lanes never run on the reactor's threads.
+//! is taken back out of the queue and run on the blocking pool, and while every lane has been
+//! busy that long calls go to the pool at once, so no call waits long behind a stuck one. Lanes
+//! never run on the reactor's threads.
 
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
