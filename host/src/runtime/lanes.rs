@@ -14,7 +14,7 @@
 
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -34,21 +34,14 @@ const RESCUE: Duration = Duration::from_millis(2);
 
 type Work = Box<dyn FnOnce() + Send>;
 
-const QUEUED: u8 = 0;
-const TAKEN: u8 = 1;
-
-/// A call waiting to run: taken once, by a lane, by its caller's rescue, or by its caller giving
+/// A call waiting to run: taken once, by a lane, by the blocking pool, or by its caller giving
 /// up on it (a call whose caller is gone is never started).
-struct QueuedCall {
-    state: AtomicU8,
-    work: Mutex<Option<Work>>,
-}
+struct QueuedCall(Mutex<Option<Work>>);
 
 impl QueuedCall {
     /// The call's work, unless somebody took it before.
     fn take(&self) -> Option<Work> {
-        self.state.compare_exchange(QUEUED, TAKEN, Ordering::AcqRel, Ordering::Acquire).ok()?;
-        self.work.lock().unwrap_or_else(|p| p.into_inner()).take()
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).take()
     }
 }
 
@@ -171,32 +164,28 @@ impl Lanes {
         let work: Work = Box::new(move || {
             let _ = reply.send(f());
         });
-        let call =
-            Arc::new(QueuedCall { state: AtomicU8::new(QUEUED), work: Mutex::new(Some(work)) });
+        let call = Arc::new(QueuedCall(Mutex::new(Some(work))));
         let alone = self.in_flight.fetch_add(1, Ordering::SeqCst) == 0;
-        let ticket = Ticket { lanes: self, call: call.clone() };
-        if self.all_stuck() {
-            // Still through the ticket: a caller that gives up before the pool starts the call
-            // means it never runs.
-            drop(tokio::task::spawn_blocking(move || call.take().map(|work| work())));
-            return answer.await.ok();
-        }
-        if self.push(call) && alone {
-            let give_up = Instant::now() + WAIT;
-            while Instant::now() < give_up {
-                match answer.try_recv() {
-                    Ok(value) => return Some(value),
-                    Err(oneshot::error::TryRecvError::Closed) => return None,
-                    Err(oneshot::error::TryRecvError::Empty) => std::hint::spin_loop(),
+        // Lives until the answer (or the caller giving up): see `Ticket`.
+        let _ticket = Ticket { lanes: self, call: call.clone() };
+        if !self.all_stuck() {
+            if self.push(call.clone()) && alone {
+                let give_up = Instant::now() + WAIT;
+                while Instant::now() < give_up {
+                    match answer.try_recv() {
+                        Ok(value) => return Some(value),
+                        Err(oneshot::error::TryRecvError::Closed) => return None,
+                        Err(oneshot::error::TryRecvError::Empty) => std::hint::spin_loop(),
+                    }
                 }
             }
+            if let Ok(answer) = tokio::time::timeout(self.rescue, &mut answer).await {
+                return answer.ok();
+            }
         }
-        if let Ok(answer) = tokio::time::timeout(self.rescue, &mut answer).await {
-            return answer.ok();
-        }
-        if let Some(work) = ticket.call.take() {
-            tokio::task::spawn_blocking(work).await.ok()?;
-        }
+        // On the pool, unless a lane took the call meanwhile; still through the ticket, so a
+        // caller that gives up before the pool starts the call means it never runs.
+        drop(tokio::task::spawn_blocking(move || call.take().map(|work| work())));
         answer.await.ok()
     }
 }
