@@ -92,7 +92,7 @@ pub fn plugin_call(plugins: &[LoadedPlugin], data: &[u8]) {
                 context: AgentContext { seed: 1, data_dir: None },
             };
             let mut agent = plugin.open(&open).expect("a bot opens with its defaults");
-            let _ = agent.invoke_raw(data);
+            let _ = agent.invoke_raw::<serde_json::Value>(data);
         }
     }
 }

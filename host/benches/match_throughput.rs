@@ -16,7 +16,7 @@ use yomi_host::runtime::registry::Registry;
 use yomi_host::tournament::runner::{self, Tournament};
 use yomi_host::tournament::schedule::{Format, TournamentSpec};
 use yomi_host::tournament::store::Store;
-use yomi_plugin::call::{Call, Open};
+use yomi_plugin::call::{Apply, Call, Observe, Open};
 use yomi_plugin::AgentContext;
 use yomi_protocol::options::resolve;
 use yomi_protocol::{ActReply, Decision, Options};
@@ -56,8 +56,7 @@ fn direct(registry: &Registry, game: &str, bot: &str, seats: usize, games: u64) 
             })
             .collect();
         loop {
-            let decisions: Vec<Decision> =
-                serde_json::from_value(handle.invoke(&Call::Decisions).unwrap()).unwrap();
+            let decisions: Vec<Decision> = handle.invoke(&Call::Decisions).unwrap();
             if decisions.is_empty() {
                 break;
             }
@@ -69,15 +68,13 @@ fn direct(registry: &Registry, game: &str, bot: &str, seats: usize, games: u64) 
                         legal: d.legal,
                         explain: false,
                     };
-                    let reply: ActReply =
-                        serde_json::from_value(agents[d.seat].invoke(&Call::Act(request)).unwrap())
-                            .unwrap();
+                    let reply: ActReply = agents[d.seat].invoke(&Call::Act(request)).unwrap();
                     (d.seat, reply.action)
                 })
                 .collect();
-            let event = handle.invoke(&Call::Apply { actions }).unwrap();
+            let event: Value = handle.invoke(&Call::Apply(Apply { actions })).unwrap();
             for a in agents.iter_mut() {
-                a.invoke(&Call::Observe { event: event.clone() }).unwrap();
+                a.invoke::<Value>(&Call::Observe(Observe { event: event.clone() })).unwrap();
             }
         }
     }

@@ -6,10 +6,10 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use serde_json::json;
-use yomi_plugin::call::{Call, CallReply, Open};
+use yomi_plugin::call::{Answer, Call, CallReply, Open};
 use yomi_plugin::loader::LoadedPlugin;
 use yomi_plugin::typed::Typed;
-use yomi_plugin::{ActRequest, Agent, AgentContext, Options};
+use yomi_plugin::{ActReply, ActRequest, Agent, AgentContext, Options};
 
 /// A reading bot (no randomness in the decision beyond one draw) and a typical observation.
 fn setup() -> (Options, ActRequest) {
@@ -46,14 +46,14 @@ fn bench(c: &mut Criterion) {
     let mut handle = plugin.open(&open).unwrap();
     let call = Call::Act(request.clone());
     group.bench_function("C ABI (JSON in/out)", |b| {
-        b.iter(|| black_box(handle.invoke(black_box(&call)).unwrap()))
+        b.iter(|| black_box(handle.invoke::<ActReply>(black_box(&call)).unwrap()))
     });
 
     // The crossing alone, with the request already encoded (what a host that forwards a client's
     // bytes could do).
     let encoded = serde_json::to_vec(&call).unwrap();
     group.bench_function("C ABI, pre-encoded request", |b| {
-        b.iter(|| black_box(handle.invoke_raw(black_box(&encoded)).unwrap()))
+        b.iter(|| black_box(handle.invoke_raw::<ActReply>(black_box(&encoded)).unwrap()))
     });
 
     // The same JSON work without the crossing: encode the call, decode it, act on the rlib bot,
@@ -64,9 +64,9 @@ fn bench(c: &mut Criterion) {
             let Call::Act(request) = serde_json::from_slice::<Call>(&bytes).unwrap() else {
                 unreachable!()
             };
-            let reply = serde_json::to_value(direct.act(&request).unwrap()).unwrap();
+            let reply = Answer::Decision(direct.act(&request).unwrap());
             let out = serde_json::to_vec(&CallReply::from(Ok(reply))).unwrap();
-            black_box(serde_json::from_slice::<CallReply>(&out).unwrap())
+            black_box(serde_json::from_slice::<CallReply<ActReply>>(&out).unwrap())
         })
     });
     group.finish();

@@ -15,6 +15,7 @@
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use serde::Serialize;
 use serde_json::Value;
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
@@ -157,20 +158,18 @@ impl<E: PluginInstance> TableFor<E> {
     };
 }
 
-fn reply_buffer(reply: Result<Value, ErrorInfo>) -> RawBuffer {
+fn reply_buffer<T: Serialize>(reply: Result<T, ErrorInfo>) -> RawBuffer {
     let reply = CallReply::from(reply);
     let bytes = serde_json::to_vec(&reply).unwrap_or_else(|e| {
-        serde_json::to_vec(&CallReply::from(Err(ErrorInfo::new(
-            ErrorCode::Internal,
-            e.to_string(),
-        ))))
-        .expect("an error reply serializes")
+        let error = ErrorInfo::new(ErrorCode::Internal, format!("reply does not serialize: {e}"));
+        serde_json::to_vec(&CallReply::<Value>::from(Err(error)))
+            .expect("an error reply serializes")
     });
     RawBuffer::from_vec(bytes)
 }
 
 /// Runs `f`, turning a panic into a `plugin_panic` error.
-pub fn guarded(f: impl FnOnce() -> Result<Value, ErrorInfo>) -> Result<Value, ErrorInfo> {
+pub fn guarded<T>(f: impl FnOnce() -> Result<T, ErrorInfo>) -> Result<T, ErrorInfo> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(payload) => {

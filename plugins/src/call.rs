@@ -1,9 +1,12 @@
 //! The calls a host makes on an open agent or game handle, as JSON. The same shape crosses the C
 //! ABI and the pipes of a `yomi worker` child process.
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
-use yomi_protocol::{ActRequest, ErrorCode, ErrorInfo, Options};
+use serde::de::value::MapAccessDeserializer;
+use serde::de::DeserializeOwned;
+use serde::de::{self, IgnoredAny, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+use yomi_protocol::{ActReply, ActRequest, Decision, ErrorCode, ErrorInfo, GameOutcome, Options};
 
 use crate::api::{Agent, AgentContext, Game, GameOver};
 
@@ -15,45 +18,143 @@ pub enum Open {
     Game { game: String, options: Options, seed: u64 },
 }
 
-/// A call on an open handle.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// A call on an open handle. On the wire one object, its `call` tag first and the variant's
+/// fields beside it: `{"call": "act", "observation": .., "legal": [..]}`.
+#[derive(Debug, Clone, Serialize)]
 #[serde(tag = "call", rename_all = "snake_case")]
 pub enum Call {
     Act(ActRequest),
-    Observe {
-        event: Value,
-    },
+    Observe(Observe),
     GameOver(GameOver),
-    Configure {
-        options: Options,
-    },
-    Service {
-        method: String,
-        #[serde(default)]
-        params: Value,
-    },
+    Configure(Configure),
+    Service(Service),
     Decisions,
-    Apply {
-        actions: Vec<(usize, Value)>,
-    },
+    Apply(Apply),
     Outcome,
-    DefaultAction {
-        seat: usize,
-    },
+    DefaultAction(DefaultAction),
 }
 
-/// The reply to any call: the JSON result or an error.
+/// An event of the game the agent plays in.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct CallReply {
+pub struct Observe {
+    pub event: Value,
+}
+
+/// A new complete option set for an agent.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Configure {
+    pub options: Options,
+}
+
+/// A service request (`agent.call`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Service {
+    pub method: String,
+    #[serde(default)]
+    pub params: Value,
+}
+
+/// The seats' actions for a game to apply.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Apply {
+    pub actions: Vec<(usize, Value)>,
+}
+
+/// Asks a game for the action a seat that cannot answer plays.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DefaultAction {
+    pub seat: usize,
+}
+
+/// A call's `call` tag.
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Tag {
+    Act,
+    Observe,
+    GameOver,
+    Configure,
+    Service,
+    Decisions,
+    Apply,
+    Outcome,
+    DefaultAction,
+}
+
+impl Tag {
+    /// The call the fields in `fields` (the object without its tag) make.
+    fn call<'de, D: Deserializer<'de>>(self, fields: D) -> Result<Call, D::Error> {
+        let unit = |fields: D| IgnoredAny::deserialize(fields).map(|_| ());
+        Ok(match self {
+            Tag::Act => Call::Act(ActRequest::deserialize(fields)?),
+            Tag::Observe => Call::Observe(Observe::deserialize(fields)?),
+            Tag::GameOver => Call::GameOver(GameOver::deserialize(fields)?),
+            Tag::Configure => Call::Configure(Configure::deserialize(fields)?),
+            Tag::Service => Call::Service(Service::deserialize(fields)?),
+            Tag::Decisions => unit(fields).map(|()| Call::Decisions)?,
+            Tag::Apply => Call::Apply(Apply::deserialize(fields)?),
+            Tag::Outcome => unit(fields).map(|()| Call::Outcome)?,
+            Tag::DefaultAction => Call::DefaultAction(DefaultAction::deserialize(fields)?),
+        })
+    }
+}
+
+/// Reads a call without buffering it when its tag comes first, as every host writes it: the
+/// derived reader of an internally tagged enum copies the whole object into an intermediate tree
+/// first, which cost a small bot's call more than everything else the plugin did. An object
+/// whose tag comes later is still read, through a `Value`.
+impl<'de> Deserialize<'de> for Call {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Call, D::Error> {
+        deserializer.deserialize_map(CallVisitor)
+    }
+}
+
+struct CallVisitor;
+
+impl<'de> Visitor<'de> for CallVisitor {
+    type Value = Call;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a call object with a `call` tag")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Call, A::Error> {
+        let Some(first) = map.next_key::<String>()? else {
+            return Err(de::Error::missing_field("call"));
+        };
+        if first == "call" {
+            let tag: Tag = map.next_value()?;
+            return tag.call(MapAccessDeserializer::new(map));
+        }
+        let mut fields = Map::new();
+        fields.insert(first, map.next_value()?);
+        while let Some((key, value)) = map.next_entry::<String, Value>()? {
+            fields.insert(key, value);
+        }
+        let tag = fields.remove("call").ok_or_else(|| de::Error::missing_field("call"))?;
+        let tag = Tag::deserialize(tag).map_err(de::Error::custom)?;
+        tag.call(Value::Object(fields)).map_err(de::Error::custom)
+    }
+}
+
+/// The reply to any call: the JSON result or an error. The host reads `result` straight into the
+/// type it expects (`CallReply<ActReply>` for a decision), without a `Value` in between.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CallReply<T = Value> {
     pub ok: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result: Option<Value>,
+    #[serde(default = "none", skip_serializing_if = "Option::is_none")]
+    pub result: Option<T>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorInfo>,
 }
 
-impl From<Result<Value, ErrorInfo>> for CallReply {
-    fn from(r: Result<Value, ErrorInfo>) -> CallReply {
+/// A missing `result` (without requiring `T: Default`).
+fn none<T>() -> Option<T> {
+    None
+}
+
+impl<T> From<Result<T, ErrorInfo>> for CallReply<T> {
+    fn from(r: Result<T, ErrorInfo>) -> CallReply<T> {
         match r {
             Ok(v) => CallReply { ok: true, result: Some(v), error: None },
             Err(e) => CallReply { ok: false, result: None, error: Some(e) },
@@ -61,16 +162,32 @@ impl From<Result<Value, ErrorInfo>> for CallReply {
     }
 }
 
-impl From<CallReply> for Result<Value, ErrorInfo> {
-    fn from(r: CallReply) -> Result<Value, ErrorInfo> {
+impl<T: DeserializeOwned> From<CallReply<T>> for Result<T, ErrorInfo> {
+    fn from(r: CallReply<T>) -> Result<T, ErrorInfo> {
         match (r.ok, r.result, r.error) {
-            (true, result, _) => Ok(result.unwrap_or(Value::Null)),
+            (true, Some(result), _) => Ok(result),
+            // A call answered with nothing (or `null`): whatever `T` makes of `null`.
+            (true, None, _) => T::deserialize(Value::Null).map_err(|e| {
+                ErrorInfo::new(ErrorCode::Internal, format!("plugin replied without a result: {e}"))
+            }),
             (false, _, Some(e)) => Err(e),
             (false, _, None) => {
                 Err(ErrorInfo::new(ErrorCode::Internal, "plugin replied not-ok without an error"))
             }
         }
     }
+}
+
+/// What a call answers on the plugin side. The typed answers stay typed until they are written
+/// into the reply: turning them into a `Value` first cost more than the write itself.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    Decision(ActReply),
+    Decisions(Vec<Decision>),
+    Outcome(Option<GameOutcome>),
+    DefaultAction(Option<Value>),
+    Json(Value),
 }
 
 /// An open handle on the plugin side.
@@ -81,19 +198,28 @@ pub enum Handle {
 
 impl Handle {
     /// Dispatches one call to the agent or game behind the handle.
-    pub fn dispatch(&mut self, call: Call) -> Result<Value, ErrorInfo> {
+    pub fn dispatch(&mut self, call: Call) -> Result<Answer, ErrorInfo> {
+        let json = |v: Result<Value, ErrorInfo>| v.map(Answer::Json);
         match (self, call) {
-            (Handle::Agent(a), Call::Act(req)) => to_json(&a.act(&req)?),
-            (Handle::Agent(a), Call::Observe { event }) => a.observe(&event).map(|_| Value::Null),
-            (Handle::Agent(a), Call::GameOver(over)) => a.game_over(&over).map(|_| Value::Null),
-            (Handle::Agent(a), Call::Configure { options }) => {
-                a.configure(&options).map(|_| Value::Null)
+            (Handle::Agent(a), Call::Act(req)) => a.act(&req).map(Answer::Decision),
+            (Handle::Agent(a), Call::Observe(Observe { event })) => {
+                json(a.observe(&event).map(|_| Value::Null))
             }
-            (Handle::Agent(a), Call::Service { method, params }) => a.call(&method, &params),
-            (Handle::Game(g), Call::Decisions) => to_json(&g.decisions()),
-            (Handle::Game(g), Call::Apply { actions }) => g.apply(&actions),
-            (Handle::Game(g), Call::Outcome) => to_json(&g.outcome()),
-            (Handle::Game(g), Call::DefaultAction { seat }) => to_json(&g.default_action(seat)),
+            (Handle::Agent(a), Call::GameOver(over)) => {
+                json(a.game_over(&over).map(|_| Value::Null))
+            }
+            (Handle::Agent(a), Call::Configure(Configure { options })) => {
+                json(a.configure(&options).map(|_| Value::Null))
+            }
+            (Handle::Agent(a), Call::Service(Service { method, params })) => {
+                json(a.call(&method, &params))
+            }
+            (Handle::Game(g), Call::Decisions) => Ok(Answer::Decisions(g.decisions())),
+            (Handle::Game(g), Call::Apply(Apply { actions })) => json(g.apply(&actions)),
+            (Handle::Game(g), Call::Outcome) => Ok(Answer::Outcome(g.outcome())),
+            (Handle::Game(g), Call::DefaultAction(DefaultAction { seat })) => {
+                Ok(Answer::DefaultAction(g.default_action(seat)))
+            }
             (Handle::Agent(_), other) => Err(wrong_kind("an agent", &other)),
             (Handle::Game(_), other) => Err(wrong_kind("a game", &other)),
         }
@@ -106,8 +232,70 @@ fn wrong_kind(kind: &str, call: &Call) -> ErrorInfo {
     ErrorInfo::new(ErrorCode::InvalidRequest, format!("call {name} does not apply to {kind}"))
 }
 
-/// Serializes a reply value; a failure here is a bug in the plugin's types.
-fn to_json<T: Serialize>(value: &T) -> Result<Value, ErrorInfo> {
-    serde_json::to_value(value)
-        .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("reply does not serialize: {e}")))
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use yomi_protocol::GameOutcome;
+
+    use super::*;
+
+    /// Every call, as the host writes it.
+    fn every_call() -> Vec<Call> {
+        let options: Options = serde_json::from_value(json!({"bias": 0.5})).unwrap();
+        vec![
+            Call::Act(ActRequest {
+                observation: json!({"a": [1]}),
+                legal: vec![json!("x")],
+                explain: true,
+            }),
+            Call::Observe(Observe { event: json!({"kind": "played"}) }),
+            Call::GameOver(GameOver {
+                seat: 1,
+                outcome: GameOutcome { scores: vec![0.0, 1.0], summary: json!({}) },
+            }),
+            Call::Configure(Configure { options }),
+            Call::Service(Service { method: "roll".into(), params: json!({"n": 2}) }),
+            Call::Decisions,
+            Call::Apply(Apply { actions: vec![(0, json!("rock"))] }),
+            Call::Outcome,
+            Call::DefaultAction(DefaultAction { seat: 2 }),
+        ]
+    }
+
+    fn read(json: &str) -> Result<Call, serde_json::Error> {
+        serde_json::from_str(json)
+    }
+
+    #[test]
+    fn every_call_reads_back_as_written_with_its_tag_first_or_last() {
+        for call in every_call() {
+            let written = serde_json::to_value(&call).unwrap();
+            let text = serde_json::to_string(&call).unwrap();
+            assert!(text.starts_with("{\"call\":"), "the tag is written first: {text}");
+            let back = serde_json::to_value(read(&text).unwrap()).unwrap();
+            assert_eq!(back, written, "tag first");
+            // The same object with its tag last (a hand-written or foreign caller).
+            let mut fields = written.as_object().unwrap().clone();
+            let tag = fields.remove("call").unwrap();
+            let mut text = Value::Object(fields).to_string();
+            text.truncate(text.len() - 1);
+            let sep = if text.len() > 1 { "," } else { "" };
+            let text = format!("{text}{sep}\"call\":{tag}}}");
+            let back = serde_json::to_value(read(&text).unwrap()).unwrap();
+            assert_eq!(back, written, "tag last: {text}");
+        }
+    }
+
+    #[test]
+    fn bad_calls_say_what_is_wrong() {
+        let message = |json: &str| read(json).unwrap_err().to_string();
+        assert!(message("{}").contains("missing field `call`"));
+        assert!(message("{\"legal\": []}").contains("missing field `call`"));
+        assert!(message("{\"call\": \"dance\"}").contains("unknown variant `dance`"));
+        assert!(message("{\"call\": \"act\", \"legal\": 3}").contains("invalid type"));
+        assert!(message("{\"call\": \"default_action\"}").contains("missing field `seat`"));
+        assert!(message("[\"act\"]").contains("call object"));
+        // Fields a call does not use are ignored, as before.
+        assert!(matches!(read("{\"call\": \"outcome\", \"extra\": 1}"), Ok(Call::Outcome)));
+    }
 }

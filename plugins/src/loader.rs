@@ -7,6 +7,7 @@
 use std::ffi::c_void;
 use std::path::{Path, PathBuf};
 
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 use yomi_protocol::{ErrorCode, ErrorInfo, PluginManifest};
 
@@ -79,7 +80,7 @@ impl LoadedPlugin {
         // SAFETY: a non-null pointer from the entry point points to a table header at least.
         let table = unsafe { check_table(table_ptr) }.map_err(|e| e.at(path))?;
         // SAFETY: the table passed its checks; `manifest` takes nothing.
-        let reply = unsafe { take_reply(table, (table.manifest)()) };
+        let reply = unsafe { take_reply::<Value>(table, (table.manifest)()) };
         let manifest = reply
             .and_then(|v| {
                 serde_json::from_value::<PluginManifest>(v)
@@ -105,7 +106,10 @@ impl LoadedPlugin {
         let mut ptr: *mut c_void = std::ptr::null_mut();
         // SAFETY: the table is valid forever; the request bytes outlive the call.
         let reply = unsafe {
-            take_reply(self.table, (self.table.open)(bytes.as_ptr(), bytes.len(), &mut ptr))
+            take_reply::<Value>(
+                self.table,
+                (self.table.open)(bytes.as_ptr(), bytes.len(), &mut ptr),
+            )
         };
         reply?;
         if ptr.is_null() {
@@ -120,8 +124,9 @@ impl LoadedPlugin {
         let bytes = serde_json::to_vec(&request)
             .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?;
         // SAFETY: the table is valid forever; the request bytes outlive the call.
-        let reply =
-            unsafe { take_reply(self.table, (self.table.command)(bytes.as_ptr(), bytes.len())) }?;
+        let reply = unsafe {
+            take_reply::<Value>(self.table, (self.table.command)(bytes.as_ptr(), bytes.len()))
+        }?;
         match reply {
             Value::String(s) => Ok(s),
             other => Ok(other.to_string()),
@@ -140,15 +145,15 @@ pub struct PluginHandle {
 unsafe impl Send for PluginHandle {}
 
 impl PluginHandle {
-    /// Makes one call on the handle.
-    pub fn invoke(&mut self, call: &Call) -> Result<Value, ErrorInfo> {
+    /// Makes one call on the handle; its result is read as a `T` (a `Value` for any JSON).
+    pub fn invoke<T: DeserializeOwned>(&mut self, call: &Call) -> Result<T, ErrorInfo> {
         let bytes = serde_json::to_vec(call)
             .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?;
         self.invoke_raw(&bytes)
     }
 
     /// Makes one call whose JSON is already encoded.
-    pub fn invoke_raw(&mut self, call_json: &[u8]) -> Result<Value, ErrorInfo> {
+    pub fn invoke_raw<T: DeserializeOwned>(&mut self, call_json: &[u8]) -> Result<T, ErrorInfo> {
         // SAFETY: `ptr` is a live handle from this table's `open`; `&mut self` keeps calls serial.
         unsafe {
             take_reply(
@@ -170,15 +175,19 @@ impl Drop for PluginHandle {
 ///
 /// # Safety
 /// `buffer` must be a reply just returned by one of `table`'s functions, not yet freed.
-unsafe fn take_reply(table: &PluginTable, buffer: RawBuffer) -> Result<Value, ErrorInfo> {
+unsafe fn take_reply<T: DeserializeOwned>(
+    table: &PluginTable,
+    buffer: RawBuffer,
+) -> Result<T, ErrorInfo> {
     // SAFETY: the buffer is live until `free` below.
-    let parsed = serde_json::from_slice::<CallReply>(unsafe { buffer.as_slice() });
+    let parsed = serde_json::from_slice::<CallReply<T>>(unsafe { buffer.as_slice() });
     // SAFETY: the buffer came from this table's library and is freed once.
     unsafe { (table.free)(buffer) };
     match parsed {
         Ok(reply) => reply.into(),
+        // The plugin's fault: its reply is not JSON, or not what the call answers.
         Err(e) => Err(ErrorInfo::new(
-            ErrorCode::Internal,
+            ErrorCode::BotError,
             format!("plugin sent an unreadable reply: {e}"),
         )),
     }

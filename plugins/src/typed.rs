@@ -55,12 +55,12 @@ pub struct Typed<T>(pub T);
 
 impl<T: TypedAgent> Agent for Typed<T> {
     fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
-        let observation = decode(&request.observation, "observation")?;
+        let observation = decode(&request.observation, || "observation".into())?;
         let legal = request
             .legal
             .iter()
             .enumerate()
-            .map(|(i, a)| decode(a, &format!("legal[{i}]")))
+            .map(|(i, a)| decode(a, || format!("legal[{i}]")))
             .collect::<Result<Vec<T::Action>, _>>()?;
         let choice = self.0.act(observation, legal, request.explain)?;
         let action = serde_json::to_value(&choice.action).map_err(|e| {
@@ -82,10 +82,14 @@ impl<T: TypedAgent> Agent for Typed<T> {
     }
 }
 
-/// Reads one typed value out of a request; `what` names it in the error.
-fn decode<T: DeserializeOwned>(value: &Value, what: &str) -> Result<T, ErrorInfo> {
+/// Reads one typed value out of a request; `what` names it in the error (made only then: naming
+/// every legal action up front cost more than reading it).
+fn decode<T: DeserializeOwned>(
+    value: &Value,
+    what: impl FnOnce() -> String,
+) -> Result<T, ErrorInfo> {
     T::deserialize(value).map_err(|e| {
-        ErrorInfo::new(ErrorCode::InvalidParams, format!("{what} does not fit this bot: {e}"))
+        ErrorInfo::new(ErrorCode::InvalidParams, format!("{} does not fit this bot: {e}", what()))
     })
 }
 

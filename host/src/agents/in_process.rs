@@ -2,11 +2,12 @@
 //! `runtime::blocking`).
 
 use async_trait::async_trait;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
-use yomi_plugin::call::{Call, Open};
+use yomi_plugin::call::{Call, Configure, Observe, Open, Service};
 use yomi_plugin::AgentContext;
 use yomi_plugin::GameOver;
-use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
+use yomi_protocol::{ActReply, ActRequest, ErrorInfo, Options};
 
 use super::AgentHandle;
 use crate::runtime::blocking::BlockingHandle;
@@ -31,7 +32,10 @@ impl InProcessAgent {
         Ok(InProcessAgent { handle, bot: bot.qualified() })
     }
 
-    async fn invoke(&self, call: Call) -> Result<Value, ErrorInfo> {
+    async fn invoke<T: DeserializeOwned + Send + 'static>(
+        &self,
+        call: Call,
+    ) -> Result<T, ErrorInfo> {
         let started = std::time::Instant::now();
         let result = self.handle.invoke(call).await;
         metrics::plugin_call(&self.bot, started.elapsed());
@@ -42,25 +46,22 @@ impl InProcessAgent {
 #[async_trait]
 impl AgentHandle for InProcessAgent {
     async fn act(&self, request: ActRequest) -> Result<ActReply, ErrorInfo> {
-        let value = self.invoke(Call::Act(request)).await?;
-        serde_json::from_value(value).map_err(|e| {
-            ErrorInfo::new(ErrorCode::BotError, format!("bot sent an unreadable decision: {e}"))
-        })
+        self.invoke(Call::Act(request)).await
     }
 
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo> {
-        self.invoke(Call::Observe { event }).await.map(|_| ())
+        self.invoke(Call::Observe(Observe { event })).await.map(|_: Value| ())
     }
 
     async fn game_over(&self, over: GameOver) -> Result<(), ErrorInfo> {
-        self.invoke(Call::GameOver(over)).await.map(|_| ())
+        self.invoke(Call::GameOver(over)).await.map(|_: Value| ())
     }
 
     async fn configure(&self, options: Options) -> Result<(), ErrorInfo> {
-        self.invoke(Call::Configure { options }).await.map(|_| ())
+        self.invoke(Call::Configure(Configure { options })).await.map(|_: Value| ())
     }
 
     async fn call(&self, method: String, params: Value) -> Result<Value, ErrorInfo> {
-        self.invoke(Call::Service { method, params }).await
+        self.invoke(Call::Service(Service { method, params })).await
     }
 }

@@ -14,12 +14,13 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio::sync::Mutex;
-use yomi_plugin::call::{Call, CallReply, Open};
+use yomi_plugin::call::{Call, CallReply, Configure, Observe, Open, Service};
 use yomi_plugin::loader::{LoadedPlugin, PluginHandle};
 use yomi_plugin::GameOver;
 use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
@@ -52,7 +53,7 @@ pub fn serve_worker(library: &Path) -> anyhow::Result<()> {
                 Value::Null
             }),
             Ok(WorkerRequest::Call(call)) => match handle.as_mut() {
-                Some(h) => h.invoke(&call),
+                Some(h) => h.invoke::<Value>(&call),
                 None => Err(ErrorInfo::new(ErrorCode::InvalidRequest, "worker: call before open")),
             },
         };
@@ -155,12 +156,12 @@ impl WorkerAgent {
         let stdout = BufReader::new(child.stdout.take().expect("piped stdout")).lines();
         let mut process = Process { child, stdin, stdout, started: Instant::now() };
         let open = WorkerRequest::Open(self.open.lock().await.clone());
-        exchange(&mut process, &open, self.deadline).await?;
+        exchange::<Value>(&mut process, &open, self.deadline).await?;
         Ok(process)
     }
 
     /// One request/reply with the worker, restarting it first if it died earlier.
-    async fn invoke(&self, call: Call) -> Result<Value, ErrorInfo> {
+    async fn invoke<T: DeserializeOwned>(&self, call: Call) -> Result<T, ErrorInfo> {
         let mut slot = self.process.lock().await;
         if slot.is_none() {
             crate::runtime::metrics::worker_restart(&self.bot);
@@ -187,11 +188,11 @@ impl WorkerAgent {
 }
 
 /// Sends one line and waits for one line back within the deadline.
-async fn exchange(
+async fn exchange<T: DeserializeOwned>(
     process: &mut Process,
     request: &WorkerRequest,
     deadline: Option<Duration>,
-) -> Result<Value, ErrorInfo> {
+) -> Result<T, ErrorInfo> {
     let mut line = serde_json::to_vec(request)
         .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?;
     line.push(b'\n');
@@ -216,9 +217,9 @@ async fn exchange(
         )
     };
     match answer {
-        Ok(Some(text)) => serde_json::from_str::<CallReply>(&text)
+        Ok(Some(text)) => serde_json::from_str::<CallReply<T>>(&text)
             .map_err(|e| {
-                ErrorInfo::new(ErrorCode::Internal, format!("unreadable worker reply: {e}"))
+                ErrorInfo::new(ErrorCode::BotError, format!("unreadable worker reply: {e}"))
             })?
             .into(),
         Ok(None) => {
@@ -233,13 +234,11 @@ async fn exchange(
 #[async_trait]
 impl AgentHandle for WorkerAgent {
     async fn act(&self, request: ActRequest) -> Result<ActReply, ErrorInfo> {
-        let value = self.invoke(Call::Act(request)).await?;
-        serde_json::from_value(value)
-            .map_err(|e| ErrorInfo::new(ErrorCode::BotError, format!("unreadable decision: {e}")))
+        self.invoke(Call::Act(request)).await
     }
 
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo> {
-        self.invoke(Call::Observe { event }).await.map(|_| ())
+        self.invoke(Call::Observe(Observe { event })).await.map(|_: Value| ())
     }
 
     async fn game_over(&self, over: GameOver) -> Result<(), ErrorInfo> {
@@ -248,18 +247,18 @@ impl AgentHandle for WorkerAgent {
         if self.process.lock().await.is_none() {
             return Ok(());
         }
-        self.invoke(Call::GameOver(over)).await.map(|_| ())
+        self.invoke(Call::GameOver(over)).await.map(|_: Value| ())
     }
 
     async fn configure(&self, options: Options) -> Result<(), ErrorInfo> {
         if let Open::Agent { options: current, .. } = &mut *self.open.lock().await {
             *current = options.clone();
         }
-        self.invoke(Call::Configure { options }).await.map(|_| ())
+        self.invoke(Call::Configure(Configure { options })).await.map(|_: Value| ())
     }
 
     async fn call(&self, method: String, params: Value) -> Result<Value, ErrorInfo> {
-        self.invoke(Call::Service { method, params }).await
+        self.invoke(Call::Service(Service { method, params })).await
     }
 }
 

@@ -2,9 +2,10 @@
 //! `runtime::blocking`).
 
 use async_trait::async_trait;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
-use yomi_plugin::call::{Call, Open};
-use yomi_protocol::{Decision, ErrorCode, ErrorInfo, GameOutcome, Options};
+use yomi_plugin::call::{Apply, Call, DefaultAction, Open};
+use yomi_protocol::{Decision, ErrorInfo, GameOutcome, Options};
 
 use crate::runtime::blocking::BlockingHandle;
 use crate::runtime::registry::GameRef;
@@ -24,7 +25,10 @@ impl HostedGame {
         Ok(HostedGame { handle: BlockingHandle::open(game.plugin.clone(), request).await? })
     }
 
-    async fn invoke(&self, call: Call) -> Result<Value, ErrorInfo> {
+    async fn invoke<T: DeserializeOwned + Send + 'static>(
+        &self,
+        call: Call,
+    ) -> Result<T, ErrorInfo> {
         self.handle.invoke(call).await
     }
 }
@@ -45,24 +49,18 @@ pub trait RefereedGame: Send + Sync {
 #[async_trait]
 impl RefereedGame for HostedGame {
     async fn decisions(&self) -> Result<Vec<Decision>, ErrorInfo> {
-        decode(self.invoke(Call::Decisions).await?)
+        self.invoke(Call::Decisions).await
     }
 
     async fn apply(&self, actions: Vec<(usize, Value)>) -> Result<Value, ErrorInfo> {
-        self.invoke(Call::Apply { actions }).await
+        self.invoke(Call::Apply(Apply { actions })).await
     }
 
     async fn outcome(&self) -> Result<Option<GameOutcome>, ErrorInfo> {
-        decode(self.invoke(Call::Outcome).await?)
+        self.invoke(Call::Outcome).await
     }
 
     async fn default_action(&self, seat: usize) -> Result<Option<Value>, ErrorInfo> {
-        decode(self.invoke(Call::DefaultAction { seat }).await?)
+        self.invoke(Call::DefaultAction(DefaultAction { seat })).await
     }
-}
-
-fn decode<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ErrorInfo> {
-    serde_json::from_value(value).map_err(|e| {
-        ErrorInfo::new(ErrorCode::Internal, format!("game sent an unreadable reply: {e}"))
-    })
 }

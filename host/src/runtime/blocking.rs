@@ -14,7 +14,7 @@ use std::cell::Cell;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 
-use serde_json::Value;
+use serde::de::DeserializeOwned;
 use tokio::runtime::Handle;
 use yomi_plugin::call::{Call, Open};
 use yomi_plugin::loader::PluginHandle;
@@ -98,7 +98,11 @@ impl BlockingHandle {
         Ok(BlockingHandle(Arc::new(Mutex::new(ClosedOffReactor(Some(handle))))))
     }
 
-    pub async fn invoke(&self, call: Call) -> Result<Value, ErrorInfo> {
+    /// Makes one call; its result is read as a `T` (a `Value` for any JSON).
+    pub async fn invoke<T: DeserializeOwned + Send + 'static>(
+        &self,
+        call: Call,
+    ) -> Result<T, ErrorInfo> {
         let handle = self.0.clone();
         run(move || {
             // A poisoned lock only means an earlier call panicked on the host side of the boundary;
