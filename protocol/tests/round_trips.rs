@@ -142,7 +142,8 @@ fn requests_keep_extra_fields_and_type_their_params() {
     }
     let request =
         Request::parse(r#"{"id":"q","op":"agent.drop","agent":"a1","future_field":[1]}"#).unwrap();
-    assert_eq!(Request::from_value(request.to_value()).unwrap(), request);
+    let text = request.to_value().to_string();
+    assert_eq!(Request::parse(&text).unwrap().to_value(), request.to_value());
     assert_eq!(request.params::<Params>().unwrap().agent, "a1", "unknown fields are ignored");
     let missing = Request::parse(r#"{"id":"q","op":"agent.drop"}"#).unwrap();
     let err = missing.params::<Params>().map(|_| ()).unwrap_err();

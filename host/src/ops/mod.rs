@@ -43,7 +43,10 @@ pub async fn handle_line(session: &mut Session, text: &str) -> Option<Reply> {
 
 /// Routes a request to its operation. `Ok(None)` means the operation runs in the background and
 /// sends its own reply.
-pub async fn dispatch(session: &mut Session, request: Request) -> Result<Option<Value>, ErrorInfo> {
+pub async fn dispatch(
+    session: &mut Session,
+    request: Request<'_>,
+) -> Result<Option<Value>, ErrorInfo> {
     let Some(op) = Op::parse(&request.op) else {
         return Err(ErrorInfo::new(
             ErrorCode::UnknownOp,
