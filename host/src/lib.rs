@@ -14,6 +14,14 @@
 //! - [`server`]: transports (stdio, TCP), the line framing, one connection.
 //! - [`cli`]: the command line.
 
+/// The host allocates from many threads and frees on others (a game's transcript is built by its
+/// player and dropped by the committing loop; a request is parsed on one thread and its call
+/// answered on a lane). The system allocator serialised those frees on its arena locks, which put
+/// a tournament's players to sleep more often than they ran; mimalloc frees across threads
+/// without a lock. Declared here, not in `main.rs`, so the benches and tests measure the same host.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 // First, so the printing macros are in scope in every later module.
 #[macro_use]
 mod cli_out;
