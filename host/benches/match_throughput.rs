@@ -4,7 +4,8 @@
 //! The ratio is the host's overhead. Run: `cargo bench -p yomi --bench match_throughput` (after
 //! `cargo build --release`). Each measurement plays `YOMI_BENCH_GAMES` games (default 200), or
 //! more: as many as the direct loop plays in `YOMI_BENCH_SECS` (default 0.5); each cell is the
-//! median of `YOMI_BENCH_ROUNDS` rounds (default 5) taken in turns.
+//! median of `YOMI_BENCH_ROUNDS` rounds (default 5) taken in turns. Name games after `--` to
+//! measure only those.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -125,6 +126,8 @@ fn median(mut rates: Vec<f64>) -> f64 {
 }
 
 fn main() {
+    // Games named on the command line (`cargo bench --bench match_throughput -- rps`), or all.
+    let only: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let registry = Registry::new(&[release_dir()]);
     registry.discover();
     let catalog = registry.catalog();
@@ -140,6 +143,9 @@ fn main() {
     );
     for game in catalog["games"].as_array().unwrap() {
         let name = game["name"].as_str().unwrap();
+        if !only.is_empty() && !only.iter().any(|o| o == name) {
+            continue;
+        }
         let seats = game["min_seats"].as_u64().unwrap() as usize;
         let plays = |b: &&Value| b["games"].as_array().unwrap().iter().any(|g| g == name);
         let bots: Vec<&Value> = catalog["bots"].as_array().unwrap().iter().filter(plays).collect();
