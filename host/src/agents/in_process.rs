@@ -11,14 +11,13 @@ use yomi_protocol::{ActReply, ActRequest, ErrorInfo, Options};
 
 use super::AgentHandle;
 use crate::runtime::blocking::BlockingHandle;
-use crate::runtime::metrics;
+use crate::runtime::metrics::{self, PluginCalls};
 use crate::runtime::registry::BotRef;
 
 /// An agent living in a plugin loaded into this process.
 pub struct InProcessAgent {
     handle: BlockingHandle,
-    /// `plugin/bot`, the label of its call latencies.
-    bot: String,
+    calls: PluginCalls,
 }
 
 impl InProcessAgent {
@@ -29,7 +28,7 @@ impl InProcessAgent {
     ) -> Result<InProcessAgent, ErrorInfo> {
         let request = Open::Agent { bot: bot.info.name.clone(), options, context };
         let handle = BlockingHandle::open(bot.plugin.clone(), request).await?;
-        Ok(InProcessAgent { handle, bot: bot.qualified() })
+        Ok(InProcessAgent { handle, calls: metrics::plugin_calls(&bot.qualified()) })
     }
 
     async fn invoke<T: DeserializeOwned + Send + 'static>(
@@ -38,7 +37,7 @@ impl InProcessAgent {
     ) -> Result<T, ErrorInfo> {
         let started = std::time::Instant::now();
         let result = self.handle.invoke(call).await;
-        metrics::plugin_call(&self.bot, started.elapsed());
+        self.calls.record(started.elapsed());
         result
     }
 }

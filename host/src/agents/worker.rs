@@ -26,6 +26,7 @@ use yomi_plugin::GameOver;
 use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
 use crate::agents::AgentHandle;
+use crate::runtime::metrics::{self, PluginCalls};
 
 /// One line from the host to a worker.
 #[derive(Debug, Serialize, Deserialize)]
@@ -102,8 +103,9 @@ fn restart_pause(quick_deaths: u32) -> Duration {
 /// An agent in its own child process.
 pub struct WorkerAgent {
     library: PathBuf,
-    /// `plugin/bot`, the label of its call latencies and restarts.
+    /// `plugin/bot`, the label of its restarts.
     bot: String,
+    calls: PluginCalls,
     /// How to open the agent again after a restart; `configure` keeps its options current.
     open: Mutex<Open>,
     /// How long one call may take before the worker is killed.
@@ -125,6 +127,7 @@ impl WorkerAgent {
     ) -> Result<WorkerAgent, ErrorInfo> {
         let agent = WorkerAgent {
             library,
+            calls: metrics::plugin_calls(&bot),
             bot,
             open: Mutex::new(open),
             deadline,
@@ -164,14 +167,14 @@ impl WorkerAgent {
     async fn invoke<T: DeserializeOwned>(&self, call: Call) -> Result<T, ErrorInfo> {
         let mut slot = self.process.lock().await;
         if slot.is_none() {
-            crate::runtime::metrics::worker_restart(&self.bot);
+            metrics::worker_restart(&self.bot);
             tokio::time::sleep(restart_pause(self.quick_deaths.load(Ordering::Relaxed))).await;
             *slot = Some(self.spawn().await?);
         }
         let process = slot.as_mut().expect("just started");
         let started = std::time::Instant::now();
         let result = exchange(process, &WorkerRequest::Call(call), self.deadline).await;
-        crate::runtime::metrics::plugin_call(&self.bot, started.elapsed());
+        self.calls.record(started.elapsed());
         if let Err(e) = &result {
             if matches!(e.code, ErrorCode::Timeout | ErrorCode::Crashed) {
                 if let Some(mut dead) = slot.take() {
