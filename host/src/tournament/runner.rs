@@ -171,7 +171,8 @@ pub async fn run(
     let mut sprt_tally = PairwiseTally::default();
     finished.iter().for_each(|g| standings::add_pairwise(&mut sprt_tally, 0, g));
     let stop = StopOnDrop::default();
-    stop.set_if(sprt_decided(&t, &sprt_tally));
+    let mut decided = sprt_decided(&t, &sprt_tally);
+    stop.set_if(decided);
     let mut played_games = start_players(t.clone(), todo, data_dir, stop.0.clone());
     let mut batch = Batch::new(finished.len() as u64);
     loop {
@@ -182,6 +183,11 @@ pub async fn run(
             tokio::time::sleep(COLLECT).await;
         }
         let Some(played) = played_games.recv().await else { break };
+        // Games that finish after the SPRT decided (they were already being played) are not
+        // part of its test: the record ends where the test did.
+        if decided {
+            continue;
+        }
         let PlayedGame { slot, record, transcript } = match played {
             Ok(played) => played,
             Err(e) => {
@@ -204,7 +210,8 @@ pub async fn run(
         let game = Finished { slot, scores, failures };
         standings::add_pairwise(&mut sprt_tally, 0, &game);
         finished.push(game);
-        stop.set_if(sprt_decided(&t, &sprt_tally));
+        decided = sprt_decided(&t, &sprt_tally);
+        stop.set_if(decided);
         if batch.is_due() {
             progress(batch.commit(&store, &id).await?, total);
         }
