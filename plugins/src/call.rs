@@ -142,15 +142,11 @@ impl<'de> Visitor<'de> for CallVisitor {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CallReply<T = Value> {
     pub ok: bool,
-    #[serde(default = "none", skip_serializing_if = "Option::is_none")]
+    // A missing `Option` field reads as `None` (no `default`, which would ask `T: Default`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<T>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorInfo>,
-}
-
-/// A missing `result` (without requiring `T: Default`).
-fn none<T>() -> Option<T> {
-    None
 }
 
 impl<T> From<Result<T, ErrorInfo>> for CallReply<T> {
@@ -284,6 +280,17 @@ mod tests {
             let back = serde_json::to_value(read(&text).unwrap()).unwrap();
             assert_eq!(back, written, "tag last: {text}");
         }
+    }
+
+    #[test]
+    fn replies_without_a_result_read_as_their_type_makes_null() {
+        let read = |json: &str| serde_json::from_str::<CallReply<Value>>(json).unwrap();
+        assert_eq!(Result::from(read(r#"{"ok":true}"#)), Ok(Value::Null));
+        let error = r#"{"ok":false,"error":{"code":"bot_error","message":"no"}}"#;
+        let decision = serde_json::from_str::<CallReply<ActReply>>(error).unwrap();
+        assert_eq!(Result::from(decision).unwrap_err().code, ErrorCode::BotError);
+        let empty = serde_json::from_str::<CallReply<ActReply>>(r#"{"ok":true}"#).unwrap();
+        assert_eq!(Result::from(empty).unwrap_err().code, ErrorCode::Internal);
     }
 
     #[test]
