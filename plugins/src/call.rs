@@ -5,6 +5,7 @@ use serde::de::value::MapAccessDeserializer;
 use serde::de::DeserializeOwned;
 use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use yomi_protocol::{ActReply, ActRequest, Decision, ErrorCode, ErrorInfo, GameOutcome, Options};
 
@@ -32,6 +33,29 @@ pub enum Call {
     Apply(Apply),
     Outcome,
     DefaultAction(DefaultAction),
+}
+
+/// An `act` call whose observation and legal actions are still JSON text, as a client sent them:
+/// written as [`Call::Act`] with the same values would be (the text as it came, spacing and all),
+/// without reading the text into `Value`s only to write them out again.
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(tag = "call", rename = "act")]
+pub struct ActText<'a> {
+    pub observation: &'a RawValue,
+    /// A JSON array.
+    pub legal: &'a RawValue,
+    pub explain: bool,
+}
+
+impl ActText<'_> {
+    /// The same request with its values read.
+    pub fn read(&self) -> Result<ActRequest, serde_json::Error> {
+        Ok(ActRequest {
+            observation: serde_json::from_str(self.observation.get())?,
+            legal: serde_json::from_str(self.legal.get())?,
+            explain: self.explain,
+        })
+    }
 }
 
 /// An event of the game the agent plays in.
@@ -260,6 +284,36 @@ mod tests {
 
     fn read(json: &str) -> Result<Call, serde_json::Error> {
         serde_json::from_str(json)
+    }
+
+    #[test]
+    fn an_act_call_from_text_reads_as_the_act_call_of_its_values() {
+        for (observation, legal) in [
+            (r#"{"opponent_last":"rock"}"#, r#"["rock","paper","scissors"]"#),
+            (r#" { "b" : [1, 2.5e3, null], "a": {"\u00e9": "\"q\""} } "#, r#"[ {"x": 1}, [] ]"#),
+            ("null", "[]"),
+        ] {
+            let raw = |text: &'static str| serde_json::from_str::<&RawValue>(text).unwrap();
+            let text = ActText { observation: raw(observation), legal: raw(legal), explain: true };
+            let written = serde_json::to_string(&text).unwrap();
+            assert!(
+                written.starts_with("{\"call\":\"act\","),
+                "the tag is written first: {written}"
+            );
+            let expected = Call::Act(text.read().unwrap());
+            let back = read(&written).unwrap();
+            assert_eq!(
+                serde_json::to_value(back).unwrap(),
+                serde_json::to_value(&expected).unwrap()
+            );
+            if !observation.contains(' ') {
+                assert_eq!(
+                    written,
+                    serde_json::to_string(&expected).unwrap(),
+                    "compact text: same bytes"
+                );
+            }
+        }
     }
 
     #[test]

@@ -96,7 +96,7 @@ impl<'a> Request<'a> {
 
     /// Deserializes the parameters into an operation's typed parameter struct, each field read
     /// from its text. Unknown fields are ignored, as they always were.
-    pub fn params<T: serde::de::DeserializeOwned>(self) -> Result<T, ErrorInfo> {
+    pub fn params<T: serde::Deserialize<'a>>(self) -> Result<T, ErrorInfo> {
         T::deserialize(MapDeserializer::<_, serde_json::Error>::new(self.params.into_iter()))
             .map_err(|e| {
                 ErrorInfo::new(
@@ -142,9 +142,9 @@ fn nesting(json: &str) -> usize {
     deepest
 }
 
-/// A parameter's error without its position, which would count within the parameter's own text
+/// A JSON error's message without its position, which would count within a parameter's own text
 /// rather than the line.
-fn without_position(e: &serde_json::Error) -> String {
+pub fn without_position(e: &serde_json::Error) -> String {
     let text = e.to_string();
     if e.line() == 0 {
         return text;

@@ -143,6 +143,18 @@ fn parameters_and_names(conn: &mut Conn) {
         with_agent(&id, json!({"observation": {"opponent_last": "lizard"}, "legal": ["rock"]})),
         "invalid_params",
     );
+    // A number too large for a float, in the observation or the legal actions (which reach a bot
+    // as the client's text): refused as a bad parameter, whoever reads it first.
+    for (observation, legal) in [(r#"{"opponent_last": 1e400}"#, "[]"), ("null", "[1e400]")] {
+        let line = format!(
+            r#"{{"id": "huge", "op": "agent.act", "agent": "{id}", "observation": {observation}, "legal": {legal}}}"#
+        );
+        conn.send_raw(format!("{line}\n").as_bytes());
+        let reply = conn.reply();
+        assert_eq!(reply["error"]["code"], json!("invalid_params"), "{reply}");
+        let message = &reply["error"]["message"];
+        assert_eq!(message, "bad parameters for `agent.act`: number out of range", "{reply}");
+    }
     assert_eq!(
         conn.ok("agent.act", with_agent(&id, rps_turn("scissors", false)))["action"],
         json!("rock")

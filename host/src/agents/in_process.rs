@@ -3,13 +3,14 @@
 
 use async_trait::async_trait;
 use serde::de::DeserializeOwned;
+use serde::Serialize;
 use serde_json::Value;
-use yomi_plugin::call::{Call, Configure, Observe, Open, Service};
+use yomi_plugin::call::{ActText, Call, Configure, Observe, Open, Service};
 use yomi_plugin::AgentContext;
 use yomi_plugin::GameOver;
-use yomi_protocol::{ActReply, ActRequest, ErrorInfo, Options};
+use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
-use super::AgentHandle;
+use super::{read_act_text, AgentHandle};
 use crate::runtime::blocking::BlockingHandle;
 use crate::runtime::metrics::{self, PluginCalls};
 use crate::runtime::registry::BotRef;
@@ -33,7 +34,7 @@ impl InProcessAgent {
 
     async fn invoke<T: DeserializeOwned + Send + 'static>(
         &self,
-        call: Call,
+        call: &(impl Serialize + Sync),
     ) -> Result<T, ErrorInfo> {
         let started = std::time::Instant::now();
         let result = self.handle.invoke(call).await;
@@ -45,22 +46,31 @@ impl InProcessAgent {
 #[async_trait]
 impl AgentHandle for InProcessAgent {
     async fn act(&self, request: ActRequest) -> Result<ActReply, ErrorInfo> {
-        self.invoke(Call::Act(request)).await
+        self.invoke(&Call::Act(request)).await
+    }
+
+    async fn act_text(&self, request: ActText<'_>) -> Result<ActReply, ErrorInfo> {
+        self.invoke(&request).await.map_err(|e| match e.code {
+            // The plugin could not read the call: the text holds a number too large to read,
+            // which is refused as reading the parameters here would have refused it.
+            ErrorCode::InvalidParams => read_act_text(&request).err().unwrap_or(e),
+            _ => e,
+        })
     }
 
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo> {
-        self.invoke(Call::Observe(Observe { event })).await.map(|_: Value| ())
+        self.invoke(&Call::Observe(Observe { event })).await.map(|_: Value| ())
     }
 
     async fn game_over(&self, over: GameOver) -> Result<(), ErrorInfo> {
-        self.invoke(Call::GameOver(over)).await.map(|_: Value| ())
+        self.invoke(&Call::GameOver(over)).await.map(|_: Value| ())
     }
 
     async fn configure(&self, options: Options) -> Result<(), ErrorInfo> {
-        self.invoke(Call::Configure(Configure { options })).await.map(|_: Value| ())
+        self.invoke(&Call::Configure(Configure { options })).await.map(|_: Value| ())
     }
 
     async fn call(&self, method: String, params: Value) -> Result<Value, ErrorInfo> {
-        self.invoke(Call::Service(Service { method, params })).await
+        self.invoke(&Call::Service(Service { method, params })).await
     }
 }

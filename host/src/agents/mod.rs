@@ -10,15 +10,31 @@ pub mod worker;
 
 use async_trait::async_trait;
 use serde_json::Value;
+use yomi_plugin::call::ActText;
 use yomi_plugin::GameOver;
-use yomi_protocol::{ActReply, ActRequest, ErrorInfo, Options};
+use yomi_protocol::envelope::without_position;
+use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
 pub use in_process::InProcessAgent;
+
+/// Reads an `act` request's text into values, refusing what `agent.act`'s parameters would have
+/// refused had they been read into values: a number too large for a float.
+pub fn read_act_text(request: &ActText) -> Result<ActRequest, ErrorInfo> {
+    request.read().map_err(|e| {
+        let e = without_position(&e);
+        ErrorInfo::new(ErrorCode::InvalidParams, format!("bad parameters for `agent.act`: {e}"))
+    })
+}
 
 /// A bot instance as the host sees it.
 #[async_trait]
 pub trait AgentHandle: Send + Sync {
     async fn act(&self, request: ActRequest) -> Result<ActReply, ErrorInfo>;
+    /// `act` with the observation and legal actions still the JSON text a client sent: a plugin
+    /// in this process is handed the text as it is; other agents read it first.
+    async fn act_text(&self, request: ActText<'_>) -> Result<ActReply, ErrorInfo> {
+        self.act(read_act_text(&request)?).await
+    }
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo>;
     /// Tells a bot how a game it played ended, so a learning bot can update. Seats the host does
     /// not run a bot for (a client, a replayed transcript) have nothing to tell.

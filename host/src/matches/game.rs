@@ -29,7 +29,7 @@ impl HostedGame {
         &self,
         call: Call,
     ) -> Result<T, ErrorInfo> {
-        self.handle.invoke(call).await
+        self.handle.invoke(&call).await
     }
 }
 

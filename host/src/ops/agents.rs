@@ -1,13 +1,18 @@
 //! The agent operations: make an agent, change its personality or its bot, ask it to act, tell it
 //! what happened, call its services, drop it.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
-use serde::Deserialize;
+use serde::de::{self, IgnoredAny};
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
+use yomi_plugin::call::ActText;
 use yomi_plugin::AgentContext;
+use yomi_protocol::envelope::without_position;
 use yomi_protocol::options::{apply_changes, resolve};
-use yomi_protocol::{ActRequest, ErrorCode, ErrorInfo, Options};
+use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use crate::agents::{AgentHandle, InProcessAgent};
 use crate::runtime::registry::BotRef;
@@ -140,22 +145,47 @@ pub async fn swap(session: &mut Session, p: Swap) -> Result<Value, ErrorInfo> {
     Ok(describe(&p.agent, slot))
 }
 
+/// `agent.act`'s parameters. The observation and legal actions are kept as the client's JSON
+/// text: an agent in this process hands them to its plugin as they are, with no `Value`s built
+/// only to be written out again.
 #[derive(Debug, Deserialize)]
-pub struct Act {
-    pub agent: String,
-    #[serde(default)]
-    pub observation: Value,
-    #[serde(default)]
-    pub legal: Vec<Value>,
+pub struct Act<'a> {
+    #[serde(borrow)]
+    pub agent: Cow<'a, str>,
+    #[serde(borrow, default = "json_null")]
+    pub observation: &'a RawValue,
+    #[serde(borrow, default = "empty_json_array", deserialize_with = "json_array")]
+    pub legal: &'a RawValue,
     #[serde(default)]
     pub explain: bool,
 }
 
+fn json_null() -> &'static RawValue {
+    RawValue::NULL
+}
+
+fn empty_json_array() -> &'static RawValue {
+    serde_json::from_str("[]").expect("`[]` is JSON")
+}
+
+/// A JSON array, kept as its text; anything else is refused with the error reading it into a
+/// list would give.
+fn json_array<'de, D: Deserializer<'de>>(from: D) -> Result<&'de RawValue, D::Error> {
+    let text = <&RawValue>::deserialize(from)?;
+    match text.get().starts_with('[') {
+        true => Ok(text),
+        false => match serde_json::from_str::<Vec<IgnoredAny>>(text.get()) {
+            Err(e) => Err(de::Error::custom(without_position(&e))),
+            Ok(_) => Ok(text),
+        },
+    }
+}
+
 /// A decision for an external game client: observation and legal actions in, action out.
-pub async fn act(session: &mut Session, p: Act) -> Result<Value, ErrorInfo> {
+pub async fn act(session: &mut Session, p: Act<'_>) -> Result<Value, ErrorInfo> {
     let agent = session.agent(&p.agent)?.agent.clone();
-    let request = ActRequest { observation: p.observation, legal: p.legal, explain: p.explain };
-    Ok(agent.act(request).await?.into())
+    let request = ActText { observation: p.observation, legal: p.legal, explain: p.explain };
+    Ok(agent.act_text(request).await?.into())
 }
 
 #[derive(Debug, Deserialize)]
@@ -210,4 +240,39 @@ pub fn drop(session: &mut Session, p: Drop) -> Result<Value, ErrorInfo> {
 
 pub fn list(session: &Session) -> Value {
     Value::Array(session.agents.iter().map(|(id, slot)| describe(id, slot)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use yomi_protocol::envelope::Request;
+
+    use super::*;
+
+    fn act(line: &str) -> Result<Act<'_>, ErrorInfo> {
+        Request::parse(line).map_err(|(_, e)| e)?.params()
+    }
+
+    #[test]
+    fn act_parameters_keep_the_clients_text() {
+        let line = r#"{"id":1,"op":"agent.act","agent":"a\u0031","observation":{"x": [1, 2]},"legal":[ "rock" ]}"#;
+        let p = act(line).unwrap();
+        assert_eq!(p.agent, "a1");
+        assert_eq!(p.observation.get(), r#"{"x": [1, 2]}"#);
+        assert_eq!(p.legal.get(), r#"[ "rock" ]"#);
+        let p = act(r#"{"id":1,"op":"agent.act","agent":"a1"}"#).unwrap();
+        assert_eq!((p.observation.get(), p.legal.get()), ("null", "[]"), "the defaults");
+    }
+
+    #[test]
+    fn legal_actions_that_are_not_a_list_are_refused_as_before() {
+        for (legal, got) in [(r#""rock""#, r#"string "rock""#), ("null", "null"), ("{}", "map")] {
+            let line = format!(r#"{{"id":1,"op":"agent.act","agent":"a1","legal":{legal}}}"#);
+            let error = act(&line).map(|_| ()).unwrap_err();
+            assert_eq!(error.code, ErrorCode::InvalidParams);
+            assert_eq!(
+                error.message,
+                format!("bad parameters for `agent.act`: invalid type: {got}, expected a sequence")
+            );
+        }
+    }
 }

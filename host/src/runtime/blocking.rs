@@ -15,8 +15,9 @@ use std::future::Future;
 use std::sync::{Arc, Mutex};
 
 use serde::de::DeserializeOwned;
+use serde::Serialize;
 use tokio::runtime::Handle;
-use yomi_plugin::call::{Call, Open};
+use yomi_plugin::call::Open;
 use yomi_plugin::loader::PluginHandle;
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
@@ -98,17 +99,21 @@ impl BlockingHandle {
         Ok(BlockingHandle(Arc::new(Mutex::new(ClosedOffReactor(Some(handle))))))
     }
 
-    /// Makes one call; its result is read as a `T` (a `Value` for any JSON).
+    /// Makes one call (a [`Call`](yomi_plugin::call::Call), or one partly JSON text such as
+    /// [`ActText`](yomi_plugin::call::ActText)); its result is read as a `T` (a `Value` for any
+    /// JSON). The call is written out here, so it need not outlive this.
     pub async fn invoke<T: DeserializeOwned + Send + 'static>(
         &self,
-        call: Call,
+        call: &(impl Serialize + Sync),
     ) -> Result<T, ErrorInfo> {
+        let call = serde_json::to_vec(call)
+            .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("unwritable call: {e}")))?;
         let handle = self.0.clone();
         run(move || {
             // A poisoned lock only means an earlier call panicked on the host side of the boundary;
             // the plugin handle itself is still sound.
             let mut handle = handle.lock().unwrap_or_else(|p| p.into_inner());
-            handle.0.as_mut().expect("a handle is open until it is dropped").invoke(&call)
+            handle.0.as_mut().expect("a handle is open until it is dropped").invoke_raw(&call)
         })
         .await
     }
