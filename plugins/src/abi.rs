@@ -20,7 +20,7 @@ use serde_json::Value;
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
 use crate::api::{CommandContext, Plugin};
-use crate::call::{Call, CallReply, Handle, Open};
+use crate::call::{CallReply, Handle, Incoming, Open};
 
 /// Bumped on any change to an existing field of [`PluginTable`] or to the meaning of its calls.
 /// Appending a field at the end keeps the version: `table_size` tells the host how far it may read.
@@ -183,23 +183,24 @@ pub fn guarded<T>(f: impl FnOnce() -> Result<T, ErrorInfo>) -> Result<T, ErrorIn
     }
 }
 
-/// Decodes a request the host lent us.
+/// Decodes a request the host lent us; the result may borrow from its bytes.
 ///
 /// # Safety
-/// `ptr` must be null or point to `len` readable bytes that stay valid during the call.
-unsafe fn parse<T: serde::de::DeserializeOwned>(
-    ptr: *const u8,
-    len: usize,
-) -> Result<T, ErrorInfo> {
+/// `ptr` must be null or point to `len` readable bytes that stay valid during the call, and the
+/// result must not outlive the call.
+unsafe fn parse<'a, T: serde::Deserialize<'a>>(ptr: *const u8, len: usize) -> Result<T, ErrorInfo> {
     let bytes = if ptr.is_null() {
         &[][..]
     } else {
         // SAFETY: non-null, and the caller guarantees `len` readable bytes.
         unsafe { std::slice::from_raw_parts(ptr, len) }
     };
-    serde_json::from_slice(bytes).map_err(|e| {
-        ErrorInfo::new(ErrorCode::InvalidParams, format!("bad request across the plugin ABI: {e}"))
-    })
+    serde_json::from_slice(bytes).map_err(|e| unreadable(&e))
+}
+
+/// What a plugin answers to a request it cannot read.
+pub(crate) fn unreadable(e: &serde_json::Error) -> ErrorInfo {
+    ErrorInfo::new(ErrorCode::InvalidParams, format!("bad request across the plugin ABI: {e}"))
 }
 
 /// # Safety
@@ -247,10 +248,10 @@ unsafe extern "C" fn invoke(handle: *mut c_void, ptr: *const u8, len: usize) -> 
             return Err(null_pointer("invoke", "handle"));
         }
         // SAFETY: forwarded from this function's contract.
-        let call: Call = unsafe { parse(ptr, len)? };
+        let call: Incoming = unsafe { parse(ptr, len)? };
         // SAFETY: a live `Box<Handle>` from `open`, borrowed by this call alone.
         let handle = unsafe { &mut *(handle as *mut Handle) };
-        handle.dispatch(call)
+        handle.dispatch_incoming(call)
     }))
 }
 

@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 
 use serde_json::Value;
+
+use crate::call::ActText;
 use yomi_protocol::{
     ActReply, ActRequest, Decision, ErrorCode, ErrorInfo, GameOutcome, Options, PluginManifest,
 };
@@ -68,6 +70,13 @@ pub struct CommandContext {
 pub trait Agent: Send {
     /// Chooses an action for an observation.
     fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo>;
+
+    /// [`act`](Agent::act) with the observation and legal actions still the JSON text of the
+    /// call. The default reads them into an [`ActRequest`]; a bot with its own types for them
+    /// (the typed adapter) reads them straight into those instead.
+    fn act_text(&mut self, request: &ActText) -> Result<ActReply, ErrorInfo> {
+        self.act(&request.read().map_err(|e| crate::abi::unreadable(&e))?)
+    }
 
     /// Learns what happened (the opponent's move, a card shown ...).
     fn observe(&mut self, _event: &Value) -> Result<(), ErrorInfo> {

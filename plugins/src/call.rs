@@ -47,6 +47,58 @@ pub struct ActText<'a> {
     pub explain: bool,
 }
 
+/// The fields of an `act` call beside its tag, kept as text borrowed from the call.
+#[derive(Deserialize)]
+struct ActFields<'a> {
+    #[serde(borrow)]
+    observation: &'a RawValue,
+    #[serde(borrow)]
+    legal: &'a RawValue,
+    #[serde(default)]
+    explain: bool,
+}
+
+/// A call as a plugin reads it: an `act` call whose tag comes first (as every host writes it)
+/// keeps its observation and legal actions as text borrowed from the call, for bots that read
+/// them straight into their own types ([`Agent::act_text`]); any other call is read whole.
+pub enum Incoming<'a> {
+    Act(ActText<'a>),
+    Other(Call),
+}
+
+impl<'de> Deserialize<'de> for Incoming<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Incoming<'de>, D::Error> {
+        deserializer.deserialize_map(IncomingVisitor)
+    }
+}
+
+struct IncomingVisitor;
+
+impl<'de> Visitor<'de> for IncomingVisitor {
+    type Value = Incoming<'de>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a call object with a `call` tag")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Incoming<'de>, A::Error> {
+        let Some(first) = map.next_key::<String>()? else {
+            return Err(de::Error::missing_field("call"));
+        };
+        if first != "call" {
+            return read_with_tag_later(first, map).map(Incoming::Other);
+        }
+        Ok(match map.next_value::<Tag>()? {
+            Tag::Act => {
+                let ActFields { observation, legal, explain } =
+                    ActFields::deserialize(MapAccessDeserializer::new(map))?;
+                Incoming::Act(ActText { observation, legal, explain })
+            }
+            tag => Incoming::Other(tag.call(MapAccessDeserializer::new(map))?),
+        })
+    }
+}
+
 impl ActText<'_> {
     /// The same request with its values read.
     pub fn read(&self) -> Result<ActRequest, serde_json::Error> {
@@ -150,15 +202,24 @@ impl<'de> Visitor<'de> for CallVisitor {
             let tag: Tag = map.next_value()?;
             return tag.call(MapAccessDeserializer::new(map));
         }
-        let mut fields = Map::new();
-        fields.insert(first, map.next_value()?);
-        while let Some((key, value)) = map.next_entry::<String, Value>()? {
-            fields.insert(key, value);
-        }
-        let tag = fields.remove("call").ok_or_else(|| de::Error::missing_field("call"))?;
-        let tag = Tag::deserialize(tag).map_err(de::Error::custom)?;
-        tag.call(Value::Object(fields)).map_err(de::Error::custom)
+        read_with_tag_later(first, map)
     }
+}
+
+/// Reads a call whose first field, `first`, is not its tag: the rest of it into a `Value`, then
+/// the call out of that.
+fn read_with_tag_later<'de, A: MapAccess<'de>>(
+    first: String,
+    mut map: A,
+) -> Result<Call, A::Error> {
+    let mut fields = Map::new();
+    fields.insert(first, map.next_value()?);
+    while let Some((key, value)) = map.next_entry::<String, Value>()? {
+        fields.insert(key, value);
+    }
+    let tag = fields.remove("call").ok_or_else(|| de::Error::missing_field("call"))?;
+    let tag = Tag::deserialize(tag).map_err(de::Error::custom)?;
+    tag.call(Value::Object(fields)).map_err(de::Error::custom)
 }
 
 /// The reply to any call: the JSON result or an error. The host reads `result` straight into the
@@ -217,6 +278,17 @@ pub enum Handle {
 }
 
 impl Handle {
+    /// Dispatches one call as a plugin reads it (see [`Incoming`]).
+    pub fn dispatch_incoming(&mut self, call: Incoming) -> Result<Answer, ErrorInfo> {
+        match (self, call) {
+            (Handle::Agent(a), Incoming::Act(request)) => {
+                a.act_text(&request).map(Answer::Decision)
+            }
+            (Handle::Game(_), Incoming::Act(_)) => Err(does_not_apply("\"act\"", "a game")),
+            (handle, Incoming::Other(call)) => handle.dispatch(call),
+        }
+    }
+
     /// Dispatches one call to the agent or game behind the handle.
     pub fn dispatch(&mut self, call: Call) -> Result<Answer, ErrorInfo> {
         let json = |v: Result<Value, ErrorInfo>| v.map(Answer::Json);
@@ -249,7 +321,11 @@ impl Handle {
 fn wrong_kind(kind: &str, call: &Call) -> ErrorInfo {
     let name =
         serde_json::to_value(call).ok().and_then(|v| v.get("call").cloned()).unwrap_or_default();
-    ErrorInfo::new(ErrorCode::InvalidRequest, format!("call {name} does not apply to {kind}"))
+    does_not_apply(&name.to_string(), kind)
+}
+
+fn does_not_apply(call: &str, kind: &str) -> ErrorInfo {
+    ErrorInfo::new(ErrorCode::InvalidRequest, format!("call {call} does not apply to {kind}"))
 }
 
 #[cfg(test)]
@@ -284,6 +360,38 @@ mod tests {
 
     fn read(json: &str) -> Result<Call, serde_json::Error> {
         serde_json::from_str(json)
+    }
+
+    /// A plugin keeps an `act` call's observation and legal actions as text when the tag comes
+    /// first, and reads every other call (and an `act` with its tag later) whole.
+    #[test]
+    fn a_plugin_reads_act_calls_as_text_and_others_whole() {
+        let act = r#"{"call":"act","observation":{"a": [1]},"legal":["x", 2],"explain":true}"#;
+        match serde_json::from_str::<Incoming>(act).unwrap() {
+            Incoming::Act(text) => {
+                assert_eq!(
+                    (text.observation.get(), text.legal.get(), text.explain),
+                    (r#"{"a": [1]}"#, r#"["x", 2]"#, true)
+                );
+            }
+            Incoming::Other(call) => panic!("read whole: {call:?}"),
+        }
+        let tag_last = r#"{"observation":{"a":[1]},"legal":["x"],"call":"act"}"#;
+        assert!(matches!(
+            serde_json::from_str::<Incoming>(tag_last).unwrap(),
+            Incoming::Other(Call::Act(_))
+        ));
+        for call in every_call().into_iter().filter(|c| !matches!(c, Call::Act(_))) {
+            let text = serde_json::to_string(&call).unwrap();
+            match serde_json::from_str::<Incoming>(&text).unwrap() {
+                Incoming::Other(read) => assert_eq!(
+                    serde_json::to_value(read).unwrap(),
+                    serde_json::to_value(&call).unwrap()
+                ),
+                Incoming::Act(_) => panic!("{text} read as an act"),
+            }
+        }
+        assert!(serde_json::from_str::<Incoming>(r#"{"call":"act","legal":[]}"#).is_err());
     }
 
     #[test]

@@ -4,10 +4,13 @@
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::Value;
+use yomi_protocol::envelope::without_position;
 use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
 use crate::api::{Agent, GameOver};
+use crate::call::ActText;
 
 /// A typed decision: the action and, when asked for, why.
 pub struct Choice<A> {
@@ -53,6 +56,22 @@ pub trait TypedAgent: Send {
 /// A [`TypedAgent`] seen as an [`Agent`].
 pub struct Typed<T>(pub T);
 
+impl<T: TypedAgent> Typed<T> {
+    /// Asks the bot, and writes its choice out.
+    fn decide(
+        &mut self,
+        observation: T::Observation,
+        legal: Vec<T::Action>,
+        explain: bool,
+    ) -> Result<ActReply, ErrorInfo> {
+        let choice = self.0.act(observation, legal, explain)?;
+        let action = serde_json::to_value(&choice.action).map_err(|e| {
+            ErrorInfo::new(ErrorCode::Internal, format!("the action does not serialize: {e}"))
+        })?;
+        Ok(ActReply { action, explain: choice.explain })
+    }
+}
+
 impl<T: TypedAgent> Agent for Typed<T> {
     fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
         let observation = decode(&request.observation, || "observation".into())?;
@@ -62,11 +81,26 @@ impl<T: TypedAgent> Agent for Typed<T> {
             .enumerate()
             .map(|(i, a)| decode(a, || format!("legal[{i}]")))
             .collect::<Result<Vec<T::Action>, _>>()?;
-        let choice = self.0.act(observation, legal, request.explain)?;
-        let action = serde_json::to_value(&choice.action).map_err(|e| {
-            ErrorInfo::new(ErrorCode::Internal, format!("the action does not serialize: {e}"))
-        })?;
-        Ok(ActReply { action, explain: choice.explain })
+        self.decide(observation, legal, request.explain)
+    }
+
+    /// Reads the observation and legal actions straight from the call's text into the bot's
+    /// types, with the same errors as [`act`](Agent::act).
+    fn act_text(&mut self, request: &ActText) -> Result<ActReply, ErrorInfo> {
+        let observation = decode_text(request.observation, || "observation".into())?;
+        // All at once; only when that fails, one by one, to name the action that does not fit.
+        let legal = match serde_json::from_str(request.legal.get()) {
+            Ok(legal) => legal,
+            Err(_) => {
+                let each: Vec<&RawValue> = serde_json::from_str(request.legal.get())
+                    .map_err(|e| crate::abi::unreadable(&e))?;
+                each.iter()
+                    .enumerate()
+                    .map(|(i, a)| decode_text(a, || format!("legal[{i}]")))
+                    .collect::<Result<Vec<T::Action>, _>>()?
+            }
+        };
+        self.decide(observation, legal, request.explain)
     }
 
     fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {
@@ -88,9 +122,20 @@ fn decode<T: DeserializeOwned>(
     value: &Value,
     what: impl FnOnce() -> String,
 ) -> Result<T, ErrorInfo> {
-    T::deserialize(value).map_err(|e| {
-        ErrorInfo::new(ErrorCode::InvalidParams, format!("{} does not fit this bot: {e}", what()))
-    })
+    T::deserialize(value).map_err(|e| does_not_fit(what(), &e))
+}
+
+/// [`decode`] from JSON text (the error's position, within that text, left out).
+fn decode_text<T: DeserializeOwned>(
+    text: &RawValue,
+    what: impl FnOnce() -> String,
+) -> Result<T, ErrorInfo> {
+    serde_json::from_str(text.get()).map_err(|e| does_not_fit(what(), &e))
+}
+
+fn does_not_fit(what: String, e: &serde_json::Error) -> ErrorInfo {
+    let e = without_position(e);
+    ErrorInfo::new(ErrorCode::InvalidParams, format!("{what} does not fit this bot: {e}"))
 }
 
 #[cfg(test)]
@@ -148,5 +193,28 @@ mod tests {
         assert!(bad.message.starts_with("observation"), "{}", bad.message);
         let bad = agent.act(&request(json!({"n": 5}), json!([1, "x"]), false)).unwrap_err();
         assert!(bad.message.starts_with("legal[1]"), "{}", bad.message);
+    }
+
+    /// The call's text read straight into the bot's types: the same answers and the same errors
+    /// as through values.
+    #[test]
+    fn requests_read_from_text_act_as_requests_read_from_values() {
+        let cases = [
+            (json!({"n": 5}), json!([1, 4, 7]), true),
+            (json!({"m": 5}), json!([1]), false),
+            (json!({"n": 5}), json!([1, "x"]), false),
+            (json!({"n": -1}), json!([]), false),
+            (json!("?"), json!([1]), false),
+        ];
+        for (observation, legal, explain) in cases {
+            let (observation_text, legal_text) = (observation.to_string(), legal.to_string());
+            let raw = |text: &str| serde_json::from_str::<&RawValue>(text).map(|r| r.to_owned());
+            let (observation_raw, legal_raw) =
+                (raw(&observation_text).unwrap(), raw(&legal_text).unwrap());
+            let text = ActText { observation: &observation_raw, legal: &legal_raw, explain };
+            let from_text = Typed(AtMost).act_text(&text);
+            let from_values = Typed(AtMost).act(&request(observation, legal, explain));
+            assert_eq!(from_text, from_values, "{observation_text} {legal_text}");
+        }
     }
 }
