@@ -38,24 +38,16 @@ pub enum Call {
 /// An `act` call whose observation and legal actions are still JSON text, as a client sent them:
 /// written as [`Call::Act`] with the same values would be (the text as it came, spacing and all),
 /// without reading the text into `Value`s only to write them out again.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 #[serde(tag = "call", rename = "act")]
 pub struct ActText<'a> {
+    #[serde(borrow)]
     pub observation: &'a RawValue,
     /// A JSON array.
+    #[serde(borrow)]
     pub legal: &'a RawValue,
-    pub explain: bool,
-}
-
-/// The fields of an `act` call beside its tag, kept as text borrowed from the call.
-#[derive(Deserialize)]
-struct ActFields<'a> {
-    #[serde(borrow)]
-    observation: &'a RawValue,
-    #[serde(borrow)]
-    legal: &'a RawValue,
     #[serde(default)]
-    explain: bool,
+    pub explain: bool,
 }
 
 /// A call as a plugin reads it: an `act` call whose tag comes first (as every host writes it)
@@ -89,11 +81,7 @@ impl<'de> Visitor<'de> for IncomingVisitor {
             return read_with_tag_later(first, map).map(Incoming::Other);
         }
         Ok(match map.next_value::<Tag>()? {
-            Tag::Act => {
-                let ActFields { observation, legal, explain } =
-                    ActFields::deserialize(MapAccessDeserializer::new(map))?;
-                Incoming::Act(ActText { observation, legal, explain })
-            }
+            Tag::Act => Incoming::Act(ActText::deserialize(MapAccessDeserializer::new(map))?),
             tag => Incoming::Other(tag.call(MapAccessDeserializer::new(map))?),
         })
     }
