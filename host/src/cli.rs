@@ -12,6 +12,7 @@ use yomi_plugin::CommandContext;
 
 use crate::runtime::config::{ServeConfig, Shared};
 use crate::runtime::registry::Registry;
+use crate::server::connection::SHUTDOWN_GRACE;
 use crate::server::{http, listen};
 
 #[derive(Debug, Parser)]
@@ -346,7 +347,16 @@ fn serve(common: &Common, args: ServeArgs) -> anyhow::Result<ExitCode> {
                 stdio_done.cancel();
             });
         }
-        while tasks.join_next().await.is_some() {}
+        let all_ended = async { while tasks.join_next().await.is_some() {} };
+        // The listeners bound their own waits; the stdio session is waited for here, as long.
+        let grace_over = async {
+            shutdown.cancelled().await;
+            tokio::time::sleep(SHUTDOWN_GRACE + std::time::Duration::from_secs(2)).await;
+        };
+        tokio::select! {
+            _ = all_ended => {}
+            _ = grace_over => tracing::warn!("a session is held by a bot that never returned; exiting without it"),
+        }
         anyhow::Ok(())
     })?;
     // Stdin may still be blocked in a reader thread; don't wait for it.

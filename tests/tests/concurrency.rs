@@ -56,6 +56,55 @@ fn a_stuck_request_on_one_connection_does_not_stall_another() {
     }
 }
 
+/// A bot that answered quickly long enough for its calls to run on the reactor thread, and then
+/// hangs: on more connections than the server has reactor threads, each with such a bot, the
+/// others are still served, and SIGTERM still ends the server.
+#[test]
+fn quick_bots_that_turn_to_hang_stall_no_one() {
+    let dir = temp_dir();
+    let lib = install_misbehave(dir.path());
+    let mut server = Server::tcp_with_dir(dir.path());
+    let reactor_threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let quick_answers = 200;
+    // Connected first, so that no connection is the server's only client.
+    let mut other = server.connect();
+    other.ok("agent.new", json!({"bot": "example/rps", "preset": "reader"}));
+    let mut turned: Vec<_> = (0..reactor_threads + 2)
+        .map(|_| {
+            let mut conn = server.connect();
+            conn.ok("plugin.load", json!({"path": lib}));
+            let options = json!({"hang_after": quick_answers});
+            let agent = conn.ok("agent.new", json!({"bot": "misbehave", "options": options}))
+                ["agent"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            for _ in 0..quick_answers {
+                let act = with_agent(&agent, rps_turn("rock", false));
+                assert_eq!(conn.ok("agent.act", act)["action"], json!("rock"));
+            }
+            let id = conn.next_id();
+            conn.send(&json!({"id": id, "op": "agent.act", "agent": agent, "observation": {}, "legal": ["rock"]}));
+            // Time for the server's other threads to go idle, as they would between clients.
+            std::thread::sleep(Duration::from_millis(200));
+            conn
+        })
+        .collect();
+    for _ in 0..50 {
+        assert_eq!(
+            other.ok("agent.act", with_agent("a1", rps_turn("rock", false)))["action"],
+            json!("paper")
+        );
+    }
+    server.connect().assert_alive();
+    for conn in &mut turned {
+        assert!(conn.recv_within(Duration::from_millis(20)).is_none(), "a hung bot answered");
+    }
+    server.terminate();
+    let status = server.wait_exit(Duration::from_secs(20));
+    assert!(status.success(), "exit status {status}; log:\n{}", server.log());
+}
+
 /// Dropping an agent runs the bot's destructor, which is plugin code too: one that never returns
 /// must not take a reactor thread with it. More sessions than reactor threads drop such agents
 /// (explicitly and by hanging up); another client is still served.

@@ -67,6 +67,7 @@ impl AgentHandle for InProcessAgent {
     }
 
     async fn configure(&self, options: Options) -> Result<(), ErrorInfo> {
+        self.handle.forget_pace();
         self.invoke(&Call::Configure(Configure { options })).await.map(|_: Value| ())
     }
 

@@ -1,18 +1,18 @@
-//! Plugin code runs off the reactor: a bot may think for a long time (or never return) and must
-//! never hold up the other clients.
+//! Plugin code never holds up the reactor: a bot may think for a long time (or never return) and
+//! must not keep the other clients waiting.
 //!
 //! A single call goes to a lane (`runtime::lanes`: a few threads that take calls without being
-//! woken from sleep, the blocking pool when they are stuck). Work that makes many calls in a row
+//! woken from sleep, the blocking pool when they are stuck), or, when its bot has been quick
+//! lately and a client's request makes it, runs in line on the reactor thread, with another
+//! reactor thread always left free (`runtime::in_line`). Work that makes many calls in a row
 //! with nothing to wait for in between (a tournament game) can instead run whole on one blocking
 //! thread ([`on_plugin_thread`]), where its calls run right where they are made: one trip to the
 //! pool per game instead of one hand-over per call, which cost tiny games most of their time.
-//! Calls never run on the reactor's own threads: a worker thread stuck in a bot stops polling the
-//! I/O driver and strands the tasks queued on it, which stalls other clients (an in-line variant
-//! was measured and failed the stuck-bot tests; see BENCHMARKS.md).
 
 use std::cell::Cell;
 use std::future::Future;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, TryLockError};
+use std::time::Instant;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -21,6 +21,7 @@ use yomi_plugin::call::Open;
 use yomi_plugin::loader::PluginHandle;
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
+use super::in_line::{self, Pace};
 use super::lanes;
 use super::registry::PluginEntry;
 
@@ -68,9 +69,16 @@ async fn run<T: Send + 'static>(
     }
 }
 
-/// An open plugin handle (agent or game) whose calls never run on the reactor.
+/// An open plugin handle (agent or game) whose calls never hold up the reactor: they run on a
+/// lane, or in line when they are quick enough to (see `runtime::in_line`).
 #[derive(Clone)]
-pub struct BlockingHandle(Arc<Mutex<ClosedOffReactor>>);
+pub struct BlockingHandle(Arc<OpenHandle>);
+
+/// What a handle's clones share: the handle, and how quick its calls have been.
+struct OpenHandle {
+    handle: Mutex<ClosedOffReactor>,
+    pace: Pace,
+}
 
 /// A plugin handle that is closed off the reactor too: closing runs the bot's or game's
 /// destructor, which is plugin code like any other call and may be slow (or never return).
@@ -96,7 +104,8 @@ impl BlockingHandle {
         request: Open,
     ) -> Result<BlockingHandle, ErrorInfo> {
         let handle = run(move || plugin.loaded.open(&request)).await?;
-        Ok(BlockingHandle(Arc::new(Mutex::new(ClosedOffReactor(Some(handle))))))
+        let handle = Mutex::new(ClosedOffReactor(Some(handle)));
+        Ok(BlockingHandle(Arc::new(OpenHandle { handle, pace: Pace::default() })))
     }
 
     /// Makes one call (a [`Call`](yomi_plugin::call::Call), or one partly JSON text such as
@@ -108,13 +117,38 @@ impl BlockingHandle {
     ) -> Result<T, ErrorInfo> {
         let call = serde_json::to_vec(call)
             .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("unwritable call: {e}")))?;
-        let handle = self.0.clone();
+        // In line only if the handle is free: a reactor thread never waits for another call.
+        let in_line = in_line::run(&self.0.pace, || match self.0.handle.try_lock() {
+            Ok(mut handle) => Some(invoke_raw(&mut handle, &call)),
+            Err(TryLockError::Poisoned(p)) => Some(invoke_raw(&mut p.into_inner(), &call)),
+            Err(TryLockError::WouldBlock) => None,
+        });
+        if let Some(result) = in_line {
+            return result;
+        }
+        let shared = self.0.clone();
         run(move || {
             // A poisoned lock only means an earlier call panicked on the host side of the boundary;
             // the plugin handle itself is still sound.
-            let mut handle = handle.lock().unwrap_or_else(|p| p.into_inner());
-            handle.0.as_mut().expect("a handle is open until it is dropped").invoke_raw(&call)
+            let mut handle = shared.handle.lock().unwrap_or_else(|p| p.into_inner());
+            let started = Instant::now();
+            let result = invoke_raw(&mut handle, &call);
+            shared.pace.record(started.elapsed());
+            result
         })
         .await
     }
+
+    /// Sends the handle's next calls to the lanes until they have shown again that they are quick
+    /// (its options changed, and its speed may have changed with them).
+    pub fn forget_pace(&self) {
+        self.0.pace.forget();
+    }
+}
+
+fn invoke_raw<T: DeserializeOwned>(
+    handle: &mut ClosedOffReactor,
+    call: &[u8],
+) -> Result<T, ErrorInfo> {
+    handle.0.as_mut().expect("a handle is open until it is dropped").invoke_raw(call)
 }

@@ -5,6 +5,7 @@
 
 pub mod blocking;
 pub mod config;
+pub mod in_line;
 pub mod lanes;
 pub mod limits;
 pub mod metrics;

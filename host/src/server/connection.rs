@@ -1,6 +1,7 @@
 //! One connection: read framed lines, answer each through the session, write replies and events.
 
-use std::future::Future;
+use std::future::{poll_fn, Future};
+use std::pin::pin;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -10,12 +11,14 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_util::codec::{FramedRead, FramedWrite, LinesCodec};
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 use yomi_protocol::{ErrorCode, ErrorInfo, Reply};
 
 use super::framing::{BoundedLines, Line};
 use super::input::{Frames, Input, Next};
 use crate::ops;
 use crate::runtime::config::Shared;
+use crate::runtime::in_line;
 use crate::runtime::limits::{Limits, OUTBOX_LINES};
 use crate::runtime::outbox::Outbox;
 use crate::session::Session;
@@ -70,13 +73,22 @@ pub async fn serve_frames<F, D, Fut>(
     let mut input = Input::new(frames, &limits, remote);
     let grace_start = OnceLock::new();
     let mut session = Session::new(shared, outbox.clone());
+    let _client = in_line::Client::connected();
+    let in_line_limit = in_line::limit();
+    // Whether the connection has waited for input since it last woke another task (spawning its
+    // writer, queueing a reply): only then may a request's quick plugin calls run in line.
+    let mut waited = false;
     tracing::debug!(peer, "session started");
     loop {
-        let next = tokio::select! {
-            _ = shutdown.cancelled() => break,
-            _ = unwritable.cancelled() => break,
-            next = input.next(|| session.is_idle()) => next,
-        };
+        let next = noting_wait(&mut waited, async {
+            tokio::select! {
+                _ = shutdown.cancelled() => None,
+                _ = unwritable.cancelled() => None,
+                next = input.next(|| session.is_idle()) => Some(next),
+            }
+        })
+        .await;
+        let Some(next) = next else { break };
         let reply = match next {
             Next::HungUp => break,
             Next::Close(reason) => {
@@ -85,7 +97,8 @@ pub async fn serve_frames<F, D, Fut>(
             }
             Next::Line(Line::Text(text)) if text.trim().is_empty() => continue,
             Next::Line(Line::Text(text)) => {
-                let work = ops::handle_line(&mut session, &text);
+                let work = pin!(ops::handle_line(&mut session, &text));
+                let work = in_line::first_poll(std::mem::take(&mut waited), in_line_limit, work);
                 tokio::select! {
                     reply = work => match reply {
                         Some(reply) => reply,
@@ -134,6 +147,7 @@ pub async fn serve_frames<F, D, Fut>(
         if !sent {
             break;
         }
+        waited = false;
     }
     session.close().await;
     // The session holds a sender too: both must go for the writer to see the end of the queue.
@@ -149,6 +163,30 @@ pub async fn serve_frames<F, D, Fut>(
         }
     }
     tracing::debug!(peer, "session ended");
+}
+
+/// Runs `f`, noting in `waited` whether it had to wait.
+async fn noting_wait<F: Future>(waited: &mut bool, f: F) -> F::Output {
+    let mut f = pin!(f);
+    poll_fn(|cx| {
+        let polled = f.as_mut().poll(cx);
+        *waited |= polled.is_pending();
+        polled
+    })
+    .await
+}
+
+/// Waits for a listener's sessions to end after the shutdown: each has [`SHUTDOWN_GRACE`] to
+/// finish its request, but one whose reactor thread a bot holds in line cannot even notice its
+/// grace, so the wait is bounded.
+pub async fn wait_for_sessions(sessions: &TaskTracker) {
+    let bound = SHUTDOWN_GRACE + Duration::from_secs(1);
+    if tokio::time::timeout(bound, sessions.wait()).await.is_err() {
+        tracing::warn!(
+            "{} sessions held by bots that never returned; not waiting for them",
+            sessions.len()
+        );
+    }
 }
 
 /// Completes [`SHUTDOWN_GRACE`] after this connection first saw the shutdown, however often it

@@ -71,7 +71,7 @@ pub async fn serve_http(listener: TcpListener, shared: Arc<Shared>, shutdown: Ca
         tracing::warn!("HTTP listener failed: {e}");
     }
     sessions.close();
-    sessions.wait().await;
+    connection::wait_for_sessions(&sessions).await;
 }
 
 async fn asset_owned(path: String) -> Response {

@@ -50,7 +50,7 @@ pub async fn serve_tcp(listener: TcpListener, shared: Arc<Shared>, shutdown: Can
         });
     }
     sessions.close();
-    sessions.wait().await;
+    connection::wait_for_sessions(&sessions).await;
 }
 
 /// Binds a TCP address, refusing nothing but saying clearly when it is not loopback.

@@ -1,0 +1,308 @@
+//! Quick plugin calls run in line, on the reactor thread whose request asked for them.
+//!
+//! Handing a call to a lane and its answer back costs two wake-ups across threads, which on a
+//! virtual machine is more than a small bot's whole call (BENCHMARKS.md, "Quick calls in line").
+//! A call runs in line only when all of these hold:
+//! - its handle has been quick lately (its [`Pace`]): a bot that thinks stays on the lanes, and
+//!   one that turns slow goes back to them after one slow call;
+//! - all but one of the runtime's reactor threads are free of such calls: one is always left to
+//!   poll the I/O driver and run every other task, even when a quick bot hangs in line for good;
+//! - the call is made during the first poll of a client's request, before which the connection
+//!   had nothing to read (so the request has woken no task into this thread's own run slot,
+//!   where no other thread could take it while the bot runs);
+//! - more than one client is connected: a lone client is answered sooner through a lane, whose
+//!   look for the next call keeps the processors from idling between its requests.
+//!
+//! A reactor thread held in line does not poll the I/O driver, and the free one may be asleep,
+//! waiting to be told of work: a watchdog thread spawns an empty task on the runtime once a call
+//! has been in line for a tick, which wakes the free thread, and it takes over the driver.
+
+use std::cell::Cell;
+use std::future::Future;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::task::{Context, Poll};
+use std::thread::Thread;
+use std::time::{Duration, Instant};
+
+use tokio::runtime::Handle;
+
+use yomi_protocol::{ErrorCode, ErrorInfo};
+
+/// A call under this is quick; a slower one costs as many credits as its time holds this budget.
+const BUDGET: Duration = Duration::from_micros(50);
+/// Credits a handle needs for its calls to run in line: that many quick calls in a row.
+const QUICK: u32 = 16;
+/// The most credits a handle keeps, so one slow call after a long quick run still counts.
+const CAP: u32 = 64;
+
+/// How quick a plugin handle's calls have been lately, in credits: each quick call earns one,
+/// a slower one costs one per [`BUDGET`] it took. Wall time also counts the operating system's
+/// preemptions; the credits make one preempted call cost a few quick calls, not the handle's
+/// place in line.
+#[derive(Debug, Default)]
+pub struct Pace(AtomicU32);
+
+impl Pace {
+    fn is_quick(&self) -> bool {
+        self.0.load(Ordering::Relaxed) >= QUICK
+    }
+
+    /// Counts one call of the handle that took `took`.
+    pub fn record(&self, took: Duration) {
+        let credit = self.0.load(Ordering::Relaxed);
+        let credit = if took < BUDGET {
+            (credit + 1).min(CAP)
+        } else {
+            let cost = (took.as_micros() / BUDGET.as_micros()).min(u128::from(CAP)) as u32;
+            credit.saturating_sub(cost)
+        };
+        self.0.store(credit, Ordering::Relaxed);
+    }
+
+    /// Starts over, as for a new handle: its options changed, and its speed with them.
+    pub fn forget(&self) {
+        self.0.store(0, Ordering::Relaxed);
+    }
+}
+
+/// How often the watchdog looks at the calls in line while there are any.
+const TICK: Duration = Duration::from_millis(1);
+/// How long the watchdog goes on looking after the last call in line before it sleeps.
+const WATCH: Duration = Duration::from_millis(100);
+
+/// Calls running in line now, over all runtimes of the process.
+static IN_LINE: AtomicUsize = AtomicUsize::new(0);
+/// Calls started in line so far: the watchdog tells a call that spans a tick from a new one.
+static STARTED: AtomicUsize = AtomicUsize::new(0);
+/// Clients connected now.
+static CLIENTS: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    /// While a request's first poll runs on this thread: how many calls may run in line at once
+    /// (0: none may, at any other time).
+    static ALLOWED: Cell<usize> = const { Cell::new(0) };
+}
+
+/// A connected client, counted until dropped.
+pub struct Client(());
+
+impl Client {
+    pub fn connected() -> Client {
+        CLIENTS.fetch_add(1, Ordering::Relaxed);
+        Client(())
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        CLIENTS.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// How many calls may run in line at once on the current runtime: all of its reactor threads
+/// but one (none on a runtime with one thread, or outside a runtime). The runtime is the one
+/// the watchdog wakes.
+pub fn limit() -> usize {
+    let Ok(runtime) = Handle::try_current() else { return 0 };
+    let limit = runtime.metrics().num_workers() - 1;
+    if limit > 0 {
+        watchdog().runtime.lock().unwrap_or_else(|p| p.into_inner()).replace(runtime);
+    }
+    limit
+}
+
+/// The thread that keeps a runtime's I/O going while a call holds one of its threads in line.
+struct Watchdog {
+    thread: Thread,
+    /// Asleep until the next call in line.
+    asleep: AtomicBool,
+    /// The runtime serving the clients (the last one to ask for the limit).
+    runtime: Mutex<Option<Handle>>,
+}
+
+fn watchdog() -> &'static Watchdog {
+    static WATCHDOG: OnceLock<Watchdog> = OnceLock::new();
+    WATCHDOG.get_or_init(|| {
+        let thread = std::thread::Builder::new()
+            .name("yomi-in-line-watch".into())
+            .spawn(|| watchdog().watch())
+            .expect("the watchdog thread starts")
+            .thread()
+            .clone();
+        Watchdog { thread, asleep: AtomicBool::new(false), runtime: Mutex::new(None) }
+    })
+}
+
+impl Watchdog {
+    fn watch(&self) {
+        let (mut seen_in_line, mut seen_started) = (0, 0);
+        let mut last_call = Instant::now();
+        loop {
+            std::thread::sleep(TICK);
+            let (in_line, started) =
+                (IN_LINE.load(Ordering::SeqCst), STARTED.load(Ordering::SeqCst));
+            if in_line > 0 && seen_in_line > 0 && started == seen_started {
+                // A call has been in line for a whole tick: wake a free reactor thread.
+                if let Some(runtime) = &*self.runtime.lock().unwrap_or_else(|p| p.into_inner()) {
+                    drop(runtime.spawn(async {}));
+                }
+            }
+            if in_line > 0 || started != seen_started {
+                last_call = Instant::now();
+            } else if last_call.elapsed() > WATCH {
+                self.asleep.store(true, Ordering::SeqCst);
+                // Unless a call came in meanwhile, sleep until the next one unparks this thread.
+                if IN_LINE.load(Ordering::SeqCst) == 0 {
+                    std::thread::park();
+                }
+                self.asleep.store(false, Ordering::SeqCst);
+                last_call = Instant::now();
+            }
+            (seen_in_line, seen_started) = (in_line, started);
+        }
+    }
+
+    /// Makes sure the watchdog is awake: a call is going in line.
+    fn wake(&self) {
+        if self.asleep.load(Ordering::SeqCst) {
+            self.thread.unpark();
+        }
+    }
+}
+
+/// A request's work whose first poll may run quick calls in line, when `fresh` (the connection
+/// had nothing to read before this request, see the module doc), at most `limit` at once.
+pub fn first_poll<F: Future + ?Sized>(
+    fresh: bool,
+    limit: usize,
+    work: Pin<&mut F>,
+) -> FirstPoll<'_, F> {
+    FirstPoll { work, allowed: if fresh { limit } else { 0 } }
+}
+
+/// See [`first_poll`].
+pub struct FirstPoll<'a, F: ?Sized> {
+    work: Pin<&'a mut F>,
+    /// Calls allowed in line during the next poll; 0 after the first.
+    allowed: usize,
+}
+
+impl<F: Future + ?Sized> Future for FirstPoll<'_, F> {
+    type Output = F::Output;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        let allowed = std::mem::take(&mut self.allowed);
+        let before = ALLOWED.replace(allowed);
+        let polled = self.work.as_mut().poll(cx);
+        ALLOWED.set(before);
+        polled
+    }
+}
+
+/// Runs the plugin call `f` here, in line, if the rules in the module doc allow it for a handle
+/// of pace `pace`; `None` (`f` not run, or it declined by returning `None`) means it goes to a
+/// lane. A host-side panic in `f` is an internal error, as on a lane.
+pub fn run<T>(
+    pace: &Pace,
+    f: impl FnOnce() -> Option<Result<T, ErrorInfo>>,
+) -> Option<Result<T, ErrorInfo>> {
+    let limit = ALLOWED.get();
+    if limit == 0 || CLIENTS.load(Ordering::Relaxed) < 2 || !pace.is_quick() {
+        return None;
+    }
+    if IN_LINE.fetch_add(1, Ordering::SeqCst) >= limit {
+        IN_LINE.fetch_sub(1, Ordering::SeqCst);
+        return None;
+    }
+    STARTED.fetch_add(1, Ordering::SeqCst);
+    watchdog().wake();
+    let started = Instant::now();
+    let result = catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        Some(Err(ErrorInfo::new(ErrorCode::Internal, "plugin call did not finish: it panicked")))
+    });
+    IN_LINE.fetch_sub(1, Ordering::SeqCst);
+    if result.is_some() {
+        pace.record(started.elapsed());
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quick_pace() -> Pace {
+        let pace = Pace::default();
+        for _ in 0..QUICK {
+            pace.record(Duration::from_micros(5));
+        }
+        pace
+    }
+
+    #[test]
+    fn a_handle_earns_its_place_in_line_by_quick_calls_and_loses_it_by_slow_ones() {
+        let pace = Pace::default();
+        for _ in 0..QUICK - 1 {
+            pace.record(Duration::from_micros(5));
+        }
+        assert!(!pace.is_quick(), "one quick call short");
+        pace.record(Duration::from_micros(5));
+        assert!(pace.is_quick());
+        for _ in 0..CAP {
+            pace.record(Duration::from_micros(5));
+        }
+        // A call preempted for a millisecond costs 20 quick calls, not the place.
+        pace.record(Duration::from_millis(1));
+        assert!(pace.is_quick());
+        // A bot that thinks for a tenth of a second loses it at once.
+        pace.record(Duration::from_millis(100));
+        assert!(!pace.is_quick());
+        let pace = quick_pace();
+        pace.forget();
+        assert!(!pace.is_quick());
+    }
+
+    /// Polls `work` once as a fresh request's first poll, allowing `limit` calls in line.
+    fn first_poll_of<T>(fresh: bool, limit: usize, work: impl FnOnce() -> T) -> T {
+        let work = std::pin::pin!(async move { work() });
+        let mut polled = std::pin::pin!(first_poll(fresh, limit, work));
+        let mut cx = Context::from_waker(futures_util::task::noop_waker_ref());
+        match polled.as_mut().poll(&mut cx) {
+            Poll::Ready(value) => value,
+            Poll::Pending => unreachable!("the work never waits"),
+        }
+    }
+
+    /// Every rule in one test: the counters are the process's, so tests of them must not run
+    /// side by side.
+    #[test]
+    fn a_call_runs_in_line_only_when_every_rule_allows() {
+        let quick = quick_pace();
+        let here = || Some(Ok(std::thread::current().id()));
+        let _one = Client::connected();
+        assert!(first_poll_of(true, 1, || run(&quick, here)).is_none(), "a lone client");
+        let _two = Client::connected();
+        let ran = first_poll_of(true, 1, || run(&quick, here));
+        assert_eq!(ran.unwrap().unwrap(), std::thread::current().id());
+        assert!(first_poll_of(false, 1, || run(&quick, here)).is_none(), "not fresh");
+        assert!(first_poll_of(true, 0, || run(&quick, here)).is_none(), "one reactor thread");
+        assert!(run(&quick, here).is_none(), "outside a request's first poll");
+        assert!(first_poll_of(true, 1, || run(&Pace::default(), here)).is_none(), "not quick");
+        // All but one reactor thread in line already: the next call goes to a lane.
+        let nested = first_poll_of(true, 1, || {
+            run(&quick, || Some(Ok(first_poll_of(true, 1, || run(&quick, here)).is_none())))
+        });
+        assert!(nested.unwrap().unwrap(), "only one call in line at once with a limit of one");
+        // A call that declines (its handle is busy) goes to a lane too, and counts nothing.
+        assert!(first_poll_of(true, 1, || run(&quick, || None::<Result<(), _>>)).is_none());
+        // A host-side panic is an internal error, and frees the place in line.
+        let panicked = first_poll_of(true, 1, || {
+            run(&quick, || -> Option<Result<(), _>> { panic!("a host bug") })
+        });
+        assert_eq!(panicked.unwrap().unwrap_err().code, ErrorCode::Internal);
+        assert_eq!(IN_LINE.load(Ordering::SeqCst), 0);
+    }
+}
