@@ -70,7 +70,8 @@ impl Pace {
 
 /// How often the watchdog looks at the calls in line while there are any.
 const TICK: Duration = Duration::from_millis(1);
-/// How long the watchdog goes on looking after the last call in line before it sleeps.
+/// How long the watchdog goes on looking after the last call in line before it sleeps until the
+/// next.
 const WATCH: Duration = Duration::from_millis(100);
 
 /// Calls running in line now, over all runtimes of the process.
@@ -139,26 +140,32 @@ fn watchdog() -> &'static Watchdog {
 impl Watchdog {
     fn watch(&self) {
         let (mut seen_in_line, mut seen_started) = (0, 0);
+        // The calls in line counted by `STARTED` when the watchdog last woke the runtime.
+        let mut nudged = usize::MAX;
         let mut last_call = Instant::now();
         loop {
-            std::thread::sleep(TICK);
+            // Asleep until the next call goes in line when none has for a while, or when the
+            // runtime has been woken for the calls in line now (one that never returns included);
+            // looking every tick otherwise.
+            if last_call.elapsed() > WATCH || (seen_in_line > 0 && nudged == seen_started) {
+                self.asleep.store(true, Ordering::SeqCst);
+                if STARTED.load(Ordering::SeqCst) == seen_started {
+                    std::thread::park();
+                }
+                self.asleep.store(false, Ordering::SeqCst);
+            } else {
+                std::thread::sleep(TICK);
+            }
             let (in_line, started) =
                 (IN_LINE.load(Ordering::SeqCst), STARTED.load(Ordering::SeqCst));
-            if in_line > 0 && seen_in_line > 0 && started == seen_started {
+            if in_line > 0 && seen_in_line > 0 && started == seen_started && nudged != started {
                 // A call has been in line for a whole tick: wake a free reactor thread.
                 if let Some(runtime) = &*self.runtime.lock().unwrap_or_else(|p| p.into_inner()) {
                     drop(runtime.spawn(async {}));
                 }
+                nudged = started;
             }
             if in_line > 0 || started != seen_started {
-                last_call = Instant::now();
-            } else if last_call.elapsed() > WATCH {
-                self.asleep.store(true, Ordering::SeqCst);
-                // Unless a call came in meanwhile, sleep until the next one unparks this thread.
-                if IN_LINE.load(Ordering::SeqCst) == 0 {
-                    std::thread::park();
-                }
-                self.asleep.store(false, Ordering::SeqCst);
                 last_call = Instant::now();
             }
             (seen_in_line, seen_started) = (in_line, started);
