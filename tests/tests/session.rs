@@ -301,7 +301,7 @@ fn swap_to_another_bot_and_back() {
     assert_eq!(swapped["bot"], json!("misbehave/misbehave"));
     assert_eq!(
         swapped["options"],
-        json!({"on_act": "ok", "panic_on": "nothing", "hang_on_drop": false})
+        json!({"on_act": "ok", "panic_on": "nothing", "hang_on_drop": false, "hang_after": 0})
     );
     assert_eq!(answer(conn, &id, "rock"), "rock");
     // Its service methods are now reachable through the same id.
