@@ -11,7 +11,7 @@
 
 use std::cell::Cell;
 use std::future::Future;
-use std::sync::{Arc, Mutex, TryLockError};
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::time::Instant;
 
 use serde::de::DeserializeOwned;
@@ -117,6 +117,10 @@ impl BlockingHandle {
     ) -> Result<T, ErrorInfo> {
         let call = serde_json::to_vec(call)
             .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("unwritable call: {e}")))?;
+        if PLUGIN_THREAD.get() {
+            // Already off the reactor, with nothing else to run: no pace to keep.
+            return invoke_raw(&mut lock(&self.0.handle), &call);
+        }
         // In line only if the handle is free: a reactor thread never waits for another call.
         let in_line = in_line::run(&self.0.pace, || match self.0.handle.try_lock() {
             Ok(mut handle) => Some(invoke_raw(&mut handle, &call)),
@@ -128,9 +132,7 @@ impl BlockingHandle {
         }
         let shared = self.0.clone();
         run(move || {
-            // A poisoned lock only means an earlier call panicked on the host side of the boundary;
-            // the plugin handle itself is still sound.
-            let mut handle = shared.handle.lock().unwrap_or_else(|p| p.into_inner());
+            let mut handle = lock(&shared.handle);
             let started = Instant::now();
             let result = invoke_raw(&mut handle, &call);
             shared.pace.record(started.elapsed());
@@ -144,6 +146,12 @@ impl BlockingHandle {
     pub fn forget_pace(&self) {
         self.0.pace.forget();
     }
+}
+
+/// A poisoned lock only means an earlier call panicked on the host side of the boundary; the
+/// plugin handle itself is still sound.
+fn lock(handle: &Mutex<ClosedOffReactor>) -> MutexGuard<'_, ClosedOffReactor> {
+    handle.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 fn invoke_raw<T: DeserializeOwned>(
