@@ -205,6 +205,7 @@ pub fn play_match(common: &Common, args: MatchArgs) -> anyhow::Result<ExitCode> 
     };
     let mut plan = MatchPlan::new(&registry, spec).map_err(|e| anyhow::anyhow!(e.message))?;
     plan.keep_games = args.transcript.is_some();
+    plan.log_as_text = true;
     let bar = bar(plan.spec.games as u64, "match");
     let data_dir = Some(common.data_dir());
     let env = SeatEnv { data_dir, deadline: plan.spec.policy.deadline(), ..SeatEnv::default() };
@@ -217,7 +218,7 @@ pub fn play_match(common: &Common, args: MatchArgs) -> anyhow::Result<ExitCode> 
         .map_err(|e| anyhow::anyhow!(e.message))?;
     bar.finish_and_clear();
     if let Some(path) = &args.transcript {
-        std::fs::write(path, transcript::render(&log))?;
+        std::fs::write(path, log.into_text())?;
     }
     let summary = json!({
         "game": result.game, "seats": result.seats, "games": result.games, "scores": result.scores,

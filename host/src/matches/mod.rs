@@ -5,10 +5,12 @@
 //! - [`policy`]: the deadline and what a timeout, an illegal action, an error, a crash or a
 //!   disconnect costs the seat.
 //! - [`referee`]: plays one game and records it.
+//! - [`log`]: the transcript being written, as values or straight as text.
 //! - [`transcript`]: the recorded form of a match, and replaying it.
 //! - [`runner`]: a match of several games with persistent agents.
 
 pub mod game;
+pub mod log;
 pub mod policy;
 pub mod referee;
 pub mod runner;

@@ -6,11 +6,12 @@ use std::time::Instant;
 
 use futures_util::future::join_all;
 use serde::Serialize;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use yomi_plugin::GameOver;
 use yomi_protocol::{ActRequest, Decision, ErrorCode, ErrorInfo, GameOutcome};
 
 use super::game::RefereedGame;
+use super::log::Log;
 use super::policy::{FailureCounts, FailureKind, OnFailure, Policy};
 use crate::agents::AgentHandle;
 
@@ -40,7 +41,7 @@ pub async fn play(
     agents: &[Arc<dyn AgentHandle>],
     policy: &Policy,
     game_index: u32,
-    log: &mut Vec<Value>,
+    log: &mut Log,
 ) -> Result<GameRecord, ErrorInfo> {
     let record = play_to_end(game, agents, policy, game_index, log).await?;
     let outcome = GameOutcome { scores: record.scores.clone(), summary: record.summary.clone() };
@@ -53,13 +54,13 @@ async fn play_to_end(
     agents: &[Arc<dyn AgentHandle>],
     policy: &Policy,
     game_index: u32,
-    log: &mut Vec<Value>,
+    log: &mut Log,
 ) -> Result<GameRecord, ErrorInfo> {
     let seats = agents.len();
     let mut failures = vec![FailureCounts::default(); seats];
     let mut steps = 0;
     loop {
-        let mut decisions = game.decisions().await?;
+        let decisions = game.decisions().await?;
         if decisions.is_empty() {
             break;
         }
@@ -78,19 +79,15 @@ async fn play_to_end(
         }
         let answers =
             join_all(decisions.iter().map(|d| ask(agents[d.seat].as_ref(), d, policy))).await;
-        // Logged once asked, so the observation moves into the transcript instead of being
-        // copied (the legal actions stay: blaming an illegal action needs them).
-        for d in &mut decisions {
-            let observation = std::mem::take(&mut d.observation);
-            log.push(line(
-                "decision",
-                game_index,
-                [
-                    ("seat", d.seat.into()),
-                    ("observation", observation),
-                    ("legal", Value::Array(d.legal.clone())),
-                ],
-            ));
+        for d in &decisions {
+            let (observation, legal) = (&d.observation, &d.legal);
+            log.push(&DecisionLine {
+                game: game_index,
+                legal,
+                observation,
+                seat: d.seat,
+                kind: "decision",
+            });
         }
         let mut actions = Vec::with_capacity(decisions.len());
         for (d, (answer, ms)) in decisions.iter().zip(answers) {
@@ -98,10 +95,15 @@ async fn play_to_end(
                 Ok(action) => (Some(action), None),
                 Err(e) => (None, Some((FailureKind::of(&e), e.message))),
             };
-            log.push(json!({
-                "type": "action", "game": game_index, "seat": d.seat, "action": action, "ms": ms,
-                "failure": failure.as_ref().map(|(k, m)| json!({"kind": k, "message": m})),
-            }));
+            let failed = failure.as_ref().map(|(kind, message)| Failure { kind: *kind, message });
+            log.push(&ActionLine {
+                action: action.as_ref(),
+                failure: failed,
+                game: game_index,
+                ms,
+                seat: d.seat,
+                kind: "action",
+            });
             match (action, failure) {
                 (Some(action), _) => actions.push((d.seat, action)),
                 (None, Some((kind, _))) => {
@@ -131,7 +133,7 @@ async fn play_to_end(
                         ));
                     };
                     failures[seat].add(FailureKind::Illegal);
-                    log.push(json!({"type": "illegal", "game": game_index, "seat": seat, "message": e.message}));
+                    log.push_value(json!({"type": "illegal", "game": game_index, "seat": seat, "message": e.message}));
                     match substitute(game, seat, FailureKind::Illegal, policy).await? {
                         Some(action)
                             if Some(&action)
@@ -158,12 +160,12 @@ async fn play_to_end(
                 Err(e) => return Err(e),
             }
         };
-        log.push(line("event", game_index, [("event", event.clone())]));
+        log.push(&EventLine { event: &event, game: game_index, kind: "event" });
         let observed = join_all(agents.iter().map(|a| a.observe(event.clone()))).await;
         for (seat, result) in observed.into_iter().enumerate() {
             if let Err(e) = result {
                 failures[seat].add(FailureKind::of(&e));
-                log.push(json!({"type": "observe_failed", "game": game_index, "seat": seat, "message": e.message}));
+                log.push_value(json!({"type": "observe_failed", "game": game_index, "seat": seat, "message": e.message}));
             }
         }
     }
@@ -176,7 +178,7 @@ async fn play_to_end(
             format!("the game scored {} seats of {seats}", outcome.scores.len()),
         ));
     }
-    log.push(json!({"type": "outcome", "game": game_index, "scores": outcome.scores, "summary": outcome.summary, "failures": failures}));
+    log.push_value(json!({"type": "outcome", "game": game_index, "scores": outcome.scores, "summary": outcome.summary, "failures": failures}));
     Ok(GameRecord {
         scores: outcome.scores,
         summary: outcome.summary,
@@ -186,14 +188,42 @@ async fn play_to_end(
     })
 }
 
-/// A transcript line of game `game`, from owned values (`json!` would copy each value once more,
-/// through the serializer).
-fn line<const N: usize>(kind: &str, game: u32, fields: [(&str, Value); N]) -> Value {
-    let mut map = Map::new();
-    map.insert("type".into(), kind.into());
-    map.insert("game".into(), game.into());
-    map.extend(fields.into_iter().map(|(key, value)| (key.to_string(), value)));
-    Value::Object(map)
+// Transcript lines written for every step, their fields in the order a `Value` map sorts them
+// (see `log`): the same text as a map would give, without building one.
+
+#[derive(Serialize)]
+struct DecisionLine<'a> {
+    game: u32,
+    legal: &'a [Value],
+    observation: &'a Value,
+    seat: usize,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+#[derive(Serialize)]
+struct ActionLine<'a> {
+    action: Option<&'a Value>,
+    failure: Option<Failure<'a>>,
+    game: u32,
+    ms: u64,
+    seat: usize,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+#[derive(Serialize)]
+struct Failure<'a> {
+    kind: FailureKind,
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct EventLine<'a> {
+    event: &'a Value,
+    game: u32,
+    #[serde(rename = "type")]
+    kind: &'static str,
 }
 
 /// Tells every seat's agent the outcome. A bot that fails to take it in has already played its
@@ -273,10 +303,10 @@ fn forfeit(
     failures: Vec<FailureCounts>,
     steps: usize,
     game_index: u32,
-    log: &mut Vec<Value>,
+    log: &mut Log,
 ) -> Result<GameRecord, ErrorInfo> {
     let scores: Vec<f64> = (0..seats).map(|s| if s == seat { 0.0 } else { 1.0 }).collect();
     let summary = json!({"forfeit": {"seat": seat, "kind": kind}});
-    log.push(json!({"type": "outcome", "game": game_index, "scores": scores, "summary": summary, "failures": failures}));
+    log.push_value(json!({"type": "outcome", "game": game_index, "scores": scores, "summary": summary, "failures": failures}));
     Ok(GameRecord { scores, summary, failures, forfeit: Some((seat, kind)), steps })
 }

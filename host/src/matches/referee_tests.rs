@@ -131,10 +131,10 @@ async fn referee(scripts: [Vec<Step>; 2], policy: Policy) -> Played {
         .collect();
     let agents: Vec<Arc<dyn AgentHandle>> =
         scripts.iter().map(|s| s.clone() as Arc<dyn AgentHandle>).collect();
-    let mut log = Vec::new();
+    let mut log = Log::new(false);
     let record = play(&Picks::new(), &agents, &policy, 0, &mut log).await.expect("refereed");
     let told = scripts.iter().map(|s| std::mem::take(&mut *s.told.lock().unwrap())).collect();
-    Played { record, told, log }
+    Played { record, told, log: log.into_values() }
 }
 
 fn policy(deadline_ms: Option<u64>, on_failure: OnFailure) -> Policy {
@@ -230,4 +230,28 @@ fn culprits_are_the_seats_whose_action_is_not_listed() {
     assert!(blamed(&[(0, json!("a")), (1, json!("a"))]).is_empty());
     // A lone actor is the culprit even for an action listed by range (a bet amount).
     assert_eq!(blamed(&[(1, json!(250))]), vec![1]);
+}
+
+/// A tournament writes these lines straight as text; a `Value` map would sort their keys. The two
+/// must give the same transcript, so each struct lists its fields in sorted order.
+#[test]
+fn step_lines_write_their_fields_in_the_order_a_map_sorts_them() {
+    fn same_as_a_map(line: &impl Serialize) {
+        let text = serde_json::to_string(line).unwrap();
+        let through_map = serde_json::to_string(&serde_json::to_value(line).unwrap()).unwrap();
+        assert_eq!(text, through_map);
+    }
+    let (observation, legal) = (json!({"b": 1, "a": 2}), vec![json!("rock"), json!("paper")]);
+    same_as_a_map(&DecisionLine {
+        game: 3,
+        legal: &legal,
+        observation: &observation,
+        seat: 1,
+        kind: "decision",
+    });
+    let failure = Some(Failure { kind: FailureKind::Illegal, message: "lizard" });
+    for (action, failure) in [(Some(&legal[0]), None), (None, failure)] {
+        same_as_a_map(&ActionLine { action, failure, game: 3, ms: 12, seat: 0, kind: "action" });
+    }
+    same_as_a_map(&EventLine { event: &observation, game: 3, kind: "event" });
 }

@@ -10,6 +10,7 @@ use yomi_protocol::options::resolve;
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use super::game::HostedGame;
+use super::log::Log;
 use super::policy::{FailureCounts, Policy};
 use super::referee::{self, GameRecord};
 use super::seat::{SeatEnv, SeatPlan, SeatSpec};
@@ -53,6 +54,9 @@ pub struct MatchPlan {
     /// for, a tournament game, a replay). Off, a long match holds only its running totals: a
     /// million-game `match.run` without a transcript must not grow the server by gigabytes.
     pub keep_games: bool,
+    /// Only the transcript's text is wanted (tournament records, a file): its lines are written
+    /// straight into it (see [`Log`]).
+    pub log_as_text: bool,
 }
 
 impl MatchPlan {
@@ -79,7 +83,7 @@ impl MatchPlan {
             .iter()
             .map(|s| SeatPlan::resolve(registry, &spec.game, s))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(MatchPlan { spec, game, game_options, seats, keep_games: true })
+        Ok(MatchPlan { spec, game, game_options, seats, keep_games: true, log_as_text: false })
     }
 
     /// The seed of seat `seat`'s agent: fixed for the match, so the agent's randomness replays.
@@ -159,7 +163,7 @@ pub struct MatchResult {
 /// [`MatchPlan::keep_games`] only the header and the result line).
 pub struct PlayedMatch {
     pub result: MatchResult,
-    pub log: Vec<Value>,
+    pub log: Log,
 }
 
 /// How far a match has got, for whoever watches it.
@@ -178,8 +182,11 @@ pub async fn play(
     mut progress: impl FnMut(Progress<'_>),
 ) -> Result<PlayedMatch, ErrorInfo> {
     let agents = plan.start_agents(env).await?;
-    let mut log = vec![plan.header()];
-    progress(Progress::Started(&log[0]));
+    let header = plan.header();
+    progress(Progress::Started(&header));
+    let mut log = Log::new(plan.log_as_text);
+    log.push_value(header);
+    log.end_header();
     let result = run(plan, &agents, &mut log, |index, record, totals| {
         progress(Progress::Game { index, record, totals })
     })
@@ -192,7 +199,7 @@ pub async fn play(
 async fn run(
     plan: &MatchPlan,
     agents: &[Arc<dyn AgentHandle>],
-    log: &mut Vec<Value>,
+    log: &mut Log,
     mut progress: impl FnMut(u32, &GameRecord, &[f64]),
 ) -> Result<MatchResult, ErrorInfo> {
     let seats = plan.seats.len();
@@ -207,7 +214,7 @@ async fn run(
     };
     for index in 0..plan.spec.games {
         let seed = plan.game_seed(index);
-        log.push(json!({"type": "game", "game": index, "seed": seed}));
+        log.push_value(json!({"type": "game", "game": index, "seed": seed}));
         let game = HostedGame::open(&plan.game, plan.game_options.clone(), seed).await?;
         let record = referee::play(&game, agents, &plan.spec.policy, index, log).await?;
         for seat in 0..seats {
@@ -222,9 +229,9 @@ async fn run(
         if plan.keep_games {
             result.records.push(record);
         } else {
-            log.truncate(1); // the header stays
+            log.keep_header_only();
         }
     }
-    log.push(json!({"type": "result", "scores": result.scores, "failures": result.failures, "forfeits": result.forfeits}));
+    log.push_value(json!({"type": "result", "scores": result.scores, "failures": result.failures, "forfeits": result.forfeits}));
     Ok(result)
 }

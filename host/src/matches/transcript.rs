@@ -130,6 +130,7 @@ pub async fn replay(
         ..SeatEnv::default()
     };
     let PlayedMatch { result, log } = runner::play(&plan, &env, |_| {}).await?;
+    let log = log.into_values();
     let build_changes = build_changes(header, &log[0]);
     let divergence = recorded
         .iter()

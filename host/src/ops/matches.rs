@@ -80,7 +80,7 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
             "scores": result.scores, "failures": result.failures, "forfeits": result.forfeits,
         });
         if want_transcript {
-            reply["transcript"] = Value::Array(log);
+            reply["transcript"] = Value::Array(log.into_values());
         }
         Ok(reply)
     });

@@ -20,7 +20,6 @@ use crate::matches::policy::FailureCounts;
 use crate::matches::referee::GameRecord;
 use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch};
 use crate::matches::seat::{SeatEnv, SeatPlan, SeatSpec};
-use crate::matches::transcript;
 use crate::runtime::blocking::{blocking, on_plugin_thread};
 use crate::runtime::registry::{GameRef, Registry};
 
@@ -102,6 +101,7 @@ impl Tournament {
             game_options: self.game_options.clone(),
             seats: slot.seats.iter().map(|&b| self.bots[b].clone()).collect(),
             keep_games: true,
+            log_as_text: true,
         }
     }
 }
@@ -350,7 +350,7 @@ async fn play_slot(
     let env = SeatEnv { data_dir, deadline: t.spec.policy.deadline(), ..SeatEnv::default() };
     let PlayedMatch { result, log } = runner::play(&plan, &env, |_| {}).await?;
     let record = result.records.into_iter().next().expect("a one-game match has one record");
-    let transcript = if t.spec.keep_transcripts { transcript::render(&log) } else { String::new() };
+    let transcript = if t.spec.keep_transcripts { log.into_text() } else { String::new() };
     Ok(PlayedGame { slot, record, transcript })
 }
 
