@@ -122,10 +122,8 @@ impl BlockingHandle {
             return invoke_raw(&mut lock(&self.0.handle), &call);
         }
         // In line only if the handle is free: a reactor thread never waits for another call.
-        let in_line = in_line::run(&self.0.pace, || match self.0.handle.try_lock() {
-            Ok(mut handle) => Some(invoke_raw(&mut handle, &call)),
-            Err(TryLockError::Poisoned(p)) => Some(invoke_raw(&mut p.into_inner(), &call)),
-            Err(TryLockError::WouldBlock) => None,
+        let in_line = in_line::run(&self.0.pace, || {
+            try_lock(&self.0.handle).map(|mut handle| invoke_raw(&mut handle, &call))
         });
         if let Some(result) = in_line {
             return result;
@@ -152,6 +150,15 @@ impl BlockingHandle {
 /// plugin handle itself is still sound.
 fn lock(handle: &Mutex<ClosedOffReactor>) -> MutexGuard<'_, ClosedOffReactor> {
     handle.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The handle unless another call holds it (a poisoned lock taken as in [`lock`]).
+fn try_lock(handle: &Mutex<ClosedOffReactor>) -> Option<MutexGuard<'_, ClosedOffReactor>> {
+    match handle.try_lock() {
+        Ok(handle) => Some(handle),
+        Err(TryLockError::Poisoned(p)) => Some(p.into_inner()),
+        Err(TryLockError::WouldBlock) => None,
+    }
 }
 
 fn invoke_raw<T: DeserializeOwned>(
