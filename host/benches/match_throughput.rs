@@ -12,9 +12,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use serde_json::Value;
-use yomi_host::matches::seat::BotSeat;
+use yomi_host::matches::seat::{BotSeat, SeatEnv};
 use yomi_host::runtime::registry::Registry;
-use yomi_host::tournament::runner::{self, Tournament};
+use yomi_host::tournament::runner::{self, Start};
 use yomi_host::tournament::schedule::{Format, TournamentSpec};
 use yomi_host::tournament::store::Store;
 use yomi_plugin::call::{Apply, Call, Observe, Open};
@@ -109,11 +109,14 @@ fn hosted(
         keep_transcripts: true,
         shard: None,
     };
-    let t: Tournament = runner::create(registry, &store, spec, None).unwrap();
+    let Ok(Start::Play(t)) = runner::create_or_resume(registry, &store, spec, None, u64::MAX)
+    else {
+        panic!("a fresh tournament starts")
+    };
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
     let start = Instant::now();
     let summary = rt
-        .block_on(runner::run(Arc::new(t), Arc::new(Mutex::new(store)), None, |_, _| {}))
+        .block_on(runner::run(t.into(), Arc::new(Mutex::new(store)), SeatEnv::default(), |_, _| {}))
         .unwrap();
     let rate = summary["games"].as_u64().unwrap() as f64 / start.elapsed().as_secs_f64();
     let _ = std::fs::remove_dir_all(&data);
@@ -128,7 +131,7 @@ fn median(mut rates: Vec<f64>) -> f64 {
 fn main() {
     // Games named on the command line (`cargo bench --bench match_throughput -- rps`), or all.
     let only: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
-    let registry = Registry::new(&[release_dir()]);
+    let registry = Registry::new(&[release_dir()]).expect("the release directory");
     registry.discover();
     let catalog = registry.catalog();
     let games: u64 =

@@ -24,10 +24,10 @@ const ACT: &str = "{\"id\":2,\"op\":\"agent.act\",\"agent\":\"a1\",\"observation
 /// A session of a server that found the build's plugins, holding one `example/rps` agent `a1`,
 /// with its outbox and the queue behind it.
 async fn session() -> Connection {
-    let registry = Registry::new(&[yomi_e2e::target_dir()]);
+    let registry = Registry::new(&[yomi_e2e::target_dir()]).expect("the target directory");
     let errors = registry.discover();
     assert!(errors.is_empty(), "plugins load: {errors:?}");
-    let shared = Arc::new(Shared { registry: Arc::new(registry), config: ServeConfig::default() });
+    let shared = Arc::new(Shared::new(Arc::new(registry), ServeConfig::default()));
     let (outbox, queue) = Outbox::new(1);
     let mut session = Session::new(shared, outbox.clone());
     let new = "{\"id\":0,\"op\":\"agent.new\",\"bot\":\"example/rps\",\"preset\":\"reader\"}";

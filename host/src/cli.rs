@@ -103,14 +103,17 @@ pub struct ServeArgs {
     /// TCP connections served at once.
     #[arg(long, default_value_t = 256)]
     pub max_connections: usize,
-    /// Base seed for agents created without an explicit seed.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// Base seed for agents created without an explicit seed, so whole sessions replay (tests);
+    /// without it each session draws its own from the OS.
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Serve Prometheus metrics over HTTP on this address, e.g. 127.0.0.1:9100.
     #[arg(long, value_name = "ADDR")]
     pub metrics: Option<SocketAddr>,
     #[command(flatten)]
     pub limits: crate::runtime::limits::Limits,
+    #[command(flatten)]
+    pub costs: crate::runtime::costs::CostLimits,
 }
 
 impl Common {
@@ -145,11 +148,11 @@ impl Common {
 
     /// Loads the plugins: everything discovered in the directories, and each named library file
     /// (whose directory becomes a plugin directory). Problems are logged on stderr.
-    pub fn registry(&self) -> Arc<Registry> {
-        let (registry, files) = self.empty_registry();
+    pub fn registry(&self) -> anyhow::Result<Arc<Registry>> {
+        let (registry, files) = self.empty_registry()?;
         registry.discover();
         load_files(&registry, &files);
-        Arc::new(registry)
+        Ok(Arc::new(registry))
     }
 
     /// The registry a one-shot `yomi <plugin> ...` command needs: only that plugin's library
@@ -157,8 +160,8 @@ impl Common {
     /// provides it, so the command does not open and hash every other plugin first; otherwise
     /// (another file name, or a library file named with `--plugins FILE`) everything, as
     /// [`Common::registry`] does.
-    pub fn registry_for(&self, plugin: &str) -> Arc<Registry> {
-        let (registry, files) = self.empty_registry();
+    pub fn registry_for(&self, plugin: &str) -> anyhow::Result<Arc<Registry>> {
+        let (registry, files) = self.empty_registry()?;
         let file_name = format!(
             "{}yomi_{plugin}{}",
             std::env::consts::DLL_PREFIX,
@@ -171,7 +174,7 @@ impl Common {
         if files.is_empty() {
             if let Some(file) = conventional {
                 if registry.load_path(&file).is_ok_and(|entry| entry.name() == plugin) {
-                    return Arc::new(registry);
+                    return Ok(Arc::new(registry));
                 }
             }
         }
@@ -179,13 +182,15 @@ impl Common {
     }
 
     /// A registry over the plugin directories with nothing loaded yet, and the library files
-    /// named on the command line.
-    fn empty_registry(&self) -> (Registry, Vec<PathBuf>) {
+    /// named on the command line. A directory or file that does not exist is an error: a typo
+    /// in `--plugins` must not start a server with an empty catalog.
+    fn empty_registry(&self) -> anyhow::Result<(Registry, Vec<PathBuf>)> {
         let (files, dirs): (Vec<PathBuf>, Vec<PathBuf>) =
             self.plugin_dirs().into_iter().partition(|p| p.is_file());
         let mut all_dirs = dirs;
         all_dirs.extend(files.iter().filter_map(|f| f.parent().map(PathBuf::from)));
-        (Registry::new(&all_dirs), files)
+        let registry = Registry::new(&all_dirs).map_err(|e| anyhow::anyhow!(e.message))?;
+        Ok((registry, files))
     }
 }
 
@@ -235,7 +240,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Serve(args) => serve(&cli.common, args),
         Command::Bots { json } => {
-            let catalog = cli.common.registry().catalog();
+            let catalog = cli.common.registry()?.catalog();
             if json {
                 outln!("{}", serde_json::to_string_pretty(&catalog)?)?;
             } else {
@@ -244,7 +249,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Plugins { json } => {
-            let registry = cli.common.registry();
+            let registry = cli.common.registry()?;
             let list: Vec<_> = registry.list().iter().map(|p| p.describe()).collect();
             if json {
                 outln!("{}", serde_json::to_string_pretty(&list)?)?;
@@ -285,7 +290,7 @@ fn asks_for_help(word: &str) -> bool {
 
 /// Runs `yomi <plugin> <args...>` inside the plugin and prints what it returns.
 fn plugin_command(common: &Common, plugin: &str, args: &[String]) -> anyhow::Result<ExitCode> {
-    let registry = common.registry_for(plugin);
+    let registry = common.registry_for(plugin)?;
     let entry = registry.plugin(plugin, None).map_err(|e| {
         let known: Vec<String> = registry.latest().iter().map(|p| p.name().to_string()).collect();
         anyhow::anyhow!("{} (loaded plugins: {}; built-in commands: serve, bots, plugins, match, tournament, replay, repro)", e.message, known.join(", "))
@@ -318,8 +323,10 @@ fn serve(common: &Common, args: ServeArgs) -> anyhow::Result<ExitCode> {
         data_dir: Some(common.data_dir()),
         base_seed: args.seed,
         limits: args.limits,
+        costs: args.costs,
     };
-    let shared = Arc::new(Shared { registry: common.registry(), config });
+    config.costs.check().map_err(anyhow::Error::msg)?;
+    let shared = Arc::new(Shared::new(common.registry()?, config));
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
         let shutdown = CancellationToken::new();

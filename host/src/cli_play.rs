@@ -194,7 +194,7 @@ fn bar(total: u64, what: &str) -> ProgressBar {
 
 /// `yomi match`.
 pub fn play_match(common: &Common, args: MatchArgs) -> anyhow::Result<ExitCode> {
-    let registry = common.registry();
+    let registry = common.registry()?;
     let spec = MatchSpec {
         game: args.game.clone(),
         game_options: parse_game_options(&args.game_options)?,
@@ -276,10 +276,16 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let registry = common.registry();
+    let registry = common.registry()?;
+    // The command line is the operator's own: no game limit but the schedule's own bound.
+    let max = u64::MAX;
     let start = match &args.resume {
-        Some(id) => tournaments::reopen(&registry, &store, id).map(|t| Start::Play(Box::new(t))),
-        None => tournaments::create_or_resume(&registry, &store, spec_of(&args)?, args.id.clone()),
+        Some(id) => {
+            tournaments::reopen(&registry, &store, id, max).map(|t| Start::Play(Box::new(t)))
+        }
+        None => {
+            tournaments::create_or_resume(&registry, &store, spec_of(&args)?, args.id.clone(), max)
+        }
     }
     .map_err(|e| anyhow::anyhow!(e.message))?;
     let t = match start {
@@ -292,18 +298,15 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
     eprintln!(
         "tournament {} ({} games scheduled; resume with `yomi tournament --resume {}`)",
         t.id,
-        t.slots().len(),
+        t.slots().end - t.slots().start,
         t.id
     );
-    let bar = bar(t.schedule.len() as u64, "tournament");
-    let data_dir = Some(common.data_dir());
+    let bar = bar(t.schedule.total(), "tournament");
+    let env = SeatEnv { data_dir: Some(common.data_dir()), ..SeatEnv::default() };
     let summary = runtime()?
-        .block_on(tournaments::run(
-            Arc::new(t),
-            Arc::new(Mutex::new(store)),
-            data_dir,
-            |done, _| bar.set_position(done),
-        ))
+        .block_on(tournaments::run(Arc::new(t), Arc::new(Mutex::new(store)), env, |done, _| {
+            bar.set_position(done)
+        }))
         .map_err(|e| anyhow::anyhow!(e.message))?;
     bar.finish_and_clear();
     print_summary(&summary, args.json)?;
@@ -352,7 +355,7 @@ fn merge_shards(common: &Common, args: MergeArgs) -> anyhow::Result<ExitCode> {
     let shards = merge::read_shards(&args.dirs).map_err(|e| anyhow::anyhow!(e.message))?;
     let out = Store::open(&common.data_dir()).map_err(|e| anyhow::anyhow!(e.message))?;
     let summary =
-        merge::merge(&common.registry(), shards, &out).map_err(|e| anyhow::anyhow!(e.message))?;
+        merge::merge(&*common.registry()?, shards, &out).map_err(|e| anyhow::anyhow!(e.message))?;
     eprintln!(
         "merged {} games of tournament {} into {}",
         summary["games"],
@@ -366,7 +369,7 @@ fn merge_shards(common: &Common, args: MergeArgs) -> anyhow::Result<ExitCode> {
 /// `yomi replay`: exit 0 when the transcript plays out identically, 1 when it diverges.
 pub fn replay(common: &Common, args: ReplayArgs) -> anyhow::Result<ExitCode> {
     let lines = transcript::read(&args.file).map_err(|e| anyhow::anyhow!(e.message))?;
-    let registry = common.registry();
+    let registry = common.registry()?;
     let report = runtime()?
         .block_on(transcript::replay(&registry, &lines, Some(common.data_dir())))
         .map_err(|e| anyhow::anyhow!(e.message))?;

@@ -37,6 +37,8 @@ pub struct Session {
     pub agents: BTreeMap<String, AgentSlot>,
     /// Counts agents made, for ids and default seeds.
     agents_made: u64,
+    /// The seed agents made without one derive theirs from: `--seed`, or drawn from the OS.
+    base_seed: u64,
     /// Counts matches started, for match ids.
     matches_started: u64,
     /// Moves awaited from this client for the seats it plays.
@@ -50,14 +52,15 @@ pub struct Session {
 impl Session {
     pub fn new(shared: Arc<Shared>, outbox: Outbox) -> Session {
         Session {
-            shared,
             outbox,
             agents: BTreeMap::new(),
             agents_made: 0,
+            base_seed: shared.config.base_seed.unwrap_or_else(fresh_seed),
             matches_started: 0,
             mailbox: Arc::default(),
             background: TaskTracker::new(),
             cancel: CancellationToken::new(),
+            shared,
         }
     }
 
@@ -83,6 +86,12 @@ impl Session {
             };
             let _ = outbox.reply(&reply).await;
         });
+    }
+
+    /// Whether the client holds the operator's role (larger limits). Every session is an
+    /// operator's until the transports authenticate their clients.
+    pub fn is_operator(&self) -> bool {
+        true
     }
 
     /// Whether no match or tournament of this session is running (the idle timeout applies).
@@ -112,10 +121,7 @@ impl Session {
     /// A fresh agent id and the seed it gets unless the client chose one.
     pub fn next_agent(&mut self) -> (String, u64) {
         self.agents_made += 1;
-        (
-            format!("a{}", self.agents_made),
-            derive_seed(self.shared.config.base_seed, self.agents_made),
-        )
+        (format!("a{}", self.agents_made), derive_seed(self.base_seed, self.agents_made))
     }
 
     pub fn agent(&self, id: &str) -> Result<&AgentSlot, ErrorInfo> {
@@ -135,6 +141,12 @@ impl Session {
         self.background.wait().await;
         self.agents.clear();
     }
+}
+
+/// A seed from the OS: what a client that named none gets, so no other client can predict it.
+pub fn fresh_seed() -> u64 {
+    use rand::RngCore;
+    rand::rngs::OsRng.next_u64()
 }
 
 fn unknown_agent(id: &str) -> ErrorInfo {

@@ -60,6 +60,52 @@ fn a_truncated_records_file_is_refused_by_name() {
     refused_naming_the_file(tmp.path());
 }
 
+/// Rewrites every occurrence of `from` in the records file with `to` (of the same length): a
+/// damaged value that still parses, inside the data pages, with the file's structure intact.
+fn rewrite_value(data: &Path, from: &str, to: &str) {
+    assert_eq!(from.len(), to.len());
+    let file = data.join("records.sqlite3");
+    let bytes = std::fs::read(&file).unwrap();
+    let text = bytes.windows(from.len()).filter(|w| *w == from.as_bytes()).count();
+    assert!(text > 0, "`{from}` is not in the records file");
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut rest = &bytes[..];
+    while let Some(at) = rest.windows(from.len()).position(|w| w == from.as_bytes()) {
+        out.extend_from_slice(&rest[..at]);
+        out.extend_from_slice(to.as_bytes());
+        rest = &rest[at + from.len()..];
+    }
+    out.extend_from_slice(rest);
+    std::fs::write(&file, out).unwrap();
+}
+
+#[test]
+fn a_damaged_tournament_value_is_refused_by_name() {
+    let tmp = temp_dir();
+    play_small_tournament(tmp.path());
+    // 20 games per pairing read back as 90: valid JSON, a valid page, a wrong record.
+    rewrite_value(tmp.path(), "\"games_per_pair\":20", "\"games_per_pair\":90");
+    let stderr = refused_naming_the_file(tmp.path());
+    assert!(stderr.contains("checksum"), "the error says what is wrong:\n{stderr}");
+}
+
+#[test]
+fn a_damaged_game_record_is_refused_and_nothing_is_written_beside_it() {
+    let tmp = temp_dir();
+    play_small_tournament(tmp.path());
+    rewrite_value(tmp.path(), "\"timeout\":0}", "\"timeout\":7}");
+    refused_naming_the_file(tmp.path());
+    // A new tournament is not written into the damaged file either.
+    let file = tmp.path().join("records.sqlite3");
+    let before = std::fs::read(&file).unwrap();
+    let args =
+        "tournament --game rps --bot example/rps --bot example/rps:reading=2 --games-per-pair 2";
+    let out = yomi(tmp.path()).args(args.split(' ')).output().unwrap();
+    assert!(!out.status.success(), "a tournament was written into a damaged records file");
+    assert!(String::from_utf8_lossy(&out.stderr).contains(&file.display().to_string()));
+    assert_eq!(std::fs::read(&file).unwrap(), before, "the damaged file was changed");
+}
+
 /// Starts (or resumes) the slow concurrency-4 tournament in the background.
 fn start_tournament(data: &Path, resume: Option<&str>) -> Child {
     let mut cmd = yomi(data);

@@ -15,6 +15,7 @@ use super::policy::{FailureCounts, Policy};
 use super::referee::{self, GameRecord};
 use super::seat::{SeatEnv, SeatPlan, SeatSpec};
 use crate::agents::AgentHandle;
+use crate::runtime::costs::Budgets;
 use crate::runtime::registry::{GameRef, Registry};
 
 /// Most games one match may ask for.
@@ -181,13 +182,22 @@ pub async fn play(
     env: &SeatEnv,
     mut progress: impl FnMut(Progress<'_>),
 ) -> Result<PlayedMatch, ErrorInfo> {
+    // Held while the agents live: their worker processes count against the server's cap.
+    let isolated = plan.seats.iter().filter(|s| s.is_isolated()).count();
+    let _workers = match &env.budgets {
+        Some(budgets) => budgets.workers(isolated).await?,
+        None => None,
+    };
     let agents = plan.start_agents(env).await?;
     let header = plan.header();
     progress(Progress::Started(&header));
     let mut log = Log::new(plan.log_as_text);
     log.push_value(header);
     log.end_header();
-    let result = run(plan, &agents, &mut log, |index, record, totals| {
+    // Games between bots take turns on the server's cores; a client seat's game goes at its
+    // player's pace and holds no turn while the player thinks.
+    let budgets = env.budgets.as_ref().filter(|_| !plan.seats.iter().any(SeatPlan::is_client));
+    let result = run(plan, &agents, budgets, &mut log, |index, record, totals| {
         progress(Progress::Game { index, record, totals })
     })
     .await?;
@@ -199,6 +209,7 @@ pub async fn play(
 async fn run(
     plan: &MatchPlan,
     agents: &[Arc<dyn AgentHandle>],
+    budgets: Option<&Budgets>,
     log: &mut Log,
     mut progress: impl FnMut(u32, &GameRecord, &[f64]),
 ) -> Result<MatchResult, ErrorInfo> {
@@ -213,6 +224,10 @@ async fn run(
         records: Vec::new(),
     };
     for index in 0..plan.spec.games {
+        let _turn = match budgets {
+            Some(budgets) => Some(budgets.game().await),
+            None => None,
+        };
         let seed = plan.game_seed(index);
         log.push_value(json!({"type": "game", "game": index, "seed": seed}));
         let game = HostedGame::open(&plan.game, plan.game_options.clone(), seed).await?;

@@ -15,6 +15,7 @@ use crate::agents::client::{ClientAgent, ClientLink};
 use crate::agents::scripted::ScriptedAgent;
 use crate::agents::worker::WorkerAgent;
 use crate::agents::{AgentHandle, InProcessAgent};
+use crate::runtime::costs::Budgets;
 use crate::runtime::registry::{BotRef, Registry};
 
 /// A seat as a client or a script asks for it.
@@ -55,6 +56,7 @@ impl BotSeat {
         }
         let mut seat =
             BotSeat { bot: bot.to_string(), preset: None, options: Options::new(), isolate: false };
+        let mut seen = std::collections::HashSet::new();
         for pair in rest.split(',').filter(|p| !p.is_empty()) {
             let (key, value) = pair.split_once('=').ok_or_else(|| {
                 ErrorInfo::new(
@@ -64,6 +66,12 @@ impl BotSeat {
             })?;
             let value: Value =
                 serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_string()));
+            if !seen.insert(key) {
+                return Err(ErrorInfo::new(
+                    ErrorCode::InvalidParams,
+                    format!("`{key}` is given twice in `{spec}`"),
+                ));
+            }
             match key {
                 "preset" => seat.preset = value.as_str().map(String::from),
                 "isolate" => seat.isolate = value.as_bool().unwrap_or(false),
@@ -106,6 +114,16 @@ impl SeatPlan {
     }
 
     /// A short name for tables: `plugin/bot`, or `client:NAME`.
+    /// Whether a connected client plays the seat.
+    pub fn is_client(&self) -> bool {
+        matches!(self, SeatPlan::Client { .. })
+    }
+
+    /// Whether the seat runs in a `yomi worker` process of its own.
+    pub fn is_isolated(&self) -> bool {
+        matches!(self, SeatPlan::Bot { isolate: true, .. })
+    }
+
     pub fn label(&self) -> String {
         match self {
             SeatPlan::Bot { bot, .. } => bot.qualified(),
@@ -160,6 +178,9 @@ pub struct SeatEnv {
     /// The decision deadline, which isolated workers enforce by killing the process.
     pub deadline: Option<Duration>,
     pub clients: ClientSeats,
+    /// The server's worker and game budgets a match draws from; `None` on the command line,
+    /// where the operator's own process plays.
+    pub budgets: Option<Budgets>,
 }
 
 /// Who plays the client seats of a match.
@@ -201,6 +222,9 @@ mod tests {
         assert!(s.isolate);
         assert!(BotSeat::parse(":x=1").is_err());
         assert!(BotSeat::parse("rps:bias").is_err());
+        let twice = BotSeat::parse("rps:reading=1,reading=2").unwrap_err();
+        assert!(twice.message.contains("`reading` is given twice"), "{}", twice.message);
+        assert!(BotSeat::parse("rps:preset=a,preset=b").is_err());
         assert_eq!(BotSeat::parse("example/rps").unwrap().bot, "example/rps");
     }
 }

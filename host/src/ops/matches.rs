@@ -12,20 +12,35 @@ use crate::agents::client::ClientLink;
 use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch, Progress};
 use crate::matches::seat::{ClientSeats, SeatEnv};
 use crate::matches::transcript;
+use crate::runtime::costs::exceeded;
 use crate::runtime::metrics;
-use crate::session::Session;
+use crate::session::{fresh_seed, Session};
 
 #[derive(Debug, Deserialize)]
 pub struct Run {
     #[serde(flatten)]
     pub spec: MatchSpec,
+    /// The match's seed; drawn from the OS when the client names none (the reply says which).
+    #[serde(default)]
+    pub seed: Option<u64>,
     /// Include the whole transcript (JSON lines as an array) in the reply.
     #[serde(default)]
     pub transcript: bool,
 }
 
-/// Checks the match now (errors reply at once), then plays it in the background.
-pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo> {
+/// Checks the match and its cost now (errors reply at once), then plays it in the background.
+pub fn run(session: &mut Session, id: RequestId, mut p: Run) -> Result<(), ErrorInfo> {
+    let costs = &session.shared.config.costs;
+    let games = u64::from(p.spec.games);
+    let max_games = costs.games_for(session.is_operator());
+    if games > max_games {
+        return Err(exceeded(format!("a match of {games} games"), max_games, "--max-games"));
+    }
+    if p.transcript && games > costs.max_transcript_games {
+        let what = format!("the transcript of a match of {games} games in the reply");
+        return Err(exceeded(what, costs.max_transcript_games, "--max-transcript-games"));
+    }
+    p.spec.seed = p.seed.unwrap_or_else(fresh_seed);
     let mut plan = MatchPlan::new(&session.shared.registry, p.spec)?;
     plan.keep_games = p.transcript;
     let match_id = session.next_match();
@@ -38,6 +53,7 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
             mailbox: session.mailbox.clone(),
             outbox: outbox.clone(),
         }),
+        budgets: Some(session.shared.budgets.clone()),
         ..SeatEnv::default()
     };
     let want_transcript = p.transcript;
@@ -76,7 +92,7 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
         let _ = forwarder.await;
         let PlayedMatch { result, log } = played?;
         let mut reply = json!({
-            "match": match_id, "game": result.game, "seats": result.seats, "games": result.games,
+            "match": match_id, "game": result.game, "seed": plan.spec.seed, "seats": result.seats, "games": result.games,
             "scores": result.scores, "failures": result.failures, "forfeits": result.forfeits,
         });
         if want_transcript {

@@ -74,8 +74,10 @@ pub async fn dispatch(
         Op::MatchRun => return matches::run(session, id, request.params()?).map(|_| None),
         Op::MatchMove => matches::play_move(session, request.params()?),
         Op::MatchReplay => matches::replay(session, request.params()?).await,
-        Op::TournamentRun => return tournaments::run(session, id, request.params()?).map(|_| None),
-        Op::TournamentList => tournaments::list(session),
+        Op::TournamentRun => {
+            return tournaments::run(session, id, request.params()?).await.map(|_| None)
+        }
+        Op::TournamentList => tournaments::list(session).await,
     };
     reply.map(Some)
 }

@@ -1,13 +1,16 @@
 //! `tournament.run` and `tournament.list` over the protocol.
 
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use serde::Deserialize;
 use serde_json::{json, Value};
 use yomi_protocol::{ErrorCode, ErrorInfo, RequestId};
 
+use crate::matches::seat::SeatEnv;
+use crate::runtime::blocking::blocking;
 use crate::session::Session;
-use crate::tournament::runner::{self, Start, Tournament};
+use crate::tournament::runner::{self, Start};
 use crate::tournament::schedule::TournamentSpec;
 use crate::tournament::store::Store;
 
@@ -16,52 +19,68 @@ pub struct Run {
     /// Resume this interrupted tournament instead of starting one.
     #[serde(default)]
     pub resume: Option<String>,
-    /// The new tournament's id (running an id again resumes it); a fresh one by default.
+    /// The new tournament's id (running an id again resumes it); a fresh one by default. Not
+    /// `id`, which names the request.
     #[serde(default)]
-    pub id: Option<String>,
+    pub tournament: Option<String>,
     #[serde(flatten)]
     pub spec: Option<TournamentSpec>,
 }
 
-fn store(session: &Session) -> Result<Store, ErrorInfo> {
-    let dir =
-        session.shared.config.data_dir.clone().ok_or_else(|| {
-            ErrorInfo::new(ErrorCode::Internal, "the server has no data directory")
-        })?;
-    Store::open(&dir)
+/// The data directory whose records the tournaments live in.
+fn records_dir(session: &Session) -> Result<PathBuf, ErrorInfo> {
+    session
+        .shared
+        .config
+        .data_dir
+        .clone()
+        .ok_or_else(|| ErrorInfo::new(ErrorCode::Internal, "the server has no data directory"))
 }
 
-/// Checks and records the tournament now, then plays it in the background with
-/// `tournament.progress` events; the reply is the summary.
-pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo> {
-    let store = store(session)?;
-    let registry = &session.shared.registry;
-    let t: Tournament = match (p.resume, p.spec) {
-        (Some(resume), _) => runner::reopen(registry, &store, &resume)?,
-        (None, Some(spec)) => match runner::create_or_resume(registry, &store, spec, p.id)? {
-            Start::Play(t) => *t,
-            Start::AlreadyFinished(id) => {
+/// Checks and records the tournament now (on a blocking thread: the records are a file, and
+/// even a schedule within the limits takes a moment to check), then plays it in the background
+/// with `tournament.progress` events; the reply is the summary.
+pub async fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo> {
+    let dir = records_dir(session)?;
+    let registry = session.shared.registry.clone();
+    let max_games = session.shared.config.costs.games_for(session.is_operator());
+    let (t, store) = blocking(move || {
+        let store = Store::open(&dir)?;
+        let t = match (p.resume, p.spec) {
+            (Some(resume), _) => runner::reopen(&registry, &store, &resume, max_games)?,
+            (None, Some(spec)) => {
+                match runner::create_or_resume(&registry, &store, spec, p.tournament, max_games)? {
+                    Start::Play(t) => *t,
+                    Start::AlreadyFinished(id) => {
+                        return Err(ErrorInfo::new(
+                            ErrorCode::Conflict,
+                            format!("tournament `{id}` is already finished"),
+                        ))
+                    }
+                }
+            }
+            (None, None) => {
                 return Err(ErrorInfo::new(
-                    ErrorCode::Conflict,
-                    format!("tournament `{id}` is already finished"),
+                    ErrorCode::InvalidParams,
+                    "give a tournament spec or `resume`",
                 ))
             }
-        },
-        (None, None) => {
-            return Err(ErrorInfo::new(
-                ErrorCode::InvalidParams,
-                "give a tournament spec or `resume`",
-            ))
-        }
-    };
+        };
+        Ok((t, store))
+    })
+    .await?;
     let t = Arc::new(t);
     let outbox = session.outbox.clone();
-    let data_dir = session.shared.config.data_dir.clone();
+    let env = SeatEnv {
+        data_dir: session.shared.config.data_dir.clone(),
+        budgets: Some(session.shared.budgets.clone()),
+        ..SeatEnv::default()
+    };
     let tid = t.id.clone();
     session.spawn("tournament.run", id, async move {
-        let started = json!({"id": tid, "scheduled": t.slots().len()});
+        let started = json!({"id": tid, "scheduled": t.slots().end - t.slots().start});
         let _ = outbox.event("tournament.started", started).await;
-        runner::run(t, Arc::new(Mutex::new(store)), data_dir, move |games, total| {
+        runner::run(t, Arc::new(Mutex::new(store)), env, move |games, total| {
             let progress = json!({"id": tid, "games": games, "total": total});
             outbox.try_event("tournament.progress", progress);
         })
@@ -70,6 +89,7 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
     Ok(())
 }
 
-pub fn list(session: &Session) -> Result<Value, ErrorInfo> {
-    runner::list(&store(session)?)
+pub async fn list(session: &Session) -> Result<Value, ErrorInfo> {
+    let dir = records_dir(session)?;
+    blocking(move || runner::list(&Store::open(&dir)?)).await
 }

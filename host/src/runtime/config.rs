@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use super::costs::{Budgets, CostLimits};
 use super::limits::Limits;
 use super::registry::Registry;
 
@@ -16,10 +17,14 @@ pub struct ServeConfig {
     pub max_connections: usize,
     /// Where services keep state that survives restarts.
     pub data_dir: Option<PathBuf>,
-    /// Base seed from which agents without an explicit seed get theirs, so sessions reproduce.
-    pub base_seed: u64,
+    /// Base seed from which agents without an explicit seed get theirs (`--seed`, for tests that
+    /// replay whole sessions); `None`: each session draws its own from the OS, so no client can
+    /// predict a deployed bot by replaying another session's seeds.
+    pub base_seed: Option<u64>,
     /// Per-connection timeouts and per-session limits.
     pub limits: Limits,
+    /// What one request may cost, and the server-wide budgets' sizes.
+    pub costs: CostLimits,
 }
 
 impl Default for ServeConfig {
@@ -28,8 +33,9 @@ impl Default for ServeConfig {
             max_line_bytes: 1 << 20,
             max_connections: 256,
             data_dir: None,
-            base_seed: 0,
+            base_seed: None,
             limits: Limits::default(),
+            costs: CostLimits::default(),
         }
     }
 }
@@ -39,4 +45,13 @@ impl Default for ServeConfig {
 pub struct Shared {
     pub registry: Arc<Registry>,
     pub config: ServeConfig,
+    /// Worker processes and running games, shared by every session.
+    pub budgets: Budgets,
+}
+
+impl Shared {
+    pub fn new(registry: Arc<Registry>, config: ServeConfig) -> Shared {
+        let budgets = Budgets::new(&config.costs);
+        Shared { registry, config, budgets }
+    }
 }

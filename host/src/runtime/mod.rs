@@ -1,10 +1,11 @@
 //! Runtime helpers every upper layer uses: the loaded plugins ([`registry`]), calling plugin code
 //! off the reactor ([`blocking`]), a client's outgoing queue ([`outbox`]), the settings shared
-//! by every connection ([`config`]), its limits and timeouts ([`limits`]), and the Prometheus
-//! metrics ([`metrics`]).
+//! by every connection ([`config`]), its limits and timeouts ([`limits`]), what one request may
+//! cost ([`costs`]), and the Prometheus metrics ([`metrics`]).
 
 pub mod blocking;
 pub mod config;
+pub mod costs;
 pub mod in_line;
 pub mod lanes;
 pub mod limits;

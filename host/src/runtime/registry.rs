@@ -74,19 +74,20 @@ pub struct Registry {
 }
 
 impl Registry {
-    /// A registry over these directories (missing ones are skipped with a warning).
-    pub fn new(dirs: &[PathBuf]) -> Registry {
+    /// A registry over these directories; one that does not exist is an error naming it.
+    pub fn new(dirs: &[PathBuf]) -> Result<Registry, ErrorInfo> {
         let dirs = dirs
             .iter()
-            .filter_map(|d| match d.canonicalize() {
-                Ok(c) => Some(c),
-                Err(e) => {
-                    tracing::warn!("plugin directory {} skipped: {e}", d.display());
-                    None
-                }
+            .map(|d| {
+                d.canonicalize().map_err(|e| {
+                    ErrorInfo::new(
+                        ErrorCode::NotFound,
+                        format!("plugin directory {}: {e}", d.display()),
+                    )
+                })
             })
-            .collect();
-        Registry { dirs, plugins: RwLock::default() }
+            .collect::<Result<_, _>>()?;
+        Ok(Registry { dirs, plugins: RwLock::default() })
     }
 
     /// Loads every `libyomi_*` library in the plugin directories. Problems (a broken file, a
@@ -135,6 +136,7 @@ impl Registry {
                 format!("{} is outside the plugin directories; start yomi with --plugins DIR to allow it", path.display()),
             ));
         }
+        check_library_file(&canonical)?;
         self.load_file(&canonical, SameName::NewGeneration)
     }
 
@@ -339,6 +341,27 @@ fn is_plugin_file(path: &Path) -> bool {
         .is_some_and(|e| e == std::env::consts::DLL_EXTENSION);
     let stem_ok = name.starts_with(&format!("{}yomi_", std::env::consts::DLL_PREFIX));
     ext_ok && stem_ok && path.is_file()
+}
+
+/// Largest library file `plugin.load` reads (the bundled plugins are a few MB each).
+pub const MAX_LIBRARY_BYTES: u64 = 256 << 20;
+
+/// Refuses, before a byte is read, what cannot be a plugin library: a FIFO or device (reading
+/// one would hang a thread for ever or never end), a directory, a file too large to hash.
+fn check_library_file(file: &Path) -> Result<(), ErrorInfo> {
+    let refuse =
+        |why: String| ErrorInfo::new(ErrorCode::PluginLoad, format!("{}: {why}", file.display()));
+    let meta = std::fs::metadata(file).map_err(|e| refuse(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(refuse("not a regular file".into()));
+    }
+    if meta.len() > MAX_LIBRARY_BYTES {
+        return Err(refuse(format!(
+            "{} bytes, larger than a plugin library may be ({MAX_LIBRARY_BYTES})",
+            meta.len()
+        )));
+    }
+    Ok(())
 }
 
 /// The build id of a library file: its SHA-256, streamed through a small reused buffer. Reading

@@ -156,8 +156,9 @@ pub fn merge(
         return Err(ErrorInfo::new(ErrorCode::InvalidParams, "no shards to merge"));
     };
     let spec = TournamentSpec { shard: None, ..first.spec.clone() };
-    let whole = Tournament::prepare(registry, first.base_id().to_string(), spec)?;
-    let id = check(&shards, whole.schedule.len() as u64)?;
+    // The shards were checked against the limits when they started.
+    let whole = Tournament::prepare(registry, first.base_id().to_string(), spec, u64::MAX)?;
+    let id = check(&shards, whole.schedule.total())?;
     if out.get(&id)?.is_some() {
         return Err(ErrorInfo::new(
             ErrorCode::Conflict,
@@ -170,17 +171,18 @@ pub fn merge(
         rows.iter().map(|r| finished_game(&whole, r)).collect::<Result<Vec<_>, ErrorInfo>>()?;
     let summary = runner::summary(&whole, &finished, "finished");
     let spec_json = serde_json::to_value(&whole.spec).expect("specs serialize");
-    out.import(&id, &spec_json, whole.schedule.len() as u64, &rows, &summary)?;
+    out.import(&id, &spec_json, whole.schedule.total(), &rows, &summary)?;
     Ok(summary)
 }
 
 fn finished_game(t: &Tournament, row: &GameRow) -> Result<Finished, ErrorInfo> {
-    let slot = t.schedule.get(row.index as usize).cloned().ok_or_else(|| {
-        ErrorInfo::new(
+    if row.index >= t.schedule.total() {
+        return Err(ErrorInfo::new(
             ErrorCode::Conflict,
             format!("game {} is not in the schedule of `{}`", row.index, t.id),
-        )
-    })?;
+        ));
+    }
+    let slot = t.schedule.slot(row.index);
     let failures: Vec<FailureCounts> =
         serde_json::from_value(row.failures.clone()).unwrap_or_default();
     Ok(Finished { slot, scores: row.scores.clone(), failures })

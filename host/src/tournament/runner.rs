@@ -1,8 +1,8 @@
 //! Plays a tournament's schedule: games in parallel up to the concurrency, each committed to the
 //! records before it counts; a resumed tournament plays only the games that have no record.
 
-use std::collections::{HashSet, VecDeque};
-use std::path::PathBuf;
+use std::collections::HashSet;
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -12,7 +12,7 @@ use tokio::sync::mpsc;
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use super::rating::PairwiseTally;
-use super::schedule::{Slot, TournamentSpec};
+use super::schedule::{Schedule, Slot, TournamentSpec};
 use super::shard;
 use super::standings::{self, Finished};
 use super::store::{GameRow, Store};
@@ -33,15 +33,17 @@ pub struct Tournament {
     bots: Vec<SeatPlan>,
     /// One distinct name per bot of the spec, for the tables.
     pub labels: Vec<String>,
-    pub schedule: Vec<Slot>,
+    pub schedule: Schedule,
 }
 
 impl Tournament {
-    /// Checks the spec against the plugins: the game exists, every bot plays it, options check.
+    /// Checks the spec against the plugins: the game exists, every bot plays it, options check,
+    /// the schedule has at most `max_games` games.
     pub fn prepare(
         registry: &Registry,
         id: String,
         spec: TournamentSpec,
+        max_games: u64,
     ) -> Result<Tournament, ErrorInfo> {
         spec.check()?;
         let game = registry.resolve_game(&spec.game)?;
@@ -68,18 +70,15 @@ impl Tournament {
             .map(|b| SeatPlan::resolve(registry, &spec.game, &SeatSpec::Bot(b.clone())))
             .collect::<Result<Vec<_>, _>>()?;
         let labels = labels(&spec, &bots);
-        let schedule = spec.schedule(seats);
+        let schedule = spec.schedule(seats, max_games)?;
         Ok(Tournament { id, spec, seats, game, game_options, bots, labels, schedule })
     }
 
-    /// The games this process plays: the whole schedule, or the shard's block of it.
-    pub fn slots(&self) -> &[Slot] {
+    /// The positions of the games this process plays: the whole schedule, or the shard's block.
+    pub fn slots(&self) -> Range<u64> {
         match &self.spec.shard {
-            None => &self.schedule,
-            Some(shard) => {
-                let range = shard.range(self.schedule.len() as u64);
-                &self.schedule[range.start as usize..range.end as usize]
-            }
+            None => 0..self.schedule.total(),
+            Some(shard) => shard.range(self.schedule.total()),
         }
     }
 
@@ -142,12 +141,13 @@ pub fn new_id() -> String {
     format!("t{}-{:04x}", now.as_secs(), (now.subsec_nanos() ^ std::process::id()) & 0xffff)
 }
 
-/// Plays the tournament's missing games and returns the summary. Games are committed in
-/// batches; `progress(committed, total)` is called after each batch.
+/// Plays the tournament's missing games, each with seats started in `env` (its data directory
+/// and budgets), and returns the summary. Games are committed in batches;
+/// `progress(committed, total)` is called after each batch.
 pub async fn run(
     t: Arc<Tournament>,
     store: Arc<Mutex<Store>>,
-    data_dir: Option<PathBuf>,
+    env: SeatEnv,
     mut progress: impl FnMut(u64, u64) + Send,
 ) -> Result<Value, ErrorInfo> {
     let id = t.id.clone();
@@ -159,21 +159,21 @@ pub async fn run(
     let mut finished: Vec<Finished> = stored
         .iter()
         .filter_map(|g| {
-            let slot = t.schedule.get(g.index as usize)?.clone();
+            let slot = (g.index < t.schedule.total()).then(|| t.schedule.slot(g.index))?;
             let failures: Vec<FailureCounts> =
                 serde_json::from_value(g.failures.clone()).unwrap_or_default();
             Some(Finished { slot, scores: g.scores.clone(), failures })
         })
         .collect();
-    let total = t.slots().len() as u64;
-    let todo = t.slots().iter().filter(|s| !done.contains(&s.index)).cloned().collect();
+    let total = t.slots().end - t.slots().start;
+    let todo = Todo { next: t.slots(), done };
     // The SPRT looks at the first bot's pairwise record, kept up to date game by game.
     let mut sprt_tally = PairwiseTally::default();
     finished.iter().for_each(|g| standings::add_pairwise(&mut sprt_tally, 0, g));
     let stop = StopOnDrop::default();
     let mut decided = sprt_decided(&t, &sprt_tally);
     stop.set_if(decided);
-    let mut played_games = start_players(t.clone(), todo, data_dir, stop.0.clone());
+    let mut played_games = start_players(t.clone(), todo, env, stop.0.clone());
     let mut batch = Batch::new(finished.len() as u64);
     loop {
         // Caught up with the players: let their games queue up for a moment, so one wake-up takes
@@ -297,6 +297,18 @@ impl Drop for StopOnDrop {
     }
 }
 
+/// The games still to play: the positions of `next` that have no record, taken in order.
+struct Todo {
+    next: Range<u64>,
+    done: HashSet<u64>,
+}
+
+impl Todo {
+    fn take(&mut self) -> Option<u64> {
+        self.next.by_ref().find(|index| !self.done.contains(index))
+    }
+}
+
 /// Starts one player per unit of concurrency; each takes the next game of `todo` until none is
 /// left, `stop` is set, a game fails, or nobody receives the results any more. A player runs
 /// game after game without waiting for the results to be committed. Without a decision deadline a
@@ -305,15 +317,15 @@ impl Drop for StopOnDrop {
 /// its own, so the deadline can cut it short.
 fn start_players(
     t: Arc<Tournament>,
-    todo: VecDeque<Slot>,
-    data_dir: Option<PathBuf>,
+    todo: Todo,
+    env: SeatEnv,
     stop: Arc<AtomicBool>,
 ) -> mpsc::Receiver<Result<PlayedGame, ErrorInfo>> {
     let (results, played_games) = mpsc::channel(QUEUED_GAMES);
     let todo = Arc::new(Mutex::new(todo));
     for _ in 0..t.spec.concurrency {
         let player =
-            play_games(t.clone(), todo.clone(), data_dir.clone(), stop.clone(), results.clone());
+            play_games(t.clone(), todo.clone(), env.clone(), stop.clone(), results.clone());
         match t.spec.policy.deadline() {
             None => drop(tokio::spawn(on_plugin_thread(player))),
             Some(_) => drop(tokio::spawn(player)),
@@ -324,14 +336,14 @@ fn start_players(
 
 async fn play_games(
     t: Arc<Tournament>,
-    todo: Arc<Mutex<VecDeque<Slot>>>,
-    data_dir: Option<PathBuf>,
+    todo: Arc<Mutex<Todo>>,
+    env: SeatEnv,
     stop: Arc<AtomicBool>,
     results: mpsc::Sender<Result<PlayedGame, ErrorInfo>>,
 ) -> Result<(), ErrorInfo> {
     while !stop.load(Ordering::Relaxed) {
-        let Some(slot) = todo.lock().unwrap_or_else(|p| p.into_inner()).pop_front() else { break };
-        let played = play_slot(&t, slot, data_dir.clone()).await;
+        let Some(index) = todo.lock().unwrap_or_else(|p| p.into_inner()).take() else { break };
+        let played = play_slot(&t, t.schedule.slot(index), &env).await;
         let failed = played.is_err();
         if results.send(played).await.is_err() || failed {
             break;
@@ -341,13 +353,9 @@ async fn play_games(
 }
 
 /// Plays one scheduled game with fresh agents.
-async fn play_slot(
-    t: &Tournament,
-    slot: Slot,
-    data_dir: Option<PathBuf>,
-) -> Result<PlayedGame, ErrorInfo> {
+async fn play_slot(t: &Tournament, slot: Slot, env: &SeatEnv) -> Result<PlayedGame, ErrorInfo> {
     let plan = t.plan(&slot);
-    let env = SeatEnv { data_dir, deadline: t.spec.policy.deadline(), ..SeatEnv::default() };
+    let env = SeatEnv { deadline: t.spec.policy.deadline(), ..env.clone() };
     let PlayedMatch { result, log } = runner::play(&plan, &env, |_| {}).await?;
     let record = result.records.into_iter().next().expect("a one-game match has one record");
     let transcript = if t.spec.keep_transcripts { log.into_text() } else { String::new() };
@@ -365,7 +373,7 @@ pub fn summary(t: &Tournament, finished: &[Finished], status: &str) -> Value {
     out["status"] = json!(status);
     out["game"] = json!(t.spec.game);
     out["games"] = json!(finished.len());
-    out["scheduled"] = json!(t.slots().len());
+    out["scheduled"] = json!(t.slots().end - t.slots().start);
     if let Some(shard) = &t.spec.shard {
         out["shard"] = json!(shard);
     }
@@ -382,25 +390,16 @@ pub fn id_for(spec: &TournamentSpec, id: Option<String>) -> String {
 }
 
 /// Checks a new tournament and records it as running.
-pub fn create(
-    registry: &Registry,
-    store: &Store,
-    spec: TournamentSpec,
-    id: Option<String>,
-) -> Result<Tournament, ErrorInfo> {
-    let id = id_for(&spec, id);
-    create_as(registry, store, spec, id)
-}
-
 fn create_as(
     registry: &Registry,
     store: &Store,
     spec: TournamentSpec,
     id: String,
+    max_games: u64,
 ) -> Result<Tournament, ErrorInfo> {
-    let t = Tournament::prepare(registry, id, spec)?;
+    let t = Tournament::prepare(registry, id, spec, max_games)?;
     let spec_json = serde_json::to_value(&t.spec).expect("specs serialize");
-    store.create(&t.id, &spec_json, t.slots().len() as u64)?;
+    store.create(&t.id, &spec_json, t.slots().end - t.slots().start)?;
     Ok(t)
 }
 
@@ -419,10 +418,11 @@ pub fn create_or_resume(
     store: &Store,
     spec: TournamentSpec,
     id: Option<String>,
+    max_games: u64,
 ) -> Result<Start, ErrorInfo> {
     let id = id_for(&spec, id);
     let Some(stored) = store.get(&id)? else {
-        return create_as(registry, store, spec, id).map(|t| Start::Play(Box::new(t)));
+        return create_as(registry, store, spec, id, max_games).map(|t| Start::Play(Box::new(t)));
     };
     let same = serde_json::from_value::<TournamentSpec>(stored.spec)
         .is_ok_and(|s| shard::identity(&s) == shard::identity(&spec) && s.shard == spec.shard);
@@ -435,11 +435,16 @@ pub fn create_or_resume(
     if stored.status == "finished" {
         return Ok(Start::AlreadyFinished(id));
     }
-    reopen(registry, store, &id).map(|t| Start::Play(Box::new(t)))
+    reopen(registry, store, &id, max_games).map(|t| Start::Play(Box::new(t)))
 }
 
 /// Reopens an interrupted tournament from its stored spec.
-pub fn reopen(registry: &Registry, store: &Store, id: &str) -> Result<Tournament, ErrorInfo> {
+pub fn reopen(
+    registry: &Registry,
+    store: &Store,
+    id: &str,
+    max_games: u64,
+) -> Result<Tournament, ErrorInfo> {
     let stored = store.get(id)?.ok_or_else(|| {
         ErrorInfo::new(ErrorCode::NotFound, format!("no tournament `{id}` in the records"))
     })?;
@@ -452,7 +457,7 @@ pub fn reopen(registry: &Registry, store: &Store, id: &str) -> Result<Tournament
     let spec: TournamentSpec = serde_json::from_value(stored.spec).map_err(|e| {
         ErrorInfo::new(ErrorCode::Internal, format!("stored spec of `{id}` is unreadable: {e}"))
     })?;
-    Tournament::prepare(registry, id.to_string(), spec)
+    Tournament::prepare(registry, id.to_string(), spec, max_games)
 }
 
 /// The stored tournaments as `{id, status, games, total, game}` objects.

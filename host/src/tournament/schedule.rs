@@ -6,6 +6,8 @@
 //! The schedule is a pure function of the spec, so a resumed tournament knows exactly which games
 //! are missing.
 
+use std::ops::Range;
+
 use serde::{Deserialize, Serialize};
 use yomi_plugin::rng::derive_seed;
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
@@ -14,6 +16,7 @@ use super::rating::SprtSpec;
 use super::shard::Shard;
 use crate::matches::policy::Policy;
 use crate::matches::seat::BotSeat;
+use crate::runtime::costs::exceeded;
 
 /// Most games run at once.
 pub const MAX_CONCURRENCY: usize = 64;
@@ -124,29 +127,112 @@ impl TournamentSpec {
         }
     }
 
-    /// The whole schedule, in the order games are started.
-    pub fn schedule(&self, seats: usize) -> Vec<Slot> {
-        let mut slots = Vec::new();
-        let pairings = self.pairings(seats);
-        let per_pair = self.games_per_pair as usize;
-        // Interleave pairings so a partial run (or an SPRT stop) has a spread of every pairing.
-        for game in 0..per_pair {
-            for (p, bots) in pairings.iter().enumerate() {
-                let orders = permutations(bots);
-                let deal = (game / orders.len()) as u32;
-                let order = &orders[game % orders.len()];
-                let seed = derive_seed(derive_seed(self.seed, p as u64), deal as u64);
-                slots.push(Slot {
-                    index: slots.len() as u64,
-                    pairing: p,
-                    seats: order.clone(),
-                    deal,
-                    seed,
-                });
+    /// The schedule, after checking it has at most `max_games` games: counted first, so a spec
+    /// of billions of games is refused before anything is built; then computed game by game
+    /// ([`Schedule::slot`]), so even an allowed ten-million-game schedule takes no memory.
+    pub fn schedule(&self, seats: usize, max_games: u64) -> Result<Schedule, ErrorInfo> {
+        let pairings = match self.format {
+            Format::RoundRobin => binomial(self.bots.len() as u64, seats as u64),
+            Format::Gauntlet => binomial(
+                (self.bots.len() as u64).saturating_sub(1),
+                (seats as u64).saturating_sub(1),
+            ),
+        };
+        let total = pairings.and_then(|p| p.checked_mul(self.games_per_pair as u64));
+        match total {
+            Some(total) if total <= max_games && total <= MAX_SCHEDULED => {}
+            _ => {
+                let count = pairings.map_or("too many".to_string(), |p| p.to_string());
+                let what = format!(
+                    "a tournament of {count} pairings × {} games per pairing",
+                    self.games_per_pair
+                );
+                return Err(exceeded(what, max_games.min(MAX_SCHEDULED), "--max-games"));
             }
         }
-        slots
+        let orders = factorial(seats as u64).filter(|_| seats <= MAX_SEATS).ok_or_else(|| {
+            ErrorInfo::new(
+                ErrorCode::InvalidParams,
+                format!("at most {MAX_SEATS} seats, not {seats}"),
+            )
+        })?;
+        Ok(Schedule {
+            pairings: self.pairings(seats),
+            orders,
+            games_per_pair: self.games_per_pair as u64,
+            seed: self.seed,
+        })
     }
+}
+
+/// Most games any schedule holds, whatever the limits: game indices stay far from overflow and
+/// the pairings listed in the standings stay few enough to print.
+pub const MAX_SCHEDULED: u64 = 1 << 40;
+
+/// Most seats of a game a schedule rotates (20! seat orders still fit in 64 bits).
+const MAX_SEATS: usize = 20;
+
+/// A tournament's schedule: every game's pairing, seat order, deal and seed, computed from its
+/// place in the schedule alone.
+#[derive(Debug, Clone)]
+pub struct Schedule {
+    /// Every pairing, in the order [`TournamentSpec::pairings`] gives.
+    pairings: Vec<Vec<usize>>,
+    /// Seat orders of one pairing (seats!).
+    orders: u64,
+    games_per_pair: u64,
+    seed: u64,
+}
+
+impl Schedule {
+    /// Games in the schedule.
+    pub fn total(&self) -> u64 {
+        self.pairings.len() as u64 * self.games_per_pair
+    }
+
+    /// Game `index` (below [`Schedule::len`]). Pairings are interleaved, so a partial run (or an
+    /// SPRT stop) has a spread of every pairing; each pairing plays deal after deal, every deal
+    /// once in every seat order, the seat orders in lexicographic order.
+    pub fn slot(&self, index: u64) -> Slot {
+        let pairing_count = self.pairings.len() as u64;
+        let (game, pairing) = (index / pairing_count, (index % pairing_count) as usize);
+        let deal = (game / self.orders) as u32;
+        let seats = nth_permutation(&self.pairings[pairing], game % self.orders);
+        let seed = derive_seed(derive_seed(self.seed, pairing as u64), deal as u64);
+        Slot { index, pairing, seats, deal, seed }
+    }
+
+    /// The games of positions `range`, in order.
+    pub fn slots(&self, range: Range<u64>) -> impl Iterator<Item = Slot> + '_ {
+        range.map(|index| self.slot(index))
+    }
+}
+
+/// n choose k, `None` when it does not fit in 64 bits.
+fn binomial(n: u64, k: u64) -> Option<u64> {
+    if k > n {
+        return Some(0);
+    }
+    let k = k.min(n - k);
+    // Each partial product is itself a binomial coefficient, so the division is exact.
+    (0..k).try_fold(1u64, |acc, i| Some(acc.checked_mul(n - i)? / (i + 1)))
+}
+
+fn factorial(n: u64) -> Option<u64> {
+    (1..=n).try_fold(1u64, |acc, i| acc.checked_mul(i))
+}
+
+/// The `rank`-th ordering of `items` (rank below items.len()!) in lexicographic order of the
+/// positions: rank 0 is `items` as given.
+fn nth_permutation(items: &[usize], mut rank: u64) -> Vec<usize> {
+    let mut rest = items.to_vec();
+    let mut out = Vec::with_capacity(items.len());
+    for left in (1..=items.len() as u64).rev() {
+        let block = factorial(left - 1).expect("seat counts are bounded");
+        out.push(rest.remove((rank / block) as usize));
+        rank %= block;
+    }
+    out
 }
 
 /// All k-subsets of 0..n in lexicographic order.
@@ -165,23 +251,6 @@ fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
     let mut out = Vec::new();
     if k <= n {
         go(0, n, k, &mut Vec::new(), &mut out);
-    }
-    out
-}
-
-/// Every ordering of `items`, starting with the given order.
-fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
-    if items.len() <= 1 {
-        return vec![items.to_vec()];
-    }
-    let mut out = Vec::new();
-    for i in 0..items.len() {
-        let mut rest = items.to_vec();
-        let first = rest.remove(i);
-        for mut tail in permutations(&rest) {
-            tail.insert(0, first);
-            out.push(tail);
-        }
     }
     out
 }
@@ -207,9 +276,67 @@ mod tests {
         }
     }
 
+    /// The whole schedule, listed.
+    fn listed(spec: &TournamentSpec, seats: usize) -> Vec<Slot> {
+        let schedule = spec.schedule(seats, u64::MAX).expect("within the limit");
+        schedule.slots(0..schedule.total()).collect()
+    }
+
+    /// Every ordering of `items` by recursion, the obvious way: what the unranking must match.
+    fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
+        if items.len() <= 1 {
+            return vec![items.to_vec()];
+        }
+        let mut out = Vec::new();
+        for i in 0..items.len() {
+            let mut rest = items.to_vec();
+            let first = rest.remove(i);
+            for mut tail in permutations(&rest) {
+                tail.insert(0, first);
+                out.push(tail);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn unranked_orders_are_the_recursive_listing() {
+        for items in [vec![4], vec![3, 9], vec![0, 1, 2], vec![5, 2, 7, 1, 8]] {
+            let all = permutations(&items);
+            let ranked: Vec<Vec<usize>> =
+                (0..all.len() as u64).map(|r| nth_permutation(&items, r)).collect();
+            assert_eq!(ranked, all);
+        }
+    }
+
+    #[test]
+    fn counts_match_the_listings() {
+        for (n, k) in [(5, 2), (6, 3), (7, 7), (4, 5), (30, 6)] {
+            let listed = if n <= 7 { combinations(n, k).len() as u64 } else { 593_775 };
+            assert_eq!(binomial(n as u64, k as u64), Some(listed), "{n} choose {k}");
+        }
+        assert_eq!(binomial(200, 100), None, "too big for 64 bits");
+        assert_eq!(factorial(20), Some(2_432_902_008_176_640_000));
+        assert_eq!(factorial(21), None);
+    }
+
+    #[test]
+    fn schedules_over_the_limit_are_refused_before_they_are_built() {
+        let huge = spec(30, u32::MAX, Format::RoundRobin);
+        let error = huge.schedule(6, 1_000_000).unwrap_err();
+        assert_eq!(error.code, ErrorCode::LimitExceeded);
+        assert!(error.message.contains("593775 pairings"), "{}", error.message);
+        assert!(spec(3, 5, Format::Gauntlet).schedule(2, 10).is_ok(), "2 pairings × 5 games");
+        assert!(spec(3, 6, Format::Gauntlet).schedule(2, 10).is_err());
+        // A billion games fit the operator's reach and cost nothing until played.
+        let big = spec(2, 1_000_000_000, Format::RoundRobin).schedule(2, u64::MAX).unwrap();
+        assert_eq!(big.total(), 1_000_000_000);
+        assert_eq!(big.slot(999_999_999).seats, vec![1, 0]);
+    }
+
     #[test]
     fn round_robin_rotates_seats_on_shared_deals() {
-        let s = spec(3, 4, Format::RoundRobin).schedule(2);
+        let s = listed(&spec(3, 4, Format::RoundRobin), 2);
         assert_eq!(s.len(), 3 * 4);
         let pair0: Vec<&Slot> = s.iter().filter(|x| x.pairing == 0).collect();
         assert_eq!(pair0[0].seats, vec![0, 1]);
@@ -229,7 +356,7 @@ mod tests {
 
     #[test]
     fn three_seat_games_cycle_all_six_orders() {
-        let s = spec(3, 6, Format::RoundRobin).schedule(3);
+        let s = listed(&spec(3, 6, Format::RoundRobin), 3);
         let mut orders: Vec<Vec<usize>> = s.iter().map(|x| x.seats.clone()).collect();
         orders.sort();
         orders.dedup();

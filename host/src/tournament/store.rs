@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use rusqlite::types::ValueRef;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::Value;
 use yomi_protocol::{ErrorCode, ErrorInfo};
@@ -52,11 +53,10 @@ pub struct Store {
 /// file is left as it is: its records are never silently replaced.
 fn db_error(path: &Path, e: rusqlite::Error) -> ErrorInfo {
     use rusqlite::ErrorCode as Sqlite;
+    let unreadable_record = matches!(e, rusqlite::Error::FromSqlConversionFailure(..));
     let advice = match e.sqlite_error_code() {
-        Some(Sqlite::NotADatabase | Sqlite::DatabaseCorrupt) => {
-            "; the records file is damaged or not a yomi records database: \
-             move it away to start a new one (it was left untouched)"
-        }
+        Some(Sqlite::NotADatabase | Sqlite::DatabaseCorrupt) => DAMAGED,
+        _ if unreadable_record => DAMAGED,
         Some(Sqlite::ReadOnly | Sqlite::CannotOpen | Sqlite::PermissionDenied) => {
             "; yomi needs to create and write this file: check the data directory's permissions"
         }
@@ -68,6 +68,21 @@ fn db_error(path: &Path, e: rusqlite::Error) -> ErrorInfo {
         _ => "",
     };
     ErrorInfo::new(ErrorCode::Internal, format!("records database {}: {e}{advice}", path.display()))
+}
+
+/// What to do about a damaged records file.
+const DAMAGED: &str = "; the records file is damaged or not a yomi records database: \
+                       move it away to start a new one (it was left untouched)";
+
+/// A JSON column of a record; a value that does not read is a damaged record, never a default.
+fn json_column<T: serde::de::DeserializeOwned>(
+    row: &rusqlite::Row<'_>,
+    column: usize,
+) -> rusqlite::Result<T> {
+    let text: String = row.get(column)?;
+    serde_json::from_str(&text).map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, Box::new(e))
+    })
 }
 
 impl Store {
@@ -95,14 +110,78 @@ impl Store {
              PRAGMA busy_timeout = 5000;
              CREATE TABLE IF NOT EXISTS tournaments (
                  id TEXT PRIMARY KEY, spec TEXT NOT NULL, status TEXT NOT NULL,
-                 total_games INTEGER NOT NULL, created TEXT NOT NULL, result TEXT);
+                 total_games INTEGER NOT NULL, created TEXT NOT NULL, result TEXT, checksum INTEGER);
              CREATE TABLE IF NOT EXISTS games (
                  tournament TEXT NOT NULL REFERENCES tournaments(id), idx INTEGER NOT NULL,
                  seats TEXT NOT NULL, scores TEXT NOT NULL, failures TEXT NOT NULL, forfeit TEXT NOT NULL,
-                 transcript TEXT NOT NULL, PRIMARY KEY (tournament, idx));",
+                 transcript TEXT NOT NULL, checksum INTEGER, transcript_checksum INTEGER,
+                 PRIMARY KEY (tournament, idx));",
         )
         .map_err(|e| db_error(&path, e))?;
-        Ok(Store { conn, path })
+        let store = Store { conn, path };
+        store.add_checksum_columns()?;
+        store.check_integrity()?;
+        store.check_records()?;
+        Ok(store)
+    }
+
+    /// Records files written before rows carried checksums get the columns; their old rows
+    /// (checksum NULL) are read unchecked.
+    fn add_checksum_columns(&self) -> Result<(), ErrorInfo> {
+        for (table, columns) in
+            [("tournaments", &["checksum"][..]), ("games", &["checksum", "transcript_checksum"])]
+        {
+            let sql = format!("SELECT name FROM pragma_table_info('{table}')");
+            let mut stmt = self.conn.prepare(&sql).map_err(|e| self.error(e))?;
+            let present = stmt
+                .query_map([], |r| r.get::<_, String>(0))
+                .and_then(|rows| rows.collect::<rusqlite::Result<Vec<String>>>())
+                .map_err(|e| self.error(e))?;
+            for column in columns.iter().filter(|c| !present.iter().any(|p| p == *c)) {
+                let sql = format!("ALTER TABLE {table} ADD COLUMN {column} INTEGER");
+                self.conn.execute_batch(&sql).map_err(|e| self.error(e))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads every tournament and every game's record (not the transcripts, which are checked
+    /// when read) against its checksum: SQLite checks the file's structure, not the bytes of
+    /// the values, and a damaged value must never be read as a result or written beside.
+    fn check_records(&self) -> Result<(), ErrorInfo> {
+        self.list()?;
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT tournament, idx, seats, scores, failures, forfeit, checksum FROM games",
+            )
+            .map_err(|e| self.error(e))?;
+        let mut rows = stmt.query([]).map_err(|e| self.error(e))?;
+        while let Some(row) = rows.next().map_err(|e| self.error(e))? {
+            check_sum(row, &[0, 1, 2, 3, 4, 5], 6).map_err(|e| self.error(e))?;
+        }
+        Ok(())
+    }
+
+    /// SQLite's own check of every page, index and record: a damaged file is refused before
+    /// anything is read from it or written into it.
+    fn check_integrity(&self) -> Result<(), ErrorInfo> {
+        let mut stmt = self.conn.prepare("PRAGMA integrity_check").map_err(|e| self.error(e))?;
+        let problems = stmt
+            .query_map([], |r| r.get::<_, String>(0))
+            .and_then(|rows| rows.collect::<rusqlite::Result<Vec<String>>>())
+            .map_err(|e| self.error(e))?;
+        if problems == ["ok"] {
+            return Ok(());
+        }
+        Err(ErrorInfo::new(
+            ErrorCode::Internal,
+            format!(
+                "records database {}: SQLite's integrity check failed ({}){DAMAGED}",
+                self.path.display(),
+                problems.iter().take(3).cloned().collect::<Vec<_>>().join("; ")
+            ),
+        ))
     }
 
     pub fn create(&self, id: &str, spec: &Value, total: u64) -> Result<(), ErrorInfo> {
@@ -112,8 +191,8 @@ impl Store {
     pub fn get(&self, id: &str) -> Result<Option<StoredTournament>, ErrorInfo> {
         self.conn
             .query_row(
-                "SELECT t.id, t.spec, t.status, t.total_games, (SELECT COUNT(*) FROM games g WHERE g.tournament = t.id)
-                 FROM tournaments t WHERE t.id = ?1",
+                "SELECT t.id, t.spec, t.status, t.total_games, (SELECT COUNT(*) FROM games g WHERE g.tournament = t.id),
+                 t.result, t.checksum FROM tournaments t WHERE t.id = ?1",
                 params![id],
                 row_to_tournament,
             )
@@ -125,8 +204,8 @@ impl Store {
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT t.id, t.spec, t.status, t.total_games, (SELECT COUNT(*) FROM games g WHERE g.tournament = t.id)
-                 FROM tournaments t ORDER BY t.created",
+                "SELECT t.id, t.spec, t.status, t.total_games, (SELECT COUNT(*) FROM games g WHERE g.tournament = t.id),
+                 t.result, t.checksum FROM tournaments t ORDER BY t.created",
             )
             .map_err(|e| self.error(e))?;
         let rows = stmt.query_map([], row_to_tournament).map_err(|e| self.error(e))?;
@@ -173,17 +252,18 @@ impl Store {
     pub fn rows(&self, id: &str) -> Result<Vec<GameRow>, ErrorInfo> {
         let mut stmt = self
             .conn
-            .prepare("SELECT idx, seats, scores, failures, forfeit, transcript FROM games WHERE tournament = ?1 ORDER BY idx")
+            .prepare("SELECT idx, seats, scores, failures, forfeit, transcript, tournament, checksum, transcript_checksum FROM games WHERE tournament = ?1 ORDER BY idx")
             .map_err(|e| self.error(e))?;
-        let json = |text: String| serde_json::from_str(&text).unwrap_or_default();
         let rows = stmt
             .query_map(params![id], |r| {
+                check_sum(r, &[6, 0, 1, 2, 3, 4], 7)?;
+                check_sum(r, &[5], 8)?;
                 Ok(GameRow {
                     index: r.get::<_, i64>(0)? as u64,
-                    seats: json(r.get(1)?),
-                    scores: serde_json::from_str(&r.get::<_, String>(2)?).unwrap_or_default(),
-                    failures: json(r.get(3)?),
-                    forfeit: json(r.get(4)?),
+                    seats: json_column(r, 1)?,
+                    scores: json_column(r, 2)?,
+                    failures: json_column(r, 3)?,
+                    forfeit: json_column(r, 4)?,
                     transcript: r.get(5)?,
                 })
             })
@@ -191,7 +271,8 @@ impl Store {
         rows.collect::<Result<Vec<_>, _>>().map_err(|e| self.error(e))
     }
 
-    /// The finished games of a tournament, in index order.
+    /// The finished games of a tournament, in index order (their checksums were checked when
+    /// the store was opened).
     pub fn games(&self, id: &str) -> Result<Vec<StoredGame>, ErrorInfo> {
         let mut stmt = self
             .conn
@@ -199,14 +280,11 @@ impl Store {
             .map_err(|e| self.error(e))?;
         let rows = stmt
             .query_map(params![id], |r| {
-                let scores: String = r.get(1)?;
-                let failures: String = r.get(2)?;
-                let forfeit: String = r.get(3)?;
                 Ok(StoredGame {
                     index: r.get::<_, i64>(0)? as u64,
-                    scores: serde_json::from_str(&scores).unwrap_or_default(),
-                    failures: serde_json::from_str(&failures).unwrap_or_default(),
-                    forfeit: serde_json::from_str(&forfeit).unwrap_or_default(),
+                    scores: json_column(r, 1)?,
+                    failures: json_column(r, 2)?,
+                    forfeit: json_column(r, 3)?,
                 })
             })
             .map_err(|e| self.error(e))?;
@@ -217,9 +295,12 @@ impl Store {
     pub fn transcript(&self, id: &str, index: u64) -> Result<Option<String>, ErrorInfo> {
         self.conn
             .query_row(
-                "SELECT transcript FROM games WHERE tournament = ?1 AND idx = ?2",
+                "SELECT transcript, transcript_checksum FROM games WHERE tournament = ?1 AND idx = ?2",
                 params![id, index as i64],
-                |r| r.get(0),
+                |r| {
+                    check_sum(r, &[0], 1)?;
+                    r.get(0)
+                },
             )
             .optional()
             .map_err(|e| self.error(e))
@@ -236,10 +317,11 @@ fn insert_tournament(
     spec: &Value,
     total: u64,
 ) -> rusqlite::Result<()> {
-    let created = format!("{:?}", std::time::SystemTime::now());
+    let spec = spec.to_string();
+    let sum = checksum(&[id, &spec, "running", &total.to_string(), ""]);
     conn.execute(
-        "INSERT INTO tournaments (id, spec, status, total_games, created) VALUES (?1, ?2, 'running', ?3, ?4)",
-        params![id, spec.to_string(), total as i64, created],
+        "INSERT INTO tournaments (id, spec, status, total_games, created, checksum) VALUES (?1, ?2, 'running', ?3, ?4, ?5)",
+        params![id, spec, total as i64, format!("{:?}", std::time::SystemTime::now()), sum],
     )?;
     Ok(())
 }
@@ -247,33 +329,81 @@ fn insert_tournament(
 fn insert_game(conn: &Connection, id: &str, game: &GameRow) -> rusqlite::Result<()> {
     // Cached: a batch inserts many games with the same statement.
     let mut insert = conn
-        .prepare_cached("INSERT INTO games (tournament, idx, seats, scores, failures, forfeit, transcript) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+        .prepare_cached("INSERT INTO games (tournament, idx, seats, scores, failures, forfeit, transcript, checksum, transcript_checksum) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")
 ?;
+    let index = game.index.to_string();
+    let seats = game.seats.to_string();
+    let scores = serde_json::to_string(&game.scores).unwrap();
+    let (failures, forfeit) = (game.failures.to_string(), game.forfeit.to_string());
+    let sum = checksum(&[id, &index, &seats, &scores, &failures, &forfeit]);
     insert.execute(params![
         id,
         game.index as i64,
-        game.seats.to_string(),
-        serde_json::to_string(&game.scores).unwrap(),
-        game.failures.to_string(),
-        game.forfeit.to_string(),
-        game.transcript
+        seats,
+        scores,
+        failures,
+        forfeit,
+        game.transcript,
+        sum,
+        checksum(&[&game.transcript])
     ])?;
     Ok(())
 }
 
 fn set_finished(conn: &Connection, id: &str, result: &Value) -> rusqlite::Result<()> {
+    let (spec, total): (String, i64) = conn.query_row(
+        "SELECT spec, total_games FROM tournaments WHERE id = ?1",
+        params![id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let result = result.to_string();
+    let sum = checksum(&[id, &spec, "finished", &total.to_string(), &result]);
     conn.execute(
-        "UPDATE tournaments SET status = 'finished', result = ?2 WHERE id = ?1",
-        params![id, result.to_string()],
+        "UPDATE tournaments SET status = 'finished', result = ?2, checksum = ?3 WHERE id = ?1",
+        params![id, result, sum],
     )?;
     Ok(())
 }
 
+/// A row's checksum: CRC-32 over its values, each ended by a NUL (which JSON text never holds
+/// unescaped), so moving bytes from one value to the next changes it too.
+fn checksum(values: &[&str]) -> i64 {
+    let mut crc = crc32fast::Hasher::new();
+    for value in values {
+        crc.update(value.as_bytes());
+        crc.update(&[0]);
+    }
+    i64::from(crc.finalize())
+}
+
+/// Checks the row's values in `columns` (read as text) against its checksum in column `sum`;
+/// a row written before checksums (NULL) passes. A mismatch is a damaged record.
+fn check_sum(row: &rusqlite::Row<'_>, columns: &[usize], sum: usize) -> rusqlite::Result<()> {
+    let Some(stored) = row.get::<_, Option<i64>>(sum)? else { return Ok(()) };
+    let values = columns
+        .iter()
+        .map(|&c| match row.get_ref(c)? {
+            ValueRef::Integer(n) => Ok(n.to_string()),
+            ValueRef::Null => Ok(String::new()),
+            other => Ok(String::from_utf8_lossy(other.as_bytes()?).into_owned()),
+        })
+        .collect::<rusqlite::Result<Vec<String>>>()?;
+    let values: Vec<&str> = values.iter().map(String::as_str).collect();
+    if checksum(&values) == stored {
+        return Ok(());
+    }
+    Err(rusqlite::Error::FromSqlConversionFailure(
+        sum,
+        rusqlite::types::Type::Integer,
+        "a record's values do not match its checksum".into(),
+    ))
+}
+
 fn row_to_tournament(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredTournament> {
-    let spec: String = r.get(1)?;
+    check_sum(r, &[0, 1, 2, 3, 5], 6)?;
     Ok(StoredTournament {
         id: r.get(0)?,
-        spec: serde_json::from_str(&spec).unwrap_or(Value::Null),
+        spec: json_column(r, 1)?,
         status: r.get(2)?,
         total: r.get::<_, i64>(3)? as u64,
         games: r.get::<_, i64>(4)? as u64,

@@ -1,0 +1,220 @@
+//! What one request may cost the server, bounded before the work starts: schedules, match sizes,
+//! transcripts, worker processes; seeds no other client can predict; plugin files and options
+//! that could hang or mislead the server. Each test is one small line an attacker (or a
+//! mistaken client) could send.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use yomi_e2e::{error_code, temp_dir, yomi_bin, Server};
+
+/// `tournament.run` of `bots` bots of `bot` with these extra fields.
+fn tournament(game: &str, bot: &str, bots: usize, extra: Value) -> Value {
+    let mut spec =
+        json!({"game": game, "bots": vec![json!({"bot": bot}); bots], "games_per_pair": 1});
+    for (k, v) in extra.as_object().unwrap() {
+        spec[k] = v.clone();
+    }
+    spec
+}
+
+#[test]
+fn schedules_beyond_the_limit_are_refused_at_once_and_the_server_keeps_serving() {
+    let data = temp_dir();
+    let dir = data.path().to_str().unwrap();
+    let server = Server::tcp(&[
+        "--data-dir",
+        dir,
+        "--max-games",
+        "100000",
+        "--operator-max-games",
+        "100000",
+    ]);
+    let mut conn = server.connect();
+    for (game, bot, bots, extra) in [
+        ("rps", "example/rps", 2, json!({"games_per_pair": 4_294_967_295u64})),
+        ("rps", "example/rps", 2, json!({"games_per_pair": 10_000_000})),
+        // 593,775 pairings of six: the schedule alone once took a minute and stopped every client.
+        ("sevens", "sevens/random", 30, json!({"seats": 6})),
+    ] {
+        let started = Instant::now();
+        let reply = conn.request("tournament.run", tournament(game, bot, bots, extra.clone()));
+        assert_eq!(error_code(&reply).as_deref(), Some("limit_exceeded"), "{extra}: {reply}");
+        let message = reply["error"]["message"].as_str().unwrap();
+        assert!(message.contains("--max-games 100000"), "{message}");
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "refused only after {:?}",
+            started.elapsed()
+        );
+    }
+    conn.assert_alive();
+    server.connect().assert_alive();
+}
+
+#[test]
+fn match_sizes_and_transcripts_are_bounded() {
+    let server = Server::tcp(&[
+        "--max-games",
+        "100",
+        "--operator-max-games",
+        "100",
+        "--max-transcript-games",
+        "10",
+    ]);
+    let mut conn = server.connect();
+    let seats = json!([{"bot": "example/rps"}, {"bot": "example/rps"}]);
+    let big = conn.request("match.run", json!({"game": "rps", "games": 101, "seats": seats}));
+    assert_eq!(error_code(&big).as_deref(), Some("limit_exceeded"), "{big}");
+    let long_transcript = json!({"game": "rps", "games": 11, "seats": seats, "transcript": true});
+    let reply = conn.request("match.run", long_transcript);
+    assert_eq!(error_code(&reply).as_deref(), Some("limit_exceeded"), "{reply}");
+    assert!(reply["error"]["message"].as_str().unwrap().contains("--max-transcript-games 10"));
+    let short = conn
+        .ok("match.run", json!({"game": "rps", "games": 10, "seats": seats, "transcript": true}));
+    assert_eq!(short["games"], json!(10));
+    assert!(short["transcript"].as_array().is_some_and(|t| t.len() > 10));
+}
+
+#[test]
+fn sessions_without_a_seed_draw_theirs_from_the_os_and_say_which() {
+    let server = Server::tcp(&[]);
+    let seed_of_first_agent = || {
+        let mut conn = server.connect();
+        conn.ok("agent.new", json!({"bot": "example/rps"}))["seed"].clone()
+    };
+    let (a, b) = (seed_of_first_agent(), seed_of_first_agent());
+    assert!(a.is_u64() && b.is_u64(), "{a} {b}");
+    assert_ne!(a, b, "two sessions' first agents share a seed: one could replay the other's bot");
+
+    let mut conn = server.connect();
+    let seats = json!([{"bot": "example/rps"}, {"bot": "example/rps", "options": {"bias": 0.5}}]);
+    let first = conn.ok("match.run", json!({"game": "rps", "games": 3, "seats": seats}));
+    let second = conn.ok("match.run", json!({"game": "rps", "games": 3, "seats": seats}));
+    assert!(first["seed"].is_u64(), "the reply says the match's seed: {first}");
+    assert_ne!(first["seed"], second["seed"]);
+    // The seed it names replays the match exactly.
+    let again = conn
+        .ok("match.run", json!({"game": "rps", "games": 3, "seats": seats, "seed": first["seed"]}));
+    assert_eq!(again["scores"], first["scores"]);
+    assert_eq!(again["seed"], first["seed"]);
+
+    // A fixed base seed (for tests that replay whole sessions) still gives every session the same.
+    let fixed = Server::tcp(&["--seed", "5"]);
+    let seeds: Vec<Value> = (0..2)
+        .map(|_| fixed.connect().ok("agent.new", json!({"bot": "example/rps"}))["seed"].clone())
+        .collect();
+    assert_eq!(seeds[0], seeds[1]);
+}
+
+/// The `yomi worker` processes whose parent is `pid`.
+fn workers_of(pid: u32) -> usize {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
+    entries
+        .flatten()
+        .filter(|e| {
+            let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+            // pid (comm) state ppid ...: the comm may hold spaces, so split after its ')'.
+            let ppid = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(1));
+            let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+            ppid == Some(&pid.to_string()) && cmdline.split(|&b| b == 0).any(|w| w == b"worker")
+        })
+        .count()
+}
+
+#[test]
+fn worker_processes_are_capped_across_every_session() {
+    let server = Server::tcp(&["--max-workers", "2"]);
+    let isolated =
+        json!([{"bot": "example/rps", "isolate": true}, {"bot": "example/rps", "isolate": true}]);
+    let one_isolated = json!([{"bot": "example/rps", "isolate": true}, {"bot": "example/rps"}]);
+    // One game needing more places than the server has is refused at once.
+    let tight = Server::tcp(&["--max-workers", "1"]);
+    let reply = tight.connect().request("match.run", json!({"game": "rps", "seats": isolated}));
+    assert_eq!(error_code(&reply).as_deref(), Some("limit_exceeded"), "{reply}");
+    assert!(reply["error"]["message"].as_str().unwrap().contains("--max-workers 1"));
+
+    // Four sessions each start a match with isolated seats: never more than two workers run.
+    let mut conns: Vec<_> = (0..4).map(|_| server.connect()).collect();
+    for (i, conn) in conns.iter_mut().enumerate() {
+        let seats = if i % 2 == 0 { &isolated } else { &one_isolated };
+        let id = conn.next_id();
+        conn.send(
+            &json!({"id": id, "op": "match.run", "game": "rps", "games": 300, "seats": seats}),
+        );
+    }
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut most = 0;
+    let mut done = vec![false; conns.len()];
+    while done.iter().any(|d| !d) {
+        assert!(Instant::now() < deadline, "the matches did not finish");
+        most = most.max(workers_of(server.pid()));
+        for (conn, done) in conns.iter_mut().zip(done.iter_mut()).filter(|(_, d)| !**d) {
+            while let Some(line) = conn.recv_within(Duration::from_millis(5)) {
+                if line.get("id").is_some() {
+                    assert_eq!(line["ok"], json!(true), "{line}");
+                    *done = true;
+                }
+            }
+        }
+    }
+    assert!(most >= 1, "no worker was ever seen: the count is not measuring anything");
+    assert!(most <= 2, "{most} worker processes ran at once with --max-workers 2");
+}
+
+#[test]
+fn plugin_load_of_a_fifo_answers_at_once() {
+    let dir = temp_dir();
+    let fifo = dir.path().join("libyomi_fifo.so");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let mut server = Server::stdio_with_dir(dir.path());
+    let started = Instant::now();
+    let reply = server.conn().request("plugin.load", json!({"path": fifo}));
+    assert_eq!(error_code(&reply).as_deref(), Some("plugin_load"), "{reply}");
+    assert!(reply["error"]["message"].as_str().unwrap().contains("not a regular file"), "{reply}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    server.conn().assert_alive();
+}
+
+#[test]
+fn a_missing_plugin_directory_stops_the_server_at_start() {
+    let out = Command::new(yomi_bin())
+        .args(["serve", "--stdio", "--plugins", "/nonexistent/yomi-plugins"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "started with no plugins: {stderr}");
+    assert!(stderr.contains("/nonexistent/yomi-plugins"), "{stderr}");
+}
+
+#[test]
+fn an_option_given_twice_is_refused() {
+    let out = Command::new(yomi_bin())
+        .args(["match", "--game", "rps", "--bot", "rps:reading=1,reading=2", "--bot", "rps"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("`reading` is given twice"), "{stderr}");
+}
+
+#[test]
+fn a_tournament_takes_the_id_its_client_names() {
+    let data = temp_dir();
+    let server = Server::tcp(&["--data-dir", data.path().to_str().unwrap()]);
+    let mut conn = server.connect();
+    let mut spec =
+        tournament("rps", "example/rps", 2, json!({"tournament": "cup-1", "games_per_pair": 2}));
+    spec["op"] = json!("tournament.run");
+    spec["id"] = json!(7);
+    conn.send(&spec);
+    // Tournament events carry the tournament's id too: the reply is the line with `ok`.
+    let reply = std::iter::repeat_with(|| conn.recv()).find(|line| line.get("ok").is_some());
+    let result = &reply.unwrap()["result"];
+    assert_eq!(result["id"], json!("cup-1"), "{result}");
+    let listed = conn.ok("tournament.list", json!({}));
+    assert!(listed.as_array().unwrap().iter().any(|t| t["id"] == json!("cup-1")), "{listed}");
+}
