@@ -189,8 +189,11 @@ impl Common {
             self.plugin_dirs().into_iter().partition(|p| p.is_file());
         let mut all_dirs = dirs;
         all_dirs.extend(files.iter().filter_map(|f| f.parent().map(PathBuf::from)));
-        let registry = Registry::new(&all_dirs).map_err(|e| anyhow::anyhow!(e.message))?;
-        Ok((registry, files))
+        let registry = match all_dirs.as_slice() {
+            [binary_dir] if self.plugins.is_empty() => Registry::over_binary_directory(binary_dir),
+            _ => Registry::new(&all_dirs),
+        };
+        Ok((registry.map_err(|e| anyhow::anyhow!(e.message))?, files))
     }
 }
 

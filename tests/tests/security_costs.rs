@@ -218,3 +218,19 @@ fn a_tournament_takes_the_id_its_client_names() {
     let listed = conn.ok("tournament.list", json!({}));
     assert!(listed.as_array().unwrap().iter().any(|t| t["id"] == json!("cup-1")), "{listed}");
 }
+
+#[test]
+fn the_binary_directory_serves_no_test_fixture_by_request() {
+    // Started as the README says, with no --plugins: the build directory (beside the binary)
+    // holds the misbehaving test fixture too, which must not be loadable by a client.
+    let mut server = Server::stdio(&[]);
+    let fixture = yomi_e2e::library("fixture_misbehave");
+    for path in [json!(fixture), json!("libfixture_misbehave.so")] {
+        let reply = server.conn().request("plugin.load", json!({"path": path}));
+        assert_eq!(error_code(&reply).as_deref(), Some("forbidden"), "{reply}");
+        assert!(reply["error"]["message"].as_str().unwrap().contains("--plugins DIR"), "{reply}");
+    }
+    // A plugin-named library there still loads (the same build as at start).
+    let example = yomi_e2e::library("yomi_example");
+    assert_eq!(server.conn().ok("plugin.load", json!({"path": example}))["name"], json!("example"));
+}

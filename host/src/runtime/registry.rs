@@ -70,12 +70,26 @@ pub struct GameRef {
 pub struct Registry {
     /// Canonical plugin directories; `plugin.load` accepts only files inside them.
     dirs: Vec<PathBuf>,
+    /// Whether `plugin.load` takes only plugin-named libraries (`libyomi_*`): so where the
+    /// operator named no directory and the binary's own is used, a build directory's other
+    /// libraries (test fixtures that hang, abort or panic on purpose) cannot be loaded by request.
+    plugin_names_only: bool,
     plugins: RwLock<Vec<Arc<PluginEntry>>>,
 }
 
 impl Registry {
     /// A registry over these directories; one that does not exist is an error naming it.
     pub fn new(dirs: &[PathBuf]) -> Result<Registry, ErrorInfo> {
+        Registry::over(dirs, false)
+    }
+
+    /// A registry over the directory of the `yomi` binary, which the operator did not name:
+    /// `plugin.load` there takes only plugin-named libraries.
+    pub fn over_binary_directory(dir: &Path) -> Result<Registry, ErrorInfo> {
+        Registry::over(&[dir.to_path_buf()], true)
+    }
+
+    fn over(dirs: &[PathBuf], plugin_names_only: bool) -> Result<Registry, ErrorInfo> {
         let dirs = dirs
             .iter()
             .map(|d| {
@@ -87,7 +101,7 @@ impl Registry {
                 })
             })
             .collect::<Result<_, _>>()?;
-        Ok(Registry { dirs, plugins: RwLock::default() })
+        Ok(Registry { dirs, plugin_names_only, plugins: RwLock::default() })
     }
 
     /// Loads every `libyomi_*` library in the plugin directories. Problems (a broken file, a
@@ -134,6 +148,17 @@ impl Registry {
             return Err(ErrorInfo::new(
                 ErrorCode::Forbidden,
                 format!("{} is outside the plugin directories; start yomi with --plugins DIR to allow it", path.display()),
+            ));
+        }
+        if self.plugin_names_only && !has_plugin_name(&canonical) {
+            return Err(ErrorInfo::new(
+                ErrorCode::Forbidden,
+                format!(
+                    "{} is not named as a plugin ({}yomi_*{}); to load other libraries, name their directory with --plugins DIR",
+                    path.display(),
+                    std::env::consts::DLL_PREFIX,
+                    std::env::consts::DLL_SUFFIX
+                ),
             ));
         }
         check_library_file(&canonical)?;
@@ -334,13 +359,17 @@ enum SameName {
 
 /// True for files discovery loads by itself: the platform's library naming with a `yomi_` stem.
 fn is_plugin_file(path: &Path) -> bool {
+    has_plugin_name(path) && path.is_file()
+}
+
+/// Whether a file is named as a plugin library: `libyomi_*.so` (`.dylib`, `yomi_*.dll`).
+fn has_plugin_name(path: &Path) -> bool {
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else { return false };
     let ext_ok = path
         .extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| e == std::env::consts::DLL_EXTENSION);
-    let stem_ok = name.starts_with(&format!("{}yomi_", std::env::consts::DLL_PREFIX));
-    ext_ok && stem_ok && path.is_file()
+    ext_ok && name.starts_with(&format!("{}yomi_", std::env::consts::DLL_PREFIX))
 }
 
 /// Largest library file `plugin.load` reads (the bundled plugins are a few MB each).
