@@ -9,11 +9,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
 use yomi_protocol::Options;
 
-use crate::cli::Common;
+use crate::cli_common::Common;
 use crate::matches::policy::{OnFailure, Policy};
 use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch, Progress};
 use crate::matches::seat::{BotSeat, SeatEnv, SeatSpec};
-use crate::matches::transcript;
+use crate::matches::{replay, transcript};
 use crate::tournament::merge;
 use crate::tournament::rating::SprtSpec;
 use crate::tournament::runner::{self as tournaments, Start};
@@ -371,7 +371,7 @@ pub fn replay(common: &Common, args: ReplayArgs) -> anyhow::Result<ExitCode> {
     let lines = transcript::read(&args.file).map_err(|e| anyhow::anyhow!(e.message))?;
     let registry = common.registry()?;
     let report = runtime()?
-        .block_on(transcript::replay(&registry, &lines, Some(common.data_dir())))
+        .block_on(replay::replay(&registry, &lines, Some(common.data_dir())))
         .map_err(|e| anyhow::anyhow!(e.message))?;
     if args.json {
         outln!("{}", serde_json::to_string(&report)?)?;

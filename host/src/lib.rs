@@ -40,5 +40,6 @@ pub mod ops;
 pub mod server;
 
 pub mod cli;
+mod cli_common;
 mod cli_play;
 mod cli_text;

@@ -1,6 +1,7 @@
 //! The host's modules are layers: each may import only from its own layer and the layers below
 //! it, so no import cycle can come back. This reads the sources and names every import that
-//! reaches up.
+//! reaches up; and inside a layer (and inside the plugin crate), it names every circle of files
+//! that import one another.
 
 use std::path::{Path, PathBuf};
 
@@ -87,4 +88,135 @@ fn the_check_sees_an_upward_import() {
     let matches = LAYERS.iter().position(|l| *l == "matches").unwrap();
     let text = "use crate::agents::AgentHandle;\nuse crate::ops::agents::x; // crate::server\n";
     assert_eq!(upward(matches, text), vec![(2, "ops".to_string())]);
+}
+
+/// A source file's module path: `tournament/schedule.rs` is `tournament::schedule`, a `mod.rs`
+/// its directory's module.
+fn module_of(relative: &Path) -> String {
+    let mut parts: Vec<String> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().trim_end_matches(".rs").to_string())
+        .collect();
+    if parts.last().is_some_and(|p| p == "mod" || p == "lib") {
+        parts.pop();
+    }
+    parts.join("::")
+}
+
+/// The modules a file's code (its tests aside) imports: `crate::a::b` and `super::b` paths,
+/// resolved to the longest module path that exists.
+fn imported_modules(module: &str, text: &str, modules: &[String]) -> Vec<String> {
+    let code = text.split("#[cfg(test)]").next().unwrap_or("");
+    let parent = module.rsplit_once("::").map_or("", |(p, _)| p);
+    let mut found = Vec::new();
+    for line in code.lines() {
+        let line = line.split("//").next().unwrap_or("");
+        for (prefix, base) in [("crate::", ""), ("super::", parent)] {
+            for (at, _) in line.match_indices(prefix) {
+                if prefix == "crate::" && line[..at].ends_with('$') {
+                    continue; // `$crate::` in a macro names the user's crate, not an import
+                }
+                let path: Vec<&str> = line[at + prefix.len()..]
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                    .next()
+                    .unwrap_or("")
+                    .split("::")
+                    .filter(|p| !p.is_empty())
+                    .collect();
+                let candidates = (1..=path.len()).rev().map(|n| {
+                    let tail = path[..n].join("::");
+                    if base.is_empty() {
+                        tail
+                    } else {
+                        format!("{base}::{tail}")
+                    }
+                });
+                if let Some(hit) = candidates.into_iter().find(|c| modules.contains(c)) {
+                    if hit != module {
+                        found.push(hit);
+                    }
+                }
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// Every circle of modules that import one another, each as `a -> b -> a`.
+fn circles(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    sources(src, &mut files);
+    let named: Vec<(String, PathBuf)> = files
+        .into_iter()
+        .map(|f| (module_of(f.strip_prefix(src).unwrap()), f))
+        .filter(|(m, _)| !m.is_empty() && m != "main")
+        .collect();
+    let modules: Vec<String> = named.iter().map(|(m, _)| m.clone()).collect();
+    let edges: Vec<Vec<usize>> = named
+        .iter()
+        .map(|(module, file)| {
+            let text = std::fs::read_to_string(file).unwrap();
+            imported_modules(module, &text, &modules)
+                .iter()
+                .filter_map(|m| modules.iter().position(|x| x == m))
+                .collect()
+        })
+        .collect();
+    // A circle through `start` is a path back to it; report each circle once, from its smallest.
+    let mut found = Vec::new();
+    for start in 0..modules.len() {
+        let mut stack = vec![(start, vec![start])];
+        let mut seen = vec![false; modules.len()];
+        while let Some((at, path)) = stack.pop() {
+            for &next in &edges[at] {
+                if next == start {
+                    let names: Vec<&str> = path.iter().map(|&i| modules[i].as_str()).collect();
+                    found.push(format!("{} -> {}", names.join(" -> "), modules[start]));
+                } else if next > start && !seen[next] {
+                    seen[next] = true;
+                    let mut longer = path.clone();
+                    longer.push(next);
+                    stack.push((next, longer));
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_files_import_each_other_in_a_circle() {
+    let host = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for src in [host.join("src"), host.join("../plugins/src")] {
+        let found = circles(&src);
+        assert!(found.is_empty(), "import circles in {}:\n{}", src.display(), found.join("\n"));
+    }
+}
+
+#[test]
+fn the_check_sees_a_circle() {
+    let modules: Vec<String> =
+        ["a", "b", "c", "t::x", "t::y"].iter().map(|m| m.to_string()).collect();
+    assert_eq!(imported_modules("a", "use crate::b::Thing;\nuse crate::a::Own;", &modules), ["b"]);
+    assert_eq!(imported_modules("t::x", "use super::y::{self, Z};", &modules), ["t::y"]);
+    assert!(
+        imported_modules("c", "$crate::a::f()\n#[cfg(test)]\nuse crate::b;", &modules).is_empty()
+    );
+    let dir = tempfile_dir();
+    for (name, text) in
+        [("a.rs", "use crate::b::B;"), ("b.rs", "use crate::c::C;"), ("c.rs", "use crate::a::A;")]
+    {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    assert_eq!(circles(&dir), ["a -> b -> c -> a"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A fresh directory for the check's own sources.
+fn tempfile_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("yomi-layers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }

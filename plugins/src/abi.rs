@@ -20,7 +20,8 @@ use serde_json::Value;
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
 use crate::api::{CommandContext, Plugin};
-use crate::call::{CallReply, Handle, Incoming, Open};
+use crate::call::{unreadable, CallReply, Incoming, Open};
+use crate::dispatch::Handle;
 
 /// Bumped on any change to an existing field of [`PluginTable`] or to the meaning of its calls.
 /// Appending a field at the end keeps the version: `table_size` tells the host how far it may read.
@@ -196,11 +197,6 @@ unsafe fn parse<'a, T: serde::Deserialize<'a>>(ptr: *const u8, len: usize) -> Re
         unsafe { std::slice::from_raw_parts(ptr, len) }
     };
     serde_json::from_slice(bytes).map_err(|e| unreadable(&e))
-}
-
-/// What a plugin answers to a request it cannot read.
-pub(crate) fn unreadable(e: &serde_json::Error) -> ErrorInfo {
-    ErrorInfo::new(ErrorCode::InvalidParams, format!("bad request across the plugin ABI: {e}"))
 }
 
 /// # Safety

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::call::ActText;
+use crate::call::{unreadable, ActText, AgentContext, GameOver};
 use yomi_protocol::{
     ActReply, ActRequest, Decision, ErrorCode, ErrorInfo, GameOutcome, Options, PluginManifest,
 };
@@ -47,16 +47,6 @@ pub trait Plugin: Send + Sync + 'static {
     }
 }
 
-/// What an agent is given at birth besides its options.
-#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
-pub struct AgentContext {
-    /// Seed for all of the agent's randomness, so a recorded match replays exactly.
-    pub seed: u64,
-    /// Where a service may keep state that survives restarts (`--data-dir`), if the host has one.
-    #[serde(default)]
-    pub data_dir: Option<PathBuf>,
-}
-
 /// What a CLI subcommand is given.
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct CommandContext {
@@ -75,7 +65,7 @@ pub trait Agent: Send {
     /// call. The default reads them into an [`ActRequest`]; a bot with its own types for them
     /// (the typed adapter) reads them straight into those instead.
     fn act_text(&mut self, request: &ActText) -> Result<ActReply, ErrorInfo> {
-        self.act(&request.read().map_err(|e| crate::abi::unreadable(&e))?)
+        self.act(&request.read().map_err(|e| unreadable(&e))?)
     }
 
     /// Learns what happened (the opponent's move, a card shown ...).
@@ -96,13 +86,6 @@ pub trait Agent: Send {
     fn call(&mut self, method: &str, _params: &Value) -> Result<Value, ErrorInfo> {
         Err(ErrorInfo::new(ErrorCode::UnknownMethod, format!("this bot has no method `{method}`")))
     }
-}
-
-/// The end of a game as one seat sees it: which seat the agent played and the outcome.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct GameOver {
-    pub seat: usize,
-    pub outcome: GameOutcome,
 }
 
 /// A bot that plays no game and answers `agent.call` requests (dice streams, role dealing).

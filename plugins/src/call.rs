@@ -1,6 +1,8 @@
 //! The calls a host makes on an open agent or game handle, as JSON. The same shape crosses the C
 //! ABI and the pipes of a `yomi worker` child process.
 
+use std::path::PathBuf;
+
 use serde::de::value::MapAccessDeserializer;
 use serde::de::DeserializeOwned;
 use serde::de::{self, IgnoredAny, MapAccess, Visitor};
@@ -9,7 +11,27 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use yomi_protocol::{ActReply, ActRequest, Decision, ErrorCode, ErrorInfo, GameOutcome, Options};
 
-use crate::api::{Agent, AgentContext, Game, GameOver};
+/// What an agent is given at birth besides its options.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct AgentContext {
+    /// Seed for all of the agent's randomness, so a recorded match replays exactly.
+    pub seed: u64,
+    /// Where a service may keep state that survives restarts (`--data-dir`), if the host has one.
+    #[serde(default)]
+    pub data_dir: Option<PathBuf>,
+}
+
+/// The end of a game as one seat sees it: which seat the agent played and the outcome.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameOver {
+    pub seat: usize,
+    pub outcome: GameOutcome,
+}
+
+/// What a plugin answers to a request it cannot read.
+pub(crate) fn unreadable(e: &serde_json::Error) -> ErrorInfo {
+    ErrorInfo::new(ErrorCode::InvalidParams, format!("bad request across the plugin ABI: {e}"))
+}
 
 /// A request to open a handle.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -257,63 +279,6 @@ pub enum Answer {
     Outcome(Option<GameOutcome>),
     DefaultAction(Option<Value>),
     Json(Value),
-}
-
-/// An open handle on the plugin side.
-pub enum Handle {
-    Agent(Box<dyn Agent>),
-    Game(Box<dyn Game>),
-}
-
-impl Handle {
-    /// Dispatches one call as a plugin reads it (see [`Incoming`]).
-    pub fn dispatch_incoming(&mut self, call: Incoming) -> Result<Answer, ErrorInfo> {
-        match (self, call) {
-            (Handle::Agent(a), Incoming::Act(request)) => {
-                a.act_text(&request).map(Answer::Decision)
-            }
-            (Handle::Game(_), Incoming::Act(_)) => Err(does_not_apply("\"act\"", "a game")),
-            (handle, Incoming::Other(call)) => handle.dispatch(call),
-        }
-    }
-
-    /// Dispatches one call to the agent or game behind the handle.
-    pub fn dispatch(&mut self, call: Call) -> Result<Answer, ErrorInfo> {
-        let json = |v: Result<Value, ErrorInfo>| v.map(Answer::Json);
-        match (self, call) {
-            (Handle::Agent(a), Call::Act(req)) => a.act(&req).map(Answer::Decision),
-            (Handle::Agent(a), Call::Observe(Observe { event })) => {
-                json(a.observe(&event).map(|_| Value::Null))
-            }
-            (Handle::Agent(a), Call::GameOver(over)) => {
-                json(a.game_over(&over).map(|_| Value::Null))
-            }
-            (Handle::Agent(a), Call::Configure(Configure { options })) => {
-                json(a.configure(&options).map(|_| Value::Null))
-            }
-            (Handle::Agent(a), Call::Service(Service { method, params })) => {
-                json(a.call(&method, &params))
-            }
-            (Handle::Game(g), Call::Decisions) => Ok(Answer::Decisions(g.decisions())),
-            (Handle::Game(g), Call::Apply(Apply { actions })) => json(g.apply(&actions)),
-            (Handle::Game(g), Call::Outcome) => Ok(Answer::Outcome(g.outcome())),
-            (Handle::Game(g), Call::DefaultAction(DefaultAction { seat })) => {
-                Ok(Answer::DefaultAction(g.default_action(seat)))
-            }
-            (Handle::Agent(_), other) => Err(wrong_kind("an agent", &other)),
-            (Handle::Game(_), other) => Err(wrong_kind("a game", &other)),
-        }
-    }
-}
-
-fn wrong_kind(kind: &str, call: &Call) -> ErrorInfo {
-    let name =
-        serde_json::to_value(call).ok().and_then(|v| v.get("call").cloned()).unwrap_or_default();
-    does_not_apply(&name.to_string(), kind)
-}
-
-fn does_not_apply(call: &str, kind: &str) -> ErrorInfo {
-    ErrorInfo::new(ErrorCode::InvalidRequest, format!("call {call} does not apply to {kind}"))
 }
 
 #[cfg(test)]

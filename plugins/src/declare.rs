@@ -35,7 +35,8 @@ use yomi_protocol::{
     BotInfo, ErrorCode, ErrorInfo, GameInfo, OptionSpec, Options, PluginManifest, Preset,
 };
 
-use crate::api::{Agent, AgentContext, CommandContext, Game, Plugin, Service, ServiceAgent};
+use crate::api::{Agent, CommandContext, Game, Plugin, Service, ServiceAgent};
+use crate::call::AgentContext;
 
 type NewAgent =
     Box<dyn Fn(&Options, &AgentContext) -> Result<Box<dyn Agent>, ErrorInfo> + Send + Sync>;

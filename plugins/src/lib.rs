@@ -6,8 +6,9 @@
 //! generates the [`Plugin`] and the C entry point the host looks for. [`cli::run`] parses a
 //! plugin's CLI commands, [`repro::output`] prints its reproduction rows, and [`typed`] lets a bot
 //! read serde types instead of JSON. Rust has no stable ABI, so nothing but `#[repr(C)]` tables,
-//! byte buffers and UTF-8 JSON ever crosses between host and plugin ([`abi`]); every call is
-//! wrapped in `catch_unwind`, so a panicking bot becomes an error reply, not a dead host.
+//! byte buffers and UTF-8 JSON ever crosses between host and plugin ([`abi`], carrying the
+//! [`call`]s, which [`dispatch`] hands to the author's traits); every call is wrapped in
+//! `catch_unwind`, so a panicking bot becomes an error reply, not a dead host.
 //!
 //! The host side ([`loader`], feature `host`) opens a library, checks its ABI version and
 //! manifest, and hands out [`loader::PluginHandle`]s that speak [`call::Call`]s.
@@ -22,6 +23,7 @@ pub mod api;
 pub mod call;
 pub mod cli;
 pub mod declare;
+pub mod dispatch;
 #[cfg(feature = "host")]
 pub mod loader;
 pub mod referee;
@@ -29,7 +31,8 @@ pub mod repro;
 pub mod rng;
 pub mod typed;
 
-pub use api::{Agent, AgentContext, CommandContext, Game, GameOver, Plugin, Service, ServiceAgent};
+pub use api::{Agent, CommandContext, Game, Plugin, Service, ServiceAgent};
+pub use call::{AgentContext, GameOver};
 pub use yomi_protocol as protocol;
 pub use yomi_protocol::{
     ActReply, ActRequest, BotInfo, Decision, ErrorCode, ErrorInfo, GameInfo, GameOutcome,

@@ -6,7 +6,8 @@ use serde::Serialize;
 use serde_json::Value;
 use yomi_protocol::{ActRequest, ErrorInfo, GameOutcome};
 
-use crate::api::{Agent, Game, GameOver};
+use crate::api::{Agent, Game};
+use crate::call::GameOver;
 
 /// One resolved step of a game: the joint action and the public event it produced.
 #[derive(Debug, Clone, Serialize)]

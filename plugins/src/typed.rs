@@ -9,8 +9,8 @@ use serde_json::Value;
 use yomi_protocol::envelope::without_position;
 use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
-use crate::api::{Agent, GameOver};
-use crate::call::ActText;
+use crate::api::Agent;
+use crate::call::{unreadable, ActText, GameOver};
 
 /// A typed decision: the action and, when asked for, why.
 pub struct Choice<A> {
@@ -92,8 +92,8 @@ impl<T: TypedAgent> Agent for Typed<T> {
         let legal = match serde_json::from_str(request.legal.get()) {
             Ok(legal) => legal,
             Err(_) => {
-                let each: Vec<&RawValue> = serde_json::from_str(request.legal.get())
-                    .map_err(|e| crate::abi::unreadable(&e))?;
+                let each: Vec<&RawValue> =
+                    serde_json::from_str(request.legal.get()).map_err(|e| unreadable(&e))?;
                 each.iter()
                     .enumerate()
                     .map(|(i, a)| decode_text(a, || format!("legal[{i}]")))

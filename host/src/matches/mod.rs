@@ -6,13 +6,15 @@
 //!   disconnect costs the seat.
 //! - [`referee`]: plays one game and records it.
 //! - [`log`]: the transcript being written, as values or straight as text.
-//! - [`transcript`]: the recorded form of a match, and replaying it.
+//! - [`transcript`]: the recorded form of a match as JSON-lines text.
+//! - [`replay`]: playing a transcript again to check it plays out identically.
 //! - [`runner`]: a match of several games with persistent agents.
 
 pub mod game;
 pub mod log;
 pub mod policy;
 pub mod referee;
+pub mod replay;
 pub mod runner;
 pub mod seat;
 pub mod transcript;

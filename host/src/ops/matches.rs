@@ -11,7 +11,7 @@ use yomi_protocol::{ErrorInfo, RequestId};
 use crate::agents::client::ClientLink;
 use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch, Progress};
 use crate::matches::seat::{ClientSeats, SeatEnv};
-use crate::matches::transcript;
+use crate::matches::{replay, transcript};
 use crate::runtime::costs::exceeded;
 use crate::runtime::metrics;
 use crate::session::{fresh_seed, Session};
@@ -126,11 +126,8 @@ pub struct Replay {
 /// Replays a transcript and says whether it played out identically.
 pub async fn replay(session: &Session, p: Replay) -> Result<Value, ErrorInfo> {
     let lines = transcript::parse(&p.transcript)?;
-    let report = transcript::replay(
-        &session.shared.registry,
-        &lines,
-        session.shared.config.data_dir.clone(),
-    )
-    .await?;
+    let report =
+        replay::replay(&session.shared.registry, &lines, session.shared.config.data_dir.clone())
+            .await?;
     Ok(serde_json::to_value(report).expect("reports serialize"))
 }

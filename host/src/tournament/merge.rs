@@ -11,7 +11,7 @@ use yomi_protocol::{ErrorCode, ErrorInfo};
 
 use super::runner::{self, Tournament};
 use super::schedule::TournamentSpec;
-use super::shard::{self, Shard};
+use super::shard::Shard;
 use super::standings::Finished;
 use super::store::{GameRow, Store};
 use crate::matches::policy::FailureCounts;
@@ -93,7 +93,7 @@ pub fn check(shards: &[ShardRecords], total: u64) -> Result<String, ErrorInfo> {
     let mut seen: BTreeMap<u32, &ShardRecords> = BTreeMap::new();
     for s in shards {
         if s.base_id() != first.base_id()
-            || shard::identity(&s.spec) != shard::identity(&first.spec)
+            || s.spec.identity() != first.spec.identity()
             || s.shard.count != first.shard.count
         {
             return conflict(format!(

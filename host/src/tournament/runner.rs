@@ -13,7 +13,6 @@ use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use super::rating::PairwiseTally;
 use super::schedule::{Schedule, Slot, TournamentSpec};
-use super::shard;
 use super::standings::{self, Finished};
 use super::store::{GameRow, Store};
 use crate::matches::policy::FailureCounts;
@@ -385,7 +384,7 @@ pub fn summary(t: &Tournament, finished: &[Finished], status: &str) -> Value {
 pub fn id_for(spec: &TournamentSpec, id: Option<String>) -> String {
     match &spec.shard {
         None => id.unwrap_or_else(new_id),
-        Some(s) => s.tournament_id(&id.unwrap_or_else(|| shard::derived_id(spec))),
+        Some(s) => s.tournament_id(&id.unwrap_or_else(|| spec.derived_id())),
     }
 }
 
@@ -425,7 +424,7 @@ pub fn create_or_resume(
         return create_as(registry, store, spec, id, max_games).map(|t| Start::Play(Box::new(t)));
     };
     let same = serde_json::from_value::<TournamentSpec>(stored.spec)
-        .is_ok_and(|s| shard::identity(&s) == shard::identity(&spec) && s.shard == spec.shard);
+        .is_ok_and(|s| s.identity() == spec.identity() && s.shard == spec.shard);
     if !same {
         return Err(ErrorInfo::new(
             ErrorCode::Conflict,

@@ -9,6 +9,7 @@
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 use yomi_plugin::rng::derive_seed;
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
@@ -125,6 +126,21 @@ impl TournamentSpec {
             Format::RoundRobin => all,
             Format::Gauntlet => all.into_iter().filter(|c| c.contains(&0)).collect(),
         }
+    }
+
+    /// What makes two specs the same tournament: everything but the shard and the concurrency,
+    /// neither of which changes a game.
+    pub fn identity(&self) -> TournamentSpec {
+        TournamentSpec { shard: None, concurrency: 1, ..self.clone() }
+    }
+
+    /// A tournament id every shard computes alike from the spec alone, for sharded runs given no
+    /// `--id`: `t-` and the first 12 hex digits of the SHA-256 of the spec's identity.
+    pub fn derived_id(&self) -> String {
+        let json = serde_json::to_string(&self.identity()).expect("specs serialize");
+        let digest = Sha256::digest(json.as_bytes());
+        let hex: String = digest.iter().take(6).map(|b| format!("{b:02x}")).collect();
+        format!("t-{hex}")
     }
 
     /// The schedule, after checking it has at most `max_games` games: counted first, so a spec
@@ -371,5 +387,19 @@ mod tests {
         s.concurrency = MAX_CONCURRENCY + 1;
         assert!(s.check().is_err());
         assert!(spec(1, 1, Format::RoundRobin).check().is_err());
+    }
+
+    #[test]
+    fn every_shard_derives_the_same_id_and_other_tournaments_another() {
+        let spec = |extra: serde_json::Value| {
+            let mut v = serde_json::json!({"game": "rps", "bots": [{"bot": "a"}, {"bot": "b"}], "games_per_pair": 4});
+            v.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            serde_json::from_value::<TournamentSpec>(v).unwrap()
+        };
+        let whole = spec(serde_json::json!({})).derived_id();
+        let shard = spec(serde_json::json!({"shard": {"index": 3, "count": 4}, "concurrency": 8}))
+            .derived_id();
+        assert_eq!(whole, shard);
+        assert_ne!(whole, spec(serde_json::json!({"seed": 1})).derived_id());
     }
 }

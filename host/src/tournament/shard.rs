@@ -6,10 +6,7 @@
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use yomi_protocol::{ErrorCode, ErrorInfo};
-
-use super::schedule::TournamentSpec;
 
 /// Most shards one tournament can be split into.
 pub const MAX_SHARDS: u32 = 100_000;
@@ -78,21 +75,6 @@ impl Shard {
     }
 }
 
-/// What makes two specs the same tournament: everything but the shard and the concurrency,
-/// neither of which changes a game.
-pub fn identity(spec: &TournamentSpec) -> TournamentSpec {
-    TournamentSpec { shard: None, concurrency: 1, ..spec.clone() }
-}
-
-/// A tournament id every shard computes alike from the spec alone, for sharded runs given no
-/// `--id`: `t-` and the first 12 hex digits of the SHA-256 of the spec's identity.
-pub fn derived_id(spec: &TournamentSpec) -> String {
-    let json = serde_json::to_string(&identity(spec)).expect("specs serialize");
-    let digest = Sha256::digest(json.as_bytes());
-    let hex: String = digest.iter().take(6).map(|b| format!("{b:02x}")).collect();
-    format!("t-{hex}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,20 +115,5 @@ mod tests {
         assert_eq!(id, "t-abc-shard-1-of-4");
         assert_eq!(shard.base_id(&id), Some("t-abc"));
         assert_eq!(Shard { index: 2, count: 4 }.base_id(&id), None);
-    }
-
-    #[test]
-    fn every_shard_derives_the_same_id_and_other_tournaments_another() {
-        let spec = |extra: serde_json::Value| {
-            let mut v = serde_json::json!({"game": "rps", "bots": [{"bot": "a"}, {"bot": "b"}], "games_per_pair": 4});
-            v.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
-            serde_json::from_value::<TournamentSpec>(v).unwrap()
-        };
-        let whole = derived_id(&spec(serde_json::json!({})));
-        let shard = derived_id(&spec(
-            serde_json::json!({"shard": {"index": 3, "count": 4}, "concurrency": 8}),
-        ));
-        assert_eq!(whole, shard);
-        assert_ne!(whole, derived_id(&spec(serde_json::json!({"seed": 1}))));
     }
 }

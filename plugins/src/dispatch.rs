@@ -1,0 +1,66 @@
+//! The plugin side of a call: an open handle (the bot's agent or game) and the dispatch of each
+//! call to the author's traits. The wire shapes are in [`call`](crate::call); the C entry points
+//! that carry them in [`abi`](crate::abi).
+
+use serde_json::Value;
+use yomi_protocol::{ErrorCode, ErrorInfo};
+
+use crate::api::{Agent, Game};
+use crate::call::{Answer, Apply, Call, Configure, DefaultAction, Incoming, Observe, Service};
+
+/// An open handle on the plugin side.
+pub enum Handle {
+    Agent(Box<dyn Agent>),
+    Game(Box<dyn Game>),
+}
+
+impl Handle {
+    /// Dispatches one call as a plugin reads it (see [`Incoming`]).
+    pub fn dispatch_incoming(&mut self, call: Incoming) -> Result<Answer, ErrorInfo> {
+        match (self, call) {
+            (Handle::Agent(a), Incoming::Act(request)) => {
+                a.act_text(&request).map(Answer::Decision)
+            }
+            (Handle::Game(_), Incoming::Act(_)) => Err(does_not_apply("\"act\"", "a game")),
+            (handle, Incoming::Other(call)) => handle.dispatch(call),
+        }
+    }
+
+    /// Dispatches one call to the agent or game behind the handle.
+    pub fn dispatch(&mut self, call: Call) -> Result<Answer, ErrorInfo> {
+        let json = |v: Result<Value, ErrorInfo>| v.map(Answer::Json);
+        match (self, call) {
+            (Handle::Agent(a), Call::Act(req)) => a.act(&req).map(Answer::Decision),
+            (Handle::Agent(a), Call::Observe(Observe { event })) => {
+                json(a.observe(&event).map(|_| Value::Null))
+            }
+            (Handle::Agent(a), Call::GameOver(over)) => {
+                json(a.game_over(&over).map(|_| Value::Null))
+            }
+            (Handle::Agent(a), Call::Configure(Configure { options })) => {
+                json(a.configure(&options).map(|_| Value::Null))
+            }
+            (Handle::Agent(a), Call::Service(Service { method, params })) => {
+                json(a.call(&method, &params))
+            }
+            (Handle::Game(g), Call::Decisions) => Ok(Answer::Decisions(g.decisions())),
+            (Handle::Game(g), Call::Apply(Apply { actions })) => json(g.apply(&actions)),
+            (Handle::Game(g), Call::Outcome) => Ok(Answer::Outcome(g.outcome())),
+            (Handle::Game(g), Call::DefaultAction(DefaultAction { seat })) => {
+                Ok(Answer::DefaultAction(g.default_action(seat)))
+            }
+            (Handle::Agent(_), other) => Err(wrong_kind("an agent", &other)),
+            (Handle::Game(_), other) => Err(wrong_kind("a game", &other)),
+        }
+    }
+}
+
+fn wrong_kind(kind: &str, call: &Call) -> ErrorInfo {
+    let name =
+        serde_json::to_value(call).ok().and_then(|v| v.get("call").cloned()).unwrap_or_default();
+    does_not_apply(&name.to_string(), kind)
+}
+
+fn does_not_apply(call: &str, kind: &str) -> ErrorInfo {
+    ErrorInfo::new(ErrorCode::InvalidRequest, format!("call {call} does not apply to {kind}"))
+}
