@@ -74,9 +74,15 @@ fn token_from(
         .map_err(|e| anyhow::anyhow!("{e} (from {})", source_name(flag, file, var)))
 }
 
+/// A token file's text; only its first 4 KiB are read (a token is far shorter, and a path like
+/// `/dev/zero` must not fill memory).
 fn read_token_file(file: &Path) -> anyhow::Result<String> {
-    std::fs::read_to_string(file)
-        .map_err(|e| anyhow::anyhow!("cannot read the token file {}: {e}", file.display()))
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(4096).read_to_string(&mut text))
+        .map_err(|e| anyhow::anyhow!("cannot read the token file {}: {e}", file.display()))?;
+    Ok(text)
 }
 
 fn source_name(flag: &Option<String>, file: &Option<PathBuf>, var: &str) -> String {
@@ -122,11 +128,15 @@ impl Role {
 pub struct Token([u8; 32]);
 
 impl Token {
-    /// A token from its text; an empty one is refused (it would let anyone in).
+    /// A token from its text, surrounding whitespace ignored; an empty one is refused (it would
+    /// let anyone in), and so is one with control characters (a binary file named by mistake).
     pub fn new(text: &str) -> Result<Token, String> {
         let text = text.trim();
         if text.is_empty() {
             return Err("a token must not be empty".into());
+        }
+        if text.chars().any(char::is_control) {
+            return Err("a token must be printable text".into());
         }
         Ok(Token(Sha256::digest(text.as_bytes()).into()))
     }
@@ -238,6 +248,8 @@ mod tests {
         assert!(!token.matches("s3cret "));
         assert!(!token.matches(""));
         assert!(Token::new("  ").is_err());
+        assert!(Token::new("\0\0").is_err());
+        assert!(Token::new(" padded\n").unwrap().matches("padded"));
         assert_eq!(format!("{token:?}"), "Token(..)");
     }
 
