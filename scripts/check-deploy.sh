@@ -6,7 +6,8 @@
 #  - the Dockerfile builds every bot plugin of the workspace and runs as a non-root user;
 #  - the probe command answers against a real `yomi serve`, and fails against nothing; the
 #    Deployment's own arguments, run locally, serve /healthz and /metrics where its probes and
-#    the Service's scrape annotations look;
+#    the Service's scrape annotations look, and refuse requests without the token;
+#  - the server takes its tokens from a Secret (files of a secret volume, or secretKeyRef env);
 #  - the Kubernetes Job's and the Slurm array's shard commands run locally (with few games), and
 #    their merges give exactly the standings of the same tournament played in one process.
 # Needs the release build: `cargo build --release --workspace` first (.ci/run does).
@@ -75,6 +76,15 @@ check(scrape_port in port_numbers.values(), "Prometheus scrapes a port the conta
 check({p["targetPort"] for p in server["Service"]["spec"]["ports"]} <= ports, "Service ports exist")
 check(server["Service"]["spec"]["selector"] == server["Deployment"]["spec"]["selector"]["matchLabels"],
       "the Service selects the Deployment's pods")
+# The tokens: files under a mount of a secret volume, or environment variables from a Secret.
+secret_mounts = {m["mountPath"] for m in container.get("volumeMounts", [])
+                 for v in pod.get("volumes", []) if v["name"] == m["name"] and "secret" in v}
+token_files = {flag: args[args.index(flag) + 1] for flag in ("--token-file", "--operator-token-file")
+               if flag in args}
+secret_env = {e["name"] for e in container.get("env", []) if "secretKeyRef" in e.get("valueFrom", {})}
+check(token_files or secret_env & {"YOMI_TOKEN", "YOMI_OPERATOR_TOKEN"}, "the server is given a token")
+check(all(any(f.startswith(m + "/") for m in secret_mounts) for f in token_files.values()),
+      "every token file lies in a Secret's volume")
 
 jobs = {d["metadata"]["name"]: d for d in docs("deploy/k8s/tournament-shards.yaml") if d["kind"] == "Job"}
 shards_job, merge_job = jobs["yomi-cup-shards"], jobs["yomi-cup-merge"]
@@ -120,8 +130,21 @@ check(subprocess.run(probe, capture_output=True).returncode != 0, "the probe fai
 # the Service's annotations send Prometheus.
 local = {str(n): str(free_port()) for n in port_numbers.values()}
 local_args = [re.sub(r"^0\.0\.0\.0:(\d+)$", lambda m: f"127.0.0.1:{local[m.group(1)]}", a) for a in args]
+# The Secret's files, written here with made-up tokens.
+secrets = work / "secrets"
+for flag, path in token_files.items():
+    local_file = secrets / Path(path).name
+    local_file.parent.mkdir(parents=True, exist_ok=True)
+    local_file.write_text(f"check-deploy-{flag}\n")
+    local_args[local_args.index(path)] = str(local_file)
 deployed = subprocess.Popen([yomi, *local_args], stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def tcp_request(port, line):
+    with socket.create_connection(("127.0.0.1", int(port)), timeout=5) as s:
+        s.sendall(line.encode() + b"\n")
+        return json.loads(s.makefile().readline())
 
 
 def http_get(port, path):
@@ -145,8 +168,11 @@ try:
     # One protocol ping, so there is a request to count.
     tcp_port = local[args[args.index("--tcp") + 1].rsplit(":", 1)[1]]
     run(["bash", "deploy/ping.sh", f"127.0.0.1:{tcp_port}"])
+    refused = tcp_request(tcp_port, '{"id":1,"op":"catalog"}')
+    check(refused.get("error", {}).get("code") == "unauthorized", "a request without the token is refused")
     status, body = http_get(local[str(scrape_port)], annotations.get("prometheus.io/path", "/metrics"))
-    check(status == 200 and 'yomi_requests_total{op="ping",code="ok"} 1' in body,
+    check(status == 200 and 'yomi_requests_total{op="ping",code="ok"} 1' in body
+          and 'yomi_requests_total{op="catalog",code="unauthorized"} 1' in body,
           "the scrape address serves yomi's metrics")
 finally:
     deployed.terminate()

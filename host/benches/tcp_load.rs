@@ -22,7 +22,8 @@ use yomi_e2e::Server;
 #[derive(Clone, Copy)]
 enum Transport {
     Tcp(SocketAddr),
-    WebSocket(SocketAddr),
+    /// The HTTP listener and the token it generated at launch.
+    WebSocket(SocketAddr, &'static str),
 }
 
 /// A bare blocking client: one request out, one reply in. No helper threads, so the client costs
@@ -44,8 +45,9 @@ impl Client {
                     line: String::new(),
                 }
             }
-            Transport::WebSocket(addr) => {
-                let (socket, _) = tungstenite::connect(format!("ws://{addr}/ws")).expect("connect");
+            Transport::WebSocket(addr, token) => {
+                let url = format!("ws://{addr}/ws?token={token}");
+                let (socket, _) = tungstenite::connect(url).expect("connect");
                 if let MaybeTlsStream::Plain(stream) = socket.get_ref() {
                     stream.set_nodelay(true).unwrap();
                 }
@@ -186,7 +188,9 @@ fn main() {
     let http = http_addr(&server);
     println!("yomi serve --tcp {tcp} --http {http} (release build), client and server on the same machine");
     println!("load average before: {}", load_average());
-    let transports = [("TCP", Transport::Tcp(tcp)), ("WebSocket", Transport::WebSocket(http))];
+    let token: &'static str = server.generated_token().leak();
+    let transports =
+        [("TCP", Transport::Tcp(tcp)), ("WebSocket", Transport::WebSocket(http, token))];
     println!();
     println!("round trip over one connection, {n} sequential requests");
     println!("| transport | request | p50 µs | p99 µs | mean µs |");

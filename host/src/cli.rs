@@ -83,8 +83,9 @@ pub struct ServeArgs {
     /// Longest request line accepted, in bytes.
     #[arg(long, default_value_t = 1 << 20)]
     pub max_line_bytes: usize,
-    /// TCP connections served at once.
-    #[arg(long, default_value_t = 256)]
+    /// TCP connections served at once (and, counted apart, WebSocket sessions and HTTP
+    /// connections); a client beyond that is told the server is full.
+    #[arg(long, default_value_t = 256, value_parser = crate::runtime::limits::positive)]
     pub max_connections: usize,
     /// Base seed for agents created without an explicit seed, so whole sessions replay (tests);
     /// without it each session draws its own from the OS.
@@ -97,6 +98,8 @@ pub struct ServeArgs {
     pub limits: crate::runtime::limits::Limits,
     #[command(flatten)]
     pub costs: crate::runtime::costs::CostLimits,
+    #[command(flatten)]
+    pub auth: crate::runtime::auth::AuthArgs,
 }
 
 /// Entry point of the binary.
@@ -213,13 +216,29 @@ fn plugin_command(common: &Common, plugin: &str, args: &[String]) -> anyhow::Res
 }
 
 fn serve(common: &Common, args: ServeArgs) -> anyhow::Result<ExitCode> {
+    let mut auth = args.auth.auth()?;
+    for addr in args.tcp.iter().chain(&args.http) {
+        listen::check_exposure(*addr, &auth)?;
+    }
+    // The playground's URL carries this token; the page trades it for a cookie.
+    let generated = if !args.http.is_empty() && !auth.configured() {
+        let token = crate::runtime::auth::generate_token()?;
+        auth.operator = Some(crate::runtime::auth::Token::new(&token).expect("not empty"));
+        auth.generated = true;
+        Some(token)
+    } else {
+        None
+    };
     let config = ServeConfig {
         max_line_bytes: args.max_line_bytes,
-        max_connections: args.max_connections.max(1),
+        max_connections: args.max_connections,
         data_dir: Some(common.data_dir()),
         base_seed: args.seed,
         limits: args.limits,
         costs: args.costs,
+        auth,
+        allow_origins: args.auth.allow_origins.clone(),
+        allow_hosts: args.auth.allow_hosts.clone(),
     };
     config.costs.check().map_err(anyhow::Error::msg)?;
     let shared = Arc::new(Shared::new(common.registry()?, config));
@@ -238,7 +257,9 @@ fn serve(common: &Common, args: ServeArgs) -> anyhow::Result<ExitCode> {
         }
         for addr in &args.http {
             let listener = listen::bind(*addr).await?;
-            tracing::info!("listening on http://{}", listener.local_addr()?);
+            let local = listener.local_addr()?;
+            tracing::info!("listening on http://{local}");
+            http::announce(local, generated.as_deref());
             tasks.spawn(http::serve_http(listener, shared.clone(), shutdown.clone()));
         }
         if args.stdio || (args.tcp.is_empty() && args.http.is_empty()) {

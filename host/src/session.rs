@@ -14,6 +14,7 @@ use yomi_protocol::{ErrorCode, ErrorInfo, Options, Reply, RequestId};
 
 use crate::agents::client::Mailbox;
 use crate::agents::AgentHandle;
+use crate::runtime::auth::{Access, Role};
 use crate::runtime::config::Shared;
 use crate::runtime::limits::Limits;
 use crate::runtime::metrics;
@@ -47,10 +48,18 @@ pub struct Session {
     background: TaskTracker,
     /// Cancels the background operations when the client goes away.
     cancel: CancellationToken,
+    /// What the client may do: set once per connection (at `hello` or the WebSocket upgrade).
+    pub access: Access,
 }
 
 impl Session {
+    /// A session of the parent process (stdio) or of the host itself: an operator.
     pub fn new(shared: Arc<Shared>, outbox: Outbox) -> Session {
+        Session::with_access(shared, outbox, Access::Granted(Role::Operator))
+    }
+
+    /// A network client's session, which may have to give a token first.
+    pub fn with_access(shared: Arc<Shared>, outbox: Outbox, access: Access) -> Session {
         Session {
             outbox,
             agents: BTreeMap::new(),
@@ -61,7 +70,13 @@ impl Session {
             background: TaskTracker::new(),
             cancel: CancellationToken::new(),
             shared,
+            access,
         }
+    }
+
+    /// The client's role; `None` until it has given a token.
+    pub fn role(&self) -> Option<Role> {
+        self.access.role()
     }
 
     /// Runs a long operation in the background; its result becomes the reply to `id`.
@@ -88,10 +103,9 @@ impl Session {
         });
     }
 
-    /// Whether the client holds the operator's role (larger limits). Every session is an
-    /// operator's until the transports authenticate their clients.
+    /// Whether the client holds the operator's role (larger limits).
     pub fn is_operator(&self) -> bool {
-        true
+        self.role() == Some(Role::Operator)
     }
 
     /// Whether no match or tournament of this session is running (the idle timeout applies).

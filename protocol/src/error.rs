@@ -52,6 +52,8 @@ pub enum ErrorCode {
     NotFound,
     /// The request conflicts with the current state (e.g. resuming a finished tournament).
     Conflict,
+    /// The connection has not given a valid token, or its role may not do this.
+    Unauthorized,
     /// A per-session limit (agents, background operations) is reached; see `yomi serve --help`.
     LimitExceeded,
     /// Something failed inside the host.
@@ -83,6 +85,7 @@ pub const ALL_CODES: &[(ErrorCode, &str)] = &[
     (ErrorCode::Disconnected, "disconnected"),
     (ErrorCode::NotFound, "not_found"),
     (ErrorCode::Conflict, "conflict"),
+    (ErrorCode::Unauthorized, "unauthorized"),
     (ErrorCode::LimitExceeded, "limit_exceeded"),
     (ErrorCode::Internal, "internal"),
 ];

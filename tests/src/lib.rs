@@ -217,6 +217,26 @@ impl Server {
         conn
     }
 
+    /// A new TCP client session once the server has room: a full server answers a new client
+    /// at once with `limit_exceeded` and closes, so this connects again until one is kept.
+    pub fn connect_when_free(&self) -> Conn {
+        let deadline = Instant::now() + REPLY_TIMEOUT;
+        loop {
+            let mut conn = self.connect();
+            match conn.recv_within(Duration::from_millis(300)) {
+                None => return conn,
+                Some(refusal) => {
+                    assert_eq!(
+                        error_code(&refusal).as_deref(),
+                        Some("limit_exceeded"),
+                        "{refusal}"
+                    );
+                }
+            }
+            assert!(Instant::now() < deadline, "the server never had room; log:\n{}", self.log());
+        }
+    }
+
     /// The server's stderr so far.
     pub fn log(&self) -> String {
         self.log.lock().unwrap().clone()
@@ -234,6 +254,20 @@ impl Server {
             assert!(Instant::now() < deadline, "the log never showed {needles:?}:\n{log}");
             std::thread::sleep(Duration::from_millis(10));
         }
+    }
+
+    /// The playground's URL with the token generated at launch, as `yomi serve --http` prints it
+    /// (`http://127.0.0.1:PORT/?token=...`).
+    pub fn playground_url(&self) -> String {
+        let log = self.wait_log(&["open the playground at "]);
+        let tail = log.split("open the playground at ").nth(1).expect("the URL follows");
+        tail.split_whitespace().next().expect("a URL").to_string()
+    }
+
+    /// The token generated at launch for the HTTP listener (an operator's).
+    pub fn generated_token(&self) -> String {
+        let url = self.playground_url();
+        url.split("?token=").nth(1).expect("the URL carries a token").to_string()
     }
 
     pub fn pid(&self) -> u32 {

@@ -201,18 +201,3 @@ fn shutdown_does_not_wait_forever_for_a_stuck_bot() {
     assert!(status.success(), "exit status {status}; log:\n{}", server.log());
     assert!(b.is_closed_within(Duration::from_secs(5)));
 }
-
-/// `--max-connections`: clients beyond the limit wait, and are served once a place frees up.
-#[test]
-fn clients_beyond_the_connection_limit_wait_their_turn() {
-    let server = Server::tcp(&["--max-connections", "1"]);
-    let mut first = server.connect();
-    first.assert_alive();
-    let mut second = server.connect();
-    let id = second.next_id();
-    second.send(&json!({"id": id, "op": "ping"}));
-    assert!(second.recv_within(Duration::from_millis(300)).is_none(), "the second client waits");
-    first.assert_alive();
-    drop(first);
-    assert_eq!(second.reply()["id"], json!(id), "served once the first hung up");
-}

@@ -173,7 +173,7 @@ fn a_hang_up_during_a_stuck_call_frees_the_connection_slot() {
     stuck.send(&json!({"id": "never", "op": "agent.act", "agent": agent, "observation": {}, "legal": ["rock"]}));
     std::thread::sleep(Duration::from_millis(200));
     drop(stuck);
-    let mut next = server.connect();
+    let mut next = server.connect_when_free();
     next.assert_alive();
     server.wait_log(&["abandoning it"]);
 }

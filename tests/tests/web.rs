@@ -21,12 +21,12 @@ struct Socket {
 }
 
 impl Socket {
-    fn connect(addr: &str) -> Socket {
+    fn connect(addr: &str, token: &str) -> Socket {
         let mut writer = TcpStream::connect(addr).unwrap();
         writer.set_read_timeout(Some(yomi_e2e::REPLY_TIMEOUT)).unwrap();
         write!(
             writer,
-            "GET /ws HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+            "GET /ws?token={token} HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
              Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         )
         .unwrap();
@@ -99,7 +99,7 @@ impl Socket {
 #[test]
 fn replies_held_up_by_a_full_socket_all_arrive_once_the_client_reads() {
     let server = Server::tcp(&["--http", "127.0.0.1:0"]);
-    let mut socket = Socket::connect(&http_addr(&server));
+    let mut socket = Socket::connect(&http_addr(&server), &server.generated_token());
     socket.send(r#"{"id":0,"op":"catalog"}"#);
     let size = socket.recv().to_string().len();
     // Enough replies to overfill the loopback socket's buffers several times over.

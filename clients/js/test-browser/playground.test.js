@@ -37,7 +37,8 @@ after(async () => {
 async function openPlayground(errors) {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(`http://${server.http}/`);
+  // The URL `yomi serve --http` prints: the page trades its token for a cookie.
+  await page.goto(server.playground);
   await page.getByTestId("status").filter({ hasText: "connected" }).waitFor();
   return page;
 }

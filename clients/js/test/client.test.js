@@ -21,7 +21,7 @@ async function playBattle(client) {
 }
 
 for (const transport of ["tcp", "ws"]) {
-  const address = () => (transport === "tcp" ? `tcp://${server.tcp}` : `ws://${server.http}/ws`);
+  const address = () => (transport === "tcp" ? `tcp://${server.tcp}` : `ws://${server.http}/ws?token=${server.token}`);
 
   test(`${transport}: handshake, catalog, an explained decision`, async () => {
     const client = await Client.connect(address());
@@ -78,7 +78,7 @@ for (const transport of ["tcp", "ws"]) {
 
 test("the same seed plays the same battle on TCP and WebSocket", async () => {
   const tcp = await Client.connect(`tcp://${server.tcp}`);
-  const ws = await Client.connect(`ws://${server.http}/ws`);
+  const ws = await Client.connect(`ws://${server.http}/ws?token=${server.token}`);
   try {
     const [a, b] = await Promise.all([playBattle(tcp), playBattle(ws)]);
     assert.deepEqual(a.result.scores, b.result.scores);
@@ -91,7 +91,7 @@ test("the same seed plays the same battle on TCP and WebSocket", async () => {
 
 test("ws: binary and oversized frames get coded errors; the socket keeps serving", async () => {
   const small = await startServer(["--max-line-bytes", "1000"]);
-  const socket = new WebSocket(`ws://${small.http}/ws`);
+  const socket = new WebSocket(`ws://${small.http}/ws?token=${small.token}`);
   const replies = [];
   await new Promise((resolve) => (socket.onopen = resolve));
   socket.onmessage = (e) => replies.push(JSON.parse(e.data));
@@ -120,7 +120,11 @@ test("stdio: a spawned yomi answers", async () => {
 test("http: the playground and the health check are served", async () => {
   const health = await fetch(`http://${server.http}/healthz`);
   assert.equal(health.status, 200);
-  const page = await fetch(`http://${server.http}/`);
+  // The printed URL trades its token for a cookie, which opens the page.
+  const exchange = await fetch(server.playground, { redirect: "manual" });
+  assert.equal(exchange.status, 303);
+  const cookie = exchange.headers.get("set-cookie").split(";")[0];
+  const page = await fetch(`http://${server.http}/`, { headers: { cookie } });
   assert.match(page.headers.get("content-type"), /text\/html/);
   assert.match(await page.text(), /yomi playground/);
   const module = await fetch(`http://${server.http}/yomi.js`);
@@ -130,7 +134,7 @@ test("http: the playground and the health check are served", async () => {
 
 test("ws: a server shutting down closes the socket and the client sees it", async () => {
   const own = await startServer();
-  const client = await Client.connect(`ws://${own.http}/ws`);
+  const client = await Client.connect(`ws://${own.http}/ws?token=${own.token}`);
   assert.deepEqual(await client.ping(), { pong: true });
   const closed = new Promise((resolve) => client.on("close", resolve));
   await own.stop();

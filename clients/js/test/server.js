@@ -7,7 +7,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../.
 /** The yomi binary: $YOMI_BIN, else the workspace's release build. */
 export const binary = process.env.YOMI_BIN ?? path.join(root, "target/release/yomi");
 
-/** Resolves with `{tcp, http, stop}` once both listeners have logged their addresses. */
+/**
+ * Resolves with `{tcp, http, token, playground, stop}` once both listeners have logged their
+ * addresses: `token` is the one the HTTP listener generated (none when `extra` gives one),
+ * `playground` the URL carrying it.
+ */
 export function startServer(extra = []) {
   const child = spawn(binary, ["serve", "--tcp", "127.0.0.1:0", "--http", "127.0.0.1:0", ...extra], {
     stdio: ["ignore", "ignore", "pipe"],
@@ -21,11 +25,14 @@ export function startServer(extra = []) {
       log += chunk;
       const tcp = log.match(/listening on (127\.0\.0\.1:\d+)/);
       const http = log.match(/listening on http:\/\/(127\.0\.0\.1:\d+)/);
-      if (tcp && http) {
+      const playground = log.match(/open the playground at (\S+)\n/);
+      if (tcp && http && playground) {
         clearTimeout(timer);
         resolve({
           tcp: tcp[1],
           http: http[1],
+          playground: playground[1],
+          token: playground[1].match(/\?token=(\w+)$/)?.[1],
           stop: () => new Promise((done) => { child.once("exit", done); child.kill("SIGTERM"); }),
         });
       }

@@ -4,14 +4,20 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use yomi_protocol::{ErrorInfo, OPERATIONS, PROTOCOL_VERSION};
 
-/// Optional client introduction.
-#[derive(Debug, Deserialize)]
+use crate::runtime::auth::{Access, Role};
+use crate::session::Session;
+
+/// Optional client introduction, and the token of a network client.
+#[derive(Deserialize)]
 pub struct Hello {
     /// The protocol version the client speaks, if it says.
     #[serde(default)]
     pub protocol: Option<u32>,
     #[serde(default)]
     pub client: Option<String>,
+    /// The player or operator token; grants its role to this connection.
+    #[serde(default)]
+    pub token: Option<String>,
 }
 
 /// What a client can rely on from this server.
@@ -27,9 +33,17 @@ pub const FEATURES: &[&str] = &[
     "tournaments",
 ];
 
-pub fn hello(params: Hello) -> Result<Value, ErrorInfo> {
+/// Introduces the server; with a token, grants its role to the session (a wrong token is
+/// `unauthorized` and leaves the session as it was). `role` is null until a token is given. An
+/// operator already (stdio, a loopback client of a server without tokens) has nothing to gain,
+/// so its token is not checked: a client with `YOMI_TOKEN` set works against either.
+pub fn hello(session: &mut Session, params: Hello) -> Result<Value, ErrorInfo> {
     if let Some(client) = &params.client {
         tracing::info!(client, "hello");
+    }
+    let operator = session.role() == Some(Role::Operator);
+    if let (Some(token), false) = (&params.token, operator) {
+        session.access = Access::Granted(session.shared.config.auth.role_for(token)?);
     }
     Ok(json!({
         "protocol": PROTOCOL_VERSION,
@@ -38,6 +52,7 @@ pub fn hello(params: Hello) -> Result<Value, ErrorInfo> {
         "features": FEATURES,
         "operations": OPERATIONS,
         "compatible": params.protocol.is_none_or(|p| p == PROTOCOL_VERSION),
+        "role": session.role().map(|role| role.name()),
     }))
 }
 

@@ -10,6 +10,7 @@ pub mod tournaments;
 use serde_json::Value;
 use yomi_protocol::{ErrorCode, ErrorInfo, Op, Reply, Request, OPERATIONS};
 
+use crate::runtime::auth::{self, Role};
 use crate::runtime::metrics;
 use crate::session::Session;
 
@@ -53,13 +54,21 @@ pub async fn dispatch(
             format!("unknown op `{}`; known: {}", request.op, OPERATIONS.join(", ")),
         ));
     };
+    let role = match (session.role(), op) {
+        (_, Op::Hello) => return meta::hello(session, request.params()?).map(Some),
+        (_, Op::Ping) => return Ok(Some(meta::ping())),
+        (Some(role), _) => role,
+        (None, _) => return Err(auth::token_needed(op.name())),
+    };
+    if matches!(op, Op::PluginLoad | Op::TournamentList) {
+        role.require_operator(op.name())?;
+    }
     if matches!(op, Op::MatchRun | Op::TournamentRun) {
         session.check_background_room()?;
     }
     let id = request.id.clone();
     let reply = match op {
-        Op::Hello => meta::hello(request.params()?),
-        Op::Ping => Ok(meta::ping()),
+        Op::Hello | Op::Ping => unreachable!("answered above"),
         Op::Catalog => Ok(session.shared.registry.catalog()),
         Op::AgentNew => agents::new(session, request.params()?).await,
         Op::AgentConfigure => agents::configure(session, request.params()?).await,
@@ -69,7 +78,7 @@ pub async fn dispatch(
         Op::AgentCall => agents::call(session, request.params()?).await,
         Op::AgentDrop => agents::drop(session, request.params()?),
         Op::AgentList => Ok(agents::list(session)),
-        Op::PluginList => Ok(plugins::list(session)),
+        Op::PluginList => Ok(without_paths(plugins::list(session), role)),
         Op::PluginLoad => plugins::load(session, request.params()?).await,
         Op::MatchRun => return matches::run(session, id, request.params()?).map(|_| None),
         Op::MatchMove => matches::play_move(session, request.params()?),
@@ -80,4 +89,17 @@ pub async fn dispatch(
         Op::TournamentList => tournaments::list(session).await,
     };
     reply.map(Some)
+}
+
+/// A plugin list as `role` may see it: library paths (where the server's files are) are for
+/// operators only.
+fn without_paths(mut list: Value, role: Role) -> Value {
+    if role == Role::Player {
+        for plugin in list.as_array_mut().into_iter().flatten() {
+            if let Some(fields) = plugin.as_object_mut() {
+                fields.remove("path");
+            }
+        }
+    }
+    list
 }

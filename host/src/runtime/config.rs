@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::costs::{Budgets, CostLimits};
+use super::auth::Auth;
 use super::limits::Limits;
 use super::registry::Registry;
 
@@ -12,8 +13,8 @@ use super::registry::Registry;
 pub struct ServeConfig {
     /// Longest accepted request line in bytes; longer lines get `line_too_long` and are skipped.
     pub max_line_bytes: usize,
-    /// TCP connections (and, counted apart, WebSocket sessions) served at once; further clients
-    /// wait in the accept queue.
+    /// TCP connections (and, counted apart, WebSocket sessions and HTTP connections) served at
+    /// once; a further client is told the server is full and closed.
     pub max_connections: usize,
     /// Where services keep state that survives restarts.
     pub data_dir: Option<PathBuf>,
@@ -25,6 +26,13 @@ pub struct ServeConfig {
     pub limits: Limits,
     /// What one request may cost, and the server-wide budgets' sizes.
     pub costs: CostLimits,
+    /// The tokens, and what a client without one may do.
+    pub auth: Auth,
+    /// Origins besides the page's own whose pages may open a WebSocket (`--allow-origin`).
+    pub allow_origins: Vec<String>,
+    /// Host names besides loopback ones and IP addresses the HTTP listener answers
+    /// (`--allow-host`).
+    pub allow_hosts: Vec<String>,
 }
 
 impl Default for ServeConfig {
@@ -36,6 +44,9 @@ impl Default for ServeConfig {
             base_seed: None,
             limits: Limits::default(),
             costs: CostLimits::default(),
+            auth: Auth::default(),
+            allow_origins: Vec::new(),
+            allow_hosts: Vec::new(),
         }
     }
 }

@@ -11,10 +11,14 @@ use yomi_protocol::{ErrorCode, ErrorInfo};
 /// process owns that pipe and may keep it quiet for as long as it likes).
 #[derive(Debug, Clone, Args)]
 pub struct Limits {
-    /// Close a TCP connection that sent nothing for this many seconds while none of its matches
-    /// or tournaments run (0 = never).
-    #[arg(long, value_name = "SECONDS", default_value = "600", value_parser = seconds)]
+    /// Close a TCP or WebSocket connection that sent nothing for this many seconds while none of
+    /// its matches or tournaments run (0 = never).
+    #[arg(long, value_name = "SECONDS", default_value = "120", value_parser = seconds)]
     pub idle_timeout: Duration,
+    /// Close a network client that has not given its token within this many seconds of
+    /// connecting, and an HTTP connection whose request headers take longer (0 = never).
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = seconds)]
+    pub handshake_timeout: Duration,
     /// Close a TCP connection whose request line is still unfinished this many seconds after its
     /// first byte arrived (a trickling client, a line with no newline; 0 = never).
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = seconds)]
@@ -29,6 +33,10 @@ pub struct Limits {
     /// Matches and tournaments one session may run at once; more fail with `limit_exceeded`.
     #[arg(long, value_name = "N", default_value_t = 16)]
     pub max_background: usize,
+    /// Bytes of replies and events queued for one client before the session waits for it to
+    /// read (at most 256 lines are queued either way; one longer line still goes out alone).
+    #[arg(long, value_name = "BYTES", default_value_t = 4 << 20, value_parser = positive)]
+    pub max_outbox_bytes: usize,
 }
 
 /// Replies and events queued for one client before the session stops reading its requests
@@ -38,11 +46,13 @@ pub const OUTBOX_LINES: usize = 256;
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            idle_timeout: Duration::from_secs(600),
+            idle_timeout: Duration::from_secs(120),
+            handshake_timeout: Duration::from_secs(10),
             line_timeout: Duration::from_secs(30),
             write_timeout: Duration::from_secs(30),
             max_agents: 256,
             max_background: 16,
+            max_outbox_bytes: 4 << 20,
         }
     }
 }
@@ -73,6 +83,15 @@ fn seconds(text: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(value).map_err(|_| format!("`{text}` is not a number of seconds"))
 }
 
+/// Parses a count that must be at least 1 (0 would serve no one).
+pub fn positive(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{text}` is not a whole number")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,6 +102,13 @@ mod tests {
         assert_eq!(seconds("0"), Ok(Duration::ZERO));
         assert!(seconds("-1").is_err());
         assert!(seconds("soon").is_err());
+    }
+
+    #[test]
+    fn positive_counts_refuse_zero() {
+        assert_eq!(positive("3"), Ok(3));
+        assert!(positive("0").is_err());
+        assert!(positive("-1").is_err());
     }
 
     #[test]

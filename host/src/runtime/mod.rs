@@ -3,6 +3,7 @@
 //! by every connection ([`config`]), its limits and timeouts ([`limits`]), what one request may
 //! cost ([`costs`]), and the Prometheus metrics ([`metrics`]).
 
+pub mod auth;
 pub mod blocking;
 pub mod config;
 pub mod costs;

@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use futures_util::{Sink, SinkExt};
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_util::codec::{FramedRead, FramedWrite, LinesCodec};
 use tokio_util::sync::CancellationToken;
@@ -17,26 +16,42 @@ use yomi_protocol::{ErrorCode, ErrorInfo, Reply};
 use super::framing::{BoundedLines, Line};
 use super::input::{Frames, Input, Next};
 use crate::ops;
+use crate::runtime::auth::{Access, Role};
 use crate::runtime::config::Shared;
 use crate::runtime::in_line;
 use crate::runtime::limits::{Limits, OUTBOX_LINES};
-use crate::runtime::outbox::Outbox;
+use crate::runtime::outbox::{Outbox, Queue};
 use crate::session::Session;
 
 /// How long a request already running at shutdown (or when a TCP client's input ends) may take to
 /// finish before it is abandoned.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(3);
 
+/// Who is at the other end of a connection.
+#[derive(Debug, Clone, Copy)]
+pub struct Client {
+    /// A network client (idle, line and handshake timeouts apply) rather than the parent
+    /// process on stdio.
+    pub remote: bool,
+    /// What it may do before giving a token.
+    pub access: Access,
+}
+
+impl Client {
+    /// The parent process on stdio: an operator, never timed out.
+    pub const STDIO: Client = Client { remote: false, access: Access::Granted(Role::Operator) };
+}
+
 /// Serves one client of a byte stream until it hangs up, breaks a limit, or the server shuts
-/// down. `remote`: a TCP client (idle and line timeouts apply) rather than the parent process on
-/// stdio.
+/// down. A TCP client that sends an HTTP request line or header is cut off at once (a web page
+/// posting to the TCP port: the cross-protocol attack).
 pub async fn serve<R, W>(
     reader: R,
     writer: W,
     shared: Arc<Shared>,
     shutdown: CancellationToken,
     peer: &str,
-    remote: bool,
+    client: Client,
 ) where
     R: AsyncRead + Unpin + Send,
     W: AsyncWrite + Unpin + Send + 'static,
@@ -46,7 +61,7 @@ pub async fn serve<R, W>(
     let who = peer.to_string();
     let deliver =
         move |queue, unwritable| write_lines(writer, queue, write_timeout, unwritable, who);
-    serve_frames(lines, deliver, shared, shutdown, peer, remote).await;
+    serve_frames(lines, deliver, shared, shutdown, peer, client).await;
 }
 
 /// Serves one client given as its request frames and a task that delivers the outgoing messages
@@ -58,21 +73,24 @@ pub async fn serve_frames<F, D, Fut>(
     shared: Arc<Shared>,
     shutdown: CancellationToken,
     peer: &str,
-    remote: bool,
+    client: Client,
 ) where
     F: Frames,
-    D: FnOnce(mpsc::Receiver<String>, CancellationToken) -> Fut,
+    D: FnOnce(Queue, CancellationToken) -> Fut,
     Fut: Future<Output = ()> + Send + 'static,
 {
     let limits = shared.config.limits.clone();
     let max_line = shared.config.max_line_bytes;
-    let (outbox, queue) = Outbox::new(OUTBOX_LINES);
+    let (outbox, queue) = Outbox::with_bytes(OUTBOX_LINES, limits.max_outbox_bytes);
     // Cancelled when the writer gives up on the client: nothing more can reach it.
     let unwritable = CancellationToken::new();
     let mut writer = tokio::spawn(deliver(queue, unwritable.clone()));
-    let mut input = Input::new(frames, &limits, remote);
+    let mut input = Input::new(frames, &limits, client.remote);
     let grace_start = OnceLock::new();
-    let mut session = Session::new(shared, outbox.clone());
+    let mut session = Session::with_access(shared, outbox.clone(), client.access);
+    // A client without a token gets a short while to give one, so strangers hold no slot.
+    let handshake = Limits::enabled(limits.handshake_timeout).filter(|_| client.remote);
+    let handshake_end = handshake.map(|limit| Instant::now() + limit);
     let _client = in_line::Client::connected();
     let in_line_limit = in_line::limit();
     // Whether the connection has waited for input since it last woke another task (spawning its
@@ -80,10 +98,15 @@ pub async fn serve_frames<F, D, Fut>(
     let mut waited = false;
     tracing::debug!(peer, "session started");
     loop {
+        let unauthenticated = handshake_end.filter(|_| session.role().is_none());
         let next = noting_wait(&mut waited, async {
             tokio::select! {
                 _ = shutdown.cancelled() => None,
                 _ = unwritable.cancelled() => None,
+                _ = until(unauthenticated) => Some(Next::Close(format!(
+                    "no token given within {} s (--handshake-timeout)",
+                    handshake.unwrap_or_default().as_secs_f64()
+                ))),
                 next = input.next(|| session.is_idle()) => Some(next),
             }
         })
@@ -96,6 +119,10 @@ pub async fn serve_frames<F, D, Fut>(
                 break;
             }
             Next::Line(Line::Text(text)) if text.trim().is_empty() => continue,
+            Next::Line(Line::Text(text)) if client.remote && looks_like_http(&text) => {
+                tracing::warn!(peer, "closing the connection: it sent HTTP, not JSON lines (a web page posting to the TCP port?)");
+                break;
+            }
             Next::Line(Line::Text(text)) => {
                 let work = pin!(ops::handle_line(&mut session, &text));
                 let work = in_line::first_poll(std::mem::take(&mut waited), in_line_limit, work);
@@ -165,6 +192,28 @@ pub async fn serve_frames<F, D, Fut>(
     tracing::debug!(peer, "session ended");
 }
 
+/// Completes at `deadline`, never without one.
+async fn until(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Whether a request line is an HTTP request line (`POST / HTTP/1.1`) or header (`Host: ...`).
+/// A JSON request starts with `{`, so that costs one byte's look.
+fn looks_like_http(line: &str) -> bool {
+    if !line.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return false;
+    }
+    let word = line.split([' ', ':']).next().unwrap_or_default();
+    let rest = &line[word.len()..];
+    let header =
+        rest.starts_with(':') && word.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    let request = rest.starts_with(' ') && word.bytes().all(|b| b.is_ascii_uppercase());
+    header || request
+}
+
 /// Runs `f`, noting in `waited` whether it had to wait.
 async fn noting_wait<F: Future>(waited: &mut bool, f: F) -> F::Output {
     let mut f = pin!(f);
@@ -207,7 +256,7 @@ async fn ended_beyond_grace<F: Frames>(input: &mut Input<F>) {
 /// Writes queued lines to a byte stream, one per line; see [`deliver`].
 async fn write_lines<W: AsyncWrite + Unpin>(
     writer: W,
-    queue: mpsc::Receiver<String>,
+    queue: Queue,
     write_timeout: Option<Duration>,
     unwritable: CancellationToken,
     peer: String,
@@ -224,7 +273,7 @@ async fn write_lines<W: AsyncWrite + Unpin>(
 /// writer is this loop.
 pub async fn deliver<S>(
     mut sink: S,
-    mut queue: mpsc::Receiver<String>,
+    mut queue: Queue,
     write_timeout: Option<Duration>,
     unwritable: &CancellationToken,
     peer: &str,
@@ -269,4 +318,24 @@ where
     }
     unwritable.cancel();
     ended.then_some(sink)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::looks_like_http;
+
+    #[test]
+    fn http_request_lines_and_headers_are_spotted_and_json_is_not() {
+        for http in [
+            "POST / HTTP/1.1",
+            "GET /ws HTTP/1.1",
+            "Host: 127.0.0.1:7878",
+            "content-type: text/plain",
+        ] {
+            assert!(looks_like_http(http), "{http}");
+        }
+        for other in [r#"{"id":1,"op":"ping"}"#, "  {}", "null", "hello world", "Get / x", ":"] {
+            assert!(!looks_like_http(other), "{other}");
+        }
+    }
 }

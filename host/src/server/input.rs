@@ -62,6 +62,9 @@ pub struct Input<F> {
     lines: F,
     /// Lines that arrived while a request was running, answered next in order.
     early: VecDeque<Line>,
+    /// Their bytes, bounded like the outgoing queue's (`--max-outbox-bytes`).
+    early_bytes: usize,
+    max_early_bytes: usize,
     /// The end of input, seen while a request was running.
     ended: Option<Next>,
     idle_timeout: Option<Duration>,
@@ -78,6 +81,8 @@ impl<F: Frames> Input<F> {
         Input {
             lines,
             early: VecDeque::new(),
+            early_bytes: 0,
+            max_early_bytes: limits.max_outbox_bytes,
             ended: None,
             idle_timeout: timeout(limits.idle_timeout),
             line_timeout: timeout(limits.line_timeout),
@@ -89,6 +94,7 @@ impl<F: Frames> Input<F> {
     /// the session has matches or tournaments running).
     pub async fn next(&mut self, may_idle_out: impl Fn() -> bool) -> Next {
         if let Some(line) = self.early.pop_front() {
+            self.early_bytes -= line_bytes(&line);
             return Next::Line(line);
         }
         if let Some(end) = self.ended.take() {
@@ -129,24 +135,36 @@ impl<F: Frames> Input<F> {
 
     /// Reads ahead while a request runs. Completes only when a network client's input ended (hung up,
     /// or half-closed: the two look alike) or failed; lines that arrive meanwhile are kept for
-    /// [`Input::next`]. Stays pending on stdio, and stops reading once [`OUTBOX_LINES`] lines
-    /// wait, so a pipelining client cannot grow them without bound.
+    /// [`Input::next`]. Stays pending on stdio, and stops reading once [`OUTBOX_LINES`] lines or
+    /// `--max-outbox-bytes` bytes wait, so a pipelining client cannot grow them without bound.
     pub async fn until_ended(&mut self) {
         loop {
             if self.ended.is_some() {
                 return;
             }
-            if !self.remote || self.early.len() >= OUTBOX_LINES {
+            let full = self.early.len() >= OUTBOX_LINES || self.early_bytes >= self.max_early_bytes;
+            if !self.remote || full {
                 return std::future::pending().await;
             }
             match read(&mut self.lines).await {
-                Next::Line(line) => self.early.push_back(line),
+                Next::Line(line) => {
+                    self.early_bytes += line_bytes(&line);
+                    self.early.push_back(line);
+                }
                 end => {
                     self.ended = Some(end);
                     return;
                 }
             }
         }
+    }
+}
+
+/// What a line read ahead holds in memory.
+fn line_bytes(line: &Line) -> usize {
+    match line {
+        Line::Text(text) => text.len(),
+        _ => 0,
     }
 }
 

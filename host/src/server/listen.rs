@@ -3,49 +3,44 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use tokio::net::TcpListener;
+use tokio::io::AsyncWriteExt;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
+use yomi_protocol::{ErrorCode, ErrorInfo, Reply};
 
-use super::connection;
+use super::connection::{self, Client};
+use crate::runtime::auth::{Access, Auth};
 use crate::runtime::config::Shared;
 
 /// Serves the process's stdin/stdout as one session; returns at EOF or shutdown.
 pub async fn serve_stdio(shared: Arc<Shared>, shutdown: CancellationToken) {
     let _open = crate::runtime::metrics::connection("stdio");
-    connection::serve(tokio::io::stdin(), tokio::io::stdout(), shared, shutdown, "stdio", false)
-        .await;
+    let (stdin, stdout) = (tokio::io::stdin(), tokio::io::stdout());
+    connection::serve(stdin, stdout, shared, shutdown, "stdio", Client::STDIO).await;
 }
 
-/// Accepts TCP clients until shutdown, at most `max_connections` served at once. Waits for the
-/// open sessions to finish their current request before returning.
+/// Accepts TCP clients until shutdown, at most `max_connections` served at once: a client
+/// beyond that is told the server is full and closed at once. Waits for the open sessions to
+/// finish their current request before returning.
 pub async fn serve_tcp(listener: TcpListener, shared: Arc<Shared>, shutdown: CancellationToken) {
     let limit = Arc::new(Semaphore::new(shared.config.max_connections));
+    let client = Client { remote: true, access: open_access(&shared, &listener) };
     let sessions = TaskTracker::new();
     loop {
-        let permit = tokio::select! {
-            _ = shutdown.cancelled() => break,
-            permit = limit.clone().acquire_owned() => permit.expect("semaphore never closed"),
-        };
-        let (stream, peer) = tokio::select! {
-            _ = shutdown.cancelled() => break,
-            accepted = listener.accept() => match accepted {
-                Ok(a) => a,
-                Err(e) => {
-                    // Running out of file descriptors and the like: back off instead of spinning.
-                    tracing::warn!("accept failed: {e}");
-                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-                    continue;
-                }
-            },
+        let Some((stream, peer)) = accept(&listener, &shutdown).await else { break };
+        let Ok(permit) = limit.clone().try_acquire_owned() else {
+            let max = shared.config.max_connections;
+            tokio::spawn(refuse_full(stream, peer, max));
+            continue;
         };
         let _ = stream.set_nodelay(true);
         let (shared, shutdown) = (shared.clone(), shutdown.clone());
         sessions.spawn(async move {
             let _open = crate::runtime::metrics::connection("tcp");
             let (reader, writer) = stream.into_split();
-            connection::serve(reader, writer, shared, shutdown, &peer.to_string(), true).await;
+            connection::serve(reader, writer, shared, shutdown, &peer.to_string(), client).await;
             drop(permit);
         });
     }
@@ -53,10 +48,72 @@ pub async fn serve_tcp(listener: TcpListener, shared: Arc<Shared>, shutdown: Can
     connection::wait_for_sessions(&sessions).await;
 }
 
-/// Binds a TCP address, refusing nothing but saying clearly when it is not loopback.
-pub async fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
-    if !addr.ip().is_loopback() {
-        tracing::warn!("listening on {addr}, which is reachable from other machines; yomi has no authentication");
+/// The next client, or `None` at shutdown. Accepting again after a failure (out of file
+/// descriptors and the like) waits a little instead of spinning.
+pub async fn accept(
+    listener: &TcpListener,
+    shutdown: &CancellationToken,
+) -> Option<(TcpStream, SocketAddr)> {
+    loop {
+        tokio::select! {
+            _ = shutdown.cancelled() => return None,
+            accepted = listener.accept() => match accepted {
+                Ok(client) => return Some(client),
+                Err(e) => {
+                    tracing::warn!("accept failed: {e}");
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                }
+            },
+        }
     }
-    TcpListener::bind(addr).await
+}
+
+/// What a client of the TCP `listener` may do before giving a token.
+fn open_access(shared: &Shared, listener: &TcpListener) -> Access {
+    let loopback = listener.local_addr().is_ok_and(|a| a.ip().is_loopback());
+    shared.config.auth.open_role(loopback).map_or(Access::Pending, Access::Granted)
+}
+
+/// The error a client of a full server gets before it is closed.
+pub fn full_error(max_connections: usize) -> ErrorInfo {
+    ErrorInfo::new(
+        ErrorCode::LimitExceeded,
+        format!("the server is full (--max-connections {max_connections}); try again later"),
+    )
+}
+
+/// Tells a TCP client the server is full, in a line it can read, and closes.
+async fn refuse_full(mut stream: TcpStream, peer: SocketAddr, max_connections: usize) {
+    tracing::warn!(%peer, "refusing a client: the server is full (--max-connections {max_connections})");
+    let line = serde_json::to_string(&Reply::err(None, full_error(max_connections)))
+        .expect("replies serialize");
+    let write = async {
+        stream.write_all(format!("{line}\n").as_bytes()).await?;
+        stream.shutdown().await
+    };
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), write).await;
+}
+
+/// Refuses an address other machines can reach unless a token is configured or `--insecure`
+/// says otherwise (said loudly), as Redis' protected mode does.
+pub fn check_exposure(addr: SocketAddr, auth: &Auth) -> anyhow::Result<()> {
+    if addr.ip().is_loopback() {
+        return Ok(());
+    }
+    if auth.insecure {
+        tracing::warn!(
+            "INSECURE: {addr} is reachable from other machines and clients without a token are served as players (--insecure)"
+        );
+    } else if !auth.configured() {
+        anyhow::bail!(
+            "refusing to listen on {addr}, which other machines can reach, without a token: give \
+             --token (or YOMI_TOKEN, --token-file), or --insecure to serve anyone as a player"
+        );
+    }
+    Ok(())
+}
+
+/// Binds a TCP address, naming it in the error.
+pub async fn bind(addr: SocketAddr) -> anyhow::Result<TcpListener> {
+    TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))
 }

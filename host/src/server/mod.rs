@@ -3,6 +3,7 @@
 
 pub mod connection;
 pub mod framing;
+pub mod gate;
 pub mod http;
 pub mod input;
 pub mod listen;
