@@ -9,8 +9,14 @@
 
 use std::time::Instant;
 
+use yomi_plugin::{ErrorCode, ErrorInfo};
+
 use crate::engine::{Action, Engine, State, Status};
 use crate::lp::{self, Matrix};
+use crate::rules::{MAX_HP, MAX_TURN_LIMIT};
+
+/// Most values a table may hold: the largest table checked rules allow.
+pub const MAX_VALUES: usize = (MAX_TURN_LIMIT as usize - 1) * 9 * (MAX_HP as usize + 1).pow(6);
 
 /// The solved game.
 pub struct Table {
@@ -76,6 +82,24 @@ impl Table {
         }
         table.seconds = start.elapsed().as_secs_f64();
         table
+    }
+
+    /// Refuses (`limit_exceeded`) a table larger than checked rules can give (every HP at
+    /// [`MAX_HP`], turn limit 40: 16.4 million values, 66 MB), before anything is allocated.
+    pub fn check_size(engine: &Engine) -> Result<(), ErrorInfo> {
+        let layers = engine.turn_limit().saturating_sub(1) as usize;
+        let layer =
+            (0..6).try_fold(9usize, |n, k| n.checked_mul(engine.rules.pokemon(k).hp as usize + 1));
+        match layer.and_then(|l| l.checked_mul(layers)) {
+            Some(values) if values <= MAX_VALUES => Ok(()),
+            _ => Err(ErrorInfo::new(
+                ErrorCode::LimitExceeded,
+                format!(
+                    "a table for these rules would hold more than {MAX_VALUES} values; HP at most \
+                     {MAX_HP} and turn limit at most {MAX_TURN_LIMIT} keep it within"
+                ),
+            )),
+        }
     }
 
     /// The number of layers and each layer's length the engine's rules give a table.
