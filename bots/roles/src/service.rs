@@ -17,8 +17,10 @@ use crate::sampler::{draw, Method};
 use crate::settings::{request_params, Settings};
 use crate::store::Store;
 
-/// Most assignments one `sample` request may ask for.
-pub const MAX_COUNT: u64 = 10_000;
+/// Most assignments one `sample` request may ask for: from the CLI, and from a client (the
+/// declared parameter's bound).
+pub const MAX_COUNT: u64 = 1_000_000;
+const MAX_REQUEST_COUNT: i64 = 10_000;
 
 /// What one request of a network client may cost (the CLI is the operator's and is not held to
 /// it), each about half a second of CPU on one core at most, measured with 15 players:
@@ -51,7 +53,7 @@ pub fn methods() -> Vec<MethodInfo> {
             "assign" => request_params(&sampling),
             "analyze" => request_params(&[&sampling[..], &["games", "runs"]].concat()),
             "sample" => {
-                let count = OptionSpec::int("count", 1, Some(1), Some(MAX_COUNT as i64), "assignments to draw");
+                let count = OptionSpec::int("count", 1, Some(1), Some(MAX_REQUEST_COUNT), "assignments to draw");
                 [request_params(&sampling), vec![count]].concat()
             }
             _ => vec![],
