@@ -328,6 +328,23 @@ mod tests {
     use crate::rules::Rules;
 
     #[test]
+    fn tables_beyond_what_checked_rules_allow_are_refused_before_allocating() {
+        let mut parties = crate::rules::preset_parties("thesis").unwrap();
+        parties.iter_mut().flatten().for_each(|p| p.hp = MAX_HP);
+        let largest = Rules::new(parties.clone(), false, MAX_TURN_LIMIT).unwrap();
+        assert!(Table::check_size(&Engine::new(largest)).is_ok());
+        assert_eq!(Table::shape(Engine::new(Rules::preset("thesis").unwrap())), (19, 291_600));
+        // Unchecked rules (as a client could once send them): refused, with no overflow.
+        for (hp, limit) in [(255, 20), (6, 40), (5, 41), (255, 255)] {
+            parties.iter_mut().flatten().for_each(|p| p.hp = hp);
+            let rules =
+                Rules { parties: parties.clone(), same_type_neutral: false, turn_limit: limit };
+            let e = Table::check_size(&Engine::new(rules)).unwrap_err();
+            assert_eq!(e.code, ErrorCode::LimitExceeded, "{hp} {limit}");
+        }
+    }
+
+    #[test]
     fn the_fast_matrix_equals_the_general_one() {
         let rules = Rules::new(crate::rules::preset_parties("thesis").unwrap(), false, 6).unwrap();
         let table = Table::solve(Engine::new(rules), 2);
