@@ -136,6 +136,27 @@ fn each_agent_may_have_only_a_few_new_rule_sets_solved() {
     assert_eq!(act(conn, &other, rules(1, 6), 1)["ok"], json!(true));
 }
 
+#[test]
+fn the_server_solves_a_bounded_number_of_new_rule_sets_an_hour_whatever_the_agents() {
+    let (_data, mut server) = served();
+    let conn = server.conn();
+    // 60 tiny rule sets, four per agent, by fifteen agents: each is solved.
+    let sets: Vec<(u64, u64)> =
+        [1, 2].iter().flat_map(|&hp| (2..32).map(move |l| (hp, l))).collect();
+    for four in sets.chunks(4) {
+        let agent = new_agent(conn, "battle/nash");
+        for &(hp, limit) in four {
+            assert_eq!(act(conn, &agent, rules(hp, limit), hp)["ok"], json!(true), "{hp} {limit}");
+        }
+    }
+    // A fresh agent still has its own allowance, but the server's hour is used up.
+    let agent = new_agent(conn, "battle/nash");
+    let reply = act(conn, &agent, rules(1, 32), 1);
+    assert_eq!(error_code(&reply).as_deref(), Some("limit_exceeded"), "{reply}");
+    assert!(reply["error"]["message"].as_str().unwrap().contains("in the last hour"), "{reply}");
+    assert_eq!(act(conn, &agent, rules(2, 9), 2)["ok"], json!(true), "solved rules stay free");
+}
+
 /// A sparse file (its length counts, no disk is used) last used `days` ago.
 fn old_table(dir: &Path, name: &str, len: u64, days: u64) -> std::path::PathBuf {
     let path = dir.join(name);

@@ -4,12 +4,13 @@
 //! instead of solving again.
 //!
 //! Requests reach tables through an agent's [`Tables`]: it refuses a table too large to solve and
-//! counts the rule sets the agent had solved, since every new party set costs seconds of CPU and
-//! a file on disk. The CLI and the reproduction call [`table`] directly.
+//! counts the rule sets the agent had solved, and those the process solved in the last hour,
+//! since every new party set costs seconds of CPU and a file on disk. The CLI and the reproduction call [`table`] directly.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use yomi_plugin::{ErrorCode, ErrorInfo};
 
@@ -19,6 +20,8 @@ use crate::solver::Table;
 use crate::store;
 
 type Slot = Arc<OnceLock<Arc<Table>>>;
+
+const HOUR: Duration = Duration::from_secs(3600);
 
 /// The tables in memory, each with the tick of its last use.
 struct Slots {
@@ -41,10 +44,20 @@ pub fn threads() -> usize {
 /// hold.
 const KEEP: usize = 8;
 
-/// New rule sets one agent may have solved: each costs about 2 s of CPU (up to 5 s at turn limit
-/// 40) and a table of up to 66 MB on disk. Rule sets already solved, in memory or on disk, are
+/// New rule sets one agent may have solved: each costs about 1 s of CPU (3 s for the largest
+/// rules) and a table of up to 66 MB on disk. Rule sets already solved, in memory or on disk, are
 /// free.
 pub const SOLVES_PER_AGENT: u32 = 4;
+
+/// New rule sets the whole process solves for agents in any hour: a client can open agent after
+/// agent, so this bounds what all of them together cost (at most about 3 minutes of CPU an hour).
+pub const SOLVES_PER_HOUR: usize = 60;
+
+/// When the process solved its recent new rule sets for agents.
+fn recent_solves() -> &'static Mutex<VecDeque<Instant>> {
+    static RECENT: OnceLock<Mutex<VecDeque<Instant>>> = OnceLock::new();
+    RECENT.get_or_init(|| Mutex::new(VecDeque::new()))
+}
 
 /// The slot for `rules`, and whether its table is already there.
 fn slot(rules: &Rules) -> (Slot, bool) {
@@ -105,17 +118,33 @@ impl Tables {
         let (slot, ready) = slot(rules);
         let stored = || self.data_dir.as_deref().is_some_and(|d| store::path(d, rules).is_file());
         if !ready && !stored() {
-            if self.solves_left == 0 {
-                return Err(ErrorInfo::new(
-                    ErrorCode::LimitExceeded,
-                    format!(
-                        "this agent has already had {SOLVES_PER_AGENT} new rule sets solved (each \
-                         costs seconds of CPU and a table on disk); use rules already solved"
-                    ),
-                ));
-            }
-            self.solves_left -= 1;
+            self.take_solve()?;
         }
         Ok(slot.get_or_init(|| Arc::new(load_or_solve(rules, self.data_dir.as_deref()))).clone())
+    }
+
+    /// Counts one new rule set against this agent and the process, or refuses it.
+    fn take_solve(&mut self) -> Result<(), ErrorInfo> {
+        let refuse = |message: String| Err(ErrorInfo::new(ErrorCode::LimitExceeded, message));
+        if self.solves_left == 0 {
+            return refuse(format!(
+                "this agent has already had {SOLVES_PER_AGENT} new rule sets solved (each costs \
+                 seconds of CPU and a table on disk); use rules already solved"
+            ));
+        }
+        let mut recent = recent_solves().lock().unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        while recent.front().is_some_and(|t| now.duration_since(*t) > HOUR) {
+            recent.pop_front();
+        }
+        if recent.len() >= SOLVES_PER_HOUR {
+            return refuse(format!(
+                "the server has solved {SOLVES_PER_HOUR} new rule sets for clients in the last \
+                 hour; use rules already solved, or try again later"
+            ));
+        }
+        recent.push_back(now);
+        self.solves_left -= 1;
+        Ok(())
     }
 }
