@@ -58,7 +58,7 @@ pub struct MatchArgs {
     /// A seat: `bot[:option=value,...]`, one per seat in seat order (`preset=NAME`, `isolate=true`).
     #[arg(long = "bot", value_name = "SPEC", required = true)]
     pub bots: Vec<String>,
-    /// A game option `name=value` (repeatable).
+    /// A game option `name=value` (repeatable); `name=@FILE` sends a local file's text.
     #[arg(long = "game-option", value_name = "NAME=VALUE")]
     pub game_options: Vec<String>,
     #[arg(long, default_value_t = 0)]
@@ -163,10 +163,16 @@ fn parse_game_options(pairs: &[String]) -> anyhow::Result<Options> {
         let (k, v) = pair
             .split_once('=')
             .ok_or_else(|| anyhow::anyhow!("--game-option `{pair}` is not NAME=VALUE"))?;
-        options.insert(
-            k.to_string(),
-            serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string())),
-        );
+        // `@FILE`: the CLI reads its own file and sends the text (stud's `deals`), since a game
+        // never opens a path named in its options.
+        let value = match v.strip_prefix('@') {
+            Some(path) => Value::String(
+                std::fs::read_to_string(path)
+                    .map_err(|e| anyhow::anyhow!("--game-option {k}: {path}: {e}"))?,
+            ),
+            None => serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string())),
+        };
+        options.insert(k.to_string(), value);
     }
     Ok(options)
 }

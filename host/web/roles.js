@@ -18,7 +18,8 @@ export function setUpRoles(client, catalog) {
   }
   const fill = (select, items) => select.replaceChildren(...items.map(([value, label]) => el("option", { value }, label)));
   fill($("roles-preset"), [["", "(defaults)"], ...bot.presets.map((p) => [p.name, `${p.name}: ${p.description}`])]);
-  const state = { agent: null, preset: null, last: null };
+  // `keys`: each group's key, which `create` returns and every later call on the group needs.
+  const state = { agent: null, preset: null, last: null, keys: {} };
   const report = (e) => $("roles-log").prepend(el("li", { class: "error", "data-testid": "roles-error" }, e instanceof YomiError ? `${e.code}: ${e.message}` : String(e.message ?? e)));
   const log = (text) => $("roles-log").prepend(el("li", {}, text));
   const form = () => ({
@@ -35,14 +36,16 @@ export function setUpRoles(client, catalog) {
     state.preset = preset;
     return state.agent;
   };
-  const call = async (method, params) => client.call(await agent(), method, params);
+  const call = async (method, params) => {
+    const key = state.keys[params.group];
+    return client.call(await agent(), method, key ? { ...params, key } : params);
+  };
 
-  /** Creates the group unless it exists; players not in it yet join. */
+  /** Creates the group unless this page made it; players not in it yet join. */
   const ensureGroup = async () => {
     const { group, players } = form();
-    const { groups } = await call("groups", {});
-    if (!groups.includes(group)) {
-      await call("create", { group, players });
+    if (!state.keys[group]) {
+      state.keys[group] = (await call("create", { group, players })).key;
       log(`group ${group} created: ${players.join(", ")}`);
       return;
     }

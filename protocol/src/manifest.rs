@@ -61,6 +61,10 @@ pub struct MethodInfo {
     pub name: String,
     /// One line: parameters and result.
     pub description: String,
+    /// The method's parameters that the host checks before calling (type and bounds), so no
+    /// request can ask a service for unbounded work. Parameters not listed are the bot's to check.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<OptionSpec>,
 }
 
 /// A CLI subcommand a plugin adds.
@@ -72,7 +76,13 @@ pub struct CommandInfo {
 
 impl MethodInfo {
     pub fn new(name: &str, description: &str) -> MethodInfo {
-        MethodInfo { name: name.into(), description: description.into() }
+        MethodInfo { name: name.into(), description: description.into(), params: Vec::new() }
+    }
+
+    /// The same method with its checked parameters.
+    pub fn params(mut self, params: Vec<OptionSpec>) -> MethodInfo {
+        self.params = params;
+        self
     }
 }
 

@@ -219,6 +219,32 @@ pub fn apply_changes(
     Ok(out)
 }
 
+/// Checks a service call's parameters against the method's declared ones (see
+/// [`crate::manifest::MethodInfo::params`]) before the bot sees them: every declared parameter
+/// that is present and not null must fit its type and bounds. Undeclared parameters pass through
+/// to the bot, which checks their structure itself.
+pub fn check_params(schema: &[OptionSpec], params: &Value) -> Result<(), crate::ErrorInfo> {
+    let Value::Object(given) = params else { return Ok(()) };
+    for spec in schema {
+        let Some(value) = given.get(&spec.name).filter(|v| !v.is_null()) else { continue };
+        let message = match spec.check(value) {
+            Ok(_) => continue,
+            Err(OptionError::WrongType { option, expected, got }) => {
+                format!("parameter `{option}` must be {expected}, got {got}")
+            }
+            Err(OptionError::OutOfRange { option, got, range }) => {
+                format!("parameter `{option}` = {got} is out of range {range}")
+            }
+            Err(OptionError::NotAChoice { option, got, choices }) => {
+                format!("parameter `{option}` = {got} is not one of {choices:?}")
+            }
+            Err(other) => other.to_string(),
+        };
+        return Err(crate::ErrorInfo::new(crate::ErrorCode::InvalidParams, message));
+    }
+    Ok(())
+}
+
 /// The defaults of every option in the schema.
 pub fn defaults(schema: &[OptionSpec]) -> Options {
     schema.iter().map(|s| (s.name.clone(), s.default.clone())).collect()
@@ -304,6 +330,24 @@ mod tests {
             assert!(err.contains(want), "{err} should contain {want}");
         }
         assert!(resolve(&s, &[], Some("nope"), &Options::new()).is_err());
+    }
+
+    #[test]
+    fn declared_parameters_are_checked_and_others_pass() {
+        let s = schema();
+        assert!(check_params(&s, &json!({"n": 5, "other": [1, 2], "delta": null})).is_ok());
+        assert!(check_params(&s, &Value::Null).is_ok(), "no parameters: the bot's defaults");
+        let cases = [
+            (json!({"n": 0}), "parameter `n` = 0 is out of range [1, inf]"),
+            (json!({"delta": 2}), "parameter `delta` = 2 is out of range [0, 1]"),
+            (json!({"n": "many"}), "parameter `n` must be an integer, got \"many\""),
+            (json!({"noise": "cauchy"}), "parameter `noise` = \"cauchy\" is not one of"),
+        ];
+        for (params, want) in cases {
+            let e = check_params(&s, &params).unwrap_err();
+            assert_eq!(e.code, crate::ErrorCode::InvalidParams);
+            assert!(e.message.starts_with(want), "{} should start with {want}", e.message);
+        }
     }
 
     #[test]

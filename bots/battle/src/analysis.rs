@@ -10,7 +10,7 @@ use crate::codec::{active_slot, check_hp};
 use crate::engine::{State, Status};
 use crate::lp;
 use crate::personality::own_view;
-use crate::rules::{parse_parties, preset_parties, Rules, TURN_LIMIT};
+use crate::rules::{parse_parties, preset_parties, Rules, MAX_TURN_LIMIT, TURN_LIMIT};
 use crate::solver::Table;
 
 fn bad(message: String) -> ErrorInfo {
@@ -52,8 +52,8 @@ impl Query {
             other => parse_parties(other)?,
         };
         let limit = self.turn_limit.unwrap_or(TURN_LIMIT as u64);
-        if limit > 40 {
-            return Err(bad(format!("turn limit {limit} is out of range [2, 40]")));
+        if limit > MAX_TURN_LIMIT as u64 {
+            return Err(bad(format!("turn limit {limit} is out of range [2, {MAX_TURN_LIMIT}]")));
         }
         Rules::new(parties, self.same_type_neutral, limit as u8)
     }

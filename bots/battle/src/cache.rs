@@ -2,10 +2,17 @@
 //! plugin shares it, and it is solved at most once (the first caller waits for it). With a data
 //! directory the table is also kept on disk ([`crate::store`]), so a later process reads it
 //! instead of solving again.
+//!
+//! Requests reach tables through an agent's [`Tables`]: it refuses a table too large to solve and
+//! counts the rule sets the agent had solved, and those the process solved in the last hour,
+//! since every new party set costs seconds of CPU and a file on disk. The CLI and the reproduction call [`table`] directly.
 
-use std::collections::HashMap;
-use std::path::Path;
+use std::collections::{HashMap, VecDeque};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use yomi_plugin::{ErrorCode, ErrorInfo};
 
 use crate::engine::Engine;
 use crate::rules::Rules;
@@ -14,9 +21,17 @@ use crate::store;
 
 type Slot = Arc<OnceLock<Arc<Table>>>;
 
-fn slots() -> &'static Mutex<HashMap<String, Slot>> {
-    static SLOTS: OnceLock<Mutex<HashMap<String, Slot>>> = OnceLock::new();
-    SLOTS.get_or_init(|| Mutex::new(HashMap::new()))
+const HOUR: Duration = Duration::from_secs(3600);
+
+/// The tables in memory, each with the tick of its last use.
+struct Slots {
+    map: HashMap<String, (Slot, u64)>,
+    tick: u64,
+}
+
+fn slots() -> &'static Mutex<Slots> {
+    static SLOTS: OnceLock<Mutex<Slots>> = OnceLock::new();
+    SLOTS.get_or_init(|| Mutex::new(Slots { map: HashMap::new(), tick: 0 }))
 }
 
 /// Threads the solver uses: every core the machine offers.
@@ -24,22 +39,46 @@ pub fn threads() -> usize {
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
-/// Rule sets kept at once (22 MB each for the seed's parties): custom parties sent to `analyze`
-/// must not grow memory without bound. Past it the cache starts afresh; agents keep the tables
-/// they hold.
+/// Rule sets kept in memory at once (22 to 66 MB each): custom parties must not grow memory
+/// without bound. Past it the least recently used table is dropped; agents keep the tables they
+/// hold.
 const KEEP: usize = 8;
+
+/// New rule sets one agent may have solved: each costs about 1 s of CPU (3 s for the largest
+/// rules) and a table of up to 66 MB on disk. Rule sets already solved, in memory or on disk, are
+/// free.
+pub const SOLVES_PER_AGENT: u32 = 4;
+
+/// New rule sets the whole process solves for agents in any hour: a client can open agent after
+/// agent, so this bounds what all of them together cost (at most about 3 minutes of CPU an hour).
+pub const SOLVES_PER_HOUR: usize = 60;
+
+/// When the process solved its recent new rule sets for agents.
+fn recent_solves() -> &'static Mutex<VecDeque<Instant>> {
+    static RECENT: OnceLock<Mutex<VecDeque<Instant>>> = OnceLock::new();
+    RECENT.get_or_init(|| Mutex::new(VecDeque::new()))
+}
+
+/// The slot for `rules`, and whether its table is already there.
+fn slot(rules: &Rules) -> (Slot, bool) {
+    let mut slots = slots().lock().unwrap_or_else(|e| e.into_inner());
+    slots.tick += 1;
+    let (tick, key) = (slots.tick, rules.key());
+    if !slots.map.contains_key(&key) && slots.map.len() >= KEEP {
+        let oldest = slots.map.iter().min_by_key(|(_, (_, used))| *used).map(|(k, _)| k.clone());
+        if let Some(k) = oldest {
+            slots.map.remove(&k);
+        }
+    }
+    let entry = slots.map.entry(key).or_default();
+    entry.1 = tick;
+    (entry.0.clone(), entry.0.get().is_some())
+}
 
 /// The solved table for `rules`: from memory, else from `data_dir`'s stored copy, else solved
 /// (and stored there). Callers for other rules are not blocked while one table is being solved.
 pub fn table(rules: &Rules, data_dir: Option<&Path>) -> Arc<Table> {
-    let slot = {
-        let mut map = slots().lock().unwrap_or_else(|e| e.into_inner());
-        let key = rules.key();
-        if !map.contains_key(&key) && map.len() >= KEEP {
-            map.clear();
-        }
-        map.entry(key).or_default().clone()
-    };
+    let (slot, _) = slot(rules);
     slot.get_or_init(|| Arc::new(load_or_solve(rules, data_dir))).clone()
 }
 
@@ -53,4 +92,59 @@ fn load_or_solve(rules: &Rules, data_dir: Option<&Path>) -> Table {
         let _ = store::save(dir, rules, &table);
     }
     table
+}
+
+/// One agent's way to the tables: where they are stored, and how many new rule sets it may
+/// still have solved.
+#[derive(Debug, Clone)]
+pub struct Tables {
+    data_dir: Option<PathBuf>,
+    solves_left: u32,
+}
+
+impl Tables {
+    pub fn new(data_dir: Option<PathBuf>) -> Tables {
+        Tables { data_dir, solves_left: SOLVES_PER_AGENT }
+    }
+
+    pub fn data_dir(&self) -> Option<&Path> {
+        self.data_dir.as_deref()
+    }
+
+    /// The table for `rules`, refused (`limit_exceeded`) when it is larger than any the checked
+    /// rules allow, or when it must be solved and this agent has used up its new rule sets.
+    pub fn table(&mut self, rules: &Rules) -> Result<Arc<Table>, ErrorInfo> {
+        Table::check_size(&Engine::new(rules.clone()))?;
+        let (slot, ready) = slot(rules);
+        let stored = || self.data_dir.as_deref().is_some_and(|d| store::path(d, rules).is_file());
+        if !ready && !stored() {
+            self.take_solve()?;
+        }
+        Ok(slot.get_or_init(|| Arc::new(load_or_solve(rules, self.data_dir.as_deref()))).clone())
+    }
+
+    /// Counts one new rule set against this agent and the process, or refuses it.
+    fn take_solve(&mut self) -> Result<(), ErrorInfo> {
+        let refuse = |message: String| Err(ErrorInfo::new(ErrorCode::LimitExceeded, message));
+        if self.solves_left == 0 {
+            return refuse(format!(
+                "this agent has already had {SOLVES_PER_AGENT} new rule sets solved (each costs \
+                 seconds of CPU and a table on disk); use rules already solved"
+            ));
+        }
+        let mut recent = recent_solves().lock().unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        while recent.front().is_some_and(|t| now.duration_since(*t) > HOUR) {
+            recent.pop_front();
+        }
+        if recent.len() >= SOLVES_PER_HOUR {
+            return refuse(format!(
+                "the server has solved {SOLVES_PER_HOUR} new rule sets for clients in the last \
+                 hour; use rules already solved, or try again later"
+            ));
+        }
+        recent.push_back(now);
+        self.solves_left -= 1;
+        Ok(())
+    }
 }

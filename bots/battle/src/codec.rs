@@ -107,7 +107,10 @@ pub struct Seen {
 pub fn parse_observation(obs: &Value) -> Result<Seen, ErrorInfo> {
     let rules: Rules = serde_json::from_value(obs.get("rules").cloned().unwrap_or(Value::Null))
         .map_err(|e| bad(format!("observation has no valid `rules`: {e}")))?;
-    let state = parse_state(&rules, obs.get("state").unwrap_or(&Value::Null))?;
+    // The same checks as the game's options: a client's rules are never trusted for their size.
+    rules.validate().map_err(|e| bad(format!("observation `rules`: {}", e.message)))?;
+    let state = parse_state(&rules, obs.get("state").unwrap_or(&Value::Null))
+        .map_err(|e| bad(format!("observation `state`: {}", e.message)))?;
     let side = match obs.get("you").and_then(Value::as_u64) {
         Some(s @ 0..=1) => s as usize,
         _ => return Err(bad("observation `you` must be 0 or 1".into())),

@@ -9,7 +9,9 @@ use yomi_plugin::{Decision, ErrorCode, ErrorInfo, Game, GameOutcome, OptionSpec,
 
 use crate::codec;
 use crate::engine::{Action, Engine, State, Status};
-use crate::rules::{parse_parties, preset_parties, Rules, PARTY_PRESETS, TURN_LIMIT};
+use crate::rules::{
+    parse_parties, preset_parties, Rules, MAX_TURN_LIMIT, PARTY_PRESETS, TURN_LIMIT,
+};
 
 /// The game's options.
 pub fn options() -> Vec<OptionSpec> {
@@ -19,7 +21,7 @@ pub fn options() -> Vec<OptionSpec> {
         OptionSpec::choice("parties", "thesis", &parties, "thesis: seed tables 4.3/4.4; delta-experiment: E and F at HP 5; custom: `custom_parties`"),
         OptionSpec::json("custom_parties", Value::Null, "with parties=custom: [[3 Pokémon], [3 Pokémon]], each {name, type, hp 1-5, speed 1-10, moves [3 types]}"),
         OptionSpec::bool("same_type_neutral", false, "also raise a same-type move at ×1.0 to ×1.5 (spec U2; the seed's text says no)"),
-        OptionSpec::int("turn_limit", TURN_LIMIT as i64, Some(2), Some(40), "the turn at which an undecided game is judged (players act before it)"),
+        OptionSpec::int("turn_limit", TURN_LIMIT as i64, Some(2), Some(MAX_TURN_LIMIT as i64), "the turn at which an undecided game is judged (players act before it)"),
         OptionSpec::choice("deal", "random", &["random", "fixed"], "random: a fair coin gives party 1 to a seat; fixed: seat 0 holds party 1"),
         OptionSpec::choice("start", "random", &["random", "first"], "random: each side's first active drawn uniformly; first: both start with their first Pokémon"),
     ]

@@ -2,7 +2,6 @@
 //! reads the observation, finds the shared solved table for its rules, builds a mixed strategy
 //! over the legal actions, samples from it with the agent's seeded RNG and can explain itself.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::{json, Value};
@@ -12,6 +11,7 @@ use yomi_plugin::{
     ActReply, ActRequest, Agent, AgentContext, ErrorCode, ErrorInfo, OptionSpec, Options, Preset,
 };
 
+use crate::cache::Tables;
 use crate::codec::{self, parse_observation, Seen};
 use crate::engine::{Action, State};
 use crate::exploit::{best_response, grid, Opponent};
@@ -19,8 +19,8 @@ use crate::lp;
 use crate::mc::{self, Mc};
 use crate::personality::{self, own_view, sample_index, Noise, Personality, NOISES};
 use crate::rules::Rules;
+use crate::service;
 use crate::solver::Table;
-use crate::{cache, service};
 
 /// Which bot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,8 +145,8 @@ pub struct Player {
     table: Option<(Rules, Arc<Table>)>,
     /// The side this agent played in its last decision (to tell the opponent's actions apart).
     side: Option<usize>,
-    /// Where solved tables are kept between processes.
-    data_dir: Option<PathBuf>,
+    /// The solved tables, with this agent's allowance of new rule sets.
+    tables: Tables,
 }
 
 impl Player {
@@ -160,7 +160,7 @@ impl Player {
             rng: seeded(ctx.seed),
             table: None,
             side: None,
-            data_dir: ctx.data_dir.clone(),
+            tables: Tables::new(ctx.data_dir.clone()),
         };
         p.configure(options)?;
         Ok(p)
@@ -171,13 +171,13 @@ impl Player {
         self.opponent.as_ref()
     }
 
-    fn table_for(&mut self, rules: &Rules) -> Arc<Table> {
+    fn table_for(&mut self, rules: &Rules) -> Result<Arc<Table>, ErrorInfo> {
         match &self.table {
-            Some((r, t)) if r == rules => t.clone(),
+            Some((r, t)) if r == rules => Ok(t.clone()),
             _ => {
-                let t = cache::table(rules, self.data_dir.as_deref());
+                let t = self.tables.table(rules)?;
                 self.table = Some((rules.clone(), t.clone()));
-                t
+                Ok(t)
             }
         }
     }
@@ -276,7 +276,7 @@ impl Player {
 impl Agent for Player {
     fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
         let Seen { rules, state, side, replacing } = parse_observation(&request.observation)?;
-        let table = self.table_for(&rules);
+        let table = self.table_for(&rules)?;
         self.side = Some(side);
         let actions = if replacing {
             table.engine.replacements(&state, side)
@@ -348,7 +348,7 @@ impl Agent for Player {
         match (method, &self.opponent) {
             ("opponent_model", Some(o)) => Ok(o.to_json()),
             ("opponent_model", None) => Ok(Value::Null),
-            _ => service::call(method, params, self.data_dir.as_deref()),
+            _ => service::call(method, params, &mut self.tables),
         }
     }
 }

@@ -1,23 +1,22 @@
 //! The `random` bot: uniform over the legal actions (seed 5.1's baseline), replacements included.
 
-use std::path::PathBuf;
-
 use rand::Rng;
 use serde_json::{json, Value};
 use yomi_plugin::rng::{seeded, Rng as SeededRng};
 use yomi_plugin::{ActReply, ActRequest, Agent, AgentContext, ErrorCode, ErrorInfo, Options};
 
+use crate::cache::Tables;
 use crate::service;
 
 pub struct RandomBot {
     rng: SeededRng,
-    /// Where `analyze` keeps solved tables.
-    data_dir: Option<PathBuf>,
+    /// The tables `analyze` reads, with this agent's allowance of new rule sets.
+    tables: Tables,
 }
 
 impl RandomBot {
     pub fn new(ctx: &AgentContext) -> RandomBot {
-        RandomBot { rng: seeded(ctx.seed), data_dir: ctx.data_dir.clone() }
+        RandomBot { rng: seeded(ctx.seed), tables: Tables::new(ctx.data_dir.clone()) }
     }
 }
 
@@ -44,6 +43,6 @@ impl Agent for RandomBot {
     }
 
     fn call(&mut self, method: &str, params: &Value) -> Result<Value, ErrorInfo> {
-        service::call(method, params, self.data_dir.as_deref())
+        service::call(method, params, &mut self.tables)
     }
 }

@@ -10,6 +10,8 @@ use yomi_plugin::{ErrorCode, ErrorInfo};
 pub const MAX_HP: u8 = 5;
 /// Largest speed (seed 4.1.2-2).
 pub const MAX_SPEED: u8 = 10;
+/// Largest turn limit: the value table has one layer per turn below it.
+pub const MAX_TURN_LIMIT: u8 = 40;
 /// Default turn limit: a game still undecided when turn 20 is reached is judged (seed 4.1.2-4(d)).
 pub const TURN_LIMIT: u8 = 20;
 
@@ -157,9 +159,14 @@ impl Rules {
         Rules::new(preset_parties(name)?, false, TURN_LIMIT)
     }
 
-    fn validate(&self) -> Result<(), ErrorInfo> {
-        if !(2..=40).contains(&self.turn_limit) {
-            return Err(bad(format!("turn limit {} is out of range [2, 40]", self.turn_limit)));
+    /// Checks every bound: the game options, `analyze` and the rules inside an observation all
+    /// come through here, so a client can name no rules the options would refuse.
+    pub fn validate(&self) -> Result<(), ErrorInfo> {
+        if !(2..=MAX_TURN_LIMIT).contains(&self.turn_limit) {
+            return Err(bad(format!(
+                "turn limit {} is out of range [2, {MAX_TURN_LIMIT}]",
+                self.turn_limit
+            )));
         }
         let mut names: Vec<&str> = Vec::new();
         for p in self.parties.iter().flatten() {

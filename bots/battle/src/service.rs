@@ -1,20 +1,25 @@
 //! Service methods every battle bot answers through `agent.call`.
 
-use std::path::Path;
-
 use serde_json::Value;
 use yomi_plugin::protocol::manifest::MethodInfo;
-use yomi_plugin::{ErrorCode, ErrorInfo};
+use yomi_plugin::{ErrorCode, ErrorInfo, OptionSpec};
+
+use crate::rules::{MAX_TURN_LIMIT, TURN_LIMIT};
 
 use crate::analysis::{analyze, Query};
-use crate::cache;
+use crate::cache::Tables;
 
 /// The methods, for the manifest; the exploiter also reports its opponent model.
 pub fn methods(exploiter: bool) -> Vec<MethodInfo> {
     let mut m = vec![MethodInfo::new(
         "analyze",
         "{parties?: thesis|delta-experiment|[[..],[..]], active: \"A,D\", hp?: [6], turn?, same_type_neutral?, turn_limit?} → {value, row_strategy, col_strategy, matrix, row_actions, col_actions}",
-    )];
+    )
+    .params(vec![
+        OptionSpec::int("turn", 1, Some(1), Some(MAX_TURN_LIMIT as i64), "the position's turn"),
+        OptionSpec::int("turn_limit", TURN_LIMIT as i64, Some(2), Some(MAX_TURN_LIMIT as i64), "the turn at which an undecided game is judged"),
+        OptionSpec::bool("same_type_neutral", false, "spec U2's damage variant"),
+    ])];
     if exploiter {
         m.push(MethodInfo::new(
             "opponent_model",
@@ -24,14 +29,15 @@ pub fn methods(exploiter: bool) -> Vec<MethodInfo> {
     m
 }
 
-/// Dispatches a service call; solved tables are kept in `data_dir` when there is one.
-pub fn call(method: &str, params: &Value, data_dir: Option<&Path>) -> Result<Value, ErrorInfo> {
+/// Dispatches a service call; tables come through the calling agent's `tables`.
+pub fn call(method: &str, params: &Value, tables: &mut Tables) -> Result<Value, ErrorInfo> {
     match method {
         "analyze" => {
             let query = Query::from_params(params)?;
             let rules = query.rules()?;
             let state = query.state(&rules)?;
-            analyze(&cache::table(&rules, data_dir), &state)
+            let table = tables.table(&rules)?;
+            analyze(&table, &state)
         }
         _ => Err(ErrorInfo::new(
             ErrorCode::UnknownMethod,

@@ -9,8 +9,14 @@
 
 use std::time::Instant;
 
+use yomi_plugin::{ErrorCode, ErrorInfo};
+
 use crate::engine::{Action, Engine, State, Status};
 use crate::lp::{self, Matrix};
+use crate::rules::{MAX_HP, MAX_TURN_LIMIT};
+
+/// Most values a table may hold: the largest table checked rules allow.
+pub const MAX_VALUES: usize = (MAX_TURN_LIMIT as usize - 1) * 9 * (MAX_HP as usize + 1).pow(6);
 
 /// The solved game.
 pub struct Table {
@@ -76,6 +82,24 @@ impl Table {
         }
         table.seconds = start.elapsed().as_secs_f64();
         table
+    }
+
+    /// Refuses (`limit_exceeded`) a table larger than checked rules can give (every HP at
+    /// [`MAX_HP`], turn limit 40: 16.4 million values, 66 MB), before anything is allocated.
+    pub fn check_size(engine: &Engine) -> Result<(), ErrorInfo> {
+        let layers = engine.turn_limit().saturating_sub(1) as usize;
+        let layer =
+            (0..6).try_fold(9usize, |n, k| n.checked_mul(engine.rules.pokemon(k).hp as usize + 1));
+        match layer.and_then(|l| l.checked_mul(layers)) {
+            Some(values) if values <= MAX_VALUES => Ok(()),
+            _ => Err(ErrorInfo::new(
+                ErrorCode::LimitExceeded,
+                format!(
+                    "a table for these rules would hold more than {MAX_VALUES} values; HP at most \
+                     {MAX_HP} and turn limit at most {MAX_TURN_LIMIT} keep it within"
+                ),
+            )),
+        }
     }
 
     /// The number of layers and each layer's length the engine's rules give a table.
@@ -302,6 +326,23 @@ impl Table {
 mod tests {
     use super::*;
     use crate::rules::Rules;
+
+    #[test]
+    fn tables_beyond_what_checked_rules_allow_are_refused_before_allocating() {
+        let mut parties = crate::rules::preset_parties("thesis").unwrap();
+        parties.iter_mut().flatten().for_each(|p| p.hp = MAX_HP);
+        let largest = Rules::new(parties.clone(), false, MAX_TURN_LIMIT).unwrap();
+        assert!(Table::check_size(&Engine::new(largest)).is_ok());
+        assert_eq!(Table::shape(Engine::new(Rules::preset("thesis").unwrap())), (19, 291_600));
+        // Unchecked rules (as a client could once send them): refused, with no overflow.
+        for (hp, limit) in [(255, 20), (6, 40), (5, 41), (255, 255)] {
+            parties.iter_mut().flatten().for_each(|p| p.hp = hp);
+            let rules =
+                Rules { parties: parties.clone(), same_type_neutral: false, turn_limit: limit };
+            let e = Table::check_size(&Engine::new(rules)).unwrap_err();
+            assert_eq!(e.code, ErrorCode::LimitExceeded, "{hp} {limit}");
+        }
+    }
 
     #[test]
     fn the_fast_matrix_equals_the_general_one() {

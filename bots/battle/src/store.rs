@@ -4,17 +4,25 @@
 //! never read; a file whose header or CRC-32 does not match is treated as absent and rewritten.
 //! Files are written to a temporary name and renamed, so a reader never sees half a table.
 //!
+//! Every custom party set leaves a table of up to 66 MB, so the directory is bounded: after each
+//! save the least recently used tables (by modification time, which a load refreshes) are removed
+//! until the rest fit in [`MAX_STORED_BYTES`].
+//!
 //! Layout (little-endian): magic, the 32-byte key, layer count (u32), layer length (u64), states
 //! solved (u64), every layer's `f32` values in order, and a CRC-32 of everything before it.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use sha2::{Digest, Sha256};
 
 use crate::engine::Engine;
 use crate::rules::Rules;
 use crate::solver::Table;
+
+/// The most the stored tables may take together: about 16 of the seed's tables.
+pub const MAX_STORED_BYTES: u64 = 512 << 20;
 
 const MAGIC: &[u8; 16] = b"yomi-battle-tbl1";
 const HEADER: usize = MAGIC.len() + 32 + 4 + 8 + 8;
@@ -30,9 +38,11 @@ pub fn path(data_dir: &Path, rules: &Rules) -> PathBuf {
     data_dir.join("battle").join("tables").join(format!("{hex}.table"))
 }
 
-/// The stored table for `rules`, or None when there is none or it is not intact.
+/// The stored table for `rules`, or None when there is none or it is not intact. A table read
+/// is marked as used now, so the least recently used ones are removed first.
 pub fn load(data_dir: &Path, rules: &Rules) -> Option<Table> {
     let file = std::fs::File::open(path(data_dir, rules)).ok()?;
+    let _ = file.set_modified(SystemTime::now());
     decode(std::io::BufReader::with_capacity(1 << 16, file), rules)
 }
 
@@ -48,12 +58,36 @@ pub fn save(data_dir: &Path, rules: &Rules, table: &Table) -> std::io::Result<()
         f.sync_all()
     });
     match written.and_then(|()| std::fs::rename(&temp, &target)) {
-        Ok(()) => Ok(()),
+        Ok(()) => prune(dir, &target),
         Err(e) => {
             let _ = std::fs::remove_file(&temp);
             Err(e)
         }
     }
+}
+
+/// Removes the least recently used tables in `dir` (never `keep`) until the rest, `keep`
+/// included, hold at most [`MAX_STORED_BYTES`].
+fn prune(dir: &Path, keep: &Path) -> std::io::Result<()> {
+    let mut tables: Vec<(SystemTime, u64, PathBuf)> = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let Ok(meta) = std::fs::metadata(&path) else { continue };
+        if path.extension().is_some_and(|e| e == "table") && meta.is_file() {
+            tables.push((meta.modified()?, meta.len(), path));
+        }
+    }
+    // Newest first: keep what fits, remove the rest.
+    tables.sort_by_key(|t| std::cmp::Reverse(t.0));
+    let mut total = tables.iter().find(|t| t.2 == keep).map_or(0, |t| t.1);
+    for (_, len, path) in tables.iter().filter(|t| t.2 != keep) {
+        total += len;
+        if total > MAX_STORED_BYTES {
+            std::fs::remove_file(path)?;
+            total -= len;
+        }
+    }
+    Ok(())
 }
 
 /// A per-process counter, so two threads saving at once never share a temporary file.
@@ -146,6 +180,29 @@ mod tests {
         let bits =
             |t: &Table| -> Vec<u32> { t.layers().iter().flatten().map(|x| x.to_bits()).collect() };
         assert_eq!(bits(&back), bits(&table));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_least_recently_used_tables_go_first_when_the_store_is_full() {
+        let dir = temp_dir("prune");
+        std::fs::create_dir_all(&dir).unwrap();
+        let day = std::time::Duration::from_secs(86_400);
+        // Sparse files: their length counts, no disk is used.
+        let old = |name: &str, len: u64, age: u32| {
+            let file = std::fs::File::create(dir.join(name)).unwrap();
+            file.set_len(len).unwrap();
+            file.set_modified(SystemTime::now() - day * age).unwrap();
+            dir.join(name)
+        };
+        let oldest = old("a.table", MAX_STORED_BYTES / 2, 3);
+        let middle = old("b.table", MAX_STORED_BYTES / 2, 2);
+        let other = old("notes.txt", MAX_STORED_BYTES, 5);
+        let newest = old("c.table", MAX_STORED_BYTES / 4, 1);
+        let kept = old("d.table", MAX_STORED_BYTES / 4, 9);
+        prune(&dir, &kept).unwrap();
+        assert!(!oldest.exists(), "the least recently used table is removed");
+        assert!(middle.exists() && newest.exists() && kept.exists() && other.exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -25,10 +25,14 @@ pub mod walker;
 use serde_json::json;
 use yomi_plugin::declare::{BotEntry, Declaration, GameEntry};
 use yomi_plugin::protocol::manifest::MethodInfo;
-use yomi_plugin::Preset;
+use yomi_plugin::{OptionSpec, Preset};
 
 /// Largest die the service rolls (a sanity limit: faces are bytes, counts are per face).
 pub const MAX_SIDES: u8 = 100;
+
+/// Most faces one `rolls` or `sequence` request of a client may ask for (the CLI may write up to
+/// [`service::MAX_FACES`]): 10,000 faces take about 15 ms and a reply of 30 kB.
+pub const MAX_REQUEST_FACES: i64 = 10_000;
 
 /// The plugin value the host talks to.
 #[derive(Default)]
@@ -58,9 +62,12 @@ fn declaration() -> Declaration {
                 Preset::new("gentle", "half the way from plain to natural", json!({"strength": 0.5})),
             ])
             .methods(vec![
-                MethodInfo::new("roll", "{player?, board?, position?} -> {face} (with a board: {face, trap, p, verdict, window})"),
-                MethodInfo::new("rolls", "{n, player?} -> {faces}: the next n faces of the player's stream"),
-                MethodInfo::new("sequence", "{length?, seed?} -> {faces, err, steps}: one natural block"),
+                MethodInfo::new("roll", "{player?, board?, position?} -> {face} (with a board: {face, trap, p, verdict, window})")
+                    .params(vec![OptionSpec::int("position", 0, Some(0), Some(board::MAX_SQUARES as i64 - 1), "the player's square on the board")]),
+                MethodInfo::new("rolls", "{n, player?} -> {faces}: the next n faces of the player's stream")
+                    .params(vec![OptionSpec::int("n", 1, Some(1), Some(MAX_REQUEST_FACES), "faces to roll")]),
+                MethodInfo::new("sequence", "{length?, seed?} -> {faces, err, steps}: one natural block")
+                    .params(vec![OptionSpec::int("length", 50, Some(1), Some(MAX_REQUEST_FACES), "faces in the block")]),
                 MethodInfo::new("score", "{faces} -> {features: {F1..F15}, err}"),
                 MethodInfo::new("profile", "{player, sequence?} -> {player, saved, persistent, ranges}: learn or show a player's ranges"),
             ]),

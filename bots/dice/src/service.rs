@@ -22,6 +22,10 @@ use crate::MAX_SIDES;
 /// Most faces one request may ask for.
 pub const MAX_FACES: usize = 100_000;
 
+/// Players whose streams one agent keeps: each name a client sends starts a stream that lives as
+/// long as the agent.
+pub const MAX_PLAYERS: usize = 1_000;
+
 fn bad(message: impl Into<String>) -> ErrorInfo {
     ErrorInfo::new(ErrorCode::BotError, message)
 }
@@ -192,6 +196,12 @@ impl DiceBot {
             Some(other) => return Err(bad(format!("`player` must be a string, got {other}"))),
         };
         if !self.players.contains_key(&name) {
+            if self.players.len() >= MAX_PLAYERS {
+                return Err(ErrorInfo::new(
+                    ErrorCode::LimitExceeded,
+                    format!("this agent already keeps {MAX_PLAYERS} players' streams"),
+                ));
+            }
             let ranges = self.ranges_for(&name)?;
             let dice = self.config.dice(ranges, derive_seed(self.seed, name_hash(&name)));
             self.players.insert(

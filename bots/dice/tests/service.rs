@@ -173,3 +173,15 @@ fn bad_inputs_are_clear_errors() {
         .message
         .contains("negative"));
 }
+
+#[test]
+fn an_agent_keeps_a_bounded_number_of_player_streams() {
+    let mut a = agent(json!({}), None);
+    for k in 0..yomi_dice::service::MAX_PLAYERS {
+        a.call("roll", &json!({"player": format!("p{k}")})).unwrap();
+    }
+    let e = a.call("roll", &json!({"player": "one more"})).unwrap_err();
+    assert_eq!(e.code, ErrorCode::LimitExceeded, "{}", e.message);
+    // Players it already has keep rolling.
+    assert!(a.call("roll", &json!({"player": "p7"})).is_ok());
+}

@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 use yomi_plugin::{CommandContext, ErrorInfo, Options};
 
 use crate::model::invalid;
-use crate::service::Service;
+use crate::service::{Access, Service};
 use crate::settings::Settings;
 use crate::store::Store;
 
@@ -293,7 +293,7 @@ fn execute(cli: Cli, ctx: &CommandContext) -> Result<String, ErrorInfo> {
         params.insert("group".into(), json!(g));
     }
     let settings = Settings::from_options(&Options::new())?;
-    let mut service = Service::new(store, settings, rand::random());
+    let mut service = Service::new(store, settings, rand::random(), Access::Operator);
     let result = service.call(method, &Value::Object(params))?;
     Ok(if json_out { format!("{result}\n") } else { crate::render::text(method, &result) })
 }

@@ -54,7 +54,12 @@ impl RolesBot {
     pub fn new(options: &Options, ctx: &AgentContext) -> Result<RolesBot, ErrorInfo> {
         let store = Store::open(ctx.data_dir.as_deref())?;
         Ok(RolesBot {
-            service: service::Service::new(store, Settings::from_options(options)?, ctx.seed),
+            service: service::Service::new(
+                store,
+                Settings::from_options(options)?,
+                ctx.seed,
+                service::Access::Keyed,
+            ),
         })
     }
 }

@@ -41,7 +41,13 @@ pub fn text(method: &str, r: &Value) -> String {
             .as_array()
             .map(|g| g.iter().filter_map(Value::as_str).map(|g| format!("{g}\n")).collect())
             .unwrap_or_default(),
-        "create" | "join" | "leave" => format!("group {}: {}\n", s("group"), names(&r["players"])),
+        "create" => format!(
+            "group {}: {}\nkey: {} (clients reach the group with it)\n",
+            s("group"),
+            names(&r["players"]),
+            s("key")
+        ),
+        "join" | "leave" => format!("group {}: {}\n", s("group"), names(&r["players"])),
         "players" => format!(
             "group {}: {}\ncommitted games: {}; pending game: {}\n",
             s("group"),

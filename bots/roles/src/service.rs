@@ -1,21 +1,34 @@
 //! The roles service: every `agent.call` method, over a [`Store`]. The CLI drives the same
 //! methods, so the two cannot drift apart.
 
+use std::collections::BTreeSet;
+
+use rand::rngs::OsRng;
 use rand::RngCore;
 use serde_json::{json, Map, Value};
 use yomi_plugin::protocol::manifest::MethodInfo;
 use yomi_plugin::rng::{self, Rng};
-use yomi_plugin::ErrorInfo;
+use yomi_plugin::{ErrorCode, ErrorInfo, OptionSpec};
 
-use crate::analysis::{guessability, never, role_index};
+use crate::analysis::{guessability, never_exact, never_simulated, role_index};
 use crate::exact::ExactSampler;
 use crate::model::{check_players, invalid, PastGame, Problem, Roles};
-use crate::sampler::draw;
-use crate::settings::Settings;
+use crate::sampler::{draw, Method};
+use crate::settings::{request_params, Settings};
 use crate::store::Store;
 
-/// Most assignments one `sample` request may ask for.
+/// Most assignments one `sample` request may ask for: from the CLI, and from a client (the
+/// declared parameter's bound).
 pub const MAX_COUNT: u64 = 1_000_000;
+const MAX_REQUEST_COUNT: i64 = 10_000;
+
+/// What one request of a network client may cost (the CLI is the operator's and is not held to
+/// it), each about half a second of CPU on one core at most, measured with 15 players:
+/// simulated player-games of `analyze` (9 µs each), Metropolis–Hastings steps (0.14 µs each),
+/// and assignments written out by `sample` (players × count, 3 µs each).
+const MAX_SIMULATED: u64 = 60_000;
+const MAX_MH_STEPS: u64 = 3_000_000;
+const MAX_DRAWN: u64 = 200_000;
 
 /// The service methods, as the manifest lists them.
 pub fn methods() -> Vec<MethodInfo> {
@@ -34,15 +47,51 @@ pub fn methods() -> Vec<MethodInfo> {
         ("sample", "{players, roles, history?: [{player: role}], beta?, count?, sampler?} → [{player: role}]: draws without recording"),
     ]
     .iter()
-    .map(|(name, description)| MethodInfo::new(name, description))
+    .map(|(name, description)| {
+        let sampling = ["beta", "sampler", "burn_in", "thin"];
+        let params = match *name {
+            "assign" => request_params(&sampling),
+            "analyze" => request_params(&[&sampling[..], &["games", "runs"]].concat()),
+            "sample" => {
+                let count = OptionSpec::int("count", 1, Some(1), Some(MAX_REQUEST_COUNT), "assignments to draw");
+                [request_params(&sampling), vec![count]].concat()
+            }
+            _ => vec![],
+        };
+        MethodInfo::new(name, description).params(params)
+    })
     .collect()
 }
 
-/// A service instance: its store, settings and random stream.
+/// Who may reach a group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// An agent, so any client of the server: a group is reached only with the key `create`
+    /// returned, and `groups` lists only the groups this agent holds a key for.
+    Keyed,
+    /// The local CLI: the operator, who owns the database file anyway, reaches every group.
+    Operator,
+}
+
+/// A service instance: its store, settings, random stream and access.
 pub struct Service {
     pub store: Store,
     pub settings: Settings,
     rng: Rng,
+    access: Access,
+    /// Groups this instance created or was shown a key for (what `groups` lists for an agent).
+    held: BTreeSet<String>,
+}
+
+/// A new group key: 128 bits from the operating system's generator, in hex.
+fn new_key() -> String {
+    let mut bytes = [0u8; 16];
+    OsRng.fill_bytes(&mut bytes);
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn forbidden(message: String) -> ErrorInfo {
+    ErrorInfo::new(ErrorCode::Forbidden, message)
 }
 
 fn str_param<'a>(params: &'a Value, name: &str) -> Result<&'a str, ErrorInfo> {
@@ -111,8 +160,25 @@ fn named_assignment(problem: &Problem, assignment: &[usize]) -> Value {
 impl Service {
     /// A service whose draws come from `seed` (each deal takes a fresh seed from that stream and
     /// records it, so any dealt game can be replayed).
-    pub fn new(store: Store, settings: Settings, seed: u64) -> Service {
-        Service { store, settings, rng: rng::seeded(seed) }
+    pub fn new(store: Store, settings: Settings, seed: u64, access: Access) -> Service {
+        Service { store, settings, rng: rng::seeded(seed), access, held: BTreeSet::new() }
+    }
+
+    /// The request's `group`, once its `key` opened it (for an agent). A missing group and a
+    /// wrong key get the same answer, so keys cannot be tried against names.
+    fn group<'a>(&mut self, params: &'a Value) -> Result<&'a str, ErrorInfo> {
+        let group = str_param(params, "group")?;
+        if self.access == Access::Operator {
+            return Ok(group);
+        }
+        let key = params.get("key").and_then(Value::as_str).ok_or_else(|| {
+            forbidden(format!("group `{group}` needs its `key` (the one `create` returned)"))
+        })?;
+        if !self.store.key_matches(group, key)? {
+            return Err(forbidden(format!("no group `{group}` with that key")));
+        }
+        self.held.insert(group.to_string());
+        Ok(group)
     }
 
     /// Runs one method.
@@ -123,14 +189,19 @@ impl Service {
             return Err(invalid("parameters must be a JSON object"));
         }
         match method {
-            "groups" => Ok(json!({ "groups": self.store.groups()? })),
+            "groups" => Ok(json!({ "groups": match self.access {
+                Access::Operator => self.store.groups()?,
+                Access::Keyed => self.held.iter().cloned().collect(),
+            } })),
             "create" => {
                 let group = str_param(params, "group")?;
-                self.store.create(group, &names_param(params, "players")?)?;
-                Ok(json!({ "group": group, "players": self.store.members(group)? }))
+                let key = new_key();
+                self.store.create(group, &names_param(params, "players")?, &key)?;
+                self.held.insert(group.to_string());
+                Ok(json!({ "group": group, "players": self.store.members(group)?, "key": key }))
             }
             "join" | "leave" => {
-                let group = str_param(params, "group")?;
+                let group = self.group(params)?;
                 let players = names_param(params, "players")?;
                 if players.is_empty() {
                     return Err(invalid("`players` is empty"));
@@ -143,7 +214,7 @@ impl Service {
                 Ok(json!({ "group": group, "players": now }))
             }
             "players" => {
-                let group = str_param(params, "group")?;
+                let group = self.group(params)?;
                 Ok(json!({
                     "group": group,
                     "players": self.store.members(group)?,
@@ -154,14 +225,14 @@ impl Service {
             "assign" => self.assign(params),
             "role" => self.role(params),
             "commit" | "discard" => {
-                let group = str_param(params, "group")?;
+                let group = self.group(params)?;
                 let game = game_param(params)?
                     .ok_or_else(|| invalid("parameter `game` (the game id) is missing"))?;
                 let status = if method == "commit" { "committed" } else { "discarded" };
                 Ok(json!(self.store.settle(group, game, status)?))
             }
             "history" => {
-                let group = str_param(params, "group")?;
+                let group = self.group(params)?;
                 let games = self.store.history(group)?;
                 let mut counts: Map<String, Value> = Map::new();
                 for g in &games {
@@ -175,7 +246,7 @@ impl Service {
             "analyze" => self.analyze(params),
             "sample" => self.sample(params),
             other => Err(ErrorInfo::new(
-                yomi_plugin::ErrorCode::UnknownMethod,
+                ErrorCode::UnknownMethod,
                 format!("the roles bot has no method `{other}`"),
             )),
         }
@@ -183,13 +254,13 @@ impl Service {
 
     /// The problem a request describes: a stored group's present players and committed history,
     /// or explicit `players` and `history`.
-    fn problem(&self, params: &Value, settings: &Settings) -> Result<Problem, ErrorInfo> {
+    fn problem(&mut self, params: &Value, settings: &Settings) -> Result<Problem, ErrorInfo> {
         let roles = Roles::from_json(
             params.get("roles").ok_or_else(|| invalid("parameter `roles` is missing"))?,
         )?;
         let (players, past) = match params.get("group").filter(|g| !g.is_null()) {
             Some(_) => {
-                let group = str_param(params, "group")?;
+                let group = self.group(params)?;
                 let past: Vec<PastGame> =
                     self.store.history(group)?.into_iter().map(|g| g.assignment).collect();
                 (self.store.members(group)?, past)
@@ -207,6 +278,35 @@ impl Service {
         Problem::new(players, roles, &past, settings.beta)
     }
 
+    /// Refuses (`limit_exceeded`) a request of a network client whose `work` exceeds `limit`.
+    fn check_work(&self, what: &str, work: u64, limit: u64) -> Result<(), ErrorInfo> {
+        if self.access == Access::Keyed && work > limit {
+            return Err(ErrorInfo::new(
+                ErrorCode::LimitExceeded,
+                format!("{what} = {work} is more than one request may ask for ({limit})"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Bounds the draws of `count` assignments (for an MH chain: its steps).
+    fn check_draws(
+        &self,
+        settings: &Settings,
+        problem: &Problem,
+        count: u64,
+    ) -> Result<(), ErrorInfo> {
+        self.check_work("count × players", count.saturating_mul(problem.n() as u64), MAX_DRAWN)?;
+        match settings.method()? {
+            Method::Mh(mh) => self.check_work(
+                "burn_in + count × thin",
+                mh.burn_in.saturating_add(count.saturating_mul(mh.thin)),
+                MAX_MH_STEPS,
+            ),
+            _ => Ok(()),
+        }
+    }
+
     fn seed(&mut self, params: &Value) -> Result<u64, ErrorInfo> {
         match params.get("seed") {
             None | Some(Value::Null) => Ok(self.rng.next_u64()),
@@ -216,8 +316,9 @@ impl Service {
 
     fn assign(&mut self, params: &Value) -> Result<Value, ErrorInfo> {
         let settings = self.settings.with(params)?;
-        let group = str_param(params, "group")?;
+        let group = self.group(params)?;
         let problem = self.problem(params, &settings)?;
+        self.check_draws(&settings, &problem, 1)?;
         let seed = self.seed(params)?;
         let assignment = draw(&problem, settings.method()?, 1, &mut rng::seeded(seed))?.remove(0);
         let seats: Vec<(String, String)> = problem.named(&assignment).into_iter().collect();
@@ -233,7 +334,7 @@ impl Service {
     }
 
     fn role(&mut self, params: &Value) -> Result<Value, ErrorInfo> {
-        let group = str_param(params, "group")?;
+        let group = self.group(params)?;
         let player = str_param(params, "player")?;
         let game = match game_param(params)? {
             Some(id) => self.store.game(group, id)?,
@@ -258,8 +359,23 @@ impl Service {
         let marginals = ExactSampler::new(&problem)?.marginals();
         let (who, top) = guessability(&marginals, role);
         let seed = self.seed(params)?;
-        let never =
-            never(&problem, &settings.role, settings.games, settings.runs, &mut rng::seeded(seed))?;
+        let never = match never_exact(&problem, role, settings.games)? {
+            Some(exact) => exact,
+            None => {
+                self.check_work(
+                    "runs × games × players",
+                    settings.runs * u64::from(settings.games) * problem.n() as u64,
+                    MAX_SIMULATED,
+                )?;
+                never_simulated(
+                    &problem,
+                    role,
+                    settings.games,
+                    settings.runs,
+                    &mut rng::seeded(seed),
+                )?
+            }
+        };
         let probabilities: Map<String, Value> = problem
             .players
             .iter()
@@ -305,6 +421,7 @@ impl Service {
                 invalid(format!("`count` must be an integer from 1 to {MAX_COUNT}"))
             })?,
         };
+        self.check_draws(&settings, &problem, count)?;
         let seed = self.seed(params)?;
         let drawn = draw(&problem, settings.method()?, count as usize, &mut rng::seeded(seed))?;
         Ok(Value::Array(drawn.iter().map(|a| named_assignment(&problem, a)).collect()))

@@ -2,6 +2,7 @@
 //! (`beta`, `sampler`, ...) among its parameters to use another value for that request only.
 
 use serde_json::Value;
+use yomi_plugin::protocol::options::OptionKind;
 use yomi_plugin::{ErrorInfo, OptionSpec, Options};
 
 use crate::mh::MhConfig;
@@ -22,8 +23,27 @@ pub fn option_specs() -> Vec<OptionSpec> {
         OptionSpec::int("thin", 10, Some(1), Some(MAX_STEPS), "MH steps between kept samples"),
         OptionSpec::string("role", "werewolf", "the role `analyze` reports fairness and guessability for"),
         OptionSpec::int("games", 4, Some(1), Some(MAX_GAMES), "k: `analyze` gives P(someone never gets the role within k games)"),
-        OptionSpec::int("runs", 10_000, Some(1), Some(MAX_RUNS), "simulated runs for `analyze` when the exact computation is too large"),
+        OptionSpec::int("runs", 1_000, Some(1), Some(MAX_RUNS), "simulated runs for `analyze` when the exact computation is too large"),
     ]
+}
+
+/// The options a request may override, with the bounds the host checks before a service call
+/// (tighter than the options', which the operator's CLI may use in full). A request's total work
+/// is bounded again by the service, since it is a product of these.
+pub fn request_params(names: &[&str]) -> Vec<OptionSpec> {
+    let bounds = [("burn_in", 1_000_000), ("thin", 10_000), ("games", 100), ("runs", 10_000)];
+    option_specs()
+        .into_iter()
+        .filter(|o| names.contains(&o.name.as_str()))
+        .map(|mut o| {
+            if let (OptionKind::Int { max, .. }, Some((_, b))) =
+                (&mut o.kind, bounds.iter().find(|(n, _)| *n == o.name))
+            {
+                *max = Some(*b);
+            }
+            o
+        })
+        .collect()
 }
 
 /// A complete, checked set of settings.

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 use serde::Serialize;
+use sha2::{Digest, Sha256};
 use yomi_plugin::{ErrorCode, ErrorInfo};
 
 use crate::model::{check_players, invalid, PastGame};
@@ -30,6 +31,10 @@ CREATE TABLE IF NOT EXISTS games (
     beta REAL NOT NULL,
     seed INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS group_keys (
+    grp TEXT PRIMARY KEY REFERENCES groups(name),
+    key_sha256 TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS game_roles (
     game INTEGER NOT NULL REFERENCES games(id),
     seat INTEGER NOT NULL,
@@ -38,6 +43,11 @@ CREATE TABLE IF NOT EXISTS game_roles (
     PRIMARY KEY (game, player)
 );
 ";
+
+/// A group key's SHA-256, in hex.
+fn key_digest(key: &str) -> String {
+    Sha256::digest(key.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
 
 /// A dealt game as stored.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -105,6 +115,18 @@ impl Store {
         rows.collect::<Result<_, _>>().map_err(db_error)
     }
 
+    /// Whether `key` is the key `group` was created with. Only digests are stored and compared,
+    /// so neither the database nor the comparison's timing gives a key away. Groups made before
+    /// keys existed have none and are reached from the CLI only.
+    pub fn key_matches(&self, group: &str, key: &str) -> Result<bool, ErrorInfo> {
+        let stored: Option<String> = self
+            .conn
+            .query_row("SELECT key_sha256 FROM group_keys WHERE grp = ?1", [group], |r| r.get(0))
+            .optional()
+            .map_err(db_error)?;
+        Ok(stored.is_some_and(|d| d == key_digest(key)))
+    }
+
     fn require_group(conn: &Connection, group: &str) -> Result<(), ErrorInfo> {
         let found: Option<String> = conn
             .query_row("SELECT name FROM groups WHERE name = ?1", [group], |r| r.get(0))
@@ -116,8 +138,8 @@ impl Store {
         }
     }
 
-    /// Creates a group with its first players.
-    pub fn create(&mut self, group: &str, players: &[String]) -> Result<(), ErrorInfo> {
+    /// Creates a group with its first players, reachable over the network with `key`.
+    pub fn create(&mut self, group: &str, players: &[String], key: &str) -> Result<(), ErrorInfo> {
         if group.trim().is_empty() {
             return Err(invalid("the group name is empty"));
         }
@@ -127,6 +149,11 @@ impl Store {
                 return Err(invalid(format!("group `{group}` already exists")));
             }
             tx.execute("INSERT INTO groups (name) VALUES (?1)", [group]).map_err(db_error)?;
+            tx.execute(
+                "INSERT INTO group_keys (grp, key_sha256) VALUES (?1, ?2)",
+                [group, &key_digest(key)],
+            )
+            .map_err(db_error)?;
             for p in players {
                 tx.execute("INSERT INTO members (grp, player) VALUES (?1, ?2)", [group, p])
                     .map_err(db_error)?;

@@ -29,26 +29,30 @@ const ROLES: &str = "werewolf=1,seer=1,villager=2";
 fn a_group_plays_commits_and_survives_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let mut a = agent(dir.path(), 7);
-    a.call("create", &json!({"group": "friday", "players": ["ann", "bob", "cid", "dee"]})).unwrap();
+    let created =
+        a.call("create", &json!({"group": "friday", "players": ["ann", "bob", "cid", "dee"]}));
+    let key = created.unwrap()["key"].as_str().unwrap().to_string();
     for _ in 0..3 {
-        let dealt = a.call("assign", &json!({"group": "friday", "roles": ROLES})).unwrap();
+        let dealt =
+            a.call("assign", &json!({"group": "friday", "key": key, "roles": ROLES})).unwrap();
         let game = dealt["game"].as_i64().unwrap();
         assert_eq!(dealt["assignment"].as_object().unwrap().len(), 4);
         // A player learns only their own role.
-        let own = a.call("role", &json!({"group": "friday", "player": "bob"})).unwrap();
+        let own = a.call("role", &json!({"group": "friday", "key": key, "player": "bob"})).unwrap();
         assert_eq!(
             own,
             json!({"group": "friday", "game": game, "player": "bob", "role": dealt["assignment"]["bob"]})
         );
-        a.call("commit", &json!({"group": "friday", "game": game})).unwrap();
+        a.call("commit", &json!({"group": "friday", "key": key, "game": game})).unwrap();
     }
-    let discarded = a.call("assign", &json!({"group": "friday", "roles": ROLES})).unwrap();
-    a.call("discard", &json!({"group": "friday", "game": discarded["game"]})).unwrap();
+    let discarded =
+        a.call("assign", &json!({"group": "friday", "key": key, "roles": ROLES})).unwrap();
+    a.call("discard", &json!({"group": "friday", "key": key, "game": discarded["game"]})).unwrap();
     drop(a);
 
     // A new agent (a restarted server) sees the three committed games and not the discarded one.
     let mut b = agent(dir.path(), 8);
-    let history = b.call("history", &json!({"group": "friday"})).unwrap();
+    let history = b.call("history", &json!({"group": "friday", "key": key})).unwrap();
     assert_eq!(history["games"].as_array().unwrap().len(), 3);
     let total: u64 = history["counts"]
         .as_object()
@@ -61,10 +65,13 @@ fn a_group_plays_commits_and_survives_a_restart() {
 
     // Players come and go; a newcomer has no history. The analysis of the stored group equals
     // the analysis of the same players with the history as `history` returned it.
-    b.call("leave", &json!({"group": "friday", "players": ["dee"]})).unwrap();
-    b.call("join", &json!({"group": "friday", "players": ["eve"]})).unwrap();
+    b.call("leave", &json!({"group": "friday", "key": key, "players": ["dee"]})).unwrap();
+    b.call("join", &json!({"group": "friday", "key": key, "players": ["eve"]})).unwrap();
     let analysis = b
-        .call("analyze", &json!({"group": "friday", "roles": ROLES, "beta": 2.0, "seed": 1}))
+        .call(
+            "analyze",
+            &json!({"group": "friday", "key": key, "roles": ROLES, "beta": 2.0, "seed": 1}),
+        )
         .unwrap();
     assert_eq!(analysis["players"], json!(["ann", "bob", "cid", "eve"]));
     let past: Vec<Value> =
@@ -86,51 +93,90 @@ fn a_group_plays_commits_and_survives_a_restart() {
 fn bad_input_is_an_error_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let mut a = agent(dir.path(), 1);
-    a.call("create", &json!({"group": "g", "players": ["a", "b", "c", "d"]})).unwrap();
-    let before = a.call("players", &json!({"group": "g"})).unwrap();
-    let bad: [(&str, Value, &str); 10] = [
+    let created = a.call("create", &json!({"group": "g", "players": ["a", "b", "c", "d"]}));
+    let key = created.unwrap()["key"].as_str().unwrap().to_string();
+    let before = a.call("players", &json!({"group": "g", "key": key})).unwrap();
+    let bad: [(&str, Value, &str); 12] = [
         (
             "assign",
-            json!({"group": "g", "roles": "werewolf=1,villager=2"}),
+            json!({"group": "g", "key": key, "roles": "werewolf=1,villager=2"}),
             "sum to 3 but there are 4",
         ),
-        ("assign", json!({"group": "g", "roles": "werewolf=-1,villager=5"}), "negative"),
-        ("assign", json!({"group": "g", "roles": ROLES, "beta": -1.0}), "negative"),
-        ("assign", json!({"group": "nope", "roles": ROLES}), "unknown group"),
-        ("join", json!({"group": "g", "players": ["e", "e"]}), "twice"),
-        ("join", json!({"group": "g", "players": ["a"]}), "already"),
+        (
+            "assign",
+            json!({"group": "g", "key": key, "roles": "werewolf=-1,villager=5"}),
+            "negative",
+        ),
+        ("assign", json!({"group": "g", "key": key, "roles": ROLES, "beta": -1.0}), "negative"),
+        ("assign", json!({"group": "nope", "key": key, "roles": ROLES}), "no group `nope`"),
+        ("join", json!({"group": "g", "key": key, "players": ["e", "e"]}), "twice"),
+        ("join", json!({"group": "g", "key": key, "players": ["a"]}), "already"),
         ("create", json!({"group": "g", "players": []}), "already exists"),
         ("create", json!({"group": "h", "players": ["x", "x"]}), "twice"),
-        ("commit", json!({"group": "g", "game": 99}), "no game 99"),
+        ("commit", json!({"group": "g", "key": key, "game": 99}), "no game 99"),
+        ("players", json!({"group": "g"}), "needs its `key`"),
+        ("players", json!({"group": "g", "key": "00"}), "no group `g` with that key"),
         ("sample", json!({"players": ["a", "a"], "roles": "werewolf=1,villager=1"}), "twice"),
     ];
     for (method, params, message) in bad {
         let err = a.call(method, &params).unwrap_err();
         assert!(err.message.contains(message), "{method} {params}: {}", err.message);
     }
-    assert_eq!(a.call("players", &json!({"group": "g"})).unwrap(), before);
+    assert_eq!(a.call("players", &json!({"group": "g", "key": key})).unwrap(), before);
     assert_eq!(a.call("groups", &json!({})).unwrap(), json!({"groups": ["g"]}));
 
     // Committing twice, or committing a discarded game, is refused and changes nothing.
-    let game =
-        a.call("assign", &json!({"group": "g", "roles": ROLES})).unwrap()["game"].as_i64().unwrap();
-    let again = a.call("assign", &json!({"group": "g", "roles": ROLES})).unwrap_err();
+    let game = a.call("assign", &json!({"group": "g", "key": key, "roles": ROLES})).unwrap()
+        ["game"]
+        .as_i64()
+        .unwrap();
+    let again = a.call("assign", &json!({"group": "g", "key": key, "roles": ROLES})).unwrap_err();
     assert!(again.message.contains("pending"));
-    a.call("commit", &json!({"group": "g", "game": game})).unwrap();
+    a.call("commit", &json!({"group": "g", "key": key, "game": game})).unwrap();
     assert!(a
-        .call("commit", &json!({"group": "g", "game": game}))
+        .call("commit", &json!({"group": "g", "key": key, "game": game}))
         .unwrap_err()
         .message
         .contains("already committed"));
     assert!(a
-        .call("discard", &json!({"group": "g", "game": game}))
+        .call("discard", &json!({"group": "g", "key": key, "game": game}))
         .unwrap_err()
         .message
         .contains("already committed"));
     assert_eq!(
-        a.call("history", &json!({"group": "g"})).unwrap()["games"].as_array().unwrap().len(),
+        a.call("history", &json!({"group": "g", "key": key})).unwrap()["games"]
+            .as_array()
+            .unwrap()
+            .len(),
         1
     );
+}
+
+#[test]
+fn a_group_is_reached_only_with_its_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut owner, mut other) = (agent(dir.path(), 1), agent(dir.path(), 2));
+    let created = owner.call("create", &json!({"group": "g", "players": ["a", "b", "c", "d"]}));
+    let key = created.unwrap()["key"].as_str().unwrap().to_string();
+    assert_eq!(key.len(), 32, "128 bits in hex: {key}");
+    assert!(key.chars().all(|c| c.is_ascii_hexdigit()));
+    let dealt = owner.call("assign", &json!({"group": "g", "key": key, "roles": ROLES})).unwrap();
+
+    // Another client lists nothing and reads nothing without the key.
+    assert_eq!(other.call("groups", &json!({})).unwrap(), json!({"groups": []}));
+    for method in ["players", "history", "role", "assign", "commit", "join", "analyze"] {
+        let params = json!({"group": "g", "player": "a", "players": ["e"], "roles": ROLES, "game": dealt["game"]});
+        let e = other.call(method, &params).unwrap_err();
+        assert_eq!(e.code, yomi_plugin::ErrorCode::Forbidden, "{method}: {}", e.message);
+    }
+    // With the key it may; the group is then among those it lists.
+    let role = other.call("role", &json!({"group": "g", "key": key, "player": "a"})).unwrap();
+    assert_eq!(role["role"], dealt["assignment"]["a"]);
+    assert_eq!(other.call("groups", &json!({})).unwrap(), json!({"groups": ["g"]}));
+    // Keys differ per group; the operator's CLI reaches every group and lists them all.
+    let h = owner.call("create", &json!({"group": "h", "players": ["a", "b", "c", "d"]})).unwrap();
+    assert_ne!(h["key"].as_str().unwrap(), key);
+    assert_eq!(cli(dir.path(), &["groups", "--json"]).unwrap().trim(), r#"{"groups":["g","h"]}"#);
 }
 
 #[test]
@@ -252,8 +298,21 @@ fn seeded_session_snapshot() {
     let dir = tempfile::tempdir().unwrap();
     let mut a = agent(dir.path(), 42);
     let mut transcript = Vec::new();
-    let mut call = |a: &mut Box<dyn Agent>, method: &str, params: Value| {
-        let reply = a.call(method, &params).unwrap();
+    // The group key comes from the OS, so the transcript shows it as `<key>`.
+    let mut key = String::new();
+    let mut call = |a: &mut Box<dyn Agent>, method: &str, mut params: Value| {
+        if !key.is_empty() {
+            params["key"] = json!(key);
+        }
+        let mut reply = a.call(method, &params).unwrap();
+        if let Some(k) = reply.get("key").and_then(Value::as_str) {
+            key = k.to_string();
+        }
+        for v in [&mut params, &mut reply] {
+            if v.get("key").is_some() {
+                v["key"] = json!("<key>");
+            }
+        }
         transcript.push(json!({"method": method, "params": params, "reply": reply}));
         reply
     };

@@ -8,6 +8,7 @@
 use std::fmt;
 
 use rand::seq::SliceRandom;
+use serde_json::Value;
 use yomi_plugin::rng::{derive_seed, seeded};
 use yomi_plugin::{ErrorCode, ErrorInfo};
 
@@ -170,6 +171,11 @@ impl Deal {
     }
 }
 
+/// Most deals a game's options may carry (the seed's sessions used 500).
+pub const MAX_DEALS: usize = 10_000;
+/// Longest line one deal may take: 14 cards, a bar and generous spacing or a comment.
+const MAX_DEAL_LINE: usize = 200;
+
 /// A fixed list of deals, replayed identically in every run (as the seed's simulations did).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DealSet {
@@ -198,6 +204,52 @@ impl DealSet {
             return Err(ErrorInfo::new(ErrorCode::InvalidParams, "the deal file holds no deal"));
         }
         Ok(DealSet { deals })
+    }
+
+    /// Reads the `deals` game option. Deals always come inline from the client: a list of deal
+    /// strings, or one string of deal-file lines (what `yomi match --game-option deals=@FILE`
+    /// sends after reading a local file). A request never names a file on the server. Empty (or
+    /// null) means seeded deals.
+    pub fn from_option(value: &Value) -> Result<Option<DealSet>, ErrorInfo> {
+        let bad =
+            |m: String| ErrorInfo::new(ErrorCode::InvalidOption, format!("option `deals`: {m}"));
+        let set = match value {
+            Value::Null => return Ok(None),
+            Value::String(text) if text.trim().is_empty() => return Ok(None),
+            Value::Array(list) if list.is_empty() => return Ok(None),
+            Value::String(text) if text.len() > MAX_DEALS * MAX_DEAL_LINE => {
+                return Err(bad(format!(
+                    "{} bytes of deals; at most {MAX_DEALS} deals of one line each",
+                    text.len()
+                )))
+            }
+            Value::String(text) => DealSet::parse(text).map_err(|e| bad(e.message))?,
+            Value::Array(list) if list.len() > MAX_DEALS => {
+                return Err(bad(format!("{} deals; at most {MAX_DEALS}", list.len())))
+            }
+            Value::Array(list) => DealSet {
+                deals: list
+                    .iter()
+                    .enumerate()
+                    .map(|(i, d)| match d.as_str() {
+                        Some(line) if line.len() <= MAX_DEAL_LINE => {
+                            Deal::parse(line).map_err(|e| bad(format!("deal {i}: {}", e.message)))
+                        }
+                        Some(line) => Err(bad(format!("deal {i} is {} bytes long", line.len()))),
+                        None => Err(bad(format!("deal {i} is not a string: {d}"))),
+                    })
+                    .collect::<Result<_, _>>()?,
+            },
+            other => {
+                return Err(bad(format!(
+                    "must be a list of deals `7 cards | 7 cards` or their lines in one string, got {other}"
+                )))
+            }
+        };
+        match set.deals.len() {
+            n if n > MAX_DEALS => Err(bad(format!("{n} deals; at most {MAX_DEALS}"))),
+            _ => Ok(Some(set)),
+        }
     }
 
     pub fn to_text(&self) -> String {

@@ -87,17 +87,13 @@ impl Session {
         Ok(Session { chips: [config.start_chips; 2], config, deals, game_no: 0, game, over: false })
     }
 
-    /// Builds a session from the game's options: a deal file (`deals`) or seeded deals.
+    /// Builds a session from the game's options: the deals given inline (`deals`) or seeded
+    /// deals.
     pub fn from_options(options: &Options, seed: u64) -> Result<Session, ErrorInfo> {
         let config = SessionConfig::from_options(options)?;
-        let path = opt::str(options, "deals")?;
-        let deals = if path.is_empty() {
-            Deals::Seeded(seed)
-        } else {
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                ErrorInfo::new(ErrorCode::InvalidOption, format!("deal file {path}: {e}"))
-            })?;
-            Deals::Fixed(DealSet::parse(&text)?)
+        let deals = match DealSet::from_option(options.get("deals").unwrap_or(&Value::Null))? {
+            Some(set) => Deals::Fixed(set),
+            None => Deals::Seeded(seed),
         };
         Session::new(config, deals)
     }

@@ -41,7 +41,7 @@ pub fn game_options() -> Vec<OptionSpec> {
         OptionSpec::int("first_seat", 0, Some(0), Some(1), "the seat that acts first in every interval of every game"),
         OptionSpec::int("start_chips", game::START_CHIPS, Some(1), None, "chips each seat starts with"),
         OptionSpec::choice("mode", "simulation", &["simulation", "play"], "simulation: holdings may go negative; play: the session ends after a game that leaves a seat below zero"),
-        OptionSpec::string("deals", "", "path of a deal file (one deal per line: 7 cards of the first actor | 7 of the second); empty: seeded deals"),
+        OptionSpec::json("deals", json!(""), "the deals to play in order, cycling: a list of at most 10000 deals `7 cards of the first actor | 7 of the second`, or one string of deal-file lines; empty (the default \"\" or []): seeded deals"),
         OptionSpec::choice("tie_rule", "hand-cards-only", &TieRule::NAMES, "how equal categories are compared"),
         OptionSpec::bool("wheel", true, "A-2-3-4-5 is a five-high straight"),
         OptionSpec::bool("disclose", false, "show both hands after a game ended by a drop (the seed's simulated system learned from the true deal)"),

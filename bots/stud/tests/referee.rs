@@ -139,20 +139,27 @@ fn bad_actions_are_clear_errors_and_change_nothing() {
 }
 
 #[test]
-fn deal_files_drive_the_cards_and_bad_files_are_rejected() {
-    let dir = std::env::temp_dir().join(format!("yomi-stud-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let good = dir.join("good.deals");
-    std::fs::write(&good, "# one deal\nAs Ad 2c 3c 4c 5c Ah | Ks Kd 2d 3d 4d 5d Kh\n").unwrap();
-    let g = session(json!({"deals": good.to_str().unwrap()}), 1);
+fn inline_deals_drive_the_cards_and_bad_ones_are_rejected() {
+    let line = "As Ad 2c 3c 4c 5c Ah | Ks Kd 2d 3d 4d 5d Kh";
+    let g = session(json!({"deals": [line]}), 1);
     assert_eq!(g.decisions()[0].observation["hole"], json!(["As", "Ad"]));
-    let bad = dir.join("bad.deals");
-    std::fs::write(&bad, "As Ad 2c 3c 4c 5c Ah | As Kd 2d 3d 4d 5d Kh\n").unwrap();
-    let e = StudPlugin
-        .new_game("stud", &options(json!({"deals": bad.to_str().unwrap()})), 1)
-        .err()
-        .unwrap();
-    assert!(e.message.contains("twice"), "{}", e.message);
+    // One string of deal-file lines, as the CLI sends a local file.
+    let g = session(json!({"deals": format!("# one deal\n{line}\n")}), 1);
+    assert_eq!(g.decisions()[0].observation["hole"], json!(["As", "Ad"]));
+    let reject = |deals: serde_json::Value| {
+        let e = StudPlugin.new_game("stud", &options(json!({ "deals": deals })), 1).err().unwrap();
+        assert_eq!(e.code, yomi_plugin::ErrorCode::InvalidOption, "{}", e.message);
+        e.message
+    };
+    let twice = "As Ad 2c 3c 4c 5c Ah | As Kd 2d 3d 4d 5d Kh";
+    assert!(reject(json!([line, twice])).contains("deal 1: deal `As Ad"), "names the deal");
+    assert!(reject(json!([twice])).contains("twice"));
+    // A path is only text that is not a deal: nothing on the server is opened.
+    let path = reject(json!("/etc/passwd"));
+    assert_eq!(path, "option `deals`: line 1: deal `/etc/passwd`: expected `7 cards | 7 cards`");
+    assert!(reject(json!(vec![line; 10_001])).contains("at most 10000"));
+    assert!(reject(json!(3)).contains("must be a list of deals"));
+    assert!(reject(json!([3])).contains("deal 0 is not a string"));
 }
 
 #[test]

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use yomi_plugin::call::ActText;
 use yomi_plugin::AgentContext;
 use yomi_protocol::envelope::without_position;
-use yomi_protocol::options::{apply_changes, resolve};
+use yomi_protocol::options::{apply_changes, check_params, resolve};
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use crate::agents::{AgentHandle, InProcessAgent};
@@ -212,7 +212,7 @@ pub struct Call {
 pub async fn call(session: &mut Session, p: Call) -> Result<Value, ErrorInfo> {
     let slot = session.agent(&p.agent)?;
     let methods = &slot.bot.info.methods;
-    if !methods.iter().any(|m| m.name == p.method) {
+    let Some(method) = methods.iter().find(|m| m.name == p.method) else {
         let known: Vec<&str> = methods.iter().map(|m| m.name.as_str()).collect();
         return Err(ErrorInfo::new(
             ErrorCode::UnknownMethod,
@@ -223,7 +223,10 @@ pub async fn call(session: &mut Session, p: Call) -> Result<Value, ErrorInfo> {
                 known.join(", ")
             ),
         ));
-    }
+    };
+    // The declared bounds are checked here, before the bot does any work.
+    check_params(&method.params, &p.params)
+        .map_err(|e| ErrorInfo::new(e.code, format!("`{}`: {}", p.method, e.message)))?;
     slot.agent.clone().call(p.method, p.params).await
 }
 
