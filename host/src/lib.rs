@@ -41,4 +41,5 @@ pub mod server;
 
 pub mod cli;
 mod cli_play;
+mod cli_records;
 mod cli_text;

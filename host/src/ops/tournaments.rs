@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 use yomi_protocol::{ErrorCode, ErrorInfo, RequestId};
 
 use crate::session::Session;
+use crate::tournament::liveness;
 use crate::tournament::runner::{self, Start, Tournament};
 use crate::tournament::schedule::TournamentSpec;
 use crate::tournament::store::Store;
@@ -58,7 +59,10 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
     let outbox = session.outbox.clone();
     let data_dir = session.shared.config.data_dir.clone();
     let tid = t.id.clone();
+    // Held while it plays, so a listing tells it from a tournament whose process died.
+    let playing = data_dir.as_deref().map(|dir| liveness::hold(dir, &tid)).transpose()?;
     session.spawn("tournament.run", id, async move {
+        let _playing = playing;
         let started = json!({"id": tid, "scheduled": t.slots().len()});
         let _ = outbox.event("tournament.started", started).await;
         runner::run(t, Arc::new(Mutex::new(store)), data_dir, move |games, total| {
@@ -71,5 +75,9 @@ pub fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo
 }
 
 pub fn list(session: &Session) -> Result<Value, ErrorInfo> {
-    runner::list(&store(session)?)
+    let mut list = runner::list(&store(session)?)?;
+    if let Some(dir) = &session.shared.config.data_dir {
+        liveness::mark_interrupted(&mut list, dir);
+    }
+    Ok(list)
 }

@@ -106,21 +106,24 @@ impl Tournament {
     }
 }
 
-/// Distinct labels: `plugin/bot`, with the bot's own options when two entries share a bot.
+/// Distinct labels: `plugin/bot`, with the preset and the options an entry changes, so a table
+/// says which personality played.
 fn labels(spec: &TournamentSpec, bots: &[SeatPlan]) -> Vec<String> {
     let base: Vec<String> = bots.iter().map(SeatPlan::label).collect();
     let mut labels: Vec<String> = base
         .iter()
         .zip(&spec.bots)
         .map(|(name, seat)| {
-            let shared = base.iter().filter(|b| *b == name).count() > 1;
             let extras: Vec<String> = seat
                 .preset
                 .iter()
                 .map(|p| format!("preset={p}"))
-                .chain(seat.options.iter().map(|(k, v)| format!("{k}={v}")))
+                .chain(seat.options.iter().map(|(k, v)| match v.as_str() {
+                    Some(text) => format!("{k}={text}"),
+                    None => format!("{k}={v}"),
+                }))
                 .collect();
-            if shared && !extras.is_empty() {
+            if !extras.is_empty() {
                 format!("{name}:{}", extras.join(","))
             } else {
                 name.clone()
