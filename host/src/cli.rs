@@ -267,6 +267,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Repro { plugin, args } => {
+            let registry = cli.common.registry_for(&plugin);
+            if let Ok(entry) = registry.plugin(&plugin, None) {
+                if !entry.loaded.manifest.commands.iter().any(|c| c.name == "repro") {
+                    anyhow::bail!("{}", no_reproduction(&cli.common, &plugin));
+                }
+            }
             let mut full = vec!["repro".to_string()];
             full.extend(args);
             plugin_command(&cli.common, &plugin, &full)
@@ -276,6 +282,21 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             plugin_command(&cli.common, plugin, rest)
         }
     }
+}
+
+/// What `yomi repro PLUGIN` says for a plugin without a reproduction: the plugins that have one.
+fn no_reproduction(common: &Common, plugin: &str) -> String {
+    let registry = common.registry();
+    let with: Vec<String> = registry
+        .latest()
+        .iter()
+        .filter(|p| p.loaded.manifest.commands.iter().any(|c| c.name == "repro"))
+        .map(|p| p.name().to_string())
+        .collect();
+    format!(
+        "plugin `{plugin}` has no reproduction of a paper; plugins with one: {} (`yomi repro <plugin> --help`)",
+        with.join(", ")
+    )
 }
 
 /// Whether a command-line word asks for help instead of naming something.
@@ -311,6 +332,15 @@ fn plugin_command(common: &Common, plugin: &str, args: &[String]) -> anyhow::Res
     }
 }
 
+/// A listener that could not be opened, naming its address (a busy port says which).
+fn cannot_listen(addr: &SocketAddr, e: std::io::Error) -> anyhow::Error {
+    let hint = match e.kind() {
+        std::io::ErrorKind::AddrInUse => " (another program listens there; choose another port)",
+        _ => "",
+    };
+    anyhow::anyhow!("cannot listen on {addr}: {e}{hint}")
+}
+
 fn serve(common: &Common, args: ServeArgs) -> anyhow::Result<ExitCode> {
     let config = ServeConfig {
         max_line_bytes: args.max_line_bytes,
@@ -329,12 +359,12 @@ fn serve(common: &Common, args: ServeArgs) -> anyhow::Result<ExitCode> {
         }
         let mut tasks = tokio::task::JoinSet::new();
         for addr in &args.tcp {
-            let listener = listen::bind(*addr).await?;
+            let listener = listen::bind(*addr).await.map_err(|e| cannot_listen(addr, e))?;
             tracing::info!("listening on {}", listener.local_addr()?);
             tasks.spawn(listen::serve_tcp(listener, shared.clone(), shutdown.clone()));
         }
         for addr in &args.http {
-            let listener = listen::bind(*addr).await?;
+            let listener = listen::bind(*addr).await.map_err(|e| cannot_listen(addr, e))?;
             tracing::info!("listening on http://{}", listener.local_addr()?);
             tasks.spawn(http::serve_http(listener, shared.clone(), shutdown.clone()));
         }

@@ -162,3 +162,40 @@ fn standings_name_presets_and_options_keep_columns_and_show_timeouts() {
     let slow_row = lines.iter().find(|l| l.contains("misbehave")).unwrap();
     assert!(slow_row.ends_with(&format!("{timeouts} timeout")), "{table}");
 }
+
+#[test]
+fn bots_lists_the_values_of_choice_options() {
+    let tmp = temp_dir();
+    let out = String::from_utf8_lossy(&run_ok(yomi(tmp.path()).arg("bots")).stdout).to_string();
+    let noise = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("--noise"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(noise.contains("one of: "), "{noise}");
+    assert!(noise.contains("uniform-variable"), "{noise}");
+}
+
+#[test]
+fn repro_of_a_plugin_without_one_names_the_plugins_that_have_one() {
+    let tmp = temp_dir();
+    let out = yomi(tmp.path()).args(["repro", "example"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("plugin `example` has no reproduction"), "{stderr}");
+    for plugin in ["battle", "dice", "roles", "sevens", "stud"] {
+        assert!(stderr.contains(plugin), "{plugin} in {stderr}");
+    }
+    assert!(!stderr.contains("unrecognized subcommand"), "{stderr}");
+}
+
+#[test]
+fn a_busy_port_names_its_address() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let tmp = temp_dir();
+    let out =
+        yomi(tmp.path()).args(["serve", "--tcp", &addr]).stdin(Stdio::null()).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains(&format!("cannot listen on {addr}")), "{stderr}");
+}
