@@ -12,7 +12,7 @@ import threading
 import pytest
 from conftest import within
 
-from yomi_client import Client
+from yomi_client import Client, Refused
 from yomi_client.aio import AsyncClient
 
 TWO_SEATS = {"game": "battle", "seed": 11, "games": 2,
@@ -88,12 +88,14 @@ def test_asyncio_client_pipelines_and_plays_two_seats(kind, server, binary):
 
 
 class FakeServer:
-    """A TCP listener that records the first line a client sends and answers it as `hello` would."""
+    """A TCP listener that records the first line a client sends and answers it as `hello` would
+    (or with `error`, as a server refusing the token would)."""
 
-    def __init__(self):
+    def __init__(self, error=None):
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.address = self.listener.getsockname()
         self.first_line = None
+        self.error = error
         threading.Thread(target=self.serve, daemon=True).start()
 
     def serve(self):
@@ -103,7 +105,10 @@ class FakeServer:
                 request = json.loads(line)
                 if self.first_line is None:
                     self.first_line = request
-                conn.sendall((json.dumps({"id": request["id"], "ok": True, "result": {}}) + "\n").encode())
+                reply = {"id": request["id"], "ok": True, "result": {}}
+                if self.error:
+                    reply = {"id": request["id"], "ok": False, "error": {"code": self.error, "message": "no"}}
+                conn.sendall((json.dumps(reply) + "\n").encode())
 
 
 def first_line_over_tcp(token=None, sync=True):
@@ -168,3 +173,11 @@ def test_spawn_keeps_the_servers_info_lines_off_the_users_stderr(binary, tmp_pat
     chosen = subprocess.run([sys.executable, "-c", script, binary], env=env, capture_output=True,
                             text=True, timeout=60)
     assert "loaded" in chosen.stderr
+
+
+def test_a_refused_token_raises_refused_at_connect(monkeypatch):
+    monkeypatch.delenv("YOMI_TOKEN", raising=False)
+    fake = FakeServer(error="unauthorized")
+    with pytest.raises(Refused) as e:
+        within(10, Client.tcp, *fake.address, 10, "wrong")
+    assert e.value.code == "unauthorized"
