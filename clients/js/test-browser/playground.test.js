@@ -352,3 +352,25 @@ for (const width of [1280, 390]) {
     assert.deepEqual(pageErrors, []);
   });
 }
+
+test("the stud view draws your hole cards apart and, after a showdown, the bot's whole hand", async () => {
+  const pageErrors = [];
+  const page = await openPlayground(pageErrors);
+  const drawn = await page.evaluate(async () => {
+    const { studView } = await import("/views.js");
+    const seen = { seat: 0, game: 1, games: 1, turn: 5, phase: "bet", pot: 40, paid: [20, 20], chips: [100, 100],
+      hole: ["2h", "3s", "Kd"], up: ["7h", "8c", "9d", "Tc"], opp_hole_count: 3, opp_up: ["As", "Ad", "4c", "5c"] };
+    const cards = (view, side) => [...view.querySelector(`[data-testid=stud-${side}]`).querySelectorAll(".card")];
+    const during = studView(seen);
+    const after = studView({ ...seen, shown_hands: [["2h", "3s", "7h", "8c", "9d", "Tc", "Kd"], ["Qs", "Qh", "As", "Ad", "4c", "5c", "Jd"]] });
+    return {
+      yourHole: cards(during, "you").filter((c) => c.classList.contains("hole")).map((c) => c.textContent),
+      botDuring: cards(during, "bot").map((c) => c.textContent),
+      botAfter: cards(after, "bot").map((c) => c.textContent),
+    };
+  });
+  assert.deepEqual(drawn.yourHole, ["2h", "3s", "Kd"]);
+  assert.deepEqual(drawn.botDuring, ["?", "?", "?", "As", "Ad", "4c", "5c"]);
+  assert.deepEqual(drawn.botAfter, ["Qs", "Qh", "As", "Ad", "4c", "5c", "Jd"]);
+  assert.deepEqual(pageErrors, []);
+});
