@@ -133,17 +133,17 @@ async function startGame() {
   play.lastObservation = null;
   play.youSeat = 0;
   play.agents = [null];
-  // Every other seat is the bot, played by this page through agent.act so its explanation shows.
-  for (let seat = 1; seat < game.min_seats; seat++) {
-    const made = await own.newAgent(bot, { options: play.readOptions(), seed: seed * 100 + seat });
-    play.agents.push(made.agent);
-  }
-  const seats = play.agents.map((_, seat) => ({ client: seat === play.youSeat ? "you" : `bot${seat}` }));
-  $("apply").disabled = $("swap").disabled = false;
-  log(`new ${game.name} game against ${bot}, seed ${seed}`);
-  const params = { game: game.name, seats, seed, games: 1, game_options: GAME_OPTIONS[game.name] };
   let result;
   try {
+    // Every other seat is the bot, played by this page through agent.act so its explanation shows.
+    for (let seat = 1; seat < game.min_seats; seat++) {
+      const made = await own.newAgent(bot, { options: play.readOptions(), seed: seed * 100 + seat });
+      play.agents.push(made.agent);
+    }
+    const seats = play.agents.map((_, seat) => ({ client: seat === play.youSeat ? "you" : `bot${seat}` }));
+    $("apply").disabled = $("swap").disabled = false;
+    log(`new ${game.name} game against ${bot}, seed ${seed}`);
+    const params = { game: game.name, seats, seed, games: 1, game_options: GAME_OPTIONS[game.name] };
     result = await own.playMatch(params, (turn) => takeTurn(turn, generation), (m, name) => showEvent(m, name, generation));
   } catch (e) {
     if (generation === play.generation) throw e;
