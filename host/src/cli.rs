@@ -171,6 +171,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Repro { plugin, args } => {
+            let registry = cli.common.registry_for(&plugin)?;
+            if let Ok(entry) = registry.plugin(&plugin, None) {
+                if !entry.loaded.manifest.commands.iter().any(|c| c.name == "repro") {
+                    anyhow::bail!("{}", no_reproduction(&cli.common, &plugin)?);
+                }
+            }
             let mut full = vec!["repro".to_string()];
             full.extend(args);
             plugin_command(&cli.common, &plugin, &full)
@@ -180,6 +186,21 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             plugin_command(&cli.common, plugin, rest)
         }
     }
+}
+
+/// What `yomi repro PLUGIN` says for a plugin without a reproduction: the plugins that have one.
+fn no_reproduction(common: &Common, plugin: &str) -> anyhow::Result<String> {
+    let registry = common.registry()?;
+    let with: Vec<String> = registry
+        .latest()
+        .iter()
+        .filter(|p| p.loaded.manifest.commands.iter().any(|c| c.name == "repro"))
+        .map(|p| p.name().to_string())
+        .collect();
+    Ok(format!(
+        "plugin `{plugin}` has no reproduction of a paper; plugins with one: {} (`yomi repro <plugin> --help`)",
+        with.join(", ")
+    ))
 }
 
 /// Whether a command-line word asks for help instead of naming something.

@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 use yomi_protocol::Options;
 
 use crate::cli_common::Common;
+use crate::cli_records;
 use crate::matches::policy::{OnFailure, Policy};
 use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch, Progress};
 use crate::matches::seat::{BotSeat, SeatEnv, SeatSpec};
@@ -19,8 +20,8 @@ use crate::tournament::rating::SprtSpec;
 use crate::tournament::runner::{self as tournaments, Start};
 use crate::tournament::schedule::{Format, TournamentSpec};
 use crate::tournament::shard::Shard;
-use crate::tournament::standings;
 use crate::tournament::store::Store;
+use crate::tournament::{liveness, standings};
 
 /// The failure policy flags shared by `match` and `tournament`.
 #[derive(Debug, Args, Clone)]
@@ -83,13 +84,16 @@ pub struct TournamentArgs {
     /// Resume an interrupted tournament by id.
     #[arg(long, value_name = "ID", conflicts_with_all = ["game", "list"])]
     pub resume: Option<String>,
-    /// List the tournaments in the records.
+    /// List the tournaments in the records: running, interrupted or finished.
     #[arg(long)]
     pub list: bool,
+    /// Print a tournament's standings again from the records (so far, if it is not finished).
+    #[arg(long, value_name = "ID", conflicts_with_all = ["game", "list", "resume"])]
+    pub show: Option<String>,
     /// Print the stored transcript of one game, `ID:INDEX`, for `yomi replay`.
-    #[arg(long, value_name = "ID:INDEX", conflicts_with_all = ["game", "list", "resume"])]
+    #[arg(long, value_name = "ID:INDEX", conflicts_with_all = ["game", "list", "resume", "show"])]
     pub transcript: Option<String>,
-    #[arg(long, required_unless_present_any = ["resume", "list", "transcript"])]
+    #[arg(long, required_unless_present_any = ["resume", "list", "show", "transcript"])]
     pub game: Option<String>,
     /// A participant: `bot[:option=value,...]` (repeatable; at least two).
     #[arg(long = "bot", value_name = "SPEC")]
@@ -252,21 +256,11 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
     }
     let store = Store::open(&common.data_dir()).map_err(|e| anyhow::anyhow!(e.message))?;
     if args.list {
-        let list = tournaments::list(&store).map_err(|e| anyhow::anyhow!(e.message))?;
-        if args.json {
-            outln!("{list}")?;
-        } else {
-            for t in list.as_array().into_iter().flatten() {
-                outln!(
-                    "{:<20} {:<9} {:>6}/{:<6} {}",
-                    t["id"].as_str().unwrap_or(""),
-                    t["status"].as_str().unwrap_or(""),
-                    t["games"],
-                    t["total"],
-                    t["game"].as_str().unwrap_or("")
-                )?;
-            }
-        }
+        out!("{}", cli_records::list(common, &store, args.json)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(id) = &args.show {
+        print_summary(&cli_records::show(common, &store, id)?, args.json)?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(which) = &args.transcript {
@@ -281,6 +275,16 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
             None => anyhow::bail!("no game {index} of tournament `{id}` in the records"),
         }
         return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(id) = &args.resume {
+        match store.get(id).map_err(|e| anyhow::anyhow!(e.message))? {
+            None => anyhow::bail!("{}", cli_records::not_in_records(common, id)),
+            Some(stored) if stored.status == "finished" => {
+                let show = cli_records::show_command(common, id);
+                anyhow::bail!("tournament `{id}` is already finished; its standings: `{show}`")
+            }
+            Some(_) => {}
+        }
     }
     let registry = common.registry()?;
     // The command line is the operator's own: no game limit but the schedule's own bound.
@@ -297,15 +301,20 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
     let t = match start {
         Start::Play(t) => *t,
         Start::AlreadyFinished(id) => {
-            eprintln!("tournament {id} is already finished in the records; nothing to play");
+            let show = cli_records::show_command(common, &id);
+            eprintln!(
+                "tournament {id} is already finished in the records; its standings: `{show}`"
+            );
             return Ok(ExitCode::SUCCESS);
         }
     };
+    let _playing =
+        liveness::hold(&common.data_dir(), &t.id).map_err(|e| anyhow::anyhow!(e.message))?;
     eprintln!(
-        "tournament {} ({} games scheduled; resume with `yomi tournament --resume {}`)",
+        "tournament {} ({} games scheduled; resume with `{}`)",
         t.id,
         t.slots().end - t.slots().start,
-        t.id
+        cli_records::resume_command(common, &t.id)
     );
     let bar = bar(t.schedule.total(), "tournament");
     let env = SeatEnv { data_dir: Some(common.data_dir()), ..SeatEnv::default() };

@@ -39,10 +39,11 @@ pub fn catalog_table(catalog: &Value) -> String {
         for o in b["options"].as_array().unwrap_or(&empty) {
             let _ = writeln!(
                 out,
-                "      --{:<20} {:<7} default {:<10} {}",
+                "      --{:<20} {:<7} default {:<10} {}{}",
                 s(&o["name"]),
                 s(&o["type"]),
-                o["default"],
+                o["default"].to_string(), // a Value ignores widths; its text does not
+                choices(o),
                 s(&o["description"])
             );
         }
@@ -54,6 +55,17 @@ pub fn catalog_table(catalog: &Value) -> String {
         }
     }
     out
+}
+
+/// A choice option's values, `one of: a | b | c; `, or nothing for other options.
+fn choices(option: &Value) -> String {
+    match option["choices"].as_array() {
+        Some(values) if !values.is_empty() => {
+            let names: Vec<&str> = values.iter().map(s).collect();
+            format!("one of: {}; ", names.join(" | "))
+        }
+        _ => String::new(),
+    }
 }
 
 /// Loaded plugins, one line each.

@@ -42,4 +42,5 @@ pub mod server;
 pub mod cli;
 mod cli_common;
 mod cli_play;
+mod cli_records;
 mod cli_text;

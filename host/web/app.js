@@ -4,7 +4,7 @@
 import { Client, YomiError } from "./yomi.js";
 import { setUpDice } from "./dice.js";
 import { setUpRoles } from "./roles.js";
-import { el, actionLabel, renderOptions, gameView, explainView, standingsView, isFuzzy, fuzzyGrid } from "./views.js";
+import { el, actionLabel, renderOptions, gameView, explainView, standingsView, isFuzzy, fuzzyGrid, paramsTemplate } from "./views.js";
 
 const $ = (id) => document.getElementById(id);
 const status = (text, ok = true) => {
@@ -15,8 +15,22 @@ const status = (text, ok = true) => {
 let client;
 let catalog;
 
-/** The seat-playing state of the game on the board. */
-const play = { running: false, agents: [], youSeat: 0, readOptions: () => ({}), game: null, lastObservation: null };
+/** The page's address of this server's WebSocket. */
+const wsUrl = () => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+
+/**
+ * The seat-playing state of the game on the board. Each game runs on a connection of its own
+ * (`client`), so "New game" can abandon a running one by closing it; `generation` tells the
+ * abandoned game's late replies from the current game's.
+ */
+const play = {
+  client: null, generation: 0, agents: [], youSeat: 0, readOptions: () => ({}),
+  game: null, lastObservation: null, held: [], decisions: 0, lastExplain: null,
+};
+
+/** What a first visit plays: the bot that explains most per game, and enough stud hands. */
+const FIRST_CHOICE = { battle: "delta-nash", stud: "fuzzy", sevens: "dvalue" };
+const GAME_OPTIONS = { stud: { games: 3 } };
 
 async function main() {
   for (const tab of document.querySelectorAll(".tab")) {
@@ -27,7 +41,7 @@ async function main() {
     });
   }
   try {
-    client = await Client.connect(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+    client = await Client.connect(wsUrl());
     client.on("close", () => status("disconnected: reload the page", false));
     const hello = await client.hello("yomi playground");
     catalog = await client.catalog();
@@ -51,7 +65,7 @@ function setUpPlay() {
   const games = catalog.games.filter((g) => botsFor(g.name).length);
   fill($("game"), games.map((g) => [g.name, `${g.name} (${g.plugin})`]));
   if (games.some((g) => g.name === "battle")) $("game").value = "battle";
-  $("game").addEventListener("change", showBots);
+  $("game").addEventListener("change", () => { showBots(); abandonGame(); });
   $("bot").addEventListener("change", showPresets);
   $("preset").addEventListener("change", showOptions);
   $("start").addEventListener("click", () => startGame().catch(report));
@@ -62,7 +76,8 @@ function setUpPlay() {
 
 function showBots() {
   fill($("bot"), botsFor($("game").value).map((b) => [b.id, b.id]));
-  const preferred = botsFor($("game").value).find((b) => b.name === "delta-nash");
+  const bots = botsFor($("game").value);
+  const preferred = bots.find((b) => b.name === FIRST_CHOICE[$("game").value]) ?? bots.find((b) => b.name !== "random");
   if (preferred) $("bot").value = preferred.id;
   showPresets();
 }
@@ -87,56 +102,104 @@ function report(e) {
 
 const log = (...content) => $("log").prepend(el("li", {}, ...content));
 
+/** Ends the game on the board, if any (closing its connection ends its match and agents), and
+ * clears the board for the next. */
+function abandonGame() {
+  play.generation++;
+  play.client?.close();
+  play.client = null;
+  play.agents = [];
+  play.held = [];
+  play.lastExplain = null;
+  $("view").replaceChildren(el("p", { class: "hint" }, "Pick a game and a bot, then start a new game."));
+  $("actions").replaceChildren();
+  $("actions").classList.remove("waiting");
+  $("result").replaceChildren();
+  $("log").replaceChildren();
+  $("explain").replaceChildren(el("p", { class: "hint" }, "The bot's explanation of its last move appears here."));
+  $("apply").disabled = $("swap").disabled = true;
+}
+
 async function startGame() {
-  if (play.running) return;
+  abandonGame();
+  const generation = play.generation;
   const game = catalog.games.find((g) => g.name === $("game").value);
   const bot = $("bot").value;
   const seed = Number($("seed").value) || 0;
-  for (const agent of play.agents) if (agent) await client.drop(agent).catch(() => {});
+  const own = await Client.connect(wsUrl());
+  if (generation !== play.generation) return own.close(); // another New game came first
+  play.client = own;
   play.game = game.name;
   play.lastObservation = null;
   play.youSeat = 0;
   play.agents = [null];
-  // Every other seat is the bot, played by this page through agent.act so its explanation shows.
-  for (let seat = 1; seat < game.min_seats; seat++) {
-    const made = await client.newAgent(bot, { options: play.readOptions(), seed: seed * 100 + seat });
-    play.agents.push(made.agent);
-  }
-  const seats = play.agents.map((_, seat) => ({ client: seat === play.youSeat ? "you" : `bot${seat}` }));
-  play.running = true;
-  $("apply").disabled = $("swap").disabled = false;
-  $("result").replaceChildren();
-  $("log").replaceChildren();
-  log(`new ${game.name} game against ${bot}, seed ${seed}`);
+  let result;
   try {
-    const result = await client.playMatch({ game: game.name, seats, seed, games: 1 }, takeTurn, showEvent);
-    const mine = result.scores[play.youSeat];
-    const best = Math.max(...result.scores);
-    const verdict = mine === best && result.scores.filter((s) => s === best).length === 1 ? "You win" : mine === best ? "Draw" : "The bot wins";
-    $("result").replaceChildren(el("strong", { "data-testid": "verdict" }, `${verdict} — scores ${result.scores.join(" : ")}`));
-    log(`game over: ${result.scores.join(" : ")}`);
-  } finally {
-    play.running = false;
-    $("actions").replaceChildren();
-    $("actions").classList.remove("waiting");
+    // Every other seat is the bot, played by this page through agent.act so its explanation shows.
+    for (let seat = 1; seat < game.min_seats; seat++) {
+      const made = await own.newAgent(bot, { options: play.readOptions(), seed: seed * 100 + seat });
+      play.agents.push(made.agent);
+    }
+    const seats = play.agents.map((_, seat) => ({ client: seat === play.youSeat ? "you" : `bot${seat}` }));
+    $("apply").disabled = $("swap").disabled = false;
+    log(`new ${game.name} game against ${bot}, seed ${seed}`);
+    const params = { game: game.name, seats, seed, games: 1, game_options: GAME_OPTIONS[game.name] };
+    result = await own.playMatch(params, (turn) => takeTurn(turn, generation), (m, name) => showEvent(m, name, generation));
+  } catch (e) {
+    if (generation === play.generation) throw e;
+    return; // abandoned: its connection was closed on purpose
   }
+  if (generation !== play.generation) return;
+  revealHeld();
+  $("result").replaceChildren(el("strong", { "data-testid": "verdict" }, `${verdict(result.scores)} — scores ${result.scores.join(" : ")}`));
+  log(`game over: ${result.scores.join(" : ")}`);
+  $("actions").replaceChildren();
+  $("actions").classList.remove("waiting");
+  $("apply").disabled = $("swap").disabled = true;
 }
 
-/** A seat's turn: the bot's seats are answered with agent.act, yours waits for a click. */
-async function takeTurn(turn) {
+/** Who won, from your seat's side: with several bots, which seats won. */
+function verdict(scores) {
+  const best = Math.max(...scores);
+  const winners = scores.flatMap((s, seat) => (s === best ? [seat] : []));
+  const youWon = winners.includes(play.youSeat);
+  if (youWon) return winners.length === 1 ? "You win" : "Draw";
+  if (scores.length === 2) return "The bot wins";
+  return winners.length === 1 ? `The bot in seat ${winners[0]} wins` : `The bots in seats ${winners.join(" and ")} win`;
+}
+
+/**
+ * A seat's turn: the bot's seats are answered with agent.act, yours waits for a click. The bot's
+ * choice is held back (neither logged nor explained) until its step is resolved: in a game where
+ * both choose at once (a battle turn, stud's reveal) you must not see it before choosing yours.
+ */
+async function takeTurn(turn, generation) {
   if (turn.seat !== play.youSeat) {
-    const reply = await client.act(play.agents[turn.seat], turn.observation, turn.legal, { explain: true });
-    $("explain").replaceChildren(explainView(reply.explain, reply.action));
-    // A fuzzy player's rule activations stay in the log beside each of its moves, in small.
-    const picture = isFuzzy(reply.explain) ? el("span", { class: "mini", "data-testid": "fuzzy-mini" }, fuzzyGrid(reply.explain.fired, { cell: 9, labels: false })) : null;
-    log(`bot (seat ${turn.seat}): ${actionLabel(reply.action)} `, picture);
+    const reply = await play.client.act(play.agents[turn.seat], turn.observation, turn.legal, { explain: true });
+    if (generation !== play.generation) return reply.action;
+    const decision = ++play.decisions;
+    play.held.push({ decision, seat: turn.seat, reply });
+    $("explain").replaceChildren(
+      el("p", { class: "hint held", "data-testid": "bot-waiting", "data-held": decision }, `The bot (seat ${turn.seat}) has chosen; its move shows once this step is played.`),
+      play.lastExplain ?? "");
     return reply.action;
   }
   play.lastObservation = turn.observation;
   $("view").replaceChildren(gameView(play.game, turn.observation, turn.seat));
   const action = await chooseAction(turn.legal);
-  log(`you: ${actionLabel(action)}`);
+  if (generation === play.generation) log(`you: ${actionLabel(action)}`);
   return action;
+}
+
+/** Shows the bots' held choices: their step has been played. */
+function revealHeld() {
+  for (const { decision, seat, reply } of play.held.splice(0)) {
+    play.lastExplain = el("div", { "data-decision": decision }, explainView(reply.explain, reply.action));
+    $("explain").replaceChildren(play.lastExplain);
+    // A fuzzy player's rule activations stay in the log beside each of its moves, in small.
+    const picture = isFuzzy(reply.explain) ? el("span", { class: "mini", "data-testid": "fuzzy-mini" }, fuzzyGrid(reply.explain.fired, { cell: 9, labels: false })) : null;
+    $("log").prepend(el("li", { "data-decision": decision }, `bot (seat ${seat}): ${actionLabel(reply.action)} `, picture));
+  }
 }
 
 /** Buttons for the legal actions; an action with an amount range gets a number field. */
@@ -160,24 +223,28 @@ function chooseAction(legal) {
   });
 }
 
-/** Match events: the bots' agents observe what happened (bots that learn need it); a battle
- * board follows each step, so the final position stays on screen. */
-function showEvent(message, name) {
-  if (name !== "match.event") return;
+/** Match events: a step was played, so the bots' held choices show; the bots' agents observe
+ * what happened (bots that learn need it); your board follows each step, so the final position
+ * (and a stud showdown's hands) stays on screen. */
+function showEvent(message, name, generation) {
+  if (name !== "match.event" || generation !== play.generation) return;
+  revealHeld();
   if (message.seat !== play.youSeat && play.agents[message.seat]) {
-    client.observe(play.agents[message.seat], message.game_event).catch(report);
+    play.client.observe(play.agents[message.seat], message.game_event).catch(report);
   }
-  if (message.seat === play.youSeat && play.lastObservation && message.game_event?.after) {
-    play.lastObservation = { ...play.lastObservation, state: message.game_event.after };
-    $("view").replaceChildren(gameView(play.game, play.lastObservation, play.youSeat));
-  }
+  if (message.seat !== play.youSeat || !play.lastObservation) return;
+  const event = message.game_event ?? {};
+  if (event.after) play.lastObservation = { ...play.lastObservation, state: event.after };
+  else if (Array.isArray(event.end?.hands)) play.lastObservation = { ...play.lastObservation, shown_hands: event.end.hands };
+  else return;
+  $("view").replaceChildren(gameView(play.game, play.lastObservation, play.youSeat));
 }
 
 async function configure() {
   const options = play.readOptions();
   for (const agent of play.agents.filter(Boolean)) {
     const preset = $("preset").value;
-    const described = await client.configure(agent, preset ? { preset, options } : { options });
+    const described = await play.client.configure(agent, preset ? { preset, options } : { options });
     log(`personality applied to ${agent}: ${JSON.stringify(described.options)}`);
   }
 }
@@ -185,7 +252,7 @@ async function configure() {
 async function swap() {
   const bot = $("bot").value;
   for (const agent of play.agents.filter(Boolean)) {
-    const described = await client.swap(agent, { bot, options: play.readOptions() });
+    const described = await play.client.swap(agent, { bot, options: play.readOptions() });
     log(`${agent} is now ${described.bot}`);
   }
 }
@@ -217,6 +284,7 @@ function setUpServices() {
     const bot = botById($("service-bot").value);
     const method = bot?.methods.find((m) => m.name === $("service-method").value);
     $("service-help").textContent = method?.description ?? "";
+    $("service-params").value = paramsTemplate(method?.description ?? "");
   };
   $("service-bot").addEventListener("change", showMethods);
   $("service-preset").addEventListener("change", () => newAgent().catch(reportService));
@@ -228,7 +296,7 @@ function setUpServices() {
 }
 
 function reportService(e) {
-  $("service-log").prepend(el("li", { class: "error" }, e instanceof YomiError ? e.message : String(e)));
+  $("service-log").prepend(el("li", { class: "error", "data-testid": "service-error" }, e instanceof YomiError ? e.message : String(e)));
 }
 
 async function callService() {

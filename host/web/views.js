@@ -45,10 +45,11 @@ export function renderOptions(fieldset, schema, values) {
       input.value = value;
       readers[spec.name] = () => input.value;
     } else if ((spec.type === "float" || spec.type === "int") && spec.min !== undefined && spec.max !== undefined && spec.max - spec.min <= 1000) {
-      const step = spec.type === "int" ? 1 : (spec.max - spec.min) / 200;
+      // A float slider takes any value: a step would round the schema's values (1.3 to 1.305).
+      const step = spec.type === "int" ? 1 : "any";
       input = el("input", { type: "range", min: spec.min, max: spec.max, step });
       input.value = value;
-      const show = () => (shown.textContent = input.value);
+      const show = () => (shown.textContent = spec.type === "int" ? input.value : String(Number(Number(input.value).toFixed(3))));
       input.addEventListener("input", show);
       show();
       readers[spec.name] = () => Number(input.value);
@@ -66,6 +67,51 @@ export function renderOptions(fieldset, schema, values) {
     fieldset.append(el("label", { class: "option", title: spec.description }, el("span", {}, spec.name, shown), input));
   }
   return () => Object.fromEntries(Object.entries(readers).map(([name, read]) => [name, read()]));
+}
+
+/**
+ * Params to start from, read off a method's description, whose signature comes first:
+ * `{name, name?, name: example, …} → …`. The required names are kept, with their example when
+ * it is JSON, else null to fill in; optional (`?`) names are left to their defaults.
+ */
+export function paramsTemplate(description) {
+  const open = description.indexOf("{");
+  let depth = 0;
+  let end = -1;
+  for (let i = Math.max(open, 0); open >= 0 && i < description.length; i++) {
+    if ("{[".includes(description[i])) depth++;
+    if ("}]".includes(description[i]) && --depth === 0) {
+      end = i;
+      break;
+    }
+  }
+  if (end < 0) return "{}";
+  const parts = [];
+  let start = open + 1;
+  let quoted = false;
+  depth = 0;
+  for (let i = open + 1; i < end; i++) {
+    if (description[i] === '"') quoted = !quoted;
+    if (quoted) continue;
+    if ("{[".includes(description[i])) depth++;
+    if ("}]".includes(description[i])) depth--;
+    if (description[i] === "," && depth === 0) {
+      parts.push(description.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(description.slice(start, end));
+  const params = {};
+  for (const part of parts) {
+    const found = part.trim().match(/^([A-Za-z_]\w*)(\?)?(?:\s*:\s*(.*))?$/s);
+    if (!found || found[2]) continue;
+    try {
+      params[found[1]] = found[3] === undefined ? null : JSON.parse(found[3]);
+    } catch {
+      params[found[1]] = null;
+    }
+  }
+  return JSON.stringify(params);
 }
 
 /** The battle board: both parties with types, HP bars and the active Pokémon. */
@@ -91,19 +137,27 @@ export function battleView(observation, youSeat) {
     el("div", { class: "sides" }, you === 0 ? sides : sides.reverse()));
 }
 
-function card(code) {
+function card(code, extra = "") {
   const red = /[hd]$/i.test(code);
-  return el("span", { class: `card ${red ? "red" : ""}` }, code);
+  return el("span", { class: `card ${red ? "red" : ""} ${extra}` }, code);
 }
 
-/** Stud: your cards, the opponent's up cards, pot and stakes. */
+/** A labelled group of cards: hole cards (only their owner sees them) are drawn apart from up cards. */
+const cardGroup = (label, cards, extra = "") => el("div", { class: "card-group" }, el("span", { class: "hint" }, label), el("div", { class: "cards" }, cards.map((c) => card(c, extra))));
+
+/** Stud: your hole and up cards, the opponent's up cards (and its whole hand once a showdown
+ * shows it, `shown_hands` from the game's end event), pot and stakes. */
 export function studView(o) {
+  const shown = o.shown_hands?.[1 - o.seat];
+  const theirs = shown
+    ? [cardGroup("shown at the end", shown, "shown")]
+    : [el("div", { class: "card-group" }, el("span", { class: "hint" }, "hole"), el("div", { class: "cards" }, Array.from({ length: o.opp_hole_count ?? 0 }, () => el("span", { class: "card down hole" }, "?")))),
+      cardGroup("up", o.opp_up ?? [])];
   return el("div", {},
     el("p", { class: "kv" }, `Hand ${o.game}/${o.games} · interval ${o.turn} · ${o.phase} · pot ${o.pot} · paid ${o.paid?.join(" / ")} · chips ${o.chips?.join(" / ")}`),
     el("div", { class: "sides" },
-      el("div", { class: "side you" }, el("h3", {}, "You"), el("div", { class: "cards" }, (o.hole ?? []).map(card), (o.up ?? []).map(card))),
-      el("div", { class: "side bot" }, el("h3", {}, "Bot"), el("div", { class: "cards" },
-        Array.from({ length: o.opp_hole_count ?? 0 }, () => el("span", { class: "card down" }, "?")), (o.opp_up ?? []).map(card)))));
+      el("div", { class: "side you", "data-testid": "stud-you" }, el("h3", {}, "You"), el("div", { class: "hands" }, cardGroup("hole (only you see them)", o.hole ?? [], "hole"), cardGroup("up", o.up ?? []))),
+      el("div", { class: "side bot", "data-testid": "stud-bot" }, el("h3", {}, "Bot"), el("div", { class: "hands" }, theirs))));
 }
 
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
@@ -114,7 +168,7 @@ export function sevensView(o) {
   const suitColour = (suit) => (suit === "H" || suit === "D" ? "red" : "");
   return el("div", {},
     el("p", { class: "kv" }, `Move ${o.move} · cards left ${o.hand_sizes.join(" / ")} · passes left ${o.passes_left.join(" / ")} (you are seat ${o.seat})`),
-    ["S", "H", "D", "C"].map((suit) => el("div", { class: "cards" },
+    ["S", "H", "D", "C"].map((suit) => el("div", { class: "cards table-row" },
       el("span", { class: "card down" }, suit),
       RANKS.map((rank) => onTable.has(rank + suit)
         ? el("span", { class: `card ${suitColour(suit)}` }, rank)
@@ -179,6 +233,11 @@ export function explainView(explain, action) {
     // Plain numbers and short lists of them read best as one line each (an Err, a roll of faces).
     if (typeof value === "number") {
       parts.push(el("p", { class: "kv" }, `${key}: `, el("strong", {}, Number.isInteger(value) ? value : value.toFixed(3))));
+      continue;
+    }
+    // A list of numbers, one per action the bot weighed (an equilibrium), reads as labelled bars.
+    if (Array.isArray(explain.actions) && Array.isArray(value) && value.length === explain.actions.length && value.every((v) => typeof v === "number")) {
+      parts.push(bars(key, explain.actions.map((a, i) => [actionLabel(a), value[i]]), chosen));
       continue;
     }
     if (Array.isArray(value) && value.length <= 200 && value.every((v) => typeof v === "number")) {

@@ -148,7 +148,7 @@ fn five_kills_of_a_concurrent_tournament_lose_and_double_nothing() {
         child.kill().unwrap();
         child.wait().unwrap();
         let now = list(data);
-        assert_eq!(now[0]["status"], json!("running"), "finished before kill {kill}: {now}");
+        assert_eq!(now[0]["status"], json!("interrupted"), "finished before kill {kill}: {now}");
         child = start_tournament(data, Some(&id));
     }
     assert!(child.wait().unwrap().success());
@@ -338,7 +338,7 @@ fn a_full_disk_stops_a_tournament_naming_the_file_and_resume_loses_nothing() {
         disk.make_room();
         // The games committed before the disk filled are kept (1 MiB holds about half).
         let stopped = list(&disk.data());
-        assert_eq!(stopped[0]["status"], json!("running"), "{stopped}");
+        assert_eq!(stopped[0]["status"], json!("interrupted"), "{stopped}");
         assert!((1..400).contains(&stopped[0]["games"].as_u64().unwrap()), "{stopped}");
         let id = stopped[0]["id"].as_str().unwrap().to_string();
         run_ok(yomi(&disk.data()).args(["tournament", "--resume", &id]));

@@ -18,9 +18,9 @@ pub fn options() -> Vec<OptionSpec> {
     let mut parties: Vec<&str> = PARTY_PRESETS.to_vec();
     parties.push("custom");
     vec![
-        OptionSpec::choice("parties", "thesis", &parties, "thesis: seed tables 4.3/4.4; delta-experiment: E and F at HP 5; custom: `custom_parties`"),
+        OptionSpec::choice("parties", "thesis", &parties, "thesis: the paper's tables 4.3/4.4; delta-experiment: E and F at HP 5; custom: `custom_parties`"),
         OptionSpec::json("custom_parties", Value::Null, "with parties=custom: [[3 Pokémon], [3 Pokémon]], each {name, type, hp 1-5, speed 1-10, moves [3 types]}"),
-        OptionSpec::bool("same_type_neutral", false, "also raise a same-type move at ×1.0 to ×1.5 (spec U2; the seed's text says no)"),
+        OptionSpec::bool("same_type_neutral", false, "also raise a same-type move at ×1.0 to ×1.5 (spec U2; the paper's text says no)"),
         OptionSpec::int("turn_limit", TURN_LIMIT as i64, Some(2), Some(MAX_TURN_LIMIT as i64), "the turn at which an undecided game is judged (players act before it)"),
         OptionSpec::choice("deal", "random", &["random", "fixed"], "random: a fair coin gives party 1 to a seat; fixed: seat 0 holds party 1"),
         OptionSpec::choice("start", "random", &["random", "first"], "random: each side's first active drawn uniformly; first: both start with their first Pokémon"),
@@ -30,10 +30,10 @@ pub fn options() -> Vec<OptionSpec> {
 /// The game's presets.
 pub fn presets() -> Vec<Preset> {
     vec![
-        Preset::new("thesis", "the seed's parties and rules", json!({"parties": "thesis"})),
+        Preset::new("thesis", "the paper's parties and rules", json!({"parties": "thesis"})),
         Preset::new(
             "delta-experiment",
-            "E and F at HP 5, as in the seed's table 5.3",
+            "E and F at HP 5, as in the paper's table 5.3",
             json!({"parties": "delta-experiment"}),
         ),
     ]

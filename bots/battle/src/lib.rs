@@ -58,21 +58,21 @@ fn declaration() -> Declaration {
                 .presets(game::presets()),
         )
         .bot(
-            BotEntry::new("random", "Uniform over the legal actions (the seed's baseline)", |_, ctx| Ok(random::RandomBot::new(ctx)))
+            BotEntry::new("random", "Uniform over the legal actions (the paper's baseline)", |_, ctx| Ok(random::RandomBot::new(ctx)))
                 .games(&["battle"])
                 .methods(service::methods(false)),
         )
         .bots([
-            player(Kind::Mc, "mc", "Primitive Monte Carlo (seed 5.1): random playouts per action pair, greedy or soft-max"),
-            player(Kind::Nash, "nash", "Samples the exact equilibrium of every position (seed 5.2)"),
-            player(Kind::DeltaNash, "delta-nash", "Human-like: averages the equilibria of n noisy, optionally biased, win-rate matrices (seed 5.3-6.2)"),
-            player(Kind::Exploiter, "exploiter", "δ-Nash that models its opponent as a biased δ-Nash player and best-responds when confident (seed ch. 7)"),
+            player(Kind::Mc, "mc", "Primitive Monte Carlo (paper §5.1): random playouts per action pair, greedy or soft-max"),
+            player(Kind::Nash, "nash", "Samples the exact equilibrium of every position (paper §5.2)"),
+            player(Kind::DeltaNash, "delta-nash", "Human-like: averages the equilibria of n noisy, optionally biased, win-rate matrices (paper §5.3-6.2)"),
+            player(Kind::Exploiter, "exploiter", "δ-Nash that models its opponent as a biased δ-Nash player and best-responds when confident (the paper, ch. 7)"),
         ])
         .commands(
             vec![
                 CommandInfo::new("analyze", "`yomi battle analyze --parties thesis --active A,D [--hp 5,5,5,5,4,4] [--turn N] [--json]`: a position's win-rate matrix, Nash strategies and value"),
                 CommandInfo::new("solve", "`yomi battle solve --parties thesis [--json]`: solve every position; prints states solved and wall time"),
-                CommandInfo::new("repro", "`yomi repro battle [--json]`: the seed's tables 5.1-6.2 and figures 6.1-6.2, ours beside the seed's"),
+                CommandInfo::new("repro", "`yomi repro battle [--json]`: the paper's tables 5.1-6.2 and figures 6.1-6.2, ours beside the paper's"),
             ],
             |args, ctx| cli::run(args, ctx.data_dir.as_deref()),
         )

@@ -24,7 +24,7 @@ pub fn options() -> Vec<OptionSpec> {
             20,
             Some(1),
             Some(10_000),
-            "random playouts per action pair (the seed: 20, so 500 per 5×5 decision)",
+            "random playouts per action pair (the paper: 20, so 500 per 5×5 decision)",
         ),
         OptionSpec::float(
             "temperature",

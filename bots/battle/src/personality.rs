@@ -152,13 +152,13 @@ fn invalid(message: String) -> ErrorInfo {
 /// The options that make a personality, shared by `delta-nash` and `exploiter`.
 pub fn options() -> Vec<OptionSpec> {
     vec![
-        OptionSpec::choice("noise", "uniform-variable", &NOISES, "how win rates are misjudged (seed 5.4.2); the seed recommends uniform-variable"),
-        OptionSpec::float("delta", 0.15, Some(0.0), None, "noise size δ ≥ 0 (0 is Nash; the seed's human-like range is 0.1-0.2)"),
+        OptionSpec::choice("noise", "uniform-variable", &NOISES, "how win rates are misjudged (paper §5.4.2); the paper recommends uniform-variable"),
+        OptionSpec::float("delta", 0.15, Some(0.0), None, "noise size δ ≥ 0 (0 is Nash; the paper's human-like range is 0.1-0.2)"),
         OptionSpec::int("n", 10, Some(1), Some(1000), "noisy equilibria averaged per decision"),
-        OptionSpec::choice("bias", "none", &BIASES, "favoured action class (seed 6.2)"),
+        OptionSpec::choice("bias", "none", &BIASES, "favoured action class (paper §6.2)"),
         OptionSpec::float("alpha", 0.0, None, None, "bias strength α of eq. (6.1); negative avoids the class"),
-        OptionSpec::choice("bias_on", "noisy", &BIAS_ON, "which win rate eq. (6.1) corrects: noisy = each noisy matrix's p_δ (the seed's words), true = the true p before the noise"),
-        OptionSpec::bool("clamp_bias", false, "clamp p to [0,1] inside eq. (6.1)'s factor (spec U20); off is the seed's literal formula"),
+        OptionSpec::choice("bias_on", "noisy", &BIAS_ON, "which win rate eq. (6.1) corrects: noisy = each noisy matrix's p_δ (the paper's words), true = the true p before the noise"),
+        OptionSpec::bool("clamp_bias", false, "clamp p to [0,1] inside eq. (6.1)'s factor (spec U20); off is the paper's literal formula"),
     ]
 }
 

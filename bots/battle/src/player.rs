@@ -67,7 +67,7 @@ impl Kind {
             Kind::DeltaNash => vec![
                 Preset::new(
                     "human-like",
-                    "the seed's recommended standard: uniform ±δ(1+4p(1−p)), δ 0.15",
+                    "the paper's recommended standard: uniform ±δ(1+4p(1−p)), δ 0.15",
                     json!({"noise": "uniform-variable", "delta": 0.15}),
                 ),
                 Preset::new(
@@ -82,22 +82,22 @@ impl Kind {
                 ),
                 Preset::new(
                     "attacker",
-                    "likes attacking (seed table 6.1 settings)",
+                    "likes attacking (the paper's table 6.1 settings)",
                     biased("attack"),
                 ),
                 Preset::new(
                     "switcher",
-                    "likes switching (seed table 6.1 settings)",
+                    "likes switching (the paper's table 6.1 settings)",
                     biased("switch"),
                 ),
                 Preset::new(
                     "straightforward",
-                    "likes effective attacks (seed table 6.1 settings)",
+                    "likes effective attacks (the paper's table 6.1 settings)",
                     biased("effective-attack"),
                 ),
                 Preset::new(
                     "contrarian",
-                    "likes ineffective attacks (seed table 6.1 settings)",
+                    "likes ineffective attacks (the paper's table 6.1 settings)",
                     biased("ineffective-attack"),
                 ),
             ],

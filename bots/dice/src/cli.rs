@@ -119,7 +119,7 @@ pub fn commands() -> Vec<CommandInfo> {
         CommandInfo::new("compare", "`yomi dice compare --length 50 --count 300`: plain vs natural features and Err"),
         CommandInfo::new("profile", "`yomi dice profile --player NAME --sequence 4525143326...`: learn a player's ranges"),
         CommandInfo::new("sugoroku", "`yomi dice sugoroku --sets 200`: trap hits per 15 runs, plain vs natural vs controlled"),
-        CommandInfo::new("repro", "`yomi repro dice [--json]`: the seed's section 6 numbers beside ours"),
+        CommandInfo::new("repro", "`yomi repro dice [--json]`: the paper's section 6 numbers beside ours"),
     ]
 }
 

@@ -21,7 +21,7 @@ use crate::stream::Dice;
 pub fn options() -> Vec<OptionSpec> {
     vec![
         OptionSpec::int("seats", 1, Some(1), Some(4), "players, each with their own die"),
-        OptionSpec::int("runs", 15, Some(1), Some(1000), "runs per seat (the seed: 15 per set)"),
+        OptionSpec::int("runs", 15, Some(1), Some(1000), "runs per seat (the paper: 15 per set)"),
         OptionSpec::choice("dice", "controlled", &["plain", "natural", "controlled"], "plain PRNG, natural stream, or natural with trap control"),
         OptionSpec::int("trap_window", 10, Some(2), Some(1000), "trap passes the hit band is kept over"),
         OptionSpec::json("board", Value::Null, "a board {\"squares\": [{\"next\": [..], \"trap\": bool}, ...]}; null for the standard board"),

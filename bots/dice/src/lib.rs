@@ -58,7 +58,7 @@ fn declaration() -> Declaration {
             .options(service::options())
             .presets(vec![
                 Preset::new("plain", "an ordinary seeded PRNG, for comparison", json!({"mode": "plain"})),
-                Preset::new("seed", "the seed's local search only", json!({"method": "local"})),
+                Preset::new("seed", "the paper's local search only", json!({"method": "local"})),
                 Preset::new("gentle", "half the way from plain to natural", json!({"strength": 0.5})),
             ])
             .methods(vec![

@@ -36,11 +36,11 @@ pub fn options() -> Vec<OptionSpec> {
         OptionSpec::choice("mode", "natural", &["natural", "plain"], "natural sequences, or an ordinary seeded PRNG for comparison"),
         OptionSpec::int("sides", 6, Some(2), Some(MAX_SIDES as i64), "faces of the die"),
         OptionSpec::int("length", 50, Some(8), Some(10_000), "window the features are judged on (and the default `sequence` length)"),
-        OptionSpec::json("ranges", Value::Null, "{\"F7\": [alpha, beta, gamma], ...} for `length` faces, over seed table 2 scaled to `length` and `sides`"),
-        OptionSpec::choice("method", "auto", &Method::NAMES, "local: the seed's local search; anneal: simulated annealing; auto: local, then annealing if Err > 0"),
+        OptionSpec::json("ranges", Value::Null, "{\"F7\": [alpha, beta, gamma], ...} for `length` faces, over the paper's table 2 scaled to `length` and `sides`"),
+        OptionSpec::choice("method", "auto", &Method::NAMES, "local: the paper's local search; anneal: simulated annealing; auto: local, then annealing if Err > 0"),
         OptionSpec::float("strength", 1.0, Some(0.0), Some(1.0), "1 searches to Err = 0; s stops at (1 - s) x the starting Err"),
-        OptionSpec::int("steps", 1000, Some(1), Some(1_000_000), "local search steps (the seed: 1000)"),
-        OptionSpec::int("trap_window", 10, Some(2), Some(1000), "trap passes the hit band is kept over (the seed: 10)"),
+        OptionSpec::int("steps", 1000, Some(1), Some(1_000_000), "local search steps (the paper: 1000)"),
+        OptionSpec::int("trap_window", 10, Some(2), Some(1000), "trap passes the hit band is kept over (the paper: 10)"),
     ]
 }
 

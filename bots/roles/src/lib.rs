@@ -88,12 +88,12 @@ const COMMANDS: [(&str, &str); 13] = [
     ("discard", "`yomi roles discard GROUP ID`: the game was not played; forget it"),
     ("history", "`yomi roles history GROUP`: committed games and role counts"),
     ("analyze", "`yomi roles analyze GROUP --roles ... [--beta B] [--role werewolf] [--games K]`: probabilities, guessability, P(someone never gets the role in K games)"),
-    ("repro", "`yomi repro roles [--json]`: the seed's numbers beside ours"),
+    ("repro", "`yomi repro roles [--json]`: the paper's numbers beside ours"),
 ];
 
 /// Everything the plugin offers.
 fn declaration() -> Declaration {
-    Declaration::new("roles", env!("CARGO_PKG_VERSION"), "Werewolf role assignment: random, but leaning towards roles a player has not had (seed 002)")
+    Declaration::new("roles", env!("CARGO_PKG_VERSION"), "Werewolf role assignment: random, but leaning towards roles a player has not had (the role-assignment blog post)")
         .bot(
             BotEntry::service("roles", "Deals werewolf roles for persistent groups from a Boltzmann distribution over assignments", RolesBot::new)
                 .options(settings::option_specs())

@@ -11,7 +11,10 @@ use crate::repro;
 use crate::table::Table;
 
 #[derive(Parser, Debug)]
-#[command(name = "yomi sevens", about = "Sevens (7並べ) after seed 003")]
+#[command(
+    name = "yomi sevens",
+    about = "Sevens (7並べ) after Konuma and Endo (Tokyo Polytechnic University)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -55,26 +55,26 @@ impl SevensPlugin {
 
 /// Everything the plugin offers.
 fn declaration() -> Declaration {
-    Declaration::new("sevens", env!("CARGO_PKG_VERSION"), "Sevens (7並べ) with the D-value player of seed 003, students' habits and a readability measure")
+    Declaration::new("sevens", env!("CARGO_PKG_VERSION"), "Sevens (7並べ) with the D-value player of Konuma and Endo (Tokyo Polytechnic University), students' habits and a readability measure")
         .game(
             GameEntry::new("sevens", "Sevens: build the suits out from the 7s one card at a time; limited passes; first to empty their hand wins", 3..=6, |options, seed| {
                 Ok(game::Sevens::new(rules::Rules::from_options(options)?, seed))
             })
             .options(rules::game_options())
-            .presets(vec![Preset::new("seed", "the seed's setting: 3 players, 3 passes", json!({}))]),
+            .presets(vec![Preset::new("seed", "the paper's setting: 3 players, 3 passes", json!({}))]),
         )
         .bots([
-            BotEntry::new("dvalue", "The seed's D-value player (section 3); temperature > 0 adds fluctuation", |options, ctx| bots::dvalue::DValueBot::new(options, ctx.seed))
+            BotEntry::new("dvalue", "The paper's D-value player (section 3); temperature > 0 adds fluctuation", |options, ctx| bots::dvalue::DValueBot::new(options, ctx.seed))
                 .options(bots::dvalue::options())
                 .presets(vec![
-                    Preset::new("seed", "the seed's deterministic player", json!({})),
+                    Preset::new("seed", "the paper's deterministic player", json!({})),
                     Preset::new("fluctuating", "the same habits, sampled at temperature 1", json!({"temperature": 1.0})),
                 ])
                 .methods(vec![MethodInfo::new(
                     "assess",
                     "params {observation, legal?}: D value of each hand card, hand/board D totals, ahead, phase, rule scores",
                 )]),
-            BotEntry::new("student", "A rule-based player built from the students' habits of seed table 1", |options, _ctx| bots::student::StudentBot::new(options))
+            BotEntry::new("student", "A rule-based player built from the students' habits of the paper's table 1", |options, _ctx| bots::student::StudentBot::new(options))
                 .options(bots::student::options())
                 .presets(bots::student::presets()),
             BotEntry::new("random", "A uniformly random legal card", |options, ctx| bots::baseline::RandomBot::new(options, ctx.seed))
@@ -83,7 +83,7 @@ fn declaration() -> Declaration {
         ].map(|bot| bot.games(&["sevens"])))
         .commands(
             vec![
-                CommandInfo::new("repro", "`yomi repro sevens [--json] [--games N] [--seed S]`: the seed's experiments and ours"),
+                CommandInfo::new("repro", "`yomi repro sevens [--json] [--games N] [--seed S]`: the paper's experiments and ours"),
                 CommandInfo::new("d", "`yomi sevens d 6S KS --table 8S,9S`: D values of cards on a table (7s always on it)"),
             ],
             |args, _ctx| cli::run(args),

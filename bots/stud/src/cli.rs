@@ -9,7 +9,10 @@ use crate::cards::{parse_cards, DealSet};
 use crate::hand::{evaluate, winner, EvalRules, TieRule};
 
 #[derive(Parser)]
-#[command(name = "yomi stud", about = "seven-card stud as seed 004 plays it")]
+#[command(
+    name = "yomi stud",
+    about = "seven-card stud as Takahashi (University of Tsukuba, 2004) plays it"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -44,7 +44,7 @@ pub fn game_options() -> Vec<OptionSpec> {
         OptionSpec::json("deals", json!(""), "the deals to play in order, cycling: a list of at most 10000 deals `7 cards of the first actor | 7 of the second`, or one string of deal-file lines; empty (the default \"\" or []): seeded deals"),
         OptionSpec::choice("tie_rule", "hand-cards-only", &TieRule::NAMES, "how equal categories are compared"),
         OptionSpec::bool("wheel", true, "A-2-3-4-5 is a five-high straight"),
-        OptionSpec::bool("disclose", false, "show both hands after a game ended by a drop (the seed's simulated system learned from the true deal)"),
+        OptionSpec::bool("disclose", false, "show both hands after a game ended by a drop (the paper's simulated system learned from the true deal)"),
     ]
 }
 
@@ -53,7 +53,7 @@ pub fn game_options() -> Vec<OptionSpec> {
 pub fn player_options(model: Option<(&str, &str)>) -> Vec<OptionSpec> {
     let (drop, bet) = model.unwrap_or(("base", "aggressive"));
     vec![
-        OptionSpec::bool("bluff", model.is_none(), "bluff in both directions (off: the seed's reference-[8] system)"),
+        OptionSpec::bool("bluff", model.is_none(), "bluff in both directions (off: the paper's reference-[8] system)"),
         OptionSpec::choice("drop_style", drop, &["base", "tight", "loose"], "base: fuzzy drop in turns 1-4, potential check from 5; tight: always drop when inferior from turn 5; loose: fuzzy drop in turns 1-4, from 5 as loose_late says"),
         OptionSpec::choice("bet_style", bet, &["aggressive", "passive"], "passive caps the upper bet limit at passive_cap of the pot limit"),
         OptionSpec::float("passive_cap", 0.7, Some(0.0), Some(1.0), "the passive upper-limit factor"),
@@ -94,7 +94,7 @@ fn player_bot(name: &str, description: &str, model: Option<(&str, &str)>) -> Bot
         vec![
             Preset::new(
                 "no-bluff",
-                "the seed's reference-[8] system: no bluffing",
+                "the paper's reference-[8] system: no bluffing",
                 json!({"bluff": false}),
             ),
             Preset::new(
@@ -110,7 +110,7 @@ fn player_bot(name: &str, description: &str, model: Option<(&str, &str)>) -> Bot
         .presets(presets)
         .methods(vec![
             MethodInfo::new("tendencies", "{} -> the 18 tendency values with firing counts, and every change so far"),
-            MethodInfo::new("style", "{} -> the opponent's detected style (or null before 20 games), the statistics behind it, and the seed's reading of the end-game and Much tendency curves"),
+            MethodInfo::new("style", "{} -> the opponent's detected style (or null before 20 games), the statistics behind it, and the paper's reading of the end-game and Much tendency curves"),
         ])
 }
 
@@ -122,25 +122,25 @@ fn baseline_bot(name: &str, description: &str, kind: baseline::Kind) -> BotEntry
 
 /// Everything the plugin offers.
 fn declaration() -> Declaration {
-    Declaration::new("stud", env!("CARGO_PKG_VERSION"), "Seven-card stud, heads-up, pot limit, as seed 004 plays it; a fuzzy bluffing player and its model opponents")
+    Declaration::new("stud", env!("CARGO_PKG_VERSION"), "Seven-card stud, heads-up, pot limit, as Takahashi (University of Tsukuba, 2004) plays it; a fuzzy bluffing player and its model opponents")
         .game(
             GameEntry::new("stud", "Heads-up seven-card stud: ante 5, pot-limit, one raise per interval, two simultaneous reveals, fixed first actor", 2..=2, game::Session::from_options)
                 .simultaneous()
                 .options(game_options())
                 .presets(vec![
-                    Preset::new("seed-simulation", "the seed's chapter-4 sessions: 500 games, no game over", json!({"games": 500})),
-                    Preset::new("seed-human", "the seed's chapter-5 sessions: 100 games, bankruptcy ends the session", json!({"games": 100, "mode": "play"})),
+                    Preset::new("seed-simulation", "the paper's chapter-4 sessions: 500 games, no game over", json!({"games": 500})),
+                    Preset::new("seed-human", "the paper's chapter-5 sessions: 100 games, bankruptcy ends the session", json!({"games": 100, "mode": "play"})),
                 ]),
         )
         .bot(baseline_bot("random", "uniform over the legal kinds of action; amounts skewed toward the minimum", baseline::Kind::Random))
         .bot(baseline_bot("calling-station", "never drops; opens and calls the minimum", baseline::Kind::CallingStation))
-        .bot(player_bot("fuzzy", "the seed's fuzzy bluffing player: superiority estimation, learning tendencies, bluffs both ways", None))
+        .bot(player_bot("fuzzy", "the paper's fuzzy bluffing player: superiority estimation, learning tendencies, bluffs both ways", None))
         .bots(MODELS.iter().map(|(n, d, drop, bet)| player_bot(n, d, Some((drop, bet)))))
         .commands(
             vec![
                 CommandInfo::new("eval", "`yomi stud eval [--json] C1 .. C7`: category, score 0-9 and ranks of the best hand"),
                 CommandInfo::new("compare", "`yomi stud compare [--tie-rule R] [--json] \"<cards>\" \"<cards>\"`: winner 1, 2 or 0"),
-                CommandInfo::new("repro", "`yomi repro stud [--json] [--sets N] [--games N] [--reading KEY=VALUE ...]`: the seed's chapter-4 experiment (Tables 4.1-4.4, §4.3.3), classifier confusion matrix, adaptive bluffing"),
+                CommandInfo::new("repro", "`yomi repro stud [--json] [--sets N] [--games N] [--reading KEY=VALUE ...]`: the paper's chapter-4 experiment (Tables 4.1-4.4, §4.3.3), classifier confusion matrix, adaptive bluffing"),
                 CommandInfo::new("deals", "`yomi stud deals --seed S --count N`: a deal file of seeded deals"),
             ],
             cli::run,

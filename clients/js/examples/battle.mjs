@@ -8,7 +8,8 @@ const result = await yomi.playMatch(
   (turn) => {
     // Prefer a move over a switch; a real game would ask its player.
     const move = turn.legal.find((a) => a.move) ?? turn.legal[0];
-    console.log(`turn ${turn.observation.state.turn}: HP ${JSON.stringify(turn.observation.state.hp)} -> ${JSON.stringify(move)}`);
+    const { state, you } = turn.observation;
+    console.log(`turn ${state.turn}: your HP ${JSON.stringify(state.hp[you])}, the bot's ${JSON.stringify(state.hp[1 - you])} -> ${JSON.stringify(move)}`);
     return move;
   },
 );

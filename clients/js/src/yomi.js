@@ -31,23 +31,47 @@ export class Client {
   /**
    * Connects to `ws://…`/`wss://…` (WebSocket) or `tcp://host:port` (Node only).
    * A bare `host:port` means TCP in Node and WebSocket (`ws://host:port/ws`) in a browser.
+   * `token` (in Node, else `$YOMI_TOKEN`) is said in a `hello` before anything else, and on a
+   * WebSocket also appended to the URL as `?token=`, where the server checks it at the upgrade.
    */
-  static async connect(target) {
+  static async connect(target, { token } = {}) {
     let url = String(target);
     if (!url.includes("://")) url = isNode() ? `tcp://${url}` : `ws://${url}/ws`;
+    token = tokenOrEnv(token);
     if (url.startsWith("ws://") || url.startsWith("wss://")) {
-      return new Client(await webSocketTransport(url));
+      if (token !== undefined) {
+        const address = new URL(url);
+        address.searchParams.set("token", token);
+        url = address.href;
+      }
+      return Client.#introduced(await webSocketTransport(url), token);
     }
     if (url.startsWith("tcp://")) {
       const { hostname, port } = new URL(url.replace("tcp://", "http://"));
-      return new Client(await tcpTransport(hostname.replace(/^\[|\]$/g, ""), Number(port)));
+      return Client.#introduced(await tcpTransport(hostname.replace(/^\[|\]$/g, ""), Number(port)), token);
     }
     throw new Error(`unsupported address ${url}: use ws://, wss:// or tcp://`);
   }
 
-  /** Node only: starts `binary serve --stdio ...args` and talks to it over its stdin/stdout. */
-  static async spawn(binary = "yomi", args = []) {
-    return new Client(await stdioTransport(binary, ["serve", "--stdio", ...args]));
+  /**
+   * Node only: starts `binary serve --stdio ...args` and talks to it over its stdin/stdout. Its
+   * log (on this process's stderr) says only warnings and errors unless YOMI_LOG or RUST_LOG is set.
+   */
+  static async spawn(binary = "yomi", args = [], { token } = {}) {
+    return Client.#introduced(await stdioTransport(binary, ["serve", "--stdio", ...args]), tokenOrEnv(token));
+  }
+
+  /** A client on `transport` that has said `hello` with `token` first, when there is one. */
+  static async #introduced(transport, token) {
+    const client = new Client(transport);
+    if (token === undefined) return client;
+    try {
+      await client.request("hello", { protocol: 1, client: "yomi.js", token });
+    } catch (e) {
+      client.close();
+      throw e;
+    }
+    return client;
   }
 
   /** Sends one request; resolves with its `result`, rejects with a `YomiError`. */
@@ -174,6 +198,12 @@ export class Client {
   }
 }
 
+/** The token given, else (in Node) a non-empty `$YOMI_TOKEN`, else undefined. */
+function tokenOrEnv(token) {
+  if (token !== undefined && token !== null) return String(token);
+  return (isNode() && process.env.YOMI_TOKEN) || undefined;
+}
+
 function isNode() {
   return typeof process !== "undefined" && !!process.versions?.node;
 }
@@ -235,7 +265,9 @@ async function tcpTransport(host, port) {
 
 async function stdioTransport(binary, args) {
   const { spawn } = await import("node:child_process");
-  const child = spawn(binary, args, { stdio: ["pipe", "pipe", "inherit"] });
+  const env = { ...process.env };
+  if (!env.YOMI_LOG && !env.RUST_LOG) env.YOMI_LOG = "warn"; // not its "loaded …" lines
+  const child = spawn(binary, args, { stdio: ["pipe", "pipe", "inherit"], env });
   await new Promise((resolve, reject) => {
     child.once("spawn", resolve);
     child.once("error", reject);

@@ -1,7 +1,9 @@
 // The playground in a real headless Chromium: a whole battle against delta-nash through the UI,
-// a personality change mid-game that shows in the bot's next explanation, a stud game against
-// the fuzzy player with its rule activations drawn, the dice and roles views, the services and
-// tournament tabs, with a screenshot of each.
+// where the bot's choice never shows before yours, a personality change mid-game that shows in
+// the bot's next explanation, a stud game against the fuzzy player with its rule activations
+// drawn, a three-player sevens game, "New game" mid-game, option controls that give back every
+// schema value, the dice and roles views, the services and tournament tabs, and every view at
+// 1280 px and at a phone's 390 px with a screenshot of each; no page may scroll sideways.
 // Run by scripts/test-web.sh, which installs Chromium and playwright-core.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -34,8 +36,8 @@ after(async () => {
 });
 
 /** A fresh page on the playground, connected; page errors are collected in `errors`. */
-async function openPlayground(errors) {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+async function openPlayground(errors, width = 1280) {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
   page.on("pageerror", (e) => errors.push(e.message));
   // The URL `yomi serve --http` prints: the page trades its token for a cookie.
   await page.goto(server.playground);
@@ -43,9 +45,40 @@ async function openPlayground(errors) {
   return page;
 }
 
+/** Saves a screenshot, after checking that nothing sticks out sideways. */
 async function screenshot(page, name) {
+  await assertNoOverflow(page, name);
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, name), fullPage: true });
+}
+
+/** The page must not scroll sideways: no element reaches past the viewport's right edge (but for
+ * what a box that scrolls on its own holds, as a wide table inside its card). */
+async function assertNoOverflow(page, name) {
+  const overflow = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const scrolls = (n) => ["auto", "scroll"].includes(getComputedStyle(n).overflowX);
+    const inScroller = (n) => { for (let p = n.parentElement; p && p !== document.body; p = p.parentElement) if (scrolls(p)) return true; return false; };
+    const wide = [...document.querySelectorAll("body *")]
+      .filter((n) => n.getClientRects().length && n.getBoundingClientRect().right > width + 1 && !inScroller(n))
+      .map((n) => `${n.tagName.toLowerCase()}${n.id ? `#${n.id}` : ""}.${[...n.classList].join(".")} (${Math.round(n.getBoundingClientRect().right)} px)`);
+    return { scroll: document.documentElement.scrollWidth, width, wide: wide.slice(0, 5) };
+  });
+  assert.ok(overflow.scroll <= overflow.width && overflow.wide.length === 0,
+    `${name}: the page is ${overflow.scroll} px wide in a ${overflow.width} px window: ${overflow.wide.join(", ")}`);
+}
+
+/**
+ * While the bot has chosen and waits for you (`bot-waiting` names its held decision), nothing of
+ * that decision may be on the page: not in the log, not in the explanation panel.
+ */
+async function assertBotChoiceHidden(page) {
+  const waiting = page.getByTestId("bot-waiting");
+  if (!(await waiting.count())) return 0;
+  const held = await waiting.getAttribute("data-held");
+  assert.equal(await page.locator(`[data-testid=log] [data-decision="${held}"]`).count(), 0, `decision ${held} is in the log`);
+  assert.equal(await page.locator(`[data-testid=explain] [data-decision="${held}"]`).count(), 0, `decision ${held} is explained`);
+  return 1;
 }
 
 test("a battle against delta-nash, played to the end through the page", async () => {
@@ -56,13 +89,22 @@ test("a battle against delta-nash, played to the end through the page", async ()
   await page.getByTestId("preset").selectOption("human-like");
   await page.getByTestId("start").click();
 
+  // Turn 1: the bot chooses at once, you after it; nothing of its choice shows until you choose.
+  await page.getByTestId("action").first().waitFor();
+  await page.getByTestId("bot-waiting").waitFor();
+  assert.equal(await page.locator("[data-testid=log] li", { hasText: "bot (seat" }).count(), 0);
+  assert.equal(await page.getByTestId("bot-action").count(), 0);
+  assert.equal(await page.locator("[data-testid=bars-strategy]").count(), 0);
+
   const personalities = [];
   let changed = false;
+  let heldSeen = 0;
   for (let turn = 0; turn < 60; turn++) {
     const action = page.getByTestId("action").first();
     const verdict = page.getByTestId("verdict");
     await Promise.race([action.waitFor(), verdict.waitFor()]);
     if (await verdict.isVisible()) break;
+    heldSeen += await assertBotChoiceHidden(page);
     const personality = page.getByTestId("personality");
     if (await personality.count()) personalities.push(await personality.textContent());
     if (!changed && personalities.length > 0) {
@@ -86,6 +128,10 @@ test("a battle against delta-nash, played to the end through the page", async ()
   assert.match(afterChange, /"delta":0\.9/);
   assert.equal(await page.getByTestId("error").count(), 0);
   assert.ok(await page.locator("[data-testid=bars-strategy] .bar").count() >= 1, "strategy bars drawn");
+  assert.ok(await page.locator("[data-testid=bars-true_equilibrium] .bar").count() >= 2, "the equilibrium labelled by action");
+  assert.ok(heldSeen >= 3, `the bot's choice was held on ${heldSeen} turns`);
+  // The log counts from the newest entry down, as it is shown newest first.
+  assert.equal(await page.getByTestId("log").evaluate((ol) => ol.reversed), true);
   await screenshot(page, "playground-battle.png");
   assert.deepEqual(pageErrors, []);
 });
@@ -94,13 +140,14 @@ test("a stud game against the fuzzy player shows its rule activations as picture
   const pageErrors = [];
   const page = await openPlayground(pageErrors);
   await page.getByTestId("game").selectOption("stud");
-  await page.getByTestId("bot").selectOption("stud/fuzzy");
+  assert.equal(await page.getByTestId("bot").inputValue(), "stud/fuzzy", "a first visit plays the fuzzy player");
   await page.getByTestId("start").click();
-  for (let turn = 0; turn < 200; turn++) {
+  for (let turn = 0; turn < 300; turn++) {
     const action = page.getByTestId("action").first();
     const verdict = page.getByTestId("verdict");
     await Promise.race([action.waitFor(), verdict.waitFor()]);
     if (await verdict.isVisible()) break;
+    await assertBotChoiceHidden(page);
     // Call (or check) rather than fold, so the hand goes on and the bot keeps deciding.
     const keepPlaying = page.getByTestId("action").filter({ hasNotText: /drop|fold/ }).first();
     await ((await keepPlaying.count()) ? keepPlaying : action).click();
@@ -173,6 +220,10 @@ test("the services and tournament tabs", async () => {
   const page = await openPlayground(pageErrors);
 
   await page.getByRole("button", { name: "Services" }).click();
+  // Every method's params start from its signature: the first service works as it comes.
+  await page.getByTestId("service-call").click();
+  await page.locator("#service-compare > div").first().waitFor();
+  assert.equal(await page.getByTestId("service-error").count(), 0, await page.getByTestId("service-log").textContent());
   await page.getByTestId("service-bot").selectOption("dice/dice");
   await page.getByTestId("service-method").selectOption("sequence");
   await page.getByTestId("service-params").fill('{"length": 30, "seed": 4}');
@@ -200,5 +251,127 @@ test("the services and tournament tabs", async () => {
   assert.ok(rows >= 3, `standings with ${rows - 1} bots`);
   assert.match(await page.locator("#t-count").textContent(), /finished/);
   await screenshot(page, "playground-tournament.png");
+  assert.deepEqual(pageErrors, []);
+});
+
+test("every option control gives back each value of the schema exactly, for every bot and preset", async () => {
+  const pageErrors = [];
+  const page = await openPlayground(pageErrors);
+  const mismatches = await page.evaluate(async () => {
+    const { renderOptions } = await import("/views.js");
+    const { Client } = await import("/yomi.js");
+    const client = await Client.connect(`ws://${location.host}/ws`);
+    const catalog = await client.catalog();
+    client.close();
+    const found = [];
+    for (const bot of catalog.bots) {
+      for (const preset of [{ name: "(defaults)", options: {} }, ...bot.presets]) {
+        const expected = Object.fromEntries(bot.options.map((o) => [o.name, preset.options?.[o.name] ?? o.default]));
+        const read = renderOptions(document.createElement("fieldset"), bot.options, preset.options)();
+        for (const [name, value] of Object.entries(expected)) {
+          if (JSON.stringify(read[name]) !== JSON.stringify(value)) found.push(`${bot.id} ${preset.name} ${name}: ${JSON.stringify(value)} came back as ${JSON.stringify(read[name])}`);
+        }
+      }
+    }
+    return found;
+  });
+  assert.deepEqual(mismatches, []);
+  assert.deepEqual(pageErrors, []);
+});
+
+test("a method's params start from its signature", async () => {
+  const pageErrors = [];
+  const page = await openPlayground(pageErrors);
+  const templates = await page.evaluate(async () => {
+    const { paramsTemplate } = await import("/views.js");
+    return [
+      paramsTemplate('{parties?: thesis|delta-experiment|[[..],[..]], active: "A,D", hp?: [6], turn?} → {value}'),
+      paramsTemplate("{n, player?} -> {faces}"),
+      paramsTemplate("{} -> the 18 tendency values"),
+      paramsTemplate("no signature at all"),
+    ];
+  });
+  assert.deepEqual(templates, ['{"active":"A,D"}', '{"n":null}', "{}", "{}"]);
+  assert.deepEqual(pageErrors, []);
+});
+
+test("New game mid-game and after switching the game starts afresh; three players end with who won", async () => {
+  const pageErrors = [];
+  const page = await openPlayground(pageErrors);
+  await page.getByTestId("game").selectOption("stud");
+  await page.getByTestId("start").click();
+  await page.getByTestId("action").first().waitFor();
+  await page.getByTestId("stud-you").waitFor();
+  // Switching the game clears the stud board; New game starts sevens while stud was running.
+  await page.getByTestId("game").selectOption("sevens");
+  assert.equal(await page.getByTestId("stud-you").count(), 0, "the stud board is gone");
+  await page.getByTestId("start").click();
+  await page.getByTestId("hand").waitFor();
+  await page.getByTestId("action").first().click();
+  // New game in the middle of the sevens game: a fresh log and board.
+  await page.getByTestId("start").click();
+  await page.getByTestId("log").locator("li", { hasText: "new sevens game" }).waitFor();
+  assert.equal(await page.getByTestId("log").locator("li").filter({ hasText: "you:" }).count(), 0);
+  for (let turn = 0; turn < 200; turn++) {
+    const action = page.getByTestId("action").first();
+    const verdict = page.getByTestId("verdict");
+    await Promise.race([action.waitFor(), verdict.waitFor()]);
+    if (await verdict.isVisible()) break;
+    await action.click();
+  }
+  const verdict = await page.getByTestId("verdict").textContent();
+  assert.match(verdict, /^(You win|Draw|The bot in seat [12] wins|The bots in seats 1 and 2 win) — scores/);
+  assert.equal(await page.getByTestId("error").count(), 0);
+  await screenshot(page, "playground-sevens.png");
+  assert.deepEqual(pageErrors, []);
+});
+
+for (const width of [1280, 390]) {
+  test(`every game's view and every tab at ${width} px`, async () => {
+    const pageErrors = [];
+    const page = await openPlayground(pageErrors, width);
+    const games = await page.getByTestId("game").locator("option").evaluateAll((options) => options.map((o) => o.value));
+    assert.ok(games.length >= 4, `games: ${games}`);
+    for (const game of games) {
+      await page.getByTestId("game").selectOption(game);
+      await page.getByTestId("start").click();
+      await Promise.race([page.getByTestId("action").first().waitFor(), page.getByTestId("verdict").waitFor()]);
+      await screenshot(page, `view-${game}-${width}.png`);
+    }
+    await page.getByRole("button", { name: "Dice" }).click();
+    await page.getByTestId("dice-roll").click();
+    await page.getByTestId("dice-features").waitFor();
+    await screenshot(page, `view-dice-${width}.png`);
+    await page.getByRole("button", { name: "Roles" }).click();
+    await page.getByTestId("roles-deal").click();
+    await page.getByTestId("roles-history").waitFor();
+    await screenshot(page, `view-roles-${width}.png`);
+    await page.getByRole("button", { name: "Services" }).click();
+    await screenshot(page, `view-services-${width}.png`);
+    await page.getByRole("button", { name: "Tournament" }).click();
+    await screenshot(page, `view-tournament-${width}.png`);
+    assert.deepEqual(pageErrors, []);
+  });
+}
+
+test("the stud view draws your hole cards apart and, after a showdown, the bot's whole hand", async () => {
+  const pageErrors = [];
+  const page = await openPlayground(pageErrors);
+  const drawn = await page.evaluate(async () => {
+    const { studView } = await import("/views.js");
+    const seen = { seat: 0, game: 1, games: 1, turn: 5, phase: "bet", pot: 40, paid: [20, 20], chips: [100, 100],
+      hole: ["2h", "3s", "Kd"], up: ["7h", "8c", "9d", "Tc"], opp_hole_count: 3, opp_up: ["As", "Ad", "4c", "5c"] };
+    const cards = (view, side) => [...view.querySelector(`[data-testid=stud-${side}]`).querySelectorAll(".card")];
+    const during = studView(seen);
+    const after = studView({ ...seen, shown_hands: [["2h", "3s", "7h", "8c", "9d", "Tc", "Kd"], ["Qs", "Qh", "As", "Ad", "4c", "5c", "Jd"]] });
+    return {
+      yourHole: cards(during, "you").filter((c) => c.classList.contains("hole")).map((c) => c.textContent),
+      botDuring: cards(during, "bot").map((c) => c.textContent),
+      botAfter: cards(after, "bot").map((c) => c.textContent),
+    };
+  });
+  assert.deepEqual(drawn.yourHole, ["2h", "3s", "Kd"]);
+  assert.deepEqual(drawn.botDuring, ["?", "?", "?", "As", "Ad", "4c", "5c"]);
+  assert.deepEqual(drawn.botAfter, ["Qs", "Qh", "As", "Ad", "4c", "5c", "Jd"]);
   assert.deepEqual(pageErrors, []);
 });

@@ -108,7 +108,6 @@ test("ws: binary and oversized frames get coded errors; the socket keeps serving
 });
 
 test("stdio: a spawned yomi answers", async () => {
-  process.env.YOMI_LOG = "warn"; // its log goes to this test's output
   const client = await Client.spawn(binary);
   try {
     assert.deepEqual(await client.ping(), { pong: true });

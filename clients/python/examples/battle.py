@@ -8,9 +8,10 @@ host, port = (sys.argv[1], int(sys.argv[2])) if len(sys.argv) > 2 else ("127.0.0
 
 
 def my_turn(turn):
-    state = turn["observation"]["state"]
+    seen = turn["observation"]
+    state, you = seen["state"], seen["you"]
     move = next((a for a in turn["legal"] if "move" in a), turn["legal"][0])
-    print(f"turn {state['turn']}: HP {state['hp']} -> {move}")
+    print(f"turn {state['turn']}: your HP {state['hp'][you]}, the bot's {state['hp'][1 - you]} -> {move}")
     return move
 
 

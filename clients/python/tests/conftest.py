@@ -2,6 +2,7 @@
 import os
 import re
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -37,3 +38,24 @@ def server(binary, tmp_path_factory):
     yield ("127.0.0.1", int(found.group(1)))
     child.terminate()
     child.wait(timeout=10)
+
+
+def within(seconds, fn, *args):
+    """Runs `fn(*args)` and returns its result, failing the test instead of hanging when it takes
+    longer than `seconds` (the thread is a daemon, so a stuck read does not keep pytest alive)."""
+    outcome = {}
+
+    def run():
+        try:
+            outcome["value"] = fn(*args)
+        except BaseException as e:  # handed to the test below
+            outcome["error"] = e
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        pytest.fail(f"{getattr(fn, '__name__', fn)} did not finish within {seconds} s")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")

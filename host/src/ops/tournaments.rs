@@ -10,6 +10,7 @@ use yomi_protocol::{ErrorCode, ErrorInfo, RequestId};
 use crate::matches::seat::SeatEnv;
 use crate::runtime::blocking::blocking;
 use crate::session::Session;
+use crate::tournament::liveness;
 use crate::tournament::runner::{self, Start};
 use crate::tournament::schedule::TournamentSpec;
 use crate::tournament::store::Store;
@@ -77,7 +78,10 @@ pub async fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), Err
         ..SeatEnv::default()
     };
     let tid = t.id.clone();
+    // Held while it plays, so a listing tells it from a tournament whose process died.
+    let playing = env.data_dir.as_deref().map(|dir| liveness::hold(dir, &tid)).transpose()?;
     session.spawn("tournament.run", id, async move {
+        let _playing = playing;
         let started = json!({"id": tid, "scheduled": t.slots().end - t.slots().start});
         let _ = outbox.event("tournament.started", started).await;
         runner::run(t, Arc::new(Mutex::new(store)), env, move |games, total| {
@@ -91,5 +95,10 @@ pub async fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), Err
 
 pub async fn list(session: &Session) -> Result<Value, ErrorInfo> {
     let dir = records_dir(session)?;
-    blocking(move || runner::list(&Store::open(&dir)?)).await
+    blocking(move || {
+        let mut list = runner::list(&Store::open(&dir)?)?;
+        liveness::mark_interrupted(&mut list, &dir);
+        Ok(list)
+    })
+    .await
 }

@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::costs::{Budgets, CostLimits};
 use super::auth::Auth;
+use super::costs::{Budgets, CostLimits};
 use super::limits::Limits;
 use super::registry::Registry;
 

@@ -115,5 +115,13 @@ pub fn check_exposure(addr: SocketAddr, auth: &Auth) -> anyhow::Result<()> {
 
 /// Binds a TCP address, naming it in the error.
 pub async fn bind(addr: SocketAddr) -> anyhow::Result<TcpListener> {
-    TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))
+    TcpListener::bind(addr).await.map_err(|e| {
+        let hint = match e.kind() {
+            std::io::ErrorKind::AddrInUse => {
+                " (another program listens there; choose another port)"
+            }
+            _ => "",
+        };
+        anyhow::anyhow!("cannot listen on {addr}: {e}{hint}")
+    })
 }

@@ -7,8 +7,10 @@
 //! - [`store`]: the SQLite records that make a tournament survive `kill -9`.
 //! - [`shard`]: one block of the schedule per machine, and ids every shard agrees on.
 //! - [`merge`]: shards' records into one tournament, with standings over the whole.
+//! - [`liveness`]: which tournaments recorded as running a live process is playing.
 //! - [`runner`]: plays the schedule with games in parallel, committing each before it counts.
 
+pub mod liveness;
 pub mod merge;
 pub mod rating;
 pub mod runner;

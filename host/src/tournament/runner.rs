@@ -15,7 +15,6 @@ use super::rating::PairwiseTally;
 use super::schedule::{Schedule, Slot, TournamentSpec};
 use super::standings::{self, Finished};
 use super::store::{GameRow, Store};
-use crate::matches::policy::FailureCounts;
 use crate::matches::referee::GameRecord;
 use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch};
 use crate::matches::seat::{SeatEnv, SeatPlan, SeatSpec};
@@ -104,21 +103,24 @@ impl Tournament {
     }
 }
 
-/// Distinct labels: `plugin/bot`, with the bot's own options when two entries share a bot.
+/// Distinct labels: `plugin/bot`, with the preset and the options an entry changes, so a table
+/// says which personality played.
 fn labels(spec: &TournamentSpec, bots: &[SeatPlan]) -> Vec<String> {
     let base: Vec<String> = bots.iter().map(SeatPlan::label).collect();
     let mut labels: Vec<String> = base
         .iter()
         .zip(&spec.bots)
         .map(|(name, seat)| {
-            let shared = base.iter().filter(|b| *b == name).count() > 1;
             let extras: Vec<String> = seat
                 .preset
                 .iter()
                 .map(|p| format!("preset={p}"))
-                .chain(seat.options.iter().map(|(k, v)| format!("{k}={v}")))
+                .chain(seat.options.iter().map(|(k, v)| match v.as_str() {
+                    Some(text) => format!("{k}={text}"),
+                    None => format!("{k}={v}"),
+                }))
                 .collect();
-            if shared && !extras.is_empty() {
+            if !extras.is_empty() {
                 format!("{name}:{}", extras.join(","))
             } else {
                 name.clone()
@@ -155,15 +157,7 @@ pub async fn run(
         blocking(move || store.lock().unwrap().games(&id)).await?
     };
     let done: HashSet<u64> = stored.iter().map(|g| g.index).collect();
-    let mut finished: Vec<Finished> = stored
-        .iter()
-        .filter_map(|g| {
-            let slot = (g.index < t.schedule.total()).then(|| t.schedule.slot(g.index))?;
-            let failures: Vec<FailureCounts> =
-                serde_json::from_value(g.failures.clone()).unwrap_or_default();
-            Some(Finished { slot, scores: g.scores.clone(), failures })
-        })
-        .collect();
+    let mut finished = standings::finished_of(&t.schedule, &stored);
     let total = t.slots().end - t.slots().start;
     let todo = Todo { next: t.slots(), done };
     // The SPRT looks at the first bot's pairwise record, kept up to date game by game.

@@ -4,7 +4,8 @@
 use serde_json::{json, Value};
 
 use super::rating::PairwiseTally;
-use super::schedule::{Slot, TournamentSpec};
+use super::schedule::{Schedule, Slot, TournamentSpec};
+use super::store::StoredGame;
 use crate::matches::policy::FailureCounts;
 
 /// One finished game, reduced to what standings need.
@@ -13,6 +14,19 @@ pub struct Finished {
     pub slot: Slot,
     pub scores: Vec<f64>,
     pub failures: Vec<FailureCounts>,
+}
+
+/// The stored games of a tournament whose schedule is `schedule`, as standings need them (games
+/// the schedule does not hold are left out).
+pub fn finished_of(schedule: &Schedule, stored: &[StoredGame]) -> Vec<Finished> {
+    stored
+        .iter()
+        .filter_map(|g| {
+            let slot = (g.index < schedule.total()).then(|| schedule.slot(g.index))?;
+            let failures = serde_json::from_value(g.failures.clone()).unwrap_or_default();
+            Some(Finished { slot, scores: g.scores.clone(), failures })
+        })
+        .collect()
 }
 
 /// Computes the standings JSON for `labels` (one per bot of the spec).
@@ -92,29 +106,44 @@ fn finite(x: f64) -> Value {
     }
 }
 
-/// The standings as a table for people.
+/// The standings as a table for people: the bot column as wide as its longest label, and each
+/// bot's failures (timeouts, illegal actions, errors, crashes, disconnects) as the JSON has them.
 pub fn render(standings: &Value) -> String {
-    let mut out =
-        String::from("rank  bot                          games    score   rate      elo  95% CI\n");
     let empty = vec![];
-    for (i, r) in standings["standings"].as_array().unwrap_or(&empty).iter().enumerate() {
+    let rows = standings["standings"].as_array().unwrap_or(&empty);
+    let width = rows.iter().map(|r| r["bot"].as_str().unwrap_or("").chars().count()).max();
+    let width = width.unwrap_or(0).max(3);
+    let mut out = format!(
+        "rank  {:<width$}  games    score   rate      elo  95% CI          failures\n",
+        "bot"
+    );
+    for (i, r) in rows.iter().enumerate() {
+        let ci = format!("[{}, {}]", r["elo_ci95"][0], r["elo_ci95"][1]);
         out.push_str(&format!(
-            "{:>4}  {:<26} {:>7} {:>8.1} {:>6.3} {:>8} [{}, {}]\n",
+            "{:>4}  {:<width$} {:>6} {:>8.1} {:>6.3} {:>8}  {:<15} {}\n",
             i + 1,
             r["bot"].as_str().unwrap_or(""),
-            r["games"],
+            r["games"].as_u64().unwrap_or(0),
             r["score"].as_f64().unwrap_or(0.0),
             r["score_rate"].as_f64().unwrap_or(0.0),
-            r["elo"],
-            r["elo_ci95"][0],
-            r["elo_ci95"][1]
+            r["elo"].to_string(), // a Value ignores widths; its text does not
+            ci,
+            failures_text(&r["failures"]),
         ));
     }
-    out.push_str("\npairing                                            games  scores\n");
-    for p in standings["pairings"].as_array().unwrap_or(&empty) {
-        let names: Vec<&str> =
-            p["bots"].as_array().unwrap_or(&empty).iter().filter_map(Value::as_str).collect();
-        out.push_str(&format!("{:<50} {:>6}  {}\n", names.join(" vs "), p["games"], p["scores"]));
+    let pairings = standings["pairings"].as_array().unwrap_or(&empty);
+    let names: Vec<String> = pairings
+        .iter()
+        .map(|p| {
+            let bots = p["bots"].as_array().unwrap_or(&empty);
+            bots.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" vs ")
+        })
+        .collect();
+    let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0).max(7);
+    out.push_str(&format!("\n{:<width$}  games  scores\n", "pairing"));
+    for (p, name) in pairings.iter().zip(&names) {
+        let games = p["games"].as_u64().unwrap_or(0);
+        out.push_str(&format!("{name:<width$} {games:>6}  {}\n", p["scores"]));
     }
     if let Some(s) = standings.get("sprt") {
         out.push_str(&format!(
@@ -126,4 +155,48 @@ pub fn render(standings: &Value) -> String {
         ));
     }
     out
+}
+
+/// A bot's failure counts in words, `-` for none: `3 timeout, 1 illegal`.
+fn failures_text(failures: &Value) -> String {
+    let counts: Vec<String> = failures
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter_map(|(kind, n)| n.as_u64().filter(|&n| n > 0).map(|n| format!("{n} {kind}")))
+        .collect();
+    if counts.is_empty() {
+        "-".into()
+    } else {
+        counts.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn long_labels_keep_the_columns_in_line_and_failures_show() {
+        let long = "battle/mc:preset=greedy,playouts=2000";
+        let table = render(&json!({
+            "standings": [
+                {"bot": long, "games": 10, "score": 6.0, "score_rate": 0.6, "elo": 70.4,
+                 "elo_ci95": [-50.0, 190.8], "failures": {"timeout": 3, "illegal": 0, "error": 1}},
+                {"bot": "battle/nash", "games": 10, "score": 4.0, "score_rate": 0.4, "elo": -70.4,
+                 "elo_ci95": [-190.8, 50.0], "failures": {"timeout": 0}},
+            ],
+            "pairings": [{"bots": [long, "battle/nash"], "games": 10, "scores": [6.0, 4.0]}],
+        }));
+        let lines: Vec<&str> = table.lines().collect();
+        // Every column starts at the same place on the header and on both rows.
+        let games_at = lines[0].find("games").unwrap();
+        assert_eq!(lines[1].find(" 10 ").map(|i| i + 3), Some(games_at + 5));
+        assert_eq!(lines[2].find(" 10 ").map(|i| i + 3), Some(games_at + 5));
+        let failures_at = lines[0].find("failures").unwrap();
+        assert_eq!(&lines[1][failures_at..], "1 error, 3 timeout");
+        assert_eq!(&lines[2][failures_at..], "-");
+        assert!(lines[5].starts_with(&format!("{long} vs battle/nash     10")), "{}", lines[5]);
+    }
 }

@@ -96,7 +96,7 @@ impl Phases {
 
 pub fn options() -> Vec<OptionSpec> {
     vec![
-        OptionSpec::float("temperature", 0.0, Some(0.0), Some(20.0), "0: always the best-scored move (the seed's player); above 0: softmax over the rule scores"),
+        OptionSpec::float("temperature", 0.0, Some(0.0), Some(20.0), "0: always the best-scored move (the paper's player); above 0: softmax over the rule scores"),
         OptionSpec::int("opening_above", 80, Some(0), Some(120), "the opening lasts while the board D total is above this"),
         OptionSpec::int("endgame_at_most", 40, Some(0), Some(120), "the endgame starts once the board D total is at most this"),
         OptionSpec::float("w_outside", 2.0, Some(-20.0), Some(20.0), "rule 1: points per own card further out"),
@@ -106,7 +106,7 @@ pub fn options() -> Vec<OptionSpec> {
         OptionSpec::float("w_single", 8.0, Some(0.0), Some(50.0), "rule 5, opening: bonus for playing the single playable card"),
         OptionSpec::float("w_distance", 0.25, Some(-5.0), Some(5.0), "rule 6: points per step from 7 (ahead: far, behind: near)"),
         OptionSpec::float("w_hold_pass", 10.0, Some(0.0), Some(50.0), "rules 5 and 7: bonus for passing (holding)"),
-        OptionSpec::float("w_judge", 2.0, Some(0.0), Some(20.0), "seed 2.2: points per step of the move judgement (see `judgement`)"),
+        OptionSpec::float("w_judge", 2.0, Some(0.0), Some(20.0), "paper §2.2: points per step of the move judgement (see `judgement`)"),
     ]
     .into_iter()
     .chain(readings::options())

@@ -113,13 +113,13 @@ pub fn options() -> Vec<OptionSpec> {
             "judgement",
             "difference",
             &["difference", "margin", "off"],
-            "seed 2.2 move judgement among playable cards: hand drop − board drop (difference), hand drop − board drop / players in (margin), or off",
+            "paper §2.2 move judgement among playable cards: hand drop − board drop (difference), hand drop − board drop / players in (margin), or off",
         ),
         OptionSpec::choice(
             "judgement_scope",
             "cards",
             &["cards", "moves"],
-            "seed 2.2 judgement compares the playable cards with each other (cards) or every move, a pass counting as lowering nothing (moves)",
+            "paper §2.2 judgement compares the playable cards with each other (cards) or every move, a pass counting as lowering nothing (moves)",
         ),
     ]
 }

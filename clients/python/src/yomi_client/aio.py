@@ -8,6 +8,7 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional, Union
 
 from .errors import closed, error_from_reply
 from .operations import MatchFollower, Operations
+from .transport import hello_params, quiet_env, serve_command, token_or_env
 
 Listener = Callable[[dict], Any]
 
@@ -26,26 +27,41 @@ class AsyncClient(Operations):
         self._task = asyncio.get_running_loop().create_task(self._read_all())
 
     @classmethod
-    async def tcp(cls, host: str = "127.0.0.1", port: int = 7878) -> "AsyncClient":
+    async def tcp(cls, host: str = "127.0.0.1", port: int = 7878,
+                  token: Optional[str] = None) -> "AsyncClient":
+        """Connects to `yomi serve --tcp`; with a token (or `$YOMI_TOKEN`), says `hello` with it first."""
         reader, writer = await asyncio.open_connection(host, port, limit=1 << 24)
 
         async def on_close() -> None:
             writer.close()
             await writer.wait_closed()
 
-        return cls(reader, writer, on_close)
+        return await cls(reader, writer, on_close)._introduce(token)
 
     @classmethod
-    async def spawn(cls, binary: str = "yomi", args: Optional[List[str]] = None) -> "AsyncClient":
+    async def spawn(cls, binary: str = "yomi", args: Optional[List[str]] = None,
+                    token: Optional[str] = None) -> "AsyncClient":
+        """Starts `binary serve --stdio ARGS`; its log says only warnings and errors unless
+        YOMI_LOG or RUST_LOG says otherwise."""
         child = await asyncio.create_subprocess_exec(
-            binary, "serve", "--stdio", *(args or []), stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE, limit=1 << 24)
+            *serve_command(binary, args), stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, env=quiet_env(), limit=1 << 24)
 
         async def on_close() -> None:
             child.stdin.close()
             await child.wait()
 
-        return cls(child.stdout, child.stdin, on_close)
+        return await cls(child.stdout, child.stdin, on_close)._introduce(token)
+
+    async def _introduce(self, token: Optional[str]) -> "AsyncClient":
+        token = token_or_env(token)
+        if token is not None:
+            try:
+                await self.request("hello", **hello_params(token))
+            except BaseException:
+                await self.close()
+                raise
+        return self
 
     async def __aenter__(self) -> "AsyncClient":
         return self

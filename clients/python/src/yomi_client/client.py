@@ -4,21 +4,27 @@ from __future__ import annotations
 import json
 import socket
 import subprocess
-from typing import Any, Callable, Dict, IO, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
-from .errors import YomiError, closed, error_from_reply
+from .errors import closed, error_from_reply
 from .operations import MatchFollower, Operations
+from .transport import hello_params, quiet_env, serve_command, token_or_env
 
 Listener = Callable[[dict], None]
 
 
 class Client(Operations):
     """One protocol session. Requests block until their reply; events that arrive meanwhile go
-    to the listeners registered with `on` and to `events` (most recent last)."""
+    to the listeners registered with `on` and to `events` (most recent last).
 
-    def __init__(self, reader: IO[str], writer: IO[str], close: Callable[[], None]):
-        self._reader = reader
-        self._writer = writer
+    Lines are read from a binary stream and written with a separate call: a text wrapper that
+    both reads and writes (`socket.makefile("rw")`) drops the lines it has read ahead when it
+    writes, which loses replies and events that arrive together."""
+
+    def __init__(self, readline: Callable[[], bytes], write: Callable[[bytes], None],
+                 close: Callable[[], None]):
+        self._readline = readline
+        self._write = write
         self._close = close
         self._next_id = 1
         self._replies: Dict[Any, dict] = {}
@@ -26,29 +32,48 @@ class Client(Operations):
         self.events: List[dict] = []
 
     @classmethod
-    def tcp(cls, host: str = "127.0.0.1", port: int = 7878, timeout: Optional[float] = None) -> "Client":
+    def tcp(cls, host: str = "127.0.0.1", port: int = 7878, timeout: Optional[float] = None,
+            token: Optional[str] = None) -> "Client":
+        """Connects to `yomi serve --tcp`. With a token (or `$YOMI_TOKEN`), says `hello` with it
+        first. `timeout` bounds each wait for the server, in seconds (raises `TimeoutError`)."""
         sock = socket.create_connection((host, port), timeout=timeout)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        stream = sock.makefile("rw", encoding="utf-8", newline="\n")
+        reader = sock.makefile("rb")
 
         def close() -> None:
-            stream.close()
+            reader.close()
             sock.close()
 
-        return cls(stream, stream, close)
+        return cls(reader.readline, sock.sendall, close)._introduce(token)
 
     @classmethod
-    def spawn(cls, binary: str = "yomi", args: Optional[List[str]] = None) -> "Client":
-        """Starts `binary serve --stdio ARGS` and talks to it; closing ends the process."""
-        child = subprocess.Popen([binary, "serve", "--stdio", *(args or [])], stdin=subprocess.PIPE,
-                                 stdout=subprocess.PIPE, text=True, encoding="utf-8")
+    def spawn(cls, binary: str = "yomi", args: Optional[List[str]] = None,
+              token: Optional[str] = None) -> "Client":
+        """Starts `binary serve --stdio ARGS` and talks to it; closing ends the process. Its log
+        says only warnings and errors unless YOMI_LOG or RUST_LOG says otherwise."""
+        child = subprocess.Popen(serve_command(binary, args), stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, env=quiet_env())
+
+        def write(data: bytes) -> None:
+            child.stdin.write(data)
+            child.stdin.flush()
 
         def close() -> None:
             child.stdin.close()
             child.wait(timeout=10)
             child.stdout.close()
 
-        return cls(child.stdout, child.stdin, close)
+        return cls(child.stdout.readline, write, close)._introduce(token)
+
+    def _introduce(self, token: Optional[str]) -> "Client":
+        token = token_or_env(token)
+        if token is not None:
+            try:
+                self.request("hello", **hello_params(token))
+            except BaseException:
+                self.close()
+                raise
+        return self
 
     def __enter__(self) -> "Client":
         return self
@@ -68,8 +93,7 @@ class Client(Operations):
         """Sends a request without waiting; returns its id (see `wait`)."""
         request_id = self._next_id
         self._next_id += 1
-        self._writer.write(json.dumps({**params, "id": request_id, "op": op}) + "\n")
-        self._writer.flush()
+        self._write((json.dumps({**params, "id": request_id, "op": op}) + "\n").encode())
         return request_id
 
     def wait(self, request_id: int) -> Any:
@@ -111,7 +135,7 @@ class Client(Operations):
         return result
 
     def _read_one(self) -> None:
-        line = self._reader.readline()
+        line = self._readline()
         if not line:
             raise closed()
         message = json.loads(line)

@@ -39,7 +39,8 @@ class ConnectionClosed(YomiError):
 
 
 class Refused(YomiError):
-    """Not allowed now: a forbidden path, a conflicting state, a plugin that does not load."""
+    """Not allowed now: a forbidden path, a conflicting state, a plugin that does not load, a
+    limit reached, or a missing or wrong token."""
 
 
 _FAMILIES = {
@@ -48,7 +49,7 @@ _FAMILIES = {
     InvalidOption: ["invalid_option", "ambiguous_bot"],
     BotFailure: ["bot_error", "plugin_panic", "timeout", "crashed", "illegal_action"],
     ConnectionClosed: ["disconnected"],
-    Refused: ["forbidden", "conflict", "plugin_load"],
+    Refused: ["forbidden", "conflict", "plugin_load", "limit_exceeded", "unauthorized"],
 }
 _BY_CODE = {code: cls for cls, codes in _FAMILIES.items() for code in codes}
 

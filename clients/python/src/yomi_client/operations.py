@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from .transport import CLIENT_NAME
+
 
 def _given(**params: Any) -> dict:
     """Drops parameters left at None, so the server applies its defaults."""
@@ -17,7 +19,7 @@ class Operations:
     def request(self, op: str, **params: Any) -> Any:  # pragma: no cover - provided by clients
         raise NotImplementedError
 
-    def hello(self, client: str = "yomi_client (python)"):
+    def hello(self, client: str = CLIENT_NAME):
         return self.request("hello", protocol=1, client=client)
 
     def ping(self):
