@@ -174,8 +174,10 @@ fn tcp_clients_give_their_token_in_hello_and_get_its_role() {
     stranger.assert_alive();
     let hello = stranger.ok("hello", json!({}));
     assert_eq!(hello["role"], Value::Null);
+    // A wrong guess costs the connection.
     assert_eq!(stranger.err("hello", json!({"token": "guess"})), "unauthorized");
-    assert_eq!(stranger.err("catalog", json!({})), "unauthorized");
+    assert!(stranger.is_closed_within(Duration::from_secs(5)));
+    server.wait_log(&["closing the connection: it gave a wrong token"]);
 
     let mut player_conn = server.connect();
     let hello = player_conn.ok("hello", json!({"token": player}));

@@ -34,7 +34,7 @@ pub const FEATURES: &[&str] = &[
 ];
 
 /// Introduces the server; with a token, grants its role to the session (a wrong token is
-/// `unauthorized` and leaves the session as it was). `role` is null until a token is given. An
+/// `unauthorized`, and the connection closes after that reply). `role` is null until a token is given. An
 /// operator already (stdio, a loopback client of a server without tokens) has nothing to gain,
 /// so its token is not checked: a client with `YOMI_TOKEN` set works against either.
 pub fn hello(session: &mut Session, params: Hello) -> Result<Value, ErrorInfo> {
@@ -43,7 +43,9 @@ pub fn hello(session: &mut Session, params: Hello) -> Result<Value, ErrorInfo> {
     }
     let operator = session.role() == Some(Role::Operator);
     if let (Some(token), false) = (&params.token, operator) {
-        session.access = Access::Granted(session.shared.config.auth.role_for(token)?);
+        let granted = session.shared.config.auth.role_for(token);
+        session.access = granted.as_ref().map_or(Access::Refused, |role| Access::Granted(*role));
+        granted?;
     }
     Ok(json!({
         "protocol": PROTOCOL_VERSION,

@@ -217,13 +217,16 @@ pub enum Access {
     Granted(Role),
     /// Only `hello` (with a token) and `ping` until a token is given.
     Pending,
+    /// It gave a wrong token: the connection closes after that reply, so guessing costs a
+    /// connection per guess.
+    Refused,
 }
 
 impl Access {
     pub fn role(self) -> Option<Role> {
         match self {
             Access::Granted(role) => Some(role),
-            Access::Pending => None,
+            Access::Pending | Access::Refused => None,
         }
     }
 }

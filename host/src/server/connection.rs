@@ -174,6 +174,10 @@ pub async fn serve_frames<F, D, Fut>(
         if !sent {
             break;
         }
+        if session.access == Access::Refused {
+            tracing::warn!(peer, "closing the connection: it gave a wrong token");
+            break;
+        }
         waited = false;
     }
     session.close().await;

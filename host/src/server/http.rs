@@ -240,7 +240,7 @@ async fn index(State(http): State<Http>, uri: Uri, headers: HeaderMap) -> Respon
         )
             .into_response(),
         (Ok(Access::Granted(_)), None) => asset("index.html").await,
-        (Ok(Access::Pending), None) => (
+        (Ok(Access::Pending | Access::Refused), None) => (
             StatusCode::UNAUTHORIZED,
             "yomi needs its token: open the playground URL `yomi serve --http` printed \
              (http://HOST:PORT/?token=...)\n",
