@@ -11,8 +11,9 @@ use yomi_plugin::rng::derive_seed;
 use yomi_plugin::{ErrorCode, ErrorInfo, Options};
 
 use crate::cards::DealSet;
+use crate::estimate::{estimate, Scoring};
 use crate::game::{Deals, Session, SessionConfig, START_CHIPS};
-use crate::hand::{evaluate, winner, Category, EvalRules, TieRule};
+use crate::hand::{evaluate, winner, Category, EvalRules, ScoreMode, TieRule};
 use crate::player::FuzzyPlayer;
 use crate::{player_options, MODELS};
 
@@ -125,7 +126,15 @@ pub struct RunStats {
 
 /// The player options whose values are readings of the seed's words (REPRODUCTION.md): every
 /// row that depends on the players names their values.
-pub const READING_KEYS: [&str; 4] = ["loose_late", "drop_check", "drop_sets", "potential_margin"];
+pub const READING_KEYS: [&str; 7] = [
+    "loose_late",
+    "drop_check",
+    "drop_sets",
+    "potential_margin",
+    "bluff_score",
+    "bluff_late",
+    "passive_limit",
+];
 
 /// Player option changes applied to both players of every run (`--reading key=value`).
 pub type Reading = Options;
@@ -246,6 +255,59 @@ pub fn run(
         }
     }
     Ok(s)
+}
+
+/// How the superiority estimate leans at turn 5 with neutral tendencies (infer = 0, so the
+/// estimate is (3.2)'s expect = F(com) − F(hum_expect)), over the deals of `set`, under `mode`:
+/// the share of deals in which the first actor, the second, and both judge themselves behind,
+/// and the means of F(com) and F(hum_expect). F(hum_expect) above 0.5 is the lean: the score
+/// distribution is skewed to the right, so its mean lies above its median.
+pub fn estimate_lean(set: &DealSet, mode: ScoreMode) -> Vec<Row> {
+    let s = Scoring { mode, eval: EvalRules::default() };
+    let (mut behind, mut both, mut f_com, mut f_hum) = ([0u64; 2], 0u64, 0.0, 0.0);
+    for d in &set.deals {
+        let mut b = [false; 2];
+        for p in 0..2 {
+            let opp_up = &d.cards[1 - p][2..6];
+            let e = estimate(&d.cards[p], opp_up, 3, 0.0, 4.0 / 6.0, &[50.0; 18], s);
+            b[p] = e.result < 0.0;
+            behind[p] += u64::from(b[p]);
+            f_com += e.p;
+            f_hum += e.p - e.expect;
+        }
+        both += u64::from(b[0] && b[1]);
+    }
+    let n = set.deals.len() as u64;
+    let name = match mode {
+        ScoreMode::RankRefined => "rank-refined",
+        ScoreMode::CategoryOnly => "category-only",
+    };
+    let row = format!("turn 5, neutral tendencies, score_mode={name}");
+    let share = |k: u64| {
+        let [lo, hi] = wilson(k as f64, n);
+        (k as f64 / n.max(1) as f64, Some([lo, hi]))
+    };
+    let mut rows = Vec::new();
+    for (column, k) in [
+        ("first actor judges itself behind", behind[0]),
+        ("second actor judges itself behind", behind[1]),
+        ("both judge themselves behind", both),
+    ] {
+        let (v, ci) = share(k);
+        rows.push(Row::new("estimate", &row, column, None, v, ci, n));
+    }
+    for (column, sum) in [("mean F(com)", f_com), ("mean F(hum_expect)", f_hum)] {
+        rows.push(Row::new(
+            "estimate",
+            &row,
+            column,
+            None,
+            sum / (2 * n).max(1) as f64,
+            None,
+            2 * n,
+        ));
+    }
+    rows
 }
 
 /// Welch's t statistic of `a` against `b` (positive when a's mean is larger).
@@ -414,7 +476,11 @@ pub fn rows(
         None,
         games as u64,
     ));
-    // Table 4.1 describes the deal set; every later row comes from the players.
+    for mode in [ScoreMode::RankRefined, ScoreMode::CategoryOnly] {
+        rows.extend(estimate_lean(&chosen[0].1, mode));
+    }
+    // Table 4.1 and the estimate's lean describe the deal set; every later row comes from the
+    // players.
     let deal_set_rows = rows.len();
     // runs[set][reveal][model][seating]
     type Job<'a> = Box<dyn FnOnce() -> Result<RunStats, ErrorInfo> + Send + 'a>;
@@ -670,12 +736,14 @@ mod tests {
         let default = reading_label(&parse_reading(&[]).unwrap()).unwrap();
         assert_eq!(
             default,
-            "loose_late=continue, drop_check=interval, drop_sets=words, potential_margin=1.3"
+            "loose_late=continue, drop_check=action, drop_sets=words, potential_margin=1.3, \
+             bluff_score=category, bluff_late=check, passive_limit=rescale"
         );
         let late = parse_reading(&pairs(&["loose_late=table", "potential_margin=1.5"])).unwrap();
         assert_eq!(
             reading_label(&late).unwrap(),
-            "loose_late=table, drop_check=interval, drop_sets=words, potential_margin=1.5"
+            "loose_late=table, drop_check=action, drop_sets=words, potential_margin=1.5, \
+             bluff_score=category, bluff_late=check, passive_limit=rescale"
         );
         // A change outside the reading keys still tells its rows apart from the default's.
         let scaled = parse_reading(&pairs(&["drop_scale=0.25"])).unwrap();
