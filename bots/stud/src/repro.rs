@@ -427,6 +427,60 @@ fn parallel<T: Send>(jobs: Vec<Box<dyn FnOnce() -> T + Send + '_>>) -> Vec<T> {
     slots.into_iter().flatten().collect()
 }
 
+/// Tables 4.2–4.4 from one deal set's 24 runs (indexed by reveal, model, seating), beside the
+/// seed's numbers.
+fn table_rows(runs: &[Vec<Vec<RunStats>>], games: usize) -> Vec<Row> {
+    let n = games as u64;
+    let mut rows = Vec::new();
+    for (ri, table) in TABLES.iter().enumerate() {
+        for model in 0..4 {
+            for (si, first) in [true, false].iter().enumerate() {
+                let r = &runs[ri][model][si];
+                let label =
+                    format!("{}{}", MODELS[model].0.to_uppercase(), if *first { "" } else { "_2" });
+                let seed_row = SEED[ri][model * 2 + si];
+                let (mean_net, [lo, hi]) = mean_ci(&r.nets);
+                rows.push(Row::new(
+                    table,
+                    &label,
+                    COLUMNS[0],
+                    Some(seed_row[0]),
+                    (mean_net * games as f64).round(),
+                    Some([lo * games as f64, hi * games as f64]),
+                    n,
+                ));
+                for k in 1..7 {
+                    let [a, b] = wilson(r.counts[k] as f64, n);
+                    rows.push(Row::new(
+                        table,
+                        &label,
+                        COLUMNS[k],
+                        Some(seed_row[k]),
+                        r.counts[k] as f64,
+                        Some([a * games as f64, b * games as f64]),
+                        n,
+                    ));
+                }
+            }
+        }
+    }
+    rows
+}
+
+/// The readings a default run also plays (one option changed each, both players), Tables
+/// 4.2–4.4 on the main deal set under each, so that every reading's rows come from one command.
+pub const ALTERNATIVES: [&str; 9] = [
+    "bluff_score=refined",
+    "bluff_score=hand-category",
+    "bluff_late=carry",
+    "passive_limit=cap",
+    "drop_check=interval",
+    "loose_late=table",
+    "loose_late=middle",
+    "drop_sets=even",
+    "potential_margin=1.5",
+];
+
 /// All rows of the reproduction: `sets` deal sets (the first is the main one), `games` per run,
 /// both players with the option changes of `reading` (none for the default reading). Rows that
 /// depend on the players name the reading.
@@ -438,6 +492,12 @@ pub fn rows(
 ) -> Result<Vec<Row>, ErrorInfo> {
     let t0 = std::time::Instant::now();
     let label = reading_label(reading)?;
+    // Without `--reading`, every other reading's Tables 4.2–4.4 too.
+    let alternatives: Vec<Reading> = if reading.is_empty() {
+        ALTERNATIVES.iter().map(|a| parse_reading(&[a.to_string()])).collect::<Result<_, _>>()?
+    } else {
+        vec![]
+    };
     let chosen = closest_deal_sets(400, sets.max(1), games);
     let mut rows = Vec::new();
     let (cats, out) = deal_set_profile(&chosen[0].1);
@@ -502,6 +562,19 @@ pub fn rows(
             jobs.push(Box::new(move || run(adapt_set, model, "random", first, s, true, reading)));
         }
     }
+    for alt in &alternatives {
+        for reveal in REVEALS {
+            for model in 0..4 {
+                for first in [true, false] {
+                    let s =
+                        derive_seed(seed ^ chosen[0].0, (model * 2 + usize::from(first)) as u64);
+                    jobs.push(Box::new(move || {
+                        run(adapt_set, model, reveal, first, s, false, alt)
+                    }));
+                }
+            }
+        }
+    }
     let mut flat = parallel(jobs).into_iter().collect::<Result<Vec<_>, _>>()?.into_iter();
     let mut runs: Vec<Vec<Vec<Vec<RunStats>>>> = Vec::new();
     for _ in 0..chosen.len() {
@@ -509,40 +582,16 @@ pub fn rows(
             (0..3).map(|_| (0..4).map(|_| flat.by_ref().take(2).collect()).collect()).collect(),
         );
     }
-    let adaptive: Vec<RunStats> = flat.collect();
-    let n = games as u64;
-    for (ri, table) in TABLES.iter().enumerate() {
-        for model in 0..4 {
-            for (si, first) in [true, false].iter().enumerate() {
-                let r = &runs[0][ri][model][si];
-                let label =
-                    format!("{}{}", MODELS[model].0.to_uppercase(), if *first { "" } else { "_2" });
-                let seed_row = SEED[ri][model * 2 + si];
-                let (mean_net, [lo, hi]) = mean_ci(&r.nets);
-                rows.push(Row::new(
-                    table,
-                    &label,
-                    COLUMNS[0],
-                    Some(seed_row[0]),
-                    (mean_net * games as f64).round(),
-                    Some([lo * games as f64, hi * games as f64]),
-                    n,
-                ));
-                for k in 1..7 {
-                    let [a, b] = wilson(r.counts[k] as f64, n);
-                    rows.push(Row::new(
-                        table,
-                        &label,
-                        COLUMNS[k],
-                        Some(seed_row[k]),
-                        r.counts[k] as f64,
-                        Some([a * games as f64, b * games as f64]),
-                        n,
-                    ));
-                }
-            }
-        }
+    let adaptive: Vec<RunStats> = flat.by_ref().take(8).collect();
+    let mut alternative_rows = Vec::new();
+    for alt in &alternatives {
+        let runs: Vec<Vec<Vec<RunStats>>> =
+            (0..3).map(|_| (0..4).map(|_| flat.by_ref().take(2).collect()).collect()).collect();
+        let name = reading_label(alt)?;
+        alternative_rows.extend(table_rows(&runs, games).into_iter().map(|r| r.reading(&name)));
     }
+    let n = games as u64;
+    rows.extend(table_rows(&runs[0], games));
     for (si, set_runs) in runs.iter().enumerate() {
         for (k, (holds, low, high)) in conclusions(set_runs).into_iter().enumerate() {
             rows.push(Row::new(
@@ -714,12 +763,13 @@ pub fn rows(
         None,
         t0.elapsed().as_secs_f64().round(),
         None,
-        (runs.len() * 24 + 8) as u64 * n,
+        (runs.len() * 24 + 8 + alternatives.len() * 24) as u64 * n,
     ));
     Ok(rows
         .into_iter()
         .enumerate()
         .map(|(i, r)| if i >= deal_set_rows { r.reading(&label) } else { r })
+        .chain(alternative_rows)
         .collect())
 }
 
@@ -748,6 +798,20 @@ mod tests {
         // A change outside the reading keys still tells its rows apart from the default's.
         let scaled = parse_reading(&pairs(&["drop_scale=0.25"])).unwrap();
         assert_eq!(reading_label(&scaled).unwrap(), format!("{default}, drop_scale=0.25"));
+    }
+
+    #[test]
+    fn every_alternative_is_one_valid_change_with_its_own_name() {
+        let default = reading_label(&parse_reading(&[]).unwrap()).unwrap();
+        let mut names: Vec<String> = ALTERNATIVES
+            .iter()
+            .map(|a| reading_label(&parse_reading(&pairs(&[a])).unwrap()).unwrap())
+            .collect();
+        names.push(default);
+        let n = names.len();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), n);
     }
 
     #[test]
