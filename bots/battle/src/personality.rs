@@ -158,7 +158,7 @@ pub fn options() -> Vec<OptionSpec> {
         OptionSpec::choice("bias", "none", &BIASES, "favoured action class (paper §6.2)"),
         OptionSpec::float("alpha", 0.0, None, None, "bias strength α of eq. (6.1); negative avoids the class"),
         OptionSpec::choice("bias_on", "noisy", &BIAS_ON, "which win rate eq. (6.1) corrects: noisy = each noisy matrix's p_δ (the paper's words), true = the true p before the noise"),
-        OptionSpec::bool("clamp_bias", false, "clamp p to [0,1] inside eq. (6.1)'s factor (spec U20); off is the paper's literal formula"),
+        OptionSpec::bool("clamp_bias", true, "clamp p to [0,1] inside eq. (6.1)'s factor, so a noisy p_δ outside [0,1] gets the small variation (about α) the paper says p_δ near 0 or 1 gets (the default); off: the formula applied to any p_δ"),
     ]
 }
 
@@ -193,7 +193,7 @@ impl Personality {
         bias: Bias::None,
         alpha: 0.0,
         bias_on: BiasOn::Noisy,
-        clamp_bias: false,
+        clamp_bias: true,
     };
 
     pub fn from_options(options: &Options) -> Result<Personality, ErrorInfo> {
@@ -366,9 +366,10 @@ mod tests {
         let p = Personality { alpha: 0.03, bias: Bias::Attack, ..Personality::NASH };
         assert!((p.biased(0.0) - 0.03).abs() < 1e-12);
         assert!((p.biased(0.5) - (0.5 + 6.0 * 0.03)).abs() < 1e-12);
-        // The literal formula flips the bias far outside [0, 1]; clamping does not.
-        assert!(p.biased(-0.2) < -0.2);
-        assert!(Personality { clamp_bias: true, ..p }.biased(-0.2) > -0.2);
+        // Unclamped, the formula flips the bias far outside [0, 1]; clamped (the default) it
+        // shifts by α there, as at the ends.
+        assert!((p.biased(-0.2) - (-0.2 + 0.03)).abs() < 1e-12);
+        assert!(Personality { clamp_bias: false, ..p }.biased(-0.2) < -0.2);
     }
 
     #[test]

@@ -470,15 +470,15 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
     rows.extend(exploiter_rows(games, &mut next_seed)?);
     progress("exploiter", &start);
 
-    // Table 6.2's large-δ cells again with p clamped to [0, 1] inside eq. (6.1)'s factor (spec
-    // U20): at δ 0.2 the normal-variable noise often pushes p outside [0, 1], where the literal
-    // factor turns negative and flips the bias.
+    // Table 6.2's large-δ cells again without the clamp of eq. (6.1)'s factor: at δ 0.2 the
+    // normal-variable noise often pushes p outside [0, 1], where the unclamped factor turns
+    // negative and flips the bias.
     for (alpha, win) in [(0.03, 0.326), (0.06, 0.382)] {
         let mut p = delta_nash("normal-variable", 0.2, "attack", alpha);
-        p.options["clamp_bias"] = json!(true);
+        p.options["clamp_bias"] = json!(false);
         let t = duel(&p, &nash, games, next_seed())?;
         let column = format!("α = {alpha}, δ = 0.2");
-        rows.push(rate_row("6.2", "win rate", &column, Some(win), &t).reading(CLAMPED));
+        rows.push(rate_row("6.2", "win rate", &column, Some(win), &t).reading(UNCLAMPED));
         rows.push(
             share_row(
                 "6.2",
@@ -488,10 +488,10 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
                 t.choices.attacks,
                 t.choices.decisions,
             )
-            .reading(CLAMPED),
+            .reading(UNCLAMPED),
         );
     }
-    progress("clamped bias variant", &start);
+    progress("unclamped bias variant", &start);
 
     // The other reading of where eq. (6.1) enters: on the true win rate, before the noise. The
     // four bias players again, and table 6.2's cell where the gap to the seed is largest.
@@ -518,13 +518,13 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
     );
     progress("bias on the true win rate", &start);
 
-    // The clamped reading at the figure settings too (δ 0.05): the noisy entries of the many
-    // exactly-0 and exactly-1 cells leave [0, 1] there as well, where the literal factor differs.
-    let biased = bias_duels(&json!({"clamp_bias": true}), games, &mut next_seed)?;
+    // The unclamped reading at the figure settings too (δ 0.05): the noisy entries of the many
+    // exactly-0 and exactly-1 cells leave [0, 1] there as well, where the two factors differ.
+    let biased = bias_duels(&json!({"clamp_bias": false}), games, &mut next_seed)?;
     rows.extend(
-        bias_rows(&plain.choices, &biased, CLAMPED).into_iter().filter(|r| r.row != "delta nash"),
+        bias_rows(&plain.choices, &biased, UNCLAMPED).into_iter().filter(|r| r.row != "delta nash"),
     );
-    progress("clamped bias at the figure settings", &start);
+    progress("unclamped bias at the figure settings", &start);
     Ok(rows)
 }
 
@@ -533,8 +533,8 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
 const NOISY: &str = "bias_on=noisy";
 /// The other reading: on the true p, before the noise.
 const TRUE: &str = "bias_on=true";
-/// The default reading with p clamped to [0, 1] inside eq. (6.1)'s factor (spec U20).
-const CLAMPED: &str = "bias_on=noisy, clamp_bias=true";
+/// The default reading without the clamp of p to [0, 1] inside eq. (6.1)'s factor (spec U20).
+const UNCLAMPED: &str = "bias_on=noisy, clamp_bias=false";
 
 /// The four bias players of table 6.1 and figures 6.1–6.2 (normal-variable noise, δ 0.05,
 /// α 0.03) against Nash, with `extra` options choosing the reading of eq. (6.1).

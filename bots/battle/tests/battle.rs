@@ -216,7 +216,7 @@ fn the_repro_rows_have_the_stable_shape() {
     let seeded = rows.iter().filter(|r| r["seed"].is_number()).count();
     assert_eq!(
         seeded, 69,
-        "every seed number the issue asks for, plus the clamp_bias=true and bias_on=true readings"
+        "every seed number the issue asks for, plus the clamp_bias=false and bias_on=true readings"
     );
     let err = BattlePlugin
         .command(&["repro".to_string(), "--games".into(), "0".into()], &CommandContext::default())

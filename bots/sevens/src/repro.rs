@@ -160,7 +160,7 @@ pub const READINGS: [(&str, &str); 7] = [
     ("endgame_pass=blocks", r#"{"endgame_pass": "blocks"}"#),
     ("judgement=margin", r#"{"judgement": "margin"}"#),
     ("judgement=off", r#"{"judgement": "off"}"#),
-    ("judgement_scope=moves", r#"{"judgement_scope": "moves"}"#),
+    ("judgement_scope=cards", r#"{"judgement_scope": "cards"}"#),
     // Section 3 as first built: no judgement, every lone card held, the old opening bonus.
     (
         "judgement=off, single_hold=always, w_single=3",
@@ -170,7 +170,7 @@ pub const READINGS: [(&str, &str); 7] = [
 
 /// The reading label of the default player's rows: every reading option at its default.
 pub const DEFAULT_READING: &str =
-    "single_hold=blocks, ak_hold=pass, endgame_pass=always, judgement=difference, judgement_scope=cards";
+    "single_hold=blocks, ak_hold=pass, endgame_pass=always, judgement=difference, judgement_scope=moves";
 
 /// Weights of the seed 2.2 judgement played besides the default (2, rule 1's points per card).
 pub const JUDGE_WEIGHTS: [f64; 3] = [0.5, 1.0, 4.0];

@@ -65,15 +65,16 @@ fn judgement_prefers_the_card_that_gives_the_others_least() {
         "10D",
     ];
     let d = position([&["8S"], &["2D", "AH"], &["3C"]], &middle, [1, 3, 3]);
-    let mut cards = agent("dvalue", None, json!({}), 1);
+    let mut cards = agent("dvalue", None, json!({"judgement_scope": "cards"}), 1);
     assert_eq!(act(cards.as_mut(), &d), json!("8S"));
-    let mut moves = agent("dvalue", None, json!({"judgement_scope": "moves"}), 1);
+    let mut moves = agent("dvalue", None, json!({}), 1);
     assert_eq!(act(moves.as_mut(), &d), json!("pass"));
 }
 
 #[test]
 fn rule_5_single_card_played_in_the_opening_held_later() {
-    let mut bot = agent("dvalue", None, json!({}), 1);
+    // Rule 5 alone: the judgement ranks the cards only, so it never holds a card itself.
+    let mut bot = agent("dvalue", None, json!({"judgement_scope": "cards"}), 1);
     // Opening (board D 120 - small), hand D low: play the only card.
     let d = position([&["6S"], &FILL, &["3C"]], &[], [2, 3, 3]);
     assert_eq!(act(bot.as_mut(), &d), json!("6S"));
@@ -89,6 +90,10 @@ fn rule_5_single_card_played_in_the_opening_held_later() {
     // With one pass left the rule does not apply.
     let d = position([&["8S"], &["2D", "AH"], &["3C"]], &middle, [1, 3, 3]);
     assert_eq!(act(bot.as_mut(), &d), json!("8S"));
+    // The default judgement over every move still holds it: 8S brings five spades closer for
+    // the others and none of ours.
+    let mut default = agent("dvalue", None, json!({}), 1);
+    assert_eq!(act(default.as_mut(), &d), json!("pass"));
     // A lone ace stops nobody: held only when the hold is read as applying to any card.
     let d = position([&["AH"], &["2D", "8S"], &["3C"]], &middle, [2, 3, 3]);
     assert_eq!(act(bot.as_mut(), &d), json!("AH"));

@@ -8,6 +8,7 @@
 //! - [`cli`]: `yomi stud eval | compare | deals | repro`.
 
 pub mod baseline;
+pub mod bluff;
 pub mod cards;
 pub mod classify;
 pub mod cli;
@@ -68,8 +69,11 @@ pub fn player_options(model: Option<(&str, &str)>) -> Vec<OptionSpec> {
         OptionSpec::int("history", 5, Some(1), Some(1000), "past modification amounts averaged by the change rule"),
         OptionSpec::float("drop_scale", 1.0, Some(0.0), Some(1.0), "multiplies the fuzzy drop intention (sensitivity to the reconstructed Fig. 3.7 sets; 1 = as reconstructed)"),
         OptionSpec::choice("loose_late", "continue", &["continue", "middle", "table"], "a loose player inferior from turn 5: continue = no drop on judgement (§4.2.1 sets no drop threshold and §3.3.2 has no fuzzy inference); middle = the §3.3.1 drop table with the turn held at 4; table = the §3.3.1 drop table, End column included"),
-        OptionSpec::choice("drop_check", "interval", &["interval", "action"], "the drop judgement runs once per betting interval (§3, facing a raise it calls) or at every action"),
+        OptionSpec::choice("drop_check", "action", &["action", "interval"], "the drop judgement runs at every action, facing a raise included (Table 3.2 reads the opponent's bet), or once per betting interval (facing a raise later in it, it calls)"),
         OptionSpec::choice("drop_sets", "words", &["words", "even"], "Fig. 3.7 drop-intention sets: words = ZO near 0, PS1/PS2 small, PB1/PB2 big, as §3.3.1 says; even = five evenly spaced triangles"),
+        OptionSpec::choice("bluff_score", "category", &bluff::BluffScore::NAMES, "the scores the bluff condition compares (potential at least potential_margin above the actual hand): refined = both rank-refined; category = both the 0-9 category score; hand-category = the actual hand as its category, the potential refined"),
+        OptionSpec::choice("bluff_late", "check", &["check", "carry"], "bluff mode at turns 6-7: check = the condition afresh at each reveal and interval; carry = kept once entered at turn 5"),
+        OptionSpec::choice("passive_limit", "rescale", &["rescale", "cap"], "passive bets: rescale = (3.6) with upper replaced by passive_cap x upper; cap = (3.6) as it is, capped at passive_cap x upper"),
         OptionSpec::bool("adapt", false, "adapt the bluff margin to the classified opponent style (x0.75 against tight, x1.5 against loose)"),
     ]
 }

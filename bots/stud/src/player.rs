@@ -9,9 +9,10 @@ use yomi_plugin::api::opt;
 use yomi_plugin::rng::{seeded, Rng as SeededRng};
 use yomi_plugin::{ActReply, ActRequest, Agent, ErrorCode, ErrorInfo, Options};
 
+use crate::bluff::{looks, looks_of_each, BluffScore, Looks};
 use crate::cards::{mask, Card};
 use crate::classify::{classify, OppStats, Style};
-use crate::estimate::{estimate, potential, rule_name, Estimate, Scoring};
+use crate::estimate::{estimate, rule_name, Estimate, Scoring};
 use crate::fuzzy::{centroid, Mf, DROP_EVEN, DROP_WORDS, THREE};
 use crate::hand::{evaluate, EvalRules, ScoreMode};
 use crate::learning::{Learner, Record};
@@ -49,10 +50,34 @@ pub enum LooseLate {
 pub enum DropCheck {
     /// Once per betting interval, at the player's first action in it (§3: "以上の一連の意思決定を
     /// ベッティングインターバルごとに行う", the series of decisions is made each betting
-    /// interval); facing a raise later in the same interval it calls.
+    /// interval); facing a raise later in the same interval it calls — a rule the seed does not
+    /// state.
     PerInterval,
-    /// At every action, facing a raise included.
+    /// At every action, facing a raise included (the default): the series of Fig. 3.1 is the
+    /// seed's only way to decide, and Table 3.2's "相手の賭け金が多くなってきたらドロップする意図"
+    /// (an intention to drop as the opponent's bets grow) reads the very bet a raise makes.
     PerAction,
+}
+
+/// Bluff mode at turns 6 and 7 (option `bluff_late`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BluffLate {
+    /// Each interval checks the condition afresh, with the card just revealed among the shown
+    /// ones (Fig. 3.5 runs at every turn; Fig. 3.8 asks 「potential があるか」 at every reveal).
+    Check,
+    /// Once entered at turn 5 the mode is kept: the strongest-looking card is revealed and the
+    /// player does not drop on judgement again.
+    Carry,
+}
+
+/// How the passive models keep bets small (option `passive_limit`). §4.2.1: 「賭ける金額の上限値を
+/// 0.7∗upper までに制約」.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PassiveLimit {
+    /// (3.6) with `upper` replaced by 0.7·upper: the limit of (3.6) is constrained.
+    Rescale,
+    /// (3.6) as it is, the bet then capped: min(C_bet, 0.7·upper).
+    Cap,
 }
 
 /// Which hole card to turn up (spec §3.4, §5.2).
@@ -73,6 +98,7 @@ pub struct Config {
     pub drop: DropStyle,
     pub passive: bool,
     pub passive_cap: f64,
+    pub passive_limit: PassiveLimit,
     pub reveal: Reveal,
     pub margin: f64,
     pub slowplay_weakest: f64,
@@ -84,6 +110,8 @@ pub struct Config {
     pub drop_scale: f64,
     pub loose_late: LooseLate,
     pub drop_check: DropCheck,
+    pub bluff_score: BluffScore,
+    pub bluff_late: BluffLate,
     /// [ZO, PS1, PS2, PB1, PB2] of Fig. 3.7.
     pub drop_sets: [Mf; 5],
 }
@@ -117,6 +145,10 @@ impl Config {
             },
             passive: opt::str(o, "bet_style")? == "passive",
             passive_cap: range("passive_cap", 0.0, 1.0)?,
+            passive_limit: match opt::str(o, "passive_limit")? {
+                "cap" => PassiveLimit::Cap,
+                _ => PassiveLimit::Rescale,
+            },
             reveal: match opt::str(o, "reveal")? {
                 "random" => Reveal::Random,
                 "strong-first" => Reveal::StrongFirst,
@@ -139,6 +171,11 @@ impl Config {
             drop_check: match opt::str(o, "drop_check")? {
                 "action" => DropCheck::PerAction,
                 _ => DropCheck::PerInterval,
+            },
+            bluff_score: BluffScore::parse(opt::str(o, "bluff_score")?),
+            bluff_late: match opt::str(o, "bluff_late")? {
+                "carry" => BluffLate::Carry,
+                _ => BluffLate::Check,
             },
             drop_sets: match opt::str(o, "drop_sets")? {
                 "even" => DROP_EVEN,
@@ -253,16 +290,14 @@ impl FuzzyPlayer {
         e
     }
 
-    /// Potential of revealing each hole card: face-up cards plus it, the rest unknown.
-    fn potentials(&self, view: &View) -> Vec<(Card, f64)> {
-        let table = mask(&view.up) | mask(&view.opp_up);
-        view.hole
-            .iter()
-            .map(|h| {
-                let shown: Vec<Card> = view.up.iter().copied().chain([*h]).collect();
-                (*h, potential(&shown, view.hole.len() - 1, table, self.cfg.scoring))
-            })
-            .collect()
+    /// How revealing each hole card looks: face-up cards plus it, the rest unknown.
+    fn looks_of_each(&self, view: &View) -> Vec<(Card, Looks)> {
+        looks_of_each(&view.up, &view.hole, &view.opp_up, self.cfg.scoring, self.cfg.bluff_score)
+    }
+
+    /// In bluff mode carried from turn 5 (`bluff_late: carry`), at turns 6 and 7.
+    fn carrying_bluff(&self, view: &View) -> bool {
+        self.cfg.bluff_late == BluffLate::Carry && self.bluffed && view.turn >= 6
     }
 
     /// The card at the extreme potential, ties broken at random.
@@ -280,7 +315,8 @@ impl FuzzyPlayer {
     }
 
     fn reveal(&mut self, view: &View, e: &Estimate) -> Decided {
-        let pots = self.potentials(view);
+        let looks = self.looks_of_each(view);
+        let pots: Vec<(Card, f64)> = looks.iter().map(|(c, l)| (*c, l.potential)).collect();
         let pick_random = |s: &mut Self| *pots.choose(&mut s.rng).unwrap_or(&pots[0]);
         let strategy = if self.cfg.reveal == Reveal::Bluff && !self.cfg.bluff {
             Reveal::Random
@@ -309,8 +345,11 @@ impl FuzzyPlayer {
                 }
             }
             Reveal::Bluff => {
-                let (card, p) = self.extreme(&pots, true);
-                if p - e.com >= self.margin() {
+                let (card, _) = self.extreme(&pots, true);
+                let over = looks.iter().map(|l| l.1.over_hand).fold(f64::MIN, f64::max);
+                if self.carrying_bluff(view) {
+                    (card, "inferior, bluff mode carried: strongest-looking card")
+                } else if over >= self.margin() {
                     (card, "inferior: strongest-looking card (bluff)")
                 } else {
                     self.must_drop = true;
@@ -371,25 +410,28 @@ impl FuzzyPlayer {
             } else if self.cfg.drop == DropStyle::Tight || !self.cfg.bluff {
                 return Ok(drop("inferior from turn 5", None));
             } else {
-                let pstar = if self.must_drop {
-                    f64::MIN
-                } else if view.turn == 5 {
-                    self.potentials(view).iter().map(|p| p.1).fold(f64::MIN, f64::max)
+                let (s, reading) = (self.cfg.scoring, self.cfg.bluff_score);
+                let best = if view.turn == 5 {
+                    let each = self.looks_of_each(view).into_iter().map(|l| l.1);
+                    each.reduce(|a, b| Looks {
+                        potential: a.potential.max(b.potential),
+                        over_hand: a.over_hand.max(b.over_hand),
+                    })
                 } else {
-                    potential(
-                        &view.up,
-                        view.hole.len(),
-                        mask(&view.up) | mask(&view.opp_up),
-                        self.cfg.scoring,
-                    )
+                    let table = mask(&view.up) | mask(&view.opp_up);
+                    Some(looks(&view.up, view.hole.len(), table, &view.own(), s, reading))
                 };
-                if pstar - e.com < self.margin() {
-                    return Ok(drop(
-                        "inferior, and no card makes the hand look strong enough to bluff",
-                        None,
-                    ));
+                let best = best.filter(|_| !self.must_drop);
+                let carried = self.carrying_bluff(view);
+                match best {
+                    Some(l) if carried || l.over_hand >= self.margin() => bluff = Some(l.potential),
+                    _ => {
+                        return Ok(drop(
+                            "inferior, and no card makes the hand look strong enough to bluff",
+                            None,
+                        ))
+                    }
                 }
-                bluff = Some(pstar);
                 self.bluffed = true;
             }
         }
@@ -404,15 +446,20 @@ impl FuzzyPlayer {
                 "inconsistent observation: no betting action is legal",
             )
         })?;
-        if self.cfg.passive {
-            upper = lower.max((self.cfg.passive_cap * upper as f64).floor() as u64);
+        // The passive cap of 0.7·upper, as a rescaled (3.6) or as a cap on its bet.
+        let passive_max = lower.max((self.cfg.passive_cap * upper as f64).floor() as u64);
+        if self.cfg.passive && self.cfg.passive_limit == PassiveLimit::Rescale {
+            upper = passive_max;
         }
         let a = match bluff {
             Some(p) => 0.5 * p / 9.0 + 0.5,
             None => 0.5 * e.result + 0.5 + self.noise(),
         }
         .clamp(0.0, 1.0);
-        let amount = (lower as f64 + a * (upper - lower) as f64).floor() as u64;
+        let mut amount = (lower as f64 + a * (upper - lower) as f64).floor() as u64;
+        if self.cfg.passive && self.cfg.passive_limit == PassiveLimit::Cap {
+            amount = amount.min(passive_max);
+        }
         let mut explain = explain;
         explain["a"] = json!(a);
         explain["bounds"] = json!([lower, upper]);

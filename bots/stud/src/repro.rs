@@ -11,8 +11,9 @@ use yomi_plugin::rng::derive_seed;
 use yomi_plugin::{ErrorCode, ErrorInfo, Options};
 
 use crate::cards::DealSet;
+use crate::estimate::{estimate, Scoring};
 use crate::game::{Deals, Session, SessionConfig, START_CHIPS};
-use crate::hand::{evaluate, winner, Category, EvalRules, TieRule};
+use crate::hand::{evaluate, winner, Category, EvalRules, ScoreMode, TieRule};
 use crate::player::FuzzyPlayer;
 use crate::{player_options, MODELS};
 
@@ -125,7 +126,15 @@ pub struct RunStats {
 
 /// The player options whose values are readings of the seed's words (REPRODUCTION.md): every
 /// row that depends on the players names their values.
-pub const READING_KEYS: [&str; 4] = ["loose_late", "drop_check", "drop_sets", "potential_margin"];
+pub const READING_KEYS: [&str; 7] = [
+    "loose_late",
+    "drop_check",
+    "drop_sets",
+    "potential_margin",
+    "bluff_score",
+    "bluff_late",
+    "passive_limit",
+];
 
 /// Player option changes applied to both players of every run (`--reading key=value`).
 pub type Reading = Options;
@@ -248,6 +257,59 @@ pub fn run(
     Ok(s)
 }
 
+/// How the superiority estimate leans at turn 5 with neutral tendencies (infer = 0, so the
+/// estimate is (3.2)'s expect = F(com) − F(hum_expect)), over the deals of `set`, under `mode`:
+/// the share of deals in which the first actor, the second, and both judge themselves behind,
+/// and the means of F(com) and F(hum_expect). F(hum_expect) above 0.5 is the lean: the score
+/// distribution is skewed to the right, so its mean lies above its median.
+pub fn estimate_lean(set: &DealSet, mode: ScoreMode) -> Vec<Row> {
+    let s = Scoring { mode, eval: EvalRules::default() };
+    let (mut behind, mut both, mut f_com, mut f_hum) = ([0u64; 2], 0u64, 0.0, 0.0);
+    for d in &set.deals {
+        let mut b = [false; 2];
+        for p in 0..2 {
+            let opp_up = &d.cards[1 - p][2..6];
+            let e = estimate(&d.cards[p], opp_up, 3, 0.0, 4.0 / 6.0, &[50.0; 18], s);
+            b[p] = e.result < 0.0;
+            behind[p] += u64::from(b[p]);
+            f_com += e.p;
+            f_hum += e.p - e.expect;
+        }
+        both += u64::from(b[0] && b[1]);
+    }
+    let n = set.deals.len() as u64;
+    let name = match mode {
+        ScoreMode::RankRefined => "rank-refined",
+        ScoreMode::CategoryOnly => "category-only",
+    };
+    let row = format!("turn 5, neutral tendencies, score_mode={name}");
+    let share = |k: u64| {
+        let [lo, hi] = wilson(k as f64, n);
+        (k as f64 / n.max(1) as f64, Some([lo, hi]))
+    };
+    let mut rows = Vec::new();
+    for (column, k) in [
+        ("first actor judges itself behind", behind[0]),
+        ("second actor judges itself behind", behind[1]),
+        ("both judge themselves behind", both),
+    ] {
+        let (v, ci) = share(k);
+        rows.push(Row::new("estimate", &row, column, None, v, ci, n));
+    }
+    for (column, sum) in [("mean F(com)", f_com), ("mean F(hum_expect)", f_hum)] {
+        rows.push(Row::new(
+            "estimate",
+            &row,
+            column,
+            None,
+            sum / (2 * n).max(1) as f64,
+            None,
+            2 * n,
+        ));
+    }
+    rows
+}
+
 /// Welch's t statistic of `a` against `b` (positive when a's mean is larger).
 fn welch_t(a: &[f64], b: &[f64]) -> f64 {
     let mv = |x: &[f64]| {
@@ -365,6 +427,60 @@ fn parallel<T: Send>(jobs: Vec<Box<dyn FnOnce() -> T + Send + '_>>) -> Vec<T> {
     slots.into_iter().flatten().collect()
 }
 
+/// Tables 4.2–4.4 from one deal set's 24 runs (indexed by reveal, model, seating), beside the
+/// seed's numbers.
+fn table_rows(runs: &[Vec<Vec<RunStats>>], games: usize) -> Vec<Row> {
+    let n = games as u64;
+    let mut rows = Vec::new();
+    for (ri, table) in TABLES.iter().enumerate() {
+        for model in 0..4 {
+            for (si, first) in [true, false].iter().enumerate() {
+                let r = &runs[ri][model][si];
+                let label =
+                    format!("{}{}", MODELS[model].0.to_uppercase(), if *first { "" } else { "_2" });
+                let seed_row = SEED[ri][model * 2 + si];
+                let (mean_net, [lo, hi]) = mean_ci(&r.nets);
+                rows.push(Row::new(
+                    table,
+                    &label,
+                    COLUMNS[0],
+                    Some(seed_row[0]),
+                    (mean_net * games as f64).round(),
+                    Some([lo * games as f64, hi * games as f64]),
+                    n,
+                ));
+                for k in 1..7 {
+                    let [a, b] = wilson(r.counts[k] as f64, n);
+                    rows.push(Row::new(
+                        table,
+                        &label,
+                        COLUMNS[k],
+                        Some(seed_row[k]),
+                        r.counts[k] as f64,
+                        Some([a * games as f64, b * games as f64]),
+                        n,
+                    ));
+                }
+            }
+        }
+    }
+    rows
+}
+
+/// The readings a default run also plays (one option changed each, both players), Tables
+/// 4.2–4.4 on the main deal set under each, so that every reading's rows come from one command.
+pub const ALTERNATIVES: [&str; 9] = [
+    "bluff_score=refined",
+    "bluff_score=hand-category",
+    "bluff_late=carry",
+    "passive_limit=cap",
+    "drop_check=interval",
+    "loose_late=table",
+    "loose_late=middle",
+    "drop_sets=even",
+    "potential_margin=1.5",
+];
+
 /// All rows of the reproduction: `sets` deal sets (the first is the main one), `games` per run,
 /// both players with the option changes of `reading` (none for the default reading). Rows that
 /// depend on the players name the reading.
@@ -376,6 +492,12 @@ pub fn rows(
 ) -> Result<Vec<Row>, ErrorInfo> {
     let t0 = std::time::Instant::now();
     let label = reading_label(reading)?;
+    // Without `--reading`, every other reading's Tables 4.2–4.4 too.
+    let alternatives: Vec<Reading> = if reading.is_empty() {
+        ALTERNATIVES.iter().map(|a| parse_reading(&[a.to_string()])).collect::<Result<_, _>>()?
+    } else {
+        vec![]
+    };
     let chosen = closest_deal_sets(400, sets.max(1), games);
     let mut rows = Vec::new();
     let (cats, out) = deal_set_profile(&chosen[0].1);
@@ -414,7 +536,11 @@ pub fn rows(
         None,
         games as u64,
     ));
-    // Table 4.1 describes the deal set; every later row comes from the players.
+    for mode in [ScoreMode::RankRefined, ScoreMode::CategoryOnly] {
+        rows.extend(estimate_lean(&chosen[0].1, mode));
+    }
+    // Table 4.1 and the estimate's lean describe the deal set; every later row comes from the
+    // players.
     let deal_set_rows = rows.len();
     // runs[set][reveal][model][seating]
     type Job<'a> = Box<dyn FnOnce() -> Result<RunStats, ErrorInfo> + Send + 'a>;
@@ -436,6 +562,19 @@ pub fn rows(
             jobs.push(Box::new(move || run(adapt_set, model, "random", first, s, true, reading)));
         }
     }
+    for alt in &alternatives {
+        for reveal in REVEALS {
+            for model in 0..4 {
+                for first in [true, false] {
+                    let s =
+                        derive_seed(seed ^ chosen[0].0, (model * 2 + usize::from(first)) as u64);
+                    jobs.push(Box::new(move || {
+                        run(adapt_set, model, reveal, first, s, false, alt)
+                    }));
+                }
+            }
+        }
+    }
     let mut flat = parallel(jobs).into_iter().collect::<Result<Vec<_>, _>>()?.into_iter();
     let mut runs: Vec<Vec<Vec<Vec<RunStats>>>> = Vec::new();
     for _ in 0..chosen.len() {
@@ -443,40 +582,16 @@ pub fn rows(
             (0..3).map(|_| (0..4).map(|_| flat.by_ref().take(2).collect()).collect()).collect(),
         );
     }
-    let adaptive: Vec<RunStats> = flat.collect();
-    let n = games as u64;
-    for (ri, table) in TABLES.iter().enumerate() {
-        for model in 0..4 {
-            for (si, first) in [true, false].iter().enumerate() {
-                let r = &runs[0][ri][model][si];
-                let label =
-                    format!("{}{}", MODELS[model].0.to_uppercase(), if *first { "" } else { "_2" });
-                let seed_row = SEED[ri][model * 2 + si];
-                let (mean_net, [lo, hi]) = mean_ci(&r.nets);
-                rows.push(Row::new(
-                    table,
-                    &label,
-                    COLUMNS[0],
-                    Some(seed_row[0]),
-                    (mean_net * games as f64).round(),
-                    Some([lo * games as f64, hi * games as f64]),
-                    n,
-                ));
-                for k in 1..7 {
-                    let [a, b] = wilson(r.counts[k] as f64, n);
-                    rows.push(Row::new(
-                        table,
-                        &label,
-                        COLUMNS[k],
-                        Some(seed_row[k]),
-                        r.counts[k] as f64,
-                        Some([a * games as f64, b * games as f64]),
-                        n,
-                    ));
-                }
-            }
-        }
+    let adaptive: Vec<RunStats> = flat.by_ref().take(8).collect();
+    let mut alternative_rows = Vec::new();
+    for alt in &alternatives {
+        let runs: Vec<Vec<Vec<RunStats>>> =
+            (0..3).map(|_| (0..4).map(|_| flat.by_ref().take(2).collect()).collect()).collect();
+        let name = reading_label(alt)?;
+        alternative_rows.extend(table_rows(&runs, games).into_iter().map(|r| r.reading(&name)));
     }
+    let n = games as u64;
+    rows.extend(table_rows(&runs[0], games));
     for (si, set_runs) in runs.iter().enumerate() {
         for (k, (holds, low, high)) in conclusions(set_runs).into_iter().enumerate() {
             rows.push(Row::new(
@@ -648,12 +763,13 @@ pub fn rows(
         None,
         t0.elapsed().as_secs_f64().round(),
         None,
-        (runs.len() * 24 + 8) as u64 * n,
+        (runs.len() * 24 + 8 + alternatives.len() * 24) as u64 * n,
     ));
     Ok(rows
         .into_iter()
         .enumerate()
         .map(|(i, r)| if i >= deal_set_rows { r.reading(&label) } else { r })
+        .chain(alternative_rows)
         .collect())
 }
 
@@ -670,16 +786,32 @@ mod tests {
         let default = reading_label(&parse_reading(&[]).unwrap()).unwrap();
         assert_eq!(
             default,
-            "loose_late=continue, drop_check=interval, drop_sets=words, potential_margin=1.3"
+            "loose_late=continue, drop_check=action, drop_sets=words, potential_margin=1.3, \
+             bluff_score=category, bluff_late=check, passive_limit=rescale"
         );
         let late = parse_reading(&pairs(&["loose_late=table", "potential_margin=1.5"])).unwrap();
         assert_eq!(
             reading_label(&late).unwrap(),
-            "loose_late=table, drop_check=interval, drop_sets=words, potential_margin=1.5"
+            "loose_late=table, drop_check=action, drop_sets=words, potential_margin=1.5, \
+             bluff_score=category, bluff_late=check, passive_limit=rescale"
         );
         // A change outside the reading keys still tells its rows apart from the default's.
         let scaled = parse_reading(&pairs(&["drop_scale=0.25"])).unwrap();
         assert_eq!(reading_label(&scaled).unwrap(), format!("{default}, drop_scale=0.25"));
+    }
+
+    #[test]
+    fn every_alternative_is_one_valid_change_with_its_own_name() {
+        let default = reading_label(&parse_reading(&[]).unwrap()).unwrap();
+        let mut names: Vec<String> = ALTERNATIVES
+            .iter()
+            .map(|a| reading_label(&parse_reading(&pairs(&[a])).unwrap()).unwrap())
+            .collect();
+        names.push(default);
+        let n = names.len();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), n);
     }
 
     #[test]

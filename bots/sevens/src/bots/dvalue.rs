@@ -28,9 +28,9 @@
 //! lot and the board's little is good, one that lowers only the board's is bad. Default
 //! (`judgement`: `difference`): 2 × (hand drop − board drop), i.e. −2 per step the card brings the
 //! others' cards closer, the same 2 points per card as rule 1 (`margin`: hand drop − board drop /
-//! players in; `off`), counted from the best playable card's value so that it orders the cards
-//! and leaves the pass decisions to rules 3, 5 and 7 (`judgement_scope`: `cards`; `moves` counts
-//! from the pass, which lowers nothing, so a card bad enough is held).
+//! players in; `off`), counted from the pass, which lowers neither total, so a card bad enough is
+//! held (`judgement_scope`: `moves`; `cards` counts from the best playable card's value, so that
+//! it only orders the cards and leaves the pass decisions to rules 3, 5 and 7).
 //!
 //! A pass starts at −6 (played only when a rule asks for it or nothing else is legal) and a pass
 //! that would put the player out at −100. `temperature` > 0 samples a move with probability

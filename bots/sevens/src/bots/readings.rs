@@ -59,11 +59,13 @@ pub enum MoveJudgement {
 /// What the seed 2.2 judgement compares: "手札を出す際に" (when playing a card from the hand).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JudgementScope {
-    /// The playable cards against each other (the words: it judges cards being played); the pass
-    /// is left to rules 3, 5 and 7.
+    /// The playable cards against each other only; the pass is left to rules 3, 5 and 7.
     Cards,
-    /// Every move, the pass included as a move that lowers neither total: a card judged bad
-    /// enough loses to a pass.
+    /// Every move, the pass included (the default). The sentence judges a play absolutely, "自分に
+    /// 有利な手" / "自分に不利な手" (favourable / unfavourable to oneself), on a scale whose zero is
+    /// the move that changes neither total — the pass; a card "不利" by it is worse than not
+    /// playing it, and table 1 shows the students' rules decide 出さない (not playing) as often as
+    /// 出す. Rules 3, 5 and 7 name passes they require, not the only ones allowed.
     Moves,
 }
 
@@ -84,7 +86,7 @@ impl Default for Readings {
             ak_hold: AkHold::Pass,
             endgame_pass: EndgamePass::Always,
             judgement: MoveJudgement::Difference,
-            judgement_scope: JudgementScope::Cards,
+            judgement_scope: JudgementScope::Moves,
         }
     }
 }
@@ -117,7 +119,7 @@ pub fn options() -> Vec<OptionSpec> {
         ),
         OptionSpec::choice(
             "judgement_scope",
-            "cards",
+            "moves",
             &["cards", "moves"],
             "paper §2.2 judgement compares the playable cards with each other (cards) or every move, a pass counting as lowering nothing (moves)",
         ),
@@ -145,8 +147,8 @@ impl Readings {
                 _ => MoveJudgement::Difference,
             },
             judgement_scope: match opt::str(options, "judgement_scope")? {
-                "moves" => JudgementScope::Moves,
-                _ => JudgementScope::Cards,
+                "cards" => JudgementScope::Cards,
+                _ => JudgementScope::Moves,
             },
         })
     }
