@@ -21,6 +21,7 @@
 pub mod abi;
 pub mod api;
 pub mod call;
+pub mod capability;
 pub mod cli;
 pub mod declare;
 pub mod dispatch;

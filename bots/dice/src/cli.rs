@@ -272,10 +272,10 @@ fn profile_cmd(
         let seq = parse_faces(&[text.to_string()], config.sides)?;
         profile::derive(&seq, config.sides, config.length).map_err(invalid)?;
         store
-            .put(player, config.sides, &seq)
+            .put(player, config.sides, &seq, None)
             .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e))?;
     }
-    let (sides, seq) = store
+    let profile::Saved { sides, sequence: seq, .. } = store
         .get(player)
         .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e))?
         .ok_or_else(|| {

@@ -62,14 +62,14 @@ fn declaration() -> Declaration {
                 Preset::new("gentle", "half the way from plain to natural", json!({"strength": 0.5})),
             ])
             .methods(vec![
-                MethodInfo::new("roll", "{player?, board?, position?} -> {face} (with a board: {face, trap, p, verdict, window})")
+                MethodInfo::new("roll", "{player?, key?, board?, position?} -> {face} (with a board: {face, trap, p, verdict, window})")
                     .params(vec![OptionSpec::int("position", 0, Some(0), Some(board::MAX_SQUARES as i64 - 1), "the player's square on the board")]),
-                MethodInfo::new("rolls", "{n, player?} -> {faces}: the next n faces of the player's stream")
+                MethodInfo::new("rolls", "{n, player?, key?} -> {faces}: the next n faces of the player's stream")
                     .params(vec![OptionSpec::int("n", 1, Some(1), Some(MAX_REQUEST_FACES), "faces to roll")]),
                 MethodInfo::new("sequence", "{length?, seed?} -> {faces, err, steps}: one natural block")
                     .params(vec![OptionSpec::int("length", 50, Some(1), Some(MAX_REQUEST_FACES), "faces in the block")]),
                 MethodInfo::new("score", "{faces} -> {features: {F1..F15}, err}"),
-                MethodInfo::new("profile", "{player, sequence?} -> {player, saved, persistent, ranges}: learn or show a player's ranges"),
+                MethodInfo::new("profile", "{player, sequence?, key?} -> {player, saved, persistent, ranges, key?}: learn or show a player's ranges; saving a new profile returns the key that reaches it"),
             ]),
         )
         .bot(

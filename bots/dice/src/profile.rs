@@ -55,46 +55,83 @@ impl Store {
         let path = dir.join(DB_FILE);
         let conn =
             Connection::open(&path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        let prepare = |e: rusqlite::Error| format!("cannot prepare {}: {e}", path.display());
         conn.execute_batch(
-            "CREATE TABLE IF NOT EXISTS profiles (player TEXT PRIMARY KEY, sides INTEGER NOT NULL, sequence TEXT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS profiles (player TEXT PRIMARY KEY, sides INTEGER NOT NULL, sequence TEXT NOT NULL, key_sha256 TEXT)",
         )
-        .map_err(|e| format!("cannot prepare {}: {e}", path.display()))?;
+        .map_err(prepare)?;
+        // Profiles saved before keys existed: the column, NULL (the operator's, from the CLI).
+        let has_key: bool = conn
+            .query_row(
+                "SELECT COUNT(*) FROM pragma_table_info('profiles') WHERE name = 'key_sha256'",
+                [],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n > 0)
+            .map_err(prepare)?;
+        if !has_key {
+            conn.execute_batch("ALTER TABLE profiles ADD COLUMN key_sha256 TEXT")
+                .map_err(prepare)?;
+        }
         Ok(Store { conn })
     }
 
-    /// Saves (or replaces) a player's hand-written sequence.
-    pub fn put(&self, player: &str, sides: u8, sequence: &[u8]) -> Result<(), String> {
+    /// Saves (or replaces) a player's hand-written sequence. A new profile keeps `key_digest`
+    /// (the digest of the key its client got back; `None` from the operator's CLI); a replaced
+    /// one keeps the digest it had.
+    pub fn put(
+        &self,
+        player: &str,
+        sides: u8,
+        sequence: &[u8],
+        key_digest: Option<&str>,
+    ) -> Result<(), String> {
         let text = serde_json::to_string(sequence).map_err(|e| e.to_string())?;
         self.conn
             .execute(
-                "INSERT INTO profiles (player, sides, sequence) VALUES (?1, ?2, ?3)
+                "INSERT INTO profiles (player, sides, sequence, key_sha256) VALUES (?1, ?2, ?3, ?4)
                  ON CONFLICT(player) DO UPDATE SET sides = excluded.sides, sequence = excluded.sequence",
-                params![player, sides, text],
+                params![player, sides, text, key_digest],
             )
             .map(|_| ())
             .map_err(|e| format!("cannot save profile `{player}`: {e}"))
     }
 
-    /// A player's sides and sequence, if saved.
-    pub fn get(&self, player: &str) -> Result<Option<(u8, Vec<u8>)>, String> {
-        let row: Option<(u8, String)> = self
+    /// A player's saved profile, if any.
+    pub fn get(&self, player: &str) -> Result<Option<Saved>, String> {
+        let row: Option<(u8, String, Option<String>)> = self
             .conn
             .query_row(
-                "SELECT sides, sequence FROM profiles WHERE player = ?1",
+                "SELECT sides, sequence, key_sha256 FROM profiles WHERE player = ?1",
                 params![player],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .optional()
             .map_err(|e| format!("cannot read profile `{player}`: {e}"))?;
-        row.map(|(sides, text)| {
-            Ok((
-                sides,
-                serde_json::from_str(&text)
-                    .map_err(|e| format!("profile `{player}` is damaged: {e}"))?,
-            ))
+        row.map(|(sides, text, key_digest)| {
+            let sequence = serde_json::from_str(&text)
+                .map_err(|e| format!("profile `{player}` is damaged: {e}"))?;
+            Ok(Saved { sides, sequence, key_digest })
         })
         .transpose()
     }
+
+    /// How many profiles are saved.
+    pub fn count(&self) -> Result<u64, String> {
+        self.conn
+            .query_row("SELECT COUNT(*) FROM profiles", [], |r| r.get::<_, i64>(0))
+            .map(|n| n as u64)
+            .map_err(|e| format!("cannot count profiles: {e}"))
+    }
+}
+
+/// A saved profile.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Saved {
+    pub sides: u8,
+    pub sequence: Vec<u8>,
+    /// The digest of the key that reaches it; `None` for the operator's profiles (the CLI's).
+    pub key_digest: Option<String>,
 }
 
 #[cfg(test)]

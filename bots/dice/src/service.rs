@@ -7,13 +7,14 @@ use std::path::PathBuf;
 
 use serde_json::{json, Value};
 use yomi_plugin::api::opt;
+use yomi_plugin::capability;
 use yomi_plugin::rng::{derive_seed, seeded, Rng as SeededRng};
 use yomi_plugin::{ErrorCode, ErrorInfo, OptionSpec, Options, Service};
 
 use crate::board::Board;
 use crate::control::{TrapControl, Verdict};
 use crate::features::{compute, NAMES};
-use crate::profile::{self, Store};
+use crate::profile::{self, Saved, Store};
 use crate::ranges::Ranges;
 use crate::search::{generate, uniform, Method, Params};
 use crate::stream::Dice;
@@ -26,8 +27,15 @@ pub const MAX_FACES: usize = 100_000;
 /// long as the agent.
 pub const MAX_PLAYERS: usize = 1_000;
 
+/// Profiles a data directory keeps for clients: each new one is a row on disk a client makes.
+pub const MAX_PROFILES: u64 = 100_000;
+
 fn bad(message: impl Into<String>) -> ErrorInfo {
     ErrorInfo::new(ErrorCode::BotError, message)
+}
+
+fn forbidden(message: String) -> ErrorInfo {
+    ErrorInfo::new(ErrorCode::Forbidden, message)
 }
 
 /// The bot's options: its personality.
@@ -148,6 +156,9 @@ pub struct DiceBot {
     /// Profiles of this agent's life when there is no data directory.
     memory: HashMap<String, (u8, Vec<u8>)>,
     store: Option<Store>,
+    /// The keys this agent was given (saving a profile) or shown (`key`), by player: a saved
+    /// profile is reached only with its key, so one client cannot read or replace another's.
+    keys: HashMap<String, String>,
 }
 
 impl DiceBot {
@@ -169,13 +180,79 @@ impl DiceBot {
             players: HashMap::new(),
             memory: HashMap::new(),
             store,
+            keys: HashMap::new(),
         })
     }
 
+    /// The saved profile of `player` this agent may use: one saved with a key it holds, or one
+    /// of the operator's (saved from the CLI, which every client may use and none may replace).
     fn saved_profile(&self, player: &str) -> Result<Option<(u8, Vec<u8>)>, ErrorInfo> {
-        match &self.store {
-            Some(store) => store.get(player).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e)),
-            None => Ok(self.memory.get(player).cloned()),
+        let Some(store) = &self.store else { return Ok(self.memory.get(player).cloned()) };
+        let saved = store.get(player).map_err(|e| ErrorInfo::new(ErrorCode::Internal, e))?;
+        Ok(saved.filter(|s| self.reaches(player, s)).map(|s| (s.sides, s.sequence)))
+    }
+
+    fn reaches(&self, player: &str, saved: &Saved) -> bool {
+        match &saved.key_digest {
+            None => true,
+            Some(digest) => self.keys.get(player).is_some_and(|k| capability::digest(k) == *digest),
+        }
+    }
+
+    /// Keeps the `key` a request shows for its player; a stream that ran without it restarts,
+    /// so the profile the key reaches takes effect.
+    fn remember_key(&mut self, player: &str, params: &Value) -> Result<(), ErrorInfo> {
+        match params.get("key") {
+            None | Some(Value::Null) => Ok(()),
+            Some(Value::String(key)) => {
+                if self.keys.get(player) != Some(key) {
+                    if !self.keys.contains_key(player) && self.keys.len() >= MAX_PLAYERS {
+                        return Err(ErrorInfo::new(
+                            ErrorCode::LimitExceeded,
+                            format!("this agent already holds {MAX_PLAYERS} players' keys"),
+                        ));
+                    }
+                    self.keys.insert(player.to_string(), key.clone());
+                    self.players.remove(player);
+                }
+                Ok(())
+            }
+            Some(other) => Err(bad(format!("`key` must be a string, got {other}"))),
+        }
+    }
+
+    /// Saves a player's sequence in the data directory: a new profile gets a key (returned), a
+    /// saved one is replaced only by a holder of its key.
+    fn save_profile(&mut self, player: &str, seq: &[u8]) -> Result<Option<String>, ErrorInfo> {
+        let internal = |e: String| ErrorInfo::new(ErrorCode::Internal, e);
+        let Some(store) = &self.store else {
+            self.memory.insert(player.to_string(), (self.config.sides, seq.to_vec()));
+            return Ok(None);
+        };
+        match store.get(player).map_err(internal)? {
+            None => {
+                if store.count().map_err(internal)? >= MAX_PROFILES {
+                    return Err(ErrorInfo::new(
+                        ErrorCode::LimitExceeded,
+                        format!("the data directory already keeps {MAX_PROFILES} dice profiles"),
+                    ));
+                }
+                let key = capability::new_key();
+                let digest = capability::digest(&key);
+                store.put(player, self.config.sides, seq, Some(&digest)).map_err(internal)?;
+                self.keys.insert(player.to_string(), key.clone());
+                Ok(Some(key))
+            }
+            Some(saved) if saved.key_digest.is_none() => Err(forbidden(format!(
+                "the profile of `{player}` is the operator's: change it with `yomi dice profile`"
+            ))),
+            Some(saved) if self.reaches(player, &saved) => {
+                store.put(player, self.config.sides, seq, None).map_err(internal)?;
+                Ok(None)
+            }
+            Some(_) => Err(forbidden(format!(
+                "`{player}` has a saved profile: give its `key` (the one saving it returned)"
+            ))),
         }
     }
 
@@ -195,6 +272,7 @@ impl DiceBot {
             Some(Value::String(s)) => s.clone(),
             Some(other) => return Err(bad(format!("`player` must be a string, got {other}"))),
         };
+        self.remember_key(&name, params)?;
         if !self.players.contains_key(&name) {
             if self.players.len() >= MAX_PLAYERS {
                 return Err(ErrorInfo::new(
@@ -269,24 +347,21 @@ impl DiceBot {
             .and_then(Value::as_str)
             .ok_or_else(|| bad("`player` (a name) is required"))?
             .to_string();
+        self.remember_key(&player, params)?;
+        let mut key = None;
         if let Some(seq) = params.get("sequence") {
             let seq = faces(seq, self.config.sides)?;
             profile::derive(&seq, self.config.sides, self.config.length).map_err(bad)?;
-            match &self.store {
-                Some(store) => store
-                    .put(&player, self.config.sides, &seq)
-                    .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e))?,
-                None => {
-                    self.memory.insert(player.clone(), (self.config.sides, seq));
-                }
-            }
+            key = self.save_profile(&player, &seq)?;
             // The player's stream restarts with the new ranges.
             self.players.remove(&player);
         }
         let saved = self.saved_profile(&player)?.is_some();
-        Ok(
-            json!({"player": player, "saved": saved, "persistent": self.store.is_some(), "ranges": self.ranges_for(&player)?.to_json()}),
-        )
+        let mut reply = json!({"player": player, "saved": saved, "persistent": self.store.is_some(), "ranges": self.ranges_for(&player)?.to_json()});
+        if let Some(key) = key {
+            reply["key"] = json!(key);
+        }
+        Ok(reply)
     }
 }
 

@@ -123,14 +123,42 @@ fn profiles_survive_a_restart() {
         .call("profile", &json!({"player": "ann", "sequence": seq}))
         .unwrap();
     assert_eq!(set["persistent"], json!(true));
+    let key = set["key"].as_str().expect("a new profile returns its key").to_string();
     let mut again = agent(json!({}), Some(dir.clone()));
-    let got = again.call("profile", &json!({"player": "ann"})).unwrap();
+    let got = again.call("profile", &json!({"player": "ann", "key": key})).unwrap();
     assert_eq!(got["saved"], json!(true));
     assert_eq!(got["ranges"], set["ranges"]);
     assert_ne!(got["ranges"], Ranges::table2().to_json());
     // Her stream uses her ranges: doubles are allowed more often than under table 2.
     let rolls = faces(&again.call("rolls", &json!({"n": 2000, "player": "ann"})).unwrap());
     assert_eq!(rolls.len(), 2000);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_saved_profile_is_reached_only_with_its_key() {
+    let dir = std::env::temp_dir().join(format!("yomi-dice-keys-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let seq: Vec<u8> =
+        "4525143326144641355542665654121422351611".bytes().map(|b| b - b'0').collect();
+    let mut owner = agent(json!({}), Some(dir.clone()));
+    let key = owner.call("profile", &json!({"player": "ann", "sequence": seq})).unwrap()["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Another client sees no profile of hers, and cannot replace it.
+    let mut other = agent(json!({}), Some(dir.clone()));
+    let seen = other.call("profile", &json!({"player": "ann"})).unwrap();
+    assert_eq!(seen["saved"], json!(false));
+    assert_eq!(seen["ranges"], Ranges::table2().to_json());
+    let replace = json!({"player": "ann", "sequence": seq, "key": "0".repeat(32)});
+    let refused = other.call("profile", &replace).unwrap_err();
+    assert_eq!(refused.code, ErrorCode::Forbidden, "{}", refused.message);
+    // Her own agent replaces it without showing the key again; the key is unchanged.
+    let replaced = owner.call("profile", &json!({"player": "ann", "sequence": seq})).unwrap();
+    assert!(replaced.get("key").is_none(), "{replaced}");
+    let with_key = other.call("profile", &json!({"player": "ann", "key": key})).unwrap();
+    assert_eq!(with_key["saved"], json!(true));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -3,9 +3,9 @@
 
 use std::collections::BTreeSet;
 
-use rand::rngs::OsRng;
 use rand::RngCore;
 use serde_json::{json, Map, Value};
+use yomi_plugin::capability;
 use yomi_plugin::protocol::manifest::MethodInfo;
 use yomi_plugin::rng::{self, Rng};
 use yomi_plugin::{ErrorCode, ErrorInfo, OptionSpec};
@@ -83,12 +83,8 @@ pub struct Service {
     held: BTreeSet<String>,
 }
 
-/// A new group key: 128 bits from the operating system's generator, in hex.
-fn new_key() -> String {
-    let mut bytes = [0u8; 16];
-    OsRng.fill_bytes(&mut bytes);
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+/// Groups clients may create in one data directory: each is rows on disk a client makes.
+pub const MAX_GROUPS: usize = 10_000;
 
 fn forbidden(message: String) -> ErrorInfo {
     ErrorInfo::new(ErrorCode::Forbidden, message)
@@ -195,7 +191,14 @@ impl Service {
             } })),
             "create" => {
                 let group = str_param(params, "group")?;
-                let key = new_key();
+                if matches!(self.access, Access::Keyed) && self.store.groups()?.len() >= MAX_GROUPS
+                {
+                    return Err(ErrorInfo::new(
+                        ErrorCode::LimitExceeded,
+                        format!("the data directory already keeps {MAX_GROUPS} groups"),
+                    ));
+                }
+                let key = capability::new_key();
                 self.store.create(group, &names_param(params, "players")?, &key)?;
                 self.held.insert(group.to_string());
                 Ok(json!({ "group": group, "players": self.store.members(group)?, "key": key }))

@@ -9,8 +9,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 use serde::Serialize;
-use sha2::{Digest, Sha256};
-use yomi_plugin::{ErrorCode, ErrorInfo};
+use yomi_plugin::{capability, ErrorCode, ErrorInfo};
 
 use crate::model::{check_players, invalid, PastGame};
 
@@ -43,11 +42,6 @@ CREATE TABLE IF NOT EXISTS game_roles (
     PRIMARY KEY (game, player)
 );
 ";
-
-/// A group key's SHA-256, in hex.
-fn key_digest(key: &str) -> String {
-    Sha256::digest(key.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
-}
 
 /// A dealt game as stored.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -124,7 +118,7 @@ impl Store {
             .query_row("SELECT key_sha256 FROM group_keys WHERE grp = ?1", [group], |r| r.get(0))
             .optional()
             .map_err(db_error)?;
-        Ok(stored.is_some_and(|d| d == key_digest(key)))
+        Ok(stored.is_some_and(|d| d == capability::digest(key)))
     }
 
     fn require_group(conn: &Connection, group: &str) -> Result<(), ErrorInfo> {
@@ -151,7 +145,7 @@ impl Store {
             tx.execute("INSERT INTO groups (name) VALUES (?1)", [group]).map_err(db_error)?;
             tx.execute(
                 "INSERT INTO group_keys (grp, key_sha256) VALUES (?1, ?2)",
-                [group, &key_digest(key)],
+                [group, &capability::digest(key)],
             )
             .map_err(db_error)?;
             for p in players {

@@ -332,3 +332,18 @@ fn seeded_session_snapshot() {
     );
     insta::assert_json_snapshot!(transcript);
 }
+
+#[test]
+fn clients_create_a_bounded_number_of_groups() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut client = agent(dir.path(), 1);
+    for i in 0..yomi_roles::service::MAX_GROUPS {
+        let group = json!({"group": format!("g{i}"), "players": ["a", "b", "c", "d"]});
+        client.call("create", &group).unwrap();
+    }
+    let one_more = json!({"group": "full", "players": ["a", "b", "c", "d"]});
+    let e = client.call("create", &one_more).unwrap_err();
+    assert_eq!(e.code, yomi_plugin::ErrorCode::LimitExceeded, "{}", e.message);
+    // The operator's command line is not bounded by it.
+    cli(dir.path(), &["create", "full", "--players", "a,b,c,d"]).unwrap();
+}
