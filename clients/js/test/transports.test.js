@@ -16,7 +16,7 @@ after(async () => { await server?.stop(); });
 const TWO_SEATS = { game: "battle", seed: 11, games: 2, seats: [{ client: "left" }, { client: "right" }] };
 const open = {
   tcp: () => Client.connect(`tcp://${server.tcp}`),
-  ws: () => Client.connect(`ws://${server.http}/ws`),
+  ws: () => Client.connect(`ws://${server.http}/ws`, { token: server.token }),
   stdio: () => Client.spawn(binary),
 };
 
@@ -98,13 +98,15 @@ test("ws: the token rides on the URL of the upgrade", { timeout: 10_000 }, async
   } finally {
     fake.close();
   }
-  // Against the real server (which ignores fields it does not know) the session goes on.
-  const client = await Client.connect(`ws://${server.http}/ws`, { token: "t" });
+  // Against the real server the token on the URL lets the session in (a wrong one is refused).
+  const client = await Client.connect(`ws://${server.http}/ws`, { token: server.token });
   try {
     assert.deepEqual(await client.ping(), { pong: true });
+    assert.equal((await client.hello()).role, "operator");
   } finally {
     client.close();
   }
+  await assert.rejects(Client.connect(`ws://${server.http}/ws`, { token: "wrong" }));
 });
 
 test("stdio: a spawned yomi keeps its info lines off the user's stderr", { timeout: 60_000 }, async () => {
