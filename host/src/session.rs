@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
@@ -16,6 +17,7 @@ use crate::agents::client::Mailbox;
 use crate::agents::AgentHandle;
 use crate::runtime::auth::{Access, Role};
 use crate::runtime::config::Shared;
+use crate::runtime::costs::Budgets;
 use crate::runtime::limits::Limits;
 use crate::runtime::metrics;
 use crate::runtime::outbox::Outbox;
@@ -50,7 +52,12 @@ pub struct Session {
     cancel: CancellationToken,
     /// What the client may do: set once per connection (at `hello` or the WebSocket upgrade).
     pub access: Access,
+    /// This session's number in the server, by which its games take turns with other clients'.
+    number: u64,
 }
+
+/// Numbers the sessions of this process.
+static SESSIONS: AtomicU64 = AtomicU64::new(1);
 
 impl Session {
     /// A session of the parent process (stdio) or of the host itself: an operator.
@@ -71,7 +78,13 @@ impl Session {
             cancel: CancellationToken::new(),
             shared,
             access,
+            number: SESSIONS.fetch_add(1, Ordering::Relaxed),
         }
+    }
+
+    /// The server's worker and game budgets, drawn on as this client.
+    pub fn budgets(&self) -> Budgets {
+        self.shared.budgets.for_client(self.number)
     }
 
     /// The client's role; `None` until it has given a token.

@@ -53,7 +53,7 @@ pub fn run(session: &mut Session, id: RequestId, mut p: Run) -> Result<(), Error
             mailbox: session.mailbox.clone(),
             outbox: outbox.clone(),
         }),
-        budgets: Some(session.shared.budgets.clone()),
+        budgets: Some(session.budgets()),
         ..SeatEnv::default()
     };
     let want_transcript = p.transcript;

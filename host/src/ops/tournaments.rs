@@ -74,7 +74,7 @@ pub async fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), Err
     let outbox = session.outbox.clone();
     let env = SeatEnv {
         data_dir: session.shared.config.data_dir.clone(),
-        budgets: Some(session.shared.budgets.clone()),
+        budgets: Some(session.budgets()),
         ..SeatEnv::default()
     };
     let tid = t.id.clone();

@@ -3,10 +3,11 @@
 //! games run at once across every session. Limits an operator sets with `yomi serve` flags;
 //! documented in PROTOCOL.md, "Security".
 
-use std::sync::Arc;
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
 
 use clap::Args;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
 /// The per-request and server-wide cost limits.
@@ -26,8 +27,8 @@ pub struct CostLimits {
     #[arg(long, value_name = "N", default_value_t = 64)]
     pub max_workers: usize,
     /// Games of matches and tournaments between bots played at once, across every session
-    /// (default: four per core); further games wait their turn in arrival order, so one client's
-    /// long match cannot hold every core while others wait. Matches with a client seat go at
+    /// (default: four per core); further games wait their turn, the clients served in rotation,
+    /// so one client's long matches cannot hold every core while others wait. Matches with a client seat go at
     /// their player's pace and are not counted.
     #[arg(long, value_name = "N", default_value_t = default_running_games())]
     pub max_running_games: usize,
@@ -84,13 +85,16 @@ pub fn exceeded(what: String, limit: u64, flag: &str) -> ErrorInfo {
     )
 }
 
-/// The server-wide budgets every session draws from: worker processes and running games.
-/// Tokio's semaphore serves waiters first come, first served, which is the fairness asked for.
+/// The server-wide budgets every session draws from: worker processes (first come, first
+/// served: tokio's semaphore) and turns to play a game (shared among the clients in turn, see
+/// [`Turns`]).
 #[derive(Debug, Clone)]
 pub struct Budgets {
     workers: Arc<Semaphore>,
     max_workers: usize,
-    games: Arc<Semaphore>,
+    games: Arc<Turns>,
+    /// The client whose games these are.
+    client: u64,
 }
 
 impl Budgets {
@@ -98,8 +102,15 @@ impl Budgets {
         Budgets {
             workers: Arc::new(Semaphore::new(limits.max_workers)),
             max_workers: limits.max_workers,
-            games: Arc::new(Semaphore::new(limits.max_running_games)),
+            games: Arc::new(Turns::new(limits.max_running_games)),
+            client: 0,
         }
+    }
+
+    /// The same budgets, drawn on by `client` (a session's number): its games wait their turn
+    /// among other clients', not behind all of them.
+    pub fn for_client(&self, client: u64) -> Budgets {
+        Budgets { client, ..self.clone() }
     }
 
     /// Places for the `count` worker processes of one match, held while its agents live. Taken
@@ -118,8 +129,87 @@ impl Budgets {
     }
 
     /// Waits for a turn to play one game.
-    pub async fn game(&self) -> OwnedSemaphorePermit {
-        self.games.clone().acquire_owned().await.expect("the games semaphore is never closed")
+    pub async fn game(&self) -> Turn {
+        Turns::take(&self.games, self.client).await
+    }
+}
+
+/// Turns to play a game, `places` at a time, handed to the waiting clients in rotation: a client
+/// running sixteen long matches gets one turn in every round, like a client running one, instead
+/// of sixteen turns to its one as a first-come queue would give.
+#[derive(Debug)]
+pub struct Turns {
+    state: Mutex<TurnState>,
+}
+
+#[derive(Debug)]
+struct TurnState {
+    /// Places no game holds.
+    free: usize,
+    /// Each waiting client's waiters, in arrival order.
+    waiting: HashMap<u64, VecDeque<oneshot::Sender<()>>>,
+    /// The clients with waiters, the next to be served first.
+    rotation: VecDeque<u64>,
+}
+
+/// A turn to play one game; the place goes to the next client in rotation when it is dropped.
+#[derive(Debug)]
+pub struct Turn {
+    turns: Arc<Turns>,
+}
+
+impl Turns {
+    pub fn new(places: usize) -> Turns {
+        let state = TurnState { free: places, waiting: HashMap::new(), rotation: VecDeque::new() };
+        Turns { state: Mutex::new(state) }
+    }
+
+    async fn take(turns: &Arc<Turns>, client: u64) -> Turn {
+        let waiter = {
+            let mut guard = turns.state.lock().expect("turns never poisoned");
+            let state = &mut *guard;
+            if state.free > 0 && state.rotation.is_empty() {
+                state.free -= 1;
+                return Turn { turns: turns.clone() };
+            }
+            let (tell, told) = oneshot::channel();
+            let queue = state.waiting.entry(client).or_default();
+            if queue.is_empty() {
+                state.rotation.push_back(client);
+            }
+            queue.push_back(tell);
+            told
+        };
+        // The sender is kept until a turn is handed over: an error cannot happen while the
+        // state lives, and the state lives as long as `turns`.
+        waiter.await.expect("a waiter is told, never dropped");
+        Turn { turns: turns.clone() }
+    }
+
+    /// Hands a place to the next client in rotation, skipping waiters that gave up; frees it
+    /// when nobody waits.
+    fn give_back(&self) {
+        let mut guard = self.state.lock().expect("turns never poisoned");
+        let state = &mut *guard;
+        while let Some(client) = state.rotation.pop_front() {
+            let queue = state.waiting.get_mut(&client).expect("a client in rotation waits");
+            let tell = queue.pop_front().expect("a client in rotation has a waiter");
+            if queue.is_empty() {
+                state.waiting.remove(&client);
+            } else {
+                state.rotation.push_back(client);
+            }
+            if tell.send(()).is_ok() {
+                return;
+            }
+        }
+        state.free += 1;
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        self.turns.give_back();
     }
 }
 
@@ -145,6 +235,47 @@ mod tests {
         let limits = CostLimits { max_workers: 0, ..CostLimits::default() };
         assert_eq!(limits.check(), Err("--max-workers must be at least 1".to_string()));
         assert!(CostLimits::default().check().is_ok());
+    }
+
+    #[tokio::test]
+    async fn turns_go_round_the_clients_not_first_come() {
+        let budgets = Budgets::new(&CostLimits { max_running_games: 1, ..CostLimits::default() });
+        let (greedy, modest) = (budgets.for_client(1), budgets.for_client(2));
+        let playing = greedy.game().await;
+        // The greedy client queues five games, then the modest one queues one.
+        let (order, played) = tokio::sync::mpsc::unbounded_channel();
+        let mut waiting = Vec::new();
+        for (client, name) in [(&greedy, "greedy"); 5].into_iter().chain([(&modest, "modest")]) {
+            let (client, order) = (client.clone(), order.clone());
+            waiting.push(tokio::spawn(async move {
+                let _turn = client.game().await;
+                order.send(name).unwrap();
+            }));
+            tokio::task::yield_now().await;
+        }
+        drop((playing, order));
+        for task in waiting {
+            task.await.unwrap();
+        }
+        let order: Vec<&str> = std::iter::from_fn({
+            let mut played = played;
+            move || played.try_recv().ok()
+        })
+        .collect();
+        assert_eq!(order, ["greedy", "modest", "greedy", "greedy", "greedy", "greedy"]);
+    }
+
+    #[tokio::test]
+    async fn a_waiter_that_gives_up_passes_its_turn_on() {
+        let budgets = Budgets::new(&CostLimits { max_running_games: 1, ..CostLimits::default() });
+        let playing = budgets.for_client(1).game().await;
+        let gave_up = budgets.for_client(2);
+        let mut waiting = Box::pin(gave_up.game());
+        assert!(futures_util::poll!(&mut waiting).is_pending());
+        drop(waiting);
+        drop(playing);
+        // The place was not lost with the waiter that left.
+        let _next = budgets.for_client(3).game().await;
     }
 
     #[tokio::test]
