@@ -39,4 +39,4 @@ fi
 (cd clients/js && npm ci --no-audit --no-fund --loglevel=error)
 export YOMI_WEB_ARTIFACTS="$PWD/target/web-artifacts"
 (cd clients/js && node --test test-browser/)
-echo "screenshots: $YOMI_WEB_ARTIFACTS/playground-{battle,stud,dice,roles,services,tournament}.png"
+echo "screenshots: $YOMI_WEB_ARTIFACTS/playground-{battle,stud,sevens,rps,dice,roles,services,tournament}.png and view-<game or tab>-{1280,390}.png"

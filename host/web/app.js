@@ -2,9 +2,9 @@
 // mid-game, call the service bots, run a small tournament. Everything goes through the yomi
 // JavaScript client over this server's /ws.
 import { Client, YomiError } from "./yomi.js";
-import { setUpDice } from "./dice.js";
-import { setUpRoles } from "./roles.js";
-import { el, actionLabel, renderOptions, gameView, explainView, standingsView, isFuzzy, fuzzyGrid, paramsTemplate } from "./views.js";
+import { el } from "./kit.js";
+import { renderOptions, explainView, standingsView, paramsTemplate } from "./views.js";
+import { loadViews, mountTabs, gameDrawing, explainDrawing } from "./plugins.js";
 
 const $ = (id) => document.getElementById(id);
 const status = (text, ok = true) => {
@@ -14,6 +14,8 @@ const status = (text, ok = true) => {
 
 let client;
 let catalog;
+/** The plugins' view modules by plugin name. */
+let views = new Map();
 
 /** The page's address of this server's WebSocket. */
 const wsUrl = () => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
@@ -25,34 +27,32 @@ const wsUrl = () => `${location.protocol === "https:" ? "wss" : "ws"}://${locati
  */
 const play = {
   client: null, generation: 0, agents: [], youSeat: 0, readOptions: () => ({}),
-  game: null, lastObservation: null, held: [], decisions: 0, lastExplain: null,
+  drawing: null, explain: null, lastObservation: null, held: [], decisions: 0, lastExplain: null,
 };
 
-/** What a first visit plays: the bot that explains most per game, and enough stud hands. */
-const FIRST_CHOICE = { battle: "delta-nash", stud: "fuzzy", sevens: "dvalue" };
-const GAME_OPTIONS = { stud: { games: 3 } };
 
 async function main() {
-  for (const tab of document.querySelectorAll(".tab")) {
-    tab.addEventListener("click", () => {
-      document.querySelectorAll(".tab, .panel").forEach((n) => n.classList.remove("active"));
-      tab.classList.add("active");
-      $(`tab-${tab.dataset.tab}`).classList.add("active");
-    });
-  }
+  document.querySelector("nav").addEventListener("click", (event) => {
+    const tab = event.target.closest(".tab");
+    if (!tab) return;
+    document.querySelectorAll(".tab, .panel").forEach((n) => n.classList.remove("active"));
+    tab.classList.add("active");
+    $(`tab-${tab.dataset.tab}`).classList.add("active");
+  });
+  const problems = [];
   try {
     client = await Client.connect(wsUrl());
     client.on("close", () => status("disconnected: reload the page", false));
     const hello = await client.hello("yomi playground");
     catalog = await client.catalog();
-    status(`connected · yomi ${hello.version} · ${catalog.bots.length} bots`);
+    views = await loadViews(catalog, problems);
+    status(`connected · yomi ${hello.version} · ${catalog.bots.length} bots${problems.length ? ` · ${problems.join("; ")}` : ""}`, !problems.length);
   } catch (e) {
     status(`cannot reach yomi: ${e.message}`, false);
     return;
   }
+  mountTabs(views, { client, catalog }, document.querySelector('.tab[data-tab="services"]'));
   setUpPlay();
-  setUpDice(client, catalog);
-  setUpRoles(client, catalog);
   setUpServices();
   setUpTournament();
 }
@@ -77,7 +77,8 @@ function setUpPlay() {
 function showBots() {
   fill($("bot"), botsFor($("game").value).map((b) => [b.id, b.id]));
   const bots = botsFor($("game").value);
-  const preferred = bots.find((b) => b.name === FIRST_CHOICE[$("game").value]) ?? bots.find((b) => b.name !== "random");
+  const { bot } = gameDrawing(views, catalog, $("game").value).start;
+  const preferred = bots.find((b) => b.id === bot || b.name === bot) ?? bots.find((b) => b.name !== "random");
   if (preferred) $("bot").value = preferred.id;
   showPresets();
 }
@@ -129,7 +130,9 @@ async function startGame() {
   const own = await Client.connect(wsUrl());
   if (generation !== play.generation) return own.close(); // another New game came first
   play.client = own;
-  play.game = game.name;
+  play.drawing = gameDrawing(views, catalog, game.name);
+  play.explain = explainDrawing(views, catalog, bot, play.drawing.label);
+  const gameOptions = play.drawing.start.game_options;
   play.lastObservation = null;
   play.youSeat = 0;
   play.agents = [null];
@@ -143,7 +146,7 @@ async function startGame() {
     const seats = play.agents.map((_, seat) => ({ client: seat === play.youSeat ? "you" : `bot${seat}` }));
     $("apply").disabled = $("swap").disabled = false;
     log(`new ${game.name} game against ${bot}, seed ${seed}`);
-    const params = { game: game.name, seats, seed, games: 1, game_options: GAME_OPTIONS[game.name] };
+    const params = { game: game.name, seats, seed, games: 1, game_options: gameOptions };
     result = await own.playMatch(params, (turn) => takeTurn(turn, generation), (m, name) => showEvent(m, name, generation));
   } catch (e) {
     if (generation === play.generation) throw e;
@@ -185,24 +188,26 @@ async function takeTurn(turn, generation) {
     return reply.action;
   }
   play.lastObservation = turn.observation;
-  $("view").replaceChildren(gameView(play.game, turn.observation, turn.seat));
+  $("view").replaceChildren(play.drawing.render(turn.observation, turn.seat));
   const action = await chooseAction(turn.legal);
-  if (generation === play.generation) log(`you: ${actionLabel(action)}`);
+  if (generation === play.generation) log(`you: ${play.drawing.label(action)}`);
   return action;
 }
 
 /** Shows the bots' held choices: their step has been played. */
 function revealHeld() {
   for (const { decision, seat, reply } of play.held.splice(0)) {
-    play.lastExplain = el("div", { "data-decision": decision }, explainView(reply.explain, reply.action));
+    const picture = play.explain(reply.explain, reply.action, false);
+    play.lastExplain = el("div", { "data-decision": decision }, explainView(reply.explain, reply.action, { label: play.drawing.label, picture }));
     $("explain").replaceChildren(play.lastExplain);
-    // A fuzzy player's rule activations stay in the log beside each of its moves, in small.
-    const picture = isFuzzy(reply.explain) ? el("span", { class: "mini", "data-testid": "fuzzy-mini" }, fuzzyGrid(reply.explain.fired, { cell: 9, labels: false })) : null;
-    $("log").prepend(el("li", { "data-decision": decision }, `bot (seat ${seat}): ${actionLabel(reply.action)} `, picture));
+    // The bot's plugin may draw a small picture beside each of its moves (the fuzzy stud rules).
+    const mini = play.explain(reply.explain, reply.action, true);
+    $("log").prepend(el("li", { "data-decision": decision }, `bot (seat ${seat}): ${play.drawing.label(reply.action)} `, mini));
   }
 }
 
-/** Buttons for the legal actions; an action with an amount range gets a number field. */
+/** The game's view's controls for the legal actions, else a button for each (an action with an
+ * amount range gets a number field). */
 function chooseAction(legal) {
   return new Promise((resolve) => {
     const done = (action) => {
@@ -210,7 +215,9 @@ function chooseAction(legal) {
       $("actions").classList.remove("waiting");
       resolve(action);
     };
-    const buttons = legal.map((entry) => {
+    const actionLabel = play.drawing.label;
+    const own = play.drawing.actions(legal, done);
+    const buttons = own ? [own] : legal.map((entry) => {
       if (entry && typeof entry === "object" && entry.min !== undefined && entry.max !== undefined) {
         const { min, max, ...rest } = entry;
         const amount = el("input", { type: "number", min, max, value: min, style: "width:6rem" });
@@ -224,8 +231,9 @@ function chooseAction(legal) {
 }
 
 /** Match events: a step was played, so the bots' held choices show; the bots' agents observe
- * what happened (bots that learn need it); your board follows each step, so the final position
- * (and a stud showdown's hands) stays on screen. */
+ * what happened (bots that learn need it); your board follows each step where the game's view
+ * can fold its event in (`update`), so the final position (a stud showdown's hands) stays on
+ * screen. */
 function showEvent(message, name, generation) {
   if (name !== "match.event" || generation !== play.generation) return;
   revealHeld();
@@ -233,11 +241,10 @@ function showEvent(message, name, generation) {
     play.client.observe(play.agents[message.seat], message.game_event).catch(report);
   }
   if (message.seat !== play.youSeat || !play.lastObservation) return;
-  const event = message.game_event ?? {};
-  if (event.after) play.lastObservation = { ...play.lastObservation, state: event.after };
-  else if (Array.isArray(event.end?.hands)) play.lastObservation = { ...play.lastObservation, shown_hands: event.end.hands };
-  else return;
-  $("view").replaceChildren(gameView(play.game, play.lastObservation, play.youSeat));
+  const next = play.drawing.update(play.lastObservation, message.game_event ?? {});
+  if (!next) return;
+  play.lastObservation = next;
+  $("view").replaceChildren(play.drawing.render(play.lastObservation, play.youSeat));
 }
 
 async function configure() {
@@ -255,6 +262,7 @@ async function swap() {
     const described = await play.client.swap(agent, { bot, options: play.readOptions() });
     log(`${agent} is now ${described.bot}`);
   }
+  play.explain = explainDrawing(views, catalog, bot, play.drawing.label);
 }
 
 // ---- services: dice, roles and any bot with methods ----

@@ -161,6 +161,7 @@ pub struct Declaration {
     bots: Vec<BotEntry>,
     commands: Vec<CommandInfo>,
     run: Option<RunCommand>,
+    view: Option<String>,
 }
 
 impl Declaration {
@@ -174,6 +175,7 @@ impl Declaration {
             bots: vec![],
             commands: vec![],
             run: None,
+            view: None,
         }
     }
 
@@ -204,6 +206,14 @@ impl Declaration {
         self
     }
 
+    /// The plugin's playground view: the text of an ES module, usually
+    /// `include_str!("../web/view.js")`, which the host serves at `/plugins/<name>/view.js`
+    /// (the interface is in PROTOCOL.md, "Plugin views").
+    pub fn view(mut self, module: &str) -> Declaration {
+        self.view = Some(module.into());
+        self
+    }
+
     /// The names of the entries, for "no such bot" messages.
     fn names<'a>(names: impl Iterator<Item = &'a String>) -> String {
         names.map(String::as_str).collect::<Vec<_>>().join(", ")
@@ -219,6 +229,7 @@ impl Plugin for Declaration {
             games: self.games.iter().map(|g| g.info.clone()).collect(),
             bots: self.bots.iter().map(|b| b.info.clone()).collect(),
             commands: self.commands.clone(),
+            view: self.view.clone(),
         }
     }
 

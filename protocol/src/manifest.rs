@@ -20,6 +20,12 @@ pub struct PluginManifest {
     /// Subcommands the plugin adds to the CLI as `yomi <plugin> <command> ...`.
     #[serde(default)]
     pub commands: Vec<CommandInfo>,
+    /// The plugin's page for the playground: the text of an ES module (see PROTOCOL.md, "Plugin
+    /// views") that draws its games' observations, actions and its bots' explanations, and may
+    /// add tabs. The host serves it at `/plugins/<name>/view.js`; without one the playground
+    /// shows the plugin's games as JSON.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<String>,
 }
 
 /// A game whose rules (the referee) the plugin carries.

@@ -48,6 +48,7 @@ fn manifest() -> PluginManifest {
             methods: vec![MethodInfo::new("roll", "roll a die")],
         }],
         commands: vec![CommandInfo::new("repro", "tables")],
+        view: Some("export function render() {}".into()),
     }
 }
 
@@ -63,6 +64,9 @@ fn manifests_round_trip_and_optional_lists_default_to_empty() {
     let bare: PluginManifest =
         serde_json::from_value(json!({"name": "x", "version": "0", "description": ""})).unwrap();
     assert!(bare.games.is_empty() && bare.bots.is_empty() && bare.commands.is_empty());
+    // A plugin built before views existed has none, and one without a view sends no field.
+    assert_eq!(bare.view, None);
+    assert!(serde_json::to_value(&bare).unwrap().get("view").is_none());
     let bot: BotInfo =
         serde_json::from_value(json!({"name": "s", "description": "a service"})).unwrap();
     assert!(

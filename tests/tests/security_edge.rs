@@ -301,6 +301,54 @@ fn the_playground_trades_its_url_token_for_a_cookie() {
 }
 
 #[test]
+fn plugin_views_are_served_by_plugin_name_to_the_page_only() {
+    let server = Server::tcp(&["--http", "127.0.0.1:0"]);
+    let (addr, token) = http_of(&server);
+    let mut client = websocket(&addr, &format!("?token={token}"), &[]).unwrap();
+    let catalog = ws_request(&mut client, json!({"id": 1, "op": "catalog"}));
+    let plugins = catalog["result"]["plugins"].as_array().unwrap();
+    let example = plugins.iter().find(|p| p["name"] == "example").expect("the example plugin");
+    assert_eq!(example["view"], "/plugins/example/view.js");
+
+    // Like the page itself, a view needs the token (in the URL or the page's cookie).
+    let (head, _) = http_get(&addr, "/plugins/example/view.js", &[]);
+    assert!(head.starts_with("HTTP/1.1 401"), "{head}");
+    let (head, _) = http_get(&addr, "/plugins/example/view.js?token=wrong", &[]);
+    assert!(head.starts_with("HTTP/1.1 401"), "{head}");
+    let cookie = format!("yomi-token-{}={token}", addr.rsplit(':').next().unwrap());
+    let (head, body) = http_get(&addr, "/plugins/example/view.js", &[("Cookie", &cookie)]);
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert_eq!(header(&head, "content-type"), Some("text/javascript; charset=utf-8"));
+    assert_eq!(
+        body,
+        include_str!("../../bots/example/web/view.js"),
+        "the module the plugin carries"
+    );
+
+    // Only a loaded plugin's name is looked up: no path of a request reaches a file.
+    let with_token = |path: &str| http_get(&addr, path, &[("Cookie", &cookie)]);
+    for path in [
+        "/plugins/nowhere/view.js",
+        "/plugins/../Cargo.toml",
+        "/plugins/%2e%2e/view.js",
+        "/plugins/..%2f..%2fCargo.toml/view.js",
+        "/plugins/example/../../Cargo.toml",
+        "/plugins/example/%2e%2e%2f%2e%2e%2fCargo.toml",
+        "/plugins/example/src/lib.rs",
+        "/plugins/example/web/view.js",
+        "/plugins/%2Fetc%2Fpasswd/view.js",
+        "/../bots/example/web/view.js",
+    ] {
+        let (head, body) = with_token(path);
+        assert!(
+            head.starts_with("HTTP/1.1 404") || head.starts_with("HTTP/1.1 400"),
+            "{path}: {head}"
+        );
+        assert!(!body.contains("[package]") && !body.contains("root:"), "{path}: {body}");
+    }
+}
+
+#[test]
 fn pages_of_other_sites_cannot_open_a_websocket() {
     let server = Server::tcp(&["--http", "127.0.0.1:0", "--allow-origin", "https://game.example"]);
     let (addr, token) = http_of(&server);

@@ -51,6 +51,7 @@ fn player(kind: Kind, name: &str, description: &str) -> BotEntry {
 /// Everything the plugin offers.
 fn declaration() -> Declaration {
     Declaration::new("battle", env!("CARGO_PKG_VERSION"), "The δ-Nash battler: a simultaneous-move Pokémon-like battle solved exactly, with human-like players")
+        .view(include_str!("../web/view.js"))
         .game(
             GameEntry::new("battle", "Three Pokémon a side, four types, both players choose at once; no hidden information", 2..=2, game::Battle::new)
                 .simultaneous()

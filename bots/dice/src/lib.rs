@@ -43,6 +43,7 @@ yomi_plugin::declare_plugin!(DicePlugin, declaration);
 /// Everything the plugin offers.
 fn declaration() -> Declaration {
     Declaration::new("dice", env!("CARGO_PKG_VERSION"), "Natural dice: sequences that look random to players, trap control in sugoroku, player profiles")
+        .view(include_str!("../web/view.js"))
         .game(
             GameEntry::new("sugoroku", "Race over a board with forks and traps, several runs per seat, plain/natural/controlled dice", 1..=4, game::Sugoroku::new)
                 .options(game::options())

@@ -51,6 +51,8 @@ fn declaration() -> Declaration {
         env!("CARGO_PKG_VERSION"),
         "Rock-paper-scissors, the template plugin",
     )
+    // The playground's page for rps: an ES module the host serves at /plugins/example/view.js.
+    .view(include_str!("../web/view.js"))
     .game(
         GameEntry::new(
             "rps",

@@ -94,6 +94,7 @@ const COMMANDS: [(&str, &str); 13] = [
 /// Everything the plugin offers.
 fn declaration() -> Declaration {
     Declaration::new("roles", env!("CARGO_PKG_VERSION"), "Werewolf role assignment: random, but leaning towards roles a player has not had (the role-assignment blog post)")
+        .view(include_str!("../web/view.js"))
         .bot(
             BotEntry::service("roles", "Deals werewolf roles for persistent groups from a Boltzmann distribution over assignments", RolesBot::new)
                 .options(settings::option_specs())

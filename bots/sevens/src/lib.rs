@@ -56,6 +56,7 @@ impl SevensPlugin {
 /// Everything the plugin offers.
 fn declaration() -> Declaration {
     Declaration::new("sevens", env!("CARGO_PKG_VERSION"), "Sevens (7並べ) with the D-value player of Konuma and Endo (Tokyo Polytechnic University), students' habits and a readability measure")
+        .view(include_str!("../web/view.js"))
         .game(
             GameEntry::new("sevens", "Sevens: build the suits out from the 7s one card at a time; limited passes; first to empty their hand wins", 3..=6, |options, seed| {
                 Ok(game::Sevens::new(rules::Rules::from_options(options)?, seed))

@@ -127,6 +127,7 @@ fn baseline_bot(name: &str, description: &str, kind: baseline::Kind) -> BotEntry
 /// Everything the plugin offers.
 fn declaration() -> Declaration {
     Declaration::new("stud", env!("CARGO_PKG_VERSION"), "Seven-card stud, heads-up, pot limit, as Takahashi (University of Tsukuba, 2004) plays it; a fuzzy bluffing player and its model opponents")
+        .view(include_str!("../web/view.js"))
         .game(
             GameEntry::new("stud", "Heads-up seven-card stud: ante 5, pot-limit, one raise per interval, two simultaneous reveals, fixed first actor", 2..=2, game::Session::from_options)
                 .simultaneous()

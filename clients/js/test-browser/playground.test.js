@@ -1,9 +1,11 @@
 // The playground in a real headless Chromium: a whole battle against delta-nash through the UI,
 // where the bot's choice never shows before yours, a personality change mid-game that shows in
 // the bot's next explanation, a stud game against the fuzzy player with its rule activations
-// drawn, a three-player sevens game, "New game" mid-game, option controls that give back every
-// schema value, the dice and roles views, the services and tournament tabs, and every view at
-// 1280 px and at a phone's 390 px with a screenshot of each; no page may scroll sideways.
+// drawn, a three-player sevens game, rock-paper-scissors drawn by the example plugin's own view,
+// "New game" mid-game, option controls that give back every schema value, the dice and roles
+// plugins' tabs, the services and tournament tabs, the generic view where a plugin's view is
+// missing or fails, and every view at 1280 px and at a phone's 390 px with a screenshot of each;
+// no page may scroll sideways.
 // Run by scripts/test-web.sh, which installs Chromium and playwright-core.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -326,6 +328,58 @@ test("New game mid-game and after switching the game starts afresh; three player
   assert.deepEqual(pageErrors, []);
 });
 
+test("rock-paper-scissors is drawn by the example plugin's own view", async () => {
+  const pageErrors = [];
+  const page = await openPlayground(pageErrors);
+  await page.getByTestId("game").selectOption("rps");
+  await page.getByTestId("bot").selectOption("example/rps");
+  await page.getByTestId("preset").selectOption("reader");
+  await page.getByTestId("start").click();
+  let thrown = 0;
+  for (let turn = 0; turn < 20; turn++) {
+    const rock = page.locator('[data-testid=action][data-hand="rock"]');
+    const verdict = page.getByTestId("verdict");
+    await Promise.race([rock.waitFor(), verdict.waitFor()]);
+    if (await verdict.isVisible()) break;
+    // The view's own buttons, one per legal hand; the board lists every throw so far.
+    assert.deepEqual(await page.locator("[data-testid=action]").evaluateAll((b) => b.map((n) => n.dataset.hand)), ["rock", "paper", "scissors"]);
+    assert.equal(await page.getByTestId("rps-round").count(), thrown);
+    await page.getByTestId("bot-waiting").waitFor();
+    assert.equal(await assertBotChoiceHidden(page), 1, "both hands are thrown at once: the bot's waits unseen");
+    await rock.click();
+    thrown++;
+  }
+  assert.equal(thrown, 5, "five throws, as the view's first game asks");
+  // The view folds each throw's event in, so the last throw shows after the game too.
+  await page.getByTestId("rps-round").nth(4).waitFor();
+  const results = await page.getByTestId("rps-round").evaluateAll((rows) => rows.map((r) => r.className));
+  assert.deepEqual(results.slice(1), ["lost", "lost", "lost", "lost"], "the reader beats your last hand");
+  assert.match(await page.getByTestId("rps-score").textContent(), /^You \d(\.5)? : \d(\.5)? Bot$/);
+  assert.equal(await page.getByTestId("log").locator("li", { hasText: "you: rock (beats scissors)" }).count(), 5);
+  assert.ok(await page.getByTestId("log").locator("li", { hasText: "bot (seat 1): paper (beats rock)" }).count() >= 4);
+  assert.match(await page.getByTestId("explain").getByTestId("rps-reason").textContent(), /^Why: beats your last hand \(your last hand was rock\)\.$/);
+  assert.equal(await page.getByTestId("error").count(), 0);
+  await screenshot(page, "playground-rps.png");
+  assert.deepEqual(pageErrors, []);
+});
+
+test("a game whose plugin has no view, or a view that fails, is drawn generically", async () => {
+  const pageErrors = [];
+  const page = await openPlayground(pageErrors);
+  const drawn = await page.evaluate(async () => {
+    const { gameDrawing } = await import("/plugins.js");
+    const catalog = { games: [{ name: "g", plugin: "p" }], bots: [] };
+    const broken = { render() { throw new Error("a view's bug"); }, label: () => undefined, update() { throw new Error("another"); } };
+    const none = gameDrawing(new Map(), catalog, "g");
+    const failing = gameDrawing(new Map([["p", broken]]), catalog, "g");
+    const observation = { round: 1 };
+    return [none.render(observation, 0).outerHTML, failing.render(observation, 0).outerHTML, none.label({ x: 1 }), failing.label("rock"),
+      none.actions(["rock"], () => {}), failing.update(observation, {})];
+  });
+  assert.deepEqual(drawn, ['<pre>{\n "round": 1\n}</pre>', '<pre>{\n "round": 1\n}</pre>', '{"x":1}', "rock", undefined, undefined]);
+  assert.deepEqual(pageErrors, []);
+});
+
 for (const width of [1280, 390]) {
   test(`every game's view and every tab at ${width} px`, async () => {
     const pageErrors = [];
@@ -358,7 +412,7 @@ test("the stud view draws your hole cards apart and, after a showdown, the bot's
   const pageErrors = [];
   const page = await openPlayground(pageErrors);
   const drawn = await page.evaluate(async () => {
-    const { studView } = await import("/views.js");
+    const { render: studView } = await import("/plugins/stud/view.js");
     const seen = { seat: 0, game: 1, games: 1, turn: 5, phase: "bet", pot: 40, paid: [20, 20], chips: [100, 100],
       hole: ["2h", "3s", "Kd"], up: ["7h", "8c", "9d", "Tc"], opp_hole_count: 3, opp_up: ["As", "Ad", "4c", "5c"] };
     const cards = (view, side) => [...view.querySelector(`[data-testid=stud-${side}]`).querySelectorAll(".card")];

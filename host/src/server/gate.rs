@@ -91,7 +91,7 @@ fn percent_decode(text: &str) -> String {
 }
 
 /// Escapes everything but unreserved characters, so any token is a valid cookie value.
-fn percent_encode(text: &str) -> String {
+pub fn percent_encode(text: &str) -> String {
     text.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {

@@ -1,5 +1,6 @@
-//! The HTTP listener: the protocol over WebSocket (`GET /ws`), the playground (`GET /`), a health
-//! check (`GET /healthz`) and the Prometheus metrics (`GET /metrics`), all on one port.
+//! The HTTP listener: the protocol over WebSocket (`GET /ws`), the playground (`GET /`) with the
+//! loaded plugins' views (`GET /plugins/<name>/view.js`), a health check (`GET /healthz`) and
+//! the Prometheus metrics (`GET /metrics`), all on one port.
 //!
 //! A WebSocket is served by the very same per-connection loop as a TCP client
 //! ([`connection::serve_frames`]): each text frame is one request line and each reply or event goes
@@ -18,7 +19,7 @@ use std::task::{Context, Poll, Wake, Waker};
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{ConnectInfo, Path, Request, State};
 use axum::http::{header, HeaderMap, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -140,10 +141,8 @@ fn router(state: Http) -> Router {
         .route("/ws", get(upgrade))
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/", get(index))
-        .route(
-            "/*path",
-            get(|axum::extract::Path(path): axum::extract::Path<String>| asset_owned(path)),
-        )
+        .route("/plugins/:plugin/view.js", get(plugin_view))
+        .route("/*path", get(|Path(path): Path<String>| asset_owned(path)))
         .with_state(state);
     match metrics::scrape() {
         Ok(scrape) => app = app.route("/metrics", scrape),
@@ -240,13 +239,49 @@ async fn index(State(http): State<Http>, uri: Uri, headers: HeaderMap) -> Respon
         )
             .into_response(),
         (Ok(Access::Granted(_)), None) => asset("index.html").await,
-        (Ok(Access::Pending | Access::Refused), None) => (
-            StatusCode::UNAUTHORIZED,
-            "yomi needs its token: open the playground URL `yomi serve --http` printed \
-             (http://HOST:PORT/?token=...)\n",
-        )
-            .into_response(),
+        (Ok(Access::Pending | Access::Refused), None) => needs_token(),
         (Err(status), _) => (status, "wrong token\n").into_response(),
+    }
+}
+
+/// The answer to a browser without the token: how to get in.
+fn needs_token() -> Response {
+    (
+        StatusCode::UNAUTHORIZED,
+        "yomi needs its token: open the playground URL `yomi serve --http` printed \
+         (http://HOST:PORT/?token=...)\n",
+    )
+        .into_response()
+}
+
+/// A loaded plugin's view module, looked up by the plugin's name among the loaded plugins (the
+/// newest build), never read from a path. It asks for the page's token, as the page does: unlike
+/// the page's own files it tells which plugins this server has loaded.
+async fn plugin_view(
+    State(http): State<Http>,
+    Path(plugin): Path<String>,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    match http.access(&headers, uri.query()) {
+        Ok(Access::Granted(_)) => {}
+        Ok(Access::Pending | Access::Refused) => return needs_token(),
+        Err(status) => return (status, "wrong token\n").into_response(),
+    }
+    let view = http
+        .shared
+        .registry
+        .plugin(&plugin, None)
+        .ok()
+        .and_then(|p| p.loaded.manifest.view.clone());
+    match view {
+        // Revalidated on each load: a newer build of the plugin may bring a newer view.
+        Some(module) => {
+            ([(header::CONTENT_TYPE, web::JS), (header::CACHE_CONTROL, "no-cache")], module)
+                .into_response()
+        }
+        None => (StatusCode::NOT_FOUND, format!("no loaded plugin `{plugin}` has a view\n"))
+            .into_response(),
     }
 }
 

@@ -1,6 +1,8 @@
 //! The playground's files, embedded in the binary so `yomi serve --http` needs nothing else (no
 //! install step, no CDN, works offline). The page speaks to `/ws` through the JavaScript client
-//! library of `clients/js`, served from here as `/yomi.js`.
+//! library of `clients/js`, served from here as `/yomi.js`. Each game's board, and each service's
+//! tab, comes from its plugin: a view module the plugin's manifest carries, served at
+//! [`plugin_view_path`].
 
 /// One embedded file.
 pub struct File {
@@ -9,7 +11,7 @@ pub struct File {
 }
 
 const HTML: &str = "text/html; charset=utf-8";
-const JS: &str = "text/javascript; charset=utf-8";
+pub const JS: &str = "text/javascript; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
 
 /// The files by their path under `/`.
@@ -18,12 +20,29 @@ const FILES: &[(&str, File)] = &[
     ("style.css", File { content_type: CSS, body: include_str!("../../web/style.css") }),
     ("app.js", File { content_type: JS, body: include_str!("../../web/app.js") }),
     ("views.js", File { content_type: JS, body: include_str!("../../web/views.js") }),
-    ("dice.js", File { content_type: JS, body: include_str!("../../web/dice.js") }),
-    ("roles.js", File { content_type: JS, body: include_str!("../../web/roles.js") }),
+    ("kit.js", File { content_type: JS, body: include_str!("../../web/kit.js") }),
+    ("plugins.js", File { content_type: JS, body: include_str!("../../web/plugins.js") }),
     ("yomi.js", File { content_type: JS, body: include_str!("../../../clients/js/src/yomi.js") }),
 ];
 
 /// The embedded file at `path` (relative to `/`), if there is one.
 pub fn file(path: &str) -> Option<&'static File> {
     FILES.iter().find(|(name, _)| *name == path).map(|(_, file)| file)
+}
+
+/// Where the playground finds a plugin's view module (the plugin's name percent-encoded, so any
+/// name makes one path segment).
+pub fn plugin_view_path(plugin: &str) -> String {
+    format!("/plugins/{}/view.js", super::gate::percent_encode(plugin))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plugin_name_makes_one_path_segment() {
+        assert_eq!(plugin_view_path("stud"), "/plugins/stud/view.js");
+        assert_eq!(plugin_view_path("a b/../c"), "/plugins/a%20b%2F..%2Fc/view.js");
+    }
 }

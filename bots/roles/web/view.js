@@ -1,35 +1,51 @@
-// The roles view: a group of players dealt roles game after game by the roles service, its
-// history as a grid, and the probabilities of the next draw as a heat map, so a designer sees
-// how the dealing leans towards roles a player has not had.
-import { YomiError } from "./yomi.js";
-import { el } from "./views.js";
-
-const $ = (id) => document.getElementById(id);
+// The roles plugin's playground view (interface: PROTOCOL.md, "Plugin views"): a Roles tab where a
+// group of players is dealt roles game after game by the roles service, its history as a grid,
+// and the probabilities of the next draw as a heat map, so a designer sees how the dealing leans
+// towards roles a player has not had.
+import { YomiError } from "/yomi.js";
+import { el } from "/kit.js";
 
 /** Colours of the roles, in the order the group's roles are given. */
 const PALETTE = ["#d2553a", "#3b6fd8", "#2f9e6b", "#c9a400", "#8a55c8", "#e08a2e", "#4a9ea8", "#b04a7a"];
 
-/** Sets up the Roles tab; the roles bot must be in the catalog. */
-export function setUpRoles(client, catalog) {
-  const bot = catalog.bots.find((b) => b.methods.some((m) => m.name === "assign") && b.methods.some((m) => m.name === "analyze"));
-  if (!bot) {
-    $("roles-board").replaceChildren(el("p", { class: "hint" }, "No roles service in this server's plugins."));
-    return;
-  }
-  const fill = (select, items) => select.replaceChildren(...items.map(([value, label]) => el("option", { value }, label)));
-  fill($("roles-preset"), [["", "(defaults)"], ...bot.presets.map((p) => [p.name, `${p.name}: ${p.description}`])]);
+/** The Roles tab: its controls, its log and its board, on the roles service of this plugin. */
+export const tabs = [{ name: "roles", title: "Roles", mount }];
+
+function mount(panel, { client, catalog, plugin }) {
+  const bot = catalog.bots.find((b) => b.plugin === plugin && b.methods.some((m) => m.name === "assign") && b.methods.some((m) => m.name === "analyze"));
+  const input = (name, value) => el("input", { id: `roles-${name}`, "data-testid": `roles-${name}`, value });
+  // A group is reached only with the key its creation returned, which this page keeps: each
+  // visit starts a group of its own, named apart from the groups earlier visits made.
+  const fields = { group: input("group", `table-${Date.now().toString(36)}`), players: input("players", "ann, bob, cy, dee, eve"), roles: input("roles", "werewolf=1, seer=1, villager=3") };
+  const presets = el("select", { id: "roles-preset", "data-testid": "roles-preset" });
+  const button = (name, text, title) => el("button", { id: `roles-${name}`, "data-testid": `roles-${name}`, title }, text);
+  const buttons = { deal: button("deal", "Deal a game", "assign, then commit: the game enters the history"), many: button("deal-many", "Deal 10"), show: button("show", "Show") };
+  const logList = el("ol", { id: "roles-log", "data-testid": "roles-log", reversed: true });
+  const board = el("div", { class: "board wide", id: "roles-board", "data-testid": "roles-board" }, el("p", { class: "hint" }, bot ? "Deal a game to start the group's history." : "No roles service in this server's plugins."));
+  panel.append(
+    el("aside", { class: "controls" },
+      el("label", {}, "Group ", fields.group),
+      el("label", {}, "Players ", fields.players),
+      el("label", {}, "Roles ", fields.roles),
+      el("label", {}, "Preset ", presets),
+      el("div", { class: "buttons" }, buttons.deal, buttons.many, buttons.show),
+      el("p", { class: "hint" }, "Each deal draws roles leaning towards roles a player has not had (beta; the presets set it) and commits the game. The heat map is the exact probability of each role in the next draw."),
+      logList),
+    board);
+  if (!bot) return;
+  presets.replaceChildren(...[["", "(defaults)"], ...bot.presets.map((p) => [p.name, `${p.name}: ${p.description}`])].map(([value, label]) => el("option", { value }, label)));
   // `keys`: each group's key, which `create` returns and every later call on the group needs.
   const state = { agent: null, preset: null, last: null, keys: {} };
-  const report = (e) => $("roles-log").prepend(el("li", { class: "error", "data-testid": "roles-error" }, e instanceof YomiError ? `${e.code}: ${e.message}` : String(e.message ?? e)));
-  const log = (text) => $("roles-log").prepend(el("li", {}, text));
+  const report = (e) => logList.prepend(el("li", { class: "error", "data-testid": "roles-error" }, e instanceof YomiError ? `${e.code}: ${e.message}` : String(e.message ?? e)));
+  const log = (text) => logList.prepend(el("li", {}, text));
   const form = () => ({
-    group: $("roles-group").value.trim(),
-    players: $("roles-players").value.split(",").map((p) => p.trim()).filter(Boolean),
-    roles: $("roles-roles").value.trim(),
+    group: fields.group.value.trim(),
+    players: fields.players.value.split(",").map((p) => p.trim()).filter(Boolean),
+    roles: fields.roles.value.trim(),
   });
   /** The service agent of the chosen preset (the preset sets beta, how hard draws lean). */
   const agent = async () => {
-    const preset = $("roles-preset").value;
+    const preset = presets.value;
     if (state.agent && state.preset === preset) return state.agent;
     if (state.agent) await client.drop(state.agent).catch(() => {});
     state.agent = (await client.newAgent(bot.id, preset ? { preset, seed: 1 } : { seed: 1 })).agent;
@@ -72,16 +88,16 @@ export function setUpRoles(client, catalog) {
     const { group, roles } = form();
     const history = await call("history", { group });
     const analysis = await call("analyze", { group, roles, role: Object.keys(rolesOf(roles))[0] });
-    $("roles-board").replaceChildren(rolesView(history, analysis, Object.keys(rolesOf(roles)), state.last));
+    board.replaceChildren(rolesView(history, analysis, Object.keys(rolesOf(roles)), state.last));
   };
 
   // One step at a time: a deal started while the view redraws must not create the group twice.
   let queue = Promise.resolve();
   const serially = (step) => () => (queue = queue.then(step).catch(report));
-  $("roles-deal").addEventListener("click", serially(() => deal(1)));
-  $("roles-deal-many").addEventListener("click", serially(() => deal(10)));
-  $("roles-show").addEventListener("click", serially(show));
-  $("roles-preset").addEventListener("change", serially(show));
+  buttons.deal.addEventListener("click", serially(() => deal(1)));
+  buttons.many.addEventListener("click", serially(() => deal(10)));
+  buttons.show.addEventListener("click", serially(show));
+  presets.addEventListener("change", serially(show));
 }
 
 /** `werewolf=1,seer=1` as `{werewolf: 1, seer: 1}`. */
@@ -91,7 +107,7 @@ function rolesOf(text) {
 
 /** The group's picture: who had which role in each game, and the next draw's probabilities.
  * `roles` is the order the roles were given in (the service's result lists them sorted). */
-export function rolesView(history, analysis, roles, last) {
+function rolesView(history, analysis, roles, last) {
   const colour = (role) => PALETTE[roles.indexOf(role) % PALETTE.length] ?? "#999";
   const players = analysis.players;
   const n = players.length;
@@ -129,3 +145,23 @@ export function rolesView(history, analysis, roles, last) {
     el("h3", {}, `History (last ${games.length} of ${history.games.length} games; letters are roles)`), grid,
     summary);
 }
+
+export const css = `
+#roles-board { display: flex; flex-direction: column; gap: .75rem; }
+.roles { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .75rem; }
+.roles h3 { font-size: .95rem; margin: .6rem 0 .3rem; }
+.roles table { border-collapse: collapse; font-size: .8rem; }
+.roles th { text-align: left; font-weight: 600; padding: .15rem .4rem; white-space: nowrap; }
+.roles-history td.role-cell { width: 1.3rem; height: 1.3rem; text-align: center; color: #fff; font-weight: 700; border: 1px solid #fff; }
+.roles-history td.num, .roles-heat td { text-align: right; padding: .15rem .4rem; font-variant-numeric: tabular-nums; }
+.roles-heat td.prob { position: relative; min-width: 9rem; }
+.roles-heat .prob-bar { position: absolute; left: 0; top: 15%; height: 70%; opacity: .35; }
+.roles-heat span { position: relative; } .roles-heat .above { font-weight: 700; } .roles-heat .below { color: var(--muted); }
+.legend .swatch { margin-left: .5rem; }
+#roles-log { font-size: .75rem; color: var(--muted); max-height: 12rem; overflow: auto; padding-left: 1.2rem; }
+@media (max-width: 900px) {
+  .roles { overflow-x: auto; }
+  .roles-heat td.prob { min-width: 3.5rem; }
+  .roles th { white-space: normal; }
+}
+`;

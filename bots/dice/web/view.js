@@ -1,19 +1,55 @@
-// The dice view: the same number of rolls from plain dice (an ordinary PRNG), natural dice and
-// natural dice under trap control on a sugoroku track, side by side, each with its faces, how
+// The dice plugin's playground view (interface: PROTOCOL.md, "Plugin views"): the sugoroku board,
+// and a Dice tab with the same number of rolls from plain dice (an ordinary PRNG), natural dice
+// and natural dice under trap control on a sugoroku track, side by side, each with its faces, how
 // often each face came, the traps a piece walking the track with them lands on, and the features
 // and Err the dice service judges a sequence by.
-import { YomiError } from "./yomi.js";
-import { el, svg } from "./views.js";
+import { YomiError } from "/yomi.js";
+import { el, svg } from "/kit.js";
 
-const $ = (id) => document.getElementById(id);
 const KINDS = [
   { name: "plain", label: "Plain", preset: "plain", colour: "#8a93a6" },
   { name: "natural", label: "Natural", preset: "", colour: "#3b6fd8" },
   { name: "controlled", label: "Controlled (trap control)", preset: "", colour: "#2f9e6b" },
 ];
 
+/** The sugoroku board as your seat sees it: the roll, where the piece stands, and each square it
+ * may move to with what lies there. */
+export function render(o) {
+  const where = (d) => (d.goal ? "the goal" : d.trap ? "a trap" : `${d.to_goal} to the goal, ${d.traps_ahead} traps in the next 6`);
+  return el("div", {},
+    el("p", { class: "kv" }, `Run ${o.run} of ${o.runs} · on square ${o.position} · goals ${o.goals} · trap hits ${o.hits}`),
+    el("p", { class: "roll", "data-testid": "sugoroku-roll" }, "You rolled ", el("strong", {}, o.roll)),
+    el("ul", {}, (o.destinations ?? []).map((d) => el("li", { class: d.trap ? "error" : "" }, `square ${d.square}: ${where(d)}`))));
+}
+
+/** A destination square is "to square N". */
+export function label(action) {
+  return Number.isInteger(action) ? `to square ${action}` : undefined;
+}
+
+/** The Dice tab: its controls and its board, on the dice service of this plugin. */
+export const tabs = [{ name: "dice", title: "Dice", mount }];
+
+function mount(panel, { client, catalog, plugin }) {
+  const bot = catalog.bots.find((b) => b.plugin === plugin && b.methods.some((m) => m.name === "sequence") && b.methods.some((m) => m.name === "score"));
+  const number = (id, value, min, max) => el("input", { id, type: "number", value, min, max });
+  const form = { n: number("dice-n", 50, 8, 200), seed: number("dice-seed", 1, 0), every: number("dice-trap-every", 5, 2, 20) };
+  const roll = el("button", { id: "dice-roll", "data-testid": "dice-roll" }, "Roll side by side");
+  const board = el("div", { class: "board wide", id: "dice-board", "data-testid": "dice-board" }, el("p", { class: "hint" }, bot ? "Roll to compare." : "No dice service in this server's plugins."));
+  panel.append(
+    el("aside", { class: "controls" },
+      el("label", {}, "Rolls ", form.n),
+      el("label", {}, "Seed ", form.seed),
+      el("label", {}, "A trap every … squares ", form.every),
+      el("div", { class: "buttons" }, roll),
+      el("p", { class: "hint" }, "Plain dice are an ordinary PRNG; natural dice keep the features players notice (runs, repeats, gaps) in a natural range; controlled dice are natural dice that also keep a piece's trap hits near what chance would give, on a straight track.")),
+    board);
+  const report = (e) => board.prepend(el("p", { class: "error", "data-testid": "dice-error" }, e instanceof YomiError ? `${e.code}: ${e.message}` : String(e.message ?? e)));
+  if (bot) roll.addEventListener("click", () => rollSideBySide(client, bot, form, board).catch(report));
+}
+
 /** A straight track of `length` squares with a trap every `every` squares (none on start or goal). */
-export function track(length, every) {
+function track(length, every) {
   return {
     squares: Array.from({ length }, (_, i) => ({
       next: i + 1 < length ? [i + 1] : [],
@@ -22,23 +58,12 @@ export function track(length, every) {
   };
 }
 
-/** Sets up the Dice tab; the dice service must be in the catalog. */
-export function setUpDice(client, catalog) {
-  const bot = catalog.bots.find((b) => b.methods.some((m) => m.name === "sequence") && b.methods.some((m) => m.name === "score"));
-  const report = (e) => $("dice-board").prepend(el("p", { class: "error", "data-testid": "dice-error" }, e instanceof YomiError ? `${e.code}: ${e.message}` : String(e.message ?? e)));
-  if (!bot) {
-    $("dice-board").replaceChildren(el("p", { class: "hint" }, "No dice service in this server's plugins."));
-    return;
-  }
-  $("dice-roll").addEventListener("click", () => rollSideBySide(client, bot).catch(report));
-}
-
 /** Rolls each kind of dice `n` times from fresh agents of the same seed, then scores them all
  * with the natural dice's ranges, so the Errs compare. */
-async function rollSideBySide(client, bot) {
-  const n = Math.max(8, Math.min(200, Number($("dice-n").value) || 50));
-  const seed = Number($("dice-seed").value) || 0;
-  const every = Math.max(2, Number($("dice-trap-every").value) || 5);
+async function rollSideBySide(client, bot, form, shown) {
+  const n = Math.max(8, Math.min(200, Number(form.n.value) || 50));
+  const seed = Number(form.seed.value) || 0;
+  const every = Math.max(2, Number(form.every.value) || 5);
   const board = track(Math.max(40, 8 * every), every);
   const sides = bot.options.find((o) => o.name === "sides")?.default ?? 6;
   const agents = [];
@@ -58,7 +83,7 @@ async function rollSideBySide(client, bot) {
     for (const column of columns) {
       Object.assign(column, await client.call(judge, "score", { faces: column.faces }), walk(board, column.faces, sides));
     }
-    $("dice-board").replaceChildren(diceView(columns, n, sides));
+    shown.replaceChildren(diceView(columns, n, sides));
   } finally {
     for (const agent of agents) await client.drop(agent).catch(() => {});
   }
@@ -83,7 +108,7 @@ async function controlledRolls(client, agent, board, n) {
 
 /** The trap squares a piece walking the track with `faces` lands on, and how many chance alone
  * would give (the share of faces that land on a trap, summed over the rolls). */
-export function walk(board, faces, sides) {
+function walk(board, faces, sides) {
   let position = 0;
   let expected = 0;
   const hits = faces.map((face) => {
@@ -96,7 +121,7 @@ export function walk(board, faces, sides) {
 }
 
 /** The three columns: faces, face counts, Err; then every feature for the three together. */
-export function diceView(columns, n, sides) {
+function diceView(columns, n, sides) {
   const cards = columns.map((c) => el("div", { class: "dice-column", "data-testid": `dice-${c.name}` },
     el("h3", {}, el("span", { class: "swatch", style: `background:${c.colour}` }), ` ${c.label}`),
     el("p", { class: "err" }, "Err ", el("strong", { "data-testid": "dice-err" }, Number(c.err).toFixed(3))),
@@ -166,3 +191,12 @@ function featureChart(columns) {
     el("strong", {}, "Features (each row on its own scale)"),
     svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img" }, parts));
 }
+
+export const css = `
+#dice-board { display: flex; flex-direction: column; gap: .75rem; }
+.dice-column h3 { margin: 0 0 .3rem; font-size: .95rem; }
+.dice-column .err { margin: .2rem 0; }
+svg .die { fill: #fff; stroke: var(--line); } svg .die.hit { fill: #fbe0da; stroke: var(--bot); stroke-width: 2; }
+svg .even { stroke: var(--ink); stroke-dasharray: 3 2; } svg .svg-small { font-size: 9px; fill: var(--muted); }
+.features { display: flex; flex-direction: column; gap: .3rem; background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .5rem; }
+`;
