@@ -27,6 +27,7 @@ pub mod declare;
 pub mod dispatch;
 #[cfg(feature = "host")]
 pub mod loader;
+pub mod misfit;
 pub mod referee;
 pub mod repro;
 pub mod rng;

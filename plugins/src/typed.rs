@@ -1,6 +1,7 @@
 //! An optional typed layer over [`Agent`]: a bot reads its game's observation and legal actions
 //! as its own serde types instead of picking fields out of JSON, and returns a typed action.
-//! A request that does not fit the types is refused with `invalid_params` naming the field.
+//! A request that does not fit the types, or whose `legal` does not fit the observation, is
+//! refused by the one rule of [`misfit`](crate::misfit): `invalid_params` naming the field.
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -11,6 +12,7 @@ use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
 use crate::api::Agent;
 use crate::call::{unreadable, ActText, GameOver};
+use crate::misfit;
 
 /// A typed decision: the action and, when asked for, why.
 pub struct Choice<A> {
@@ -32,9 +34,14 @@ impl<A> Choice<A> {
 /// [`Agent`].
 pub trait TypedAgent: Send {
     type Observation: DeserializeOwned;
-    type Action: Serialize + DeserializeOwned;
+    type Action: Serialize + DeserializeOwned + PartialEq;
 
-    /// Chooses one of `legal` (empty when the caller did not list them).
+    /// The actions `observation` allows: the adapter refuses a request whose `legal` does not
+    /// fit them, or that allows none, and hands them to [`act`](TypedAgent::act) when the caller
+    /// listed none.
+    fn allowed(&self, observation: &Self::Observation) -> Vec<Self::Action>;
+
+    /// Chooses one of `legal` (checked against the observation, never empty).
     fn act(
         &mut self,
         observation: Self::Observation,
@@ -57,13 +64,16 @@ pub trait TypedAgent: Send {
 pub struct Typed<T>(pub T);
 
 impl<T: TypedAgent> Typed<T> {
-    /// Asks the bot, and writes its choice out.
+    /// Checks `legal` against the observation, asks the bot, and writes its choice out.
     fn decide(
         &mut self,
         observation: T::Observation,
         legal: Vec<T::Action>,
         explain: bool,
     ) -> Result<ActReply, ErrorInfo> {
+        let allowed = self.0.allowed(&observation);
+        misfit::check_legal("legal", &legal, &allowed)?;
+        let legal = if legal.is_empty() { allowed } else { legal };
         let choice = self.0.act(observation, legal, explain)?;
         let action = serde_json::to_value(&choice.action).map_err(|e| {
             ErrorInfo::new(ErrorCode::Internal, format!("the action does not serialize: {e}"))
@@ -134,8 +144,7 @@ fn decode_text<T: DeserializeOwned>(
 }
 
 fn does_not_fit(what: String, e: &serde_json::Error) -> ErrorInfo {
-    let e = without_position(e);
-    ErrorInfo::new(ErrorCode::InvalidParams, format!("{what} does not fit this bot: {e}"))
+    misfit::error(what, format_args!("does not fit this bot: {}", without_position(e)))
 }
 
 #[cfg(test)]
@@ -149,12 +158,17 @@ mod tests {
         n: u32,
     }
 
-    /// Plays the largest legal number not above the observed `n`.
-    struct AtMost;
+    /// A game of counting: the observation `{"n": 3}` allows 1, 2 and 3; the bot plays the
+    /// largest.
+    struct Largest;
 
-    impl TypedAgent for AtMost {
+    impl TypedAgent for Largest {
         type Observation = Count;
         type Action = u32;
+
+        fn allowed(&self, obs: &Count) -> Vec<u32> {
+            (1..=obs.n).collect()
+        }
 
         fn act(
             &mut self,
@@ -162,7 +176,7 @@ mod tests {
             legal: Vec<u32>,
             explain: bool,
         ) -> Result<Choice<u32>, ErrorInfo> {
-            let best = legal.into_iter().filter(|a| *a <= obs.n).max().unwrap_or(0);
+            let best = legal.into_iter().max().expect("the adapter never passes an empty list");
             Ok(if explain {
                 Choice::explained(best, json!({"n": obs.n}))
             } else {
@@ -182,17 +196,27 @@ mod tests {
         .unwrap()
     }
 
+    fn refusal(observation: Value, legal: Value) -> String {
+        let error = Typed(Largest).act(&request(observation, legal, false)).unwrap_err();
+        assert_eq!(error.code, ErrorCode::InvalidParams, "{}", error.message);
+        error.message
+    }
+
     #[test]
-    fn typed_requests_round_trip_and_misfits_are_invalid_params() {
-        let mut agent = Typed(AtMost);
-        let reply = agent.act(&request(json!({"n": 5}), json!([1, 4, 7]), true)).unwrap();
-        assert_eq!(reply.action, json!(4));
-        assert_eq!(reply.explain, Some(json!({"n": 5})));
-        let bad = agent.act(&request(json!({"m": 5}), json!([1]), false)).unwrap_err();
-        assert_eq!(bad.code, ErrorCode::InvalidParams);
-        assert!(bad.message.starts_with("observation"), "{}", bad.message);
-        let bad = agent.act(&request(json!({"n": 5}), json!([1, "x"]), false)).unwrap_err();
-        assert!(bad.message.starts_with("legal[1]"), "{}", bad.message);
+    fn typed_requests_round_trip_and_misfits_are_invalid_params_naming_the_field() {
+        let mut agent = Typed(Largest);
+        let reply = agent.act(&request(json!({"n": 3}), json!([2, 3, 1]), true)).unwrap();
+        assert_eq!(reply.action, json!(3));
+        assert_eq!(reply.explain, Some(json!({"n": 3})));
+        let unlisted = agent.act(&request(json!({"n": 2}), json!([]), false)).unwrap();
+        assert_eq!(unlisted.action, json!(2), "no list given: what the observation allows");
+        assert!(refusal(json!({"m": 5}), json!([1])).starts_with("`observation`: does not fit"));
+        assert!(refusal(json!({"n": 5}), json!([1, "x"])).starts_with("`legal[1]`: does not fit"));
+        assert!(refusal(json!({"n": 2}), json!([1, 2, 3])).starts_with("`legal[2]`: 3 is not"));
+        assert!(refusal(json!({"n": 2}), json!([1])).starts_with("`legal`: lacks 2"));
+        assert!(
+            refusal(json!({"n": 0}), json!([])).starts_with("`observation`: no action is legal")
+        );
     }
 
     /// The call's text read straight into the bot's types: the same answers and the same errors
@@ -200,10 +224,11 @@ mod tests {
     #[test]
     fn requests_read_from_text_act_as_requests_read_from_values() {
         let cases = [
-            (json!({"n": 5}), json!([1, 4, 7]), true),
+            (json!({"n": 3}), json!([1, 2, 3]), true),
             (json!({"m": 5}), json!([1]), false),
             (json!({"n": 5}), json!([1, "x"]), false),
             (json!({"n": -1}), json!([]), false),
+            (json!({"n": 2}), json!([1, 7]), false),
             (json!("?"), json!([1]), false),
         ];
         for (observation, legal, explain) in cases {
@@ -212,8 +237,8 @@ mod tests {
             let (observation_raw, legal_raw) =
                 (raw(&observation_text).unwrap(), raw(&legal_text).unwrap());
             let text = ActText { observation: &observation_raw, legal: &legal_raw, explain };
-            let from_text = Typed(AtMost).act_text(&text);
-            let from_values = Typed(AtMost).act(&request(observation, legal, explain));
+            let from_text = Typed(Largest).act_text(&text);
+            let from_values = Typed(Largest).act(&request(observation, legal, explain));
             assert_eq!(from_text, from_values, "{observation_text} {legal_text}");
         }
     }

@@ -95,7 +95,7 @@ fn battle_observation_rules_are_checked_as_the_game_options_are() {
     // HP 255 used to make the solver allocate petabytes and abort the server.
     for (hp, limit) in [(255, 20), (200, 20), (6, 20), (5, 255), (5, 41)] {
         let reply = act(conn, &agent, rules(hp, limit), hp.min(5));
-        assert_eq!(error_code(&reply).as_deref(), Some("bot_error"), "{hp} {limit}: {reply}");
+        assert_eq!(error_code(&reply).as_deref(), Some("invalid_params"), "{hp} {limit}: {reply}");
     }
     assert!(started.elapsed() < Duration::from_secs(5), "refused before any solving");
     conn.assert_alive();
@@ -110,7 +110,7 @@ fn battle_observation_rules_are_checked_as_the_game_options_are() {
     assert_eq!(error_code(&reply).as_deref(), Some("invalid_option"), "{reply}");
     let option_message = reply["error"]["message"].as_str().unwrap();
     assert!(option_message.ends_with("A: HP 6 is out of range [1, 5]"), "{option_message}");
-    assert_eq!(message, json!("observation `rules`: A: HP 6 is out of range [1, 5]"));
+    assert_eq!(message, json!("`observation.rules`: A: HP 6 is out of range [1, 5]"));
     assert!(!data.path().join("battle").exists(), "no table was solved or stored");
 }
 

@@ -1,11 +1,13 @@
 //! The JSON a seat sees and sends: the position (`{"turn", "hp", "active"}` with Pokémon named),
 //! the observation around it, and reading both back, which every bot does on each decision.
+//! A request that does not fit is refused by the plugin kit's one rule ([`misfit`]).
 
 use serde_json::{json, Value};
-use yomi_plugin::{ErrorCode, ErrorInfo};
+use yomi_plugin::misfit;
+use yomi_plugin::{ActRequest, ErrorCode, ErrorInfo};
 
-use crate::engine::{Engine, State};
-use crate::rules::Rules;
+use crate::engine::{Actions, Engine, State};
+use crate::rules::{preset_parties, Rules};
 
 /// A position as JSON: `{"turn": 3, "hp": [[5,5,5],[5,4,4]], "active": ["A", "D"]}`, party 1
 /// first.
@@ -17,7 +19,7 @@ pub fn state_json(engine: &Engine, s: &State) -> Value {
 }
 
 fn bad(message: String) -> ErrorInfo {
-    ErrorInfo::new(ErrorCode::BotError, message)
+    ErrorInfo::new(ErrorCode::InvalidParams, message)
 }
 
 /// Reads [`state_json`] back, checking every HP against its Pokémon's maximum.
@@ -103,18 +105,56 @@ pub struct Seen {
     pub replacing: bool,
 }
 
-/// Reads an [`observation`].
+/// Reads an [`observation`]. Its `rules.parties` may name a party set as the game option does
+/// (`"parties": "thesis"`) instead of listing six Pokémon.
 pub fn parse_observation(obs: &Value) -> Result<Seen, ErrorInfo> {
-    let rules: Rules = serde_json::from_value(obs.get("rules").cloned().unwrap_or(Value::Null))
-        .map_err(|e| bad(format!("observation has no valid `rules`: {e}")))?;
-    // The same checks as the game's options: a client's rules are never trusted for their size.
-    rules.validate().map_err(|e| bad(format!("observation `rules`: {}", e.message)))?;
+    let rules = parse_rules(obs.get("rules"))?;
     let state = parse_state(&rules, obs.get("state").unwrap_or(&Value::Null))
-        .map_err(|e| bad(format!("observation `state`: {}", e.message)))?;
+        .map_err(|e| misfit::error("observation.state", e.message))?;
     let side = match obs.get("you").and_then(Value::as_u64) {
         Some(s @ 0..=1) => s as usize,
-        _ => return Err(bad("observation `you` must be 0 or 1".into())),
+        _ => return Err(misfit::error("observation.you", "must be 0 or 1")),
     };
-    let replacing = obs.get("phase").and_then(Value::as_str) == Some("replace");
-    Ok(Seen { rules, state, side, replacing })
+    let phase = misfit::one_of(obs.get("phase"), "observation.phase", &["choose", "replace"])?;
+    Ok(Seen { rules, state, side, replacing: phase == "replace" })
+}
+
+/// Reads an observation's `rules`, with the same checks as the game's options: a client's rules
+/// are never trusted for their size.
+fn parse_rules(value: Option<&Value>) -> Result<Rules, ErrorInfo> {
+    let field = "observation.rules";
+    let mut value = value.cloned().ok_or_else(|| misfit::error(field, "missing"))?;
+    if let Some(name) = value.get("parties").and_then(Value::as_str) {
+        let parties = preset_parties(name)
+            .map_err(|e| misfit::error("observation.rules.parties", e.message))?;
+        value["parties"] = json!(parties);
+    }
+    let rules: Rules = serde_json::from_value(value)
+        .map_err(|e| misfit::error(field, format_args!("does not fit: {e}")))?;
+    rules.validate().map_err(|e| misfit::error(field, e.message))?;
+    Ok(rules)
+}
+
+/// A decision request read and checked: its observation, and the actions the observation allows
+/// its side (in matrix order) with their JSON, which the request's `legal`, when given, must list
+/// exactly.
+pub struct Request {
+    pub seen: Seen,
+    pub actions: Actions,
+    pub allowed: Vec<Value>,
+}
+
+/// Reads and checks a decision request (see [`Request`]).
+pub fn read_request(request: &ActRequest) -> Result<Request, ErrorInfo> {
+    let seen = parse_observation(&request.observation)?;
+    let engine = Engine::new(seen.rules.clone());
+    let actions = if seen.replacing {
+        engine.replacements(&seen.state, seen.side)
+    } else {
+        engine.legal(&seen.state, seen.side)
+    };
+    let allowed: Vec<Value> =
+        actions.as_slice().iter().map(|a| engine.action_json(seen.side, &seen.state, *a)).collect();
+    misfit::check_legal("legal", &request.legal, &allowed)?;
+    Ok(Request { seen, actions, allowed })
 }

@@ -8,11 +8,11 @@ use serde_json::{json, Value};
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::{seeded, Rng as SeededRng};
 use yomi_plugin::{
-    ActReply, ActRequest, Agent, AgentContext, ErrorCode, ErrorInfo, OptionSpec, Options, Preset,
+    ActReply, ActRequest, Agent, AgentContext, ErrorInfo, OptionSpec, Options, Preset,
 };
 
 use crate::cache::Tables;
-use crate::codec::{self, parse_observation, Seen};
+use crate::codec::{self, Seen};
 use crate::engine::{Action, State};
 use crate::exploit::{best_response, grid, Opponent};
 use crate::lp;
@@ -275,38 +275,20 @@ impl Player {
 
 impl Agent for Player {
     fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
-        let Seen { rules, state, side, replacing } = parse_observation(&request.observation)?;
+        let codec::Request { seen, actions, allowed, .. } = codec::read_request(request)?;
+        let Seen { rules, state, side, replacing } = seen;
         let table = self.table_for(&rules)?;
         self.side = Some(side);
-        let actions = if replacing {
-            table.engine.replacements(&state, side)
-        } else {
-            table.engine.legal(&state, side)
-        };
-        if actions.is_empty() {
-            return Err(ErrorInfo::new(ErrorCode::BotError, "no legal action in this observation"));
-        }
         let (probs, mut explain) = if replacing {
             self.replacement(&table, &state, side, actions.as_slice())
         } else {
             self.turn(&table, &state, side, actions.as_slice())
         };
         let k = sample_index(&probs, &mut self.rng);
-        let action = table.engine.action_json(side, &state, actions.as_slice()[k]);
-        if !request.legal.is_empty() && !request.legal.contains(&action) {
-            return Err(ErrorInfo::new(
-                ErrorCode::BotError,
-                format!("{action} is not among the offered legal actions"),
-            ));
-        }
+        let action = allowed[k].clone();
         Ok(if request.explain {
-            let names: Vec<Value> = actions
-                .as_slice()
-                .iter()
-                .map(|a| table.engine.action_json(side, &state, *a))
-                .collect();
             explain["strategy"] = json!(probs);
-            explain["actions"] = json!(names);
+            explain["actions"] = json!(allowed);
             ActReply::explained(action, explain)
         } else {
             ActReply::new(action)

@@ -1,11 +1,13 @@
-//! The `random` bot: uniform over the legal actions (seed 5.1's baseline), replacements included.
+//! The `random` bot: uniform over the legal actions of a checked observation (seed 5.1's
+//! baseline), replacements included.
 
 use rand::Rng;
 use serde_json::{json, Value};
 use yomi_plugin::rng::{seeded, Rng as SeededRng};
-use yomi_plugin::{ActReply, ActRequest, Agent, AgentContext, ErrorCode, ErrorInfo, Options};
+use yomi_plugin::{ActReply, ActRequest, Agent, AgentContext, ErrorInfo, Options};
 
 use crate::cache::Tables;
+use crate::codec;
 use crate::service;
 
 pub struct RandomBot {
@@ -22,17 +24,14 @@ impl RandomBot {
 
 impl Agent for RandomBot {
     fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
-        if request.legal.is_empty() {
-            return Err(ErrorInfo::new(ErrorCode::BotError, "no legal actions to choose from"));
-        }
-        let k = self.rng.gen_range(0..request.legal.len());
-        let action = request.legal[k].clone();
-        let p = 1.0 / request.legal.len() as f64;
+        let allowed = codec::read_request(request)?.allowed;
+        // The caller's order when it lists them (the same set), so its seed picks the same way.
+        let legal = if request.legal.is_empty() { &allowed } else { &request.legal };
+        let k = self.rng.gen_range(0..legal.len());
+        let action = legal[k].clone();
+        let p = 1.0 / legal.len() as f64;
         Ok(if request.explain {
-            ActReply::explained(
-                action,
-                json!({"strategy": vec![p; request.legal.len()], "actions": request.legal}),
-            )
+            ActReply::explained(action, json!({"strategy": vec![p; legal.len()], "actions": legal}))
         } else {
             ActReply::new(action)
         })

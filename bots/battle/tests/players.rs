@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 use yomi_battle::BattlePlugin;
 use yomi_plugin::protocol::options::resolve;
-use yomi_plugin::{referee, ActRequest, Agent, AgentContext, Options, Plugin};
+use yomi_plugin::{referee, ActRequest, Agent, AgentContext, ErrorCode, Options, Plugin};
 
 fn options(bot: &str, preset: Option<&str>, overrides: Value) -> Result<Options, String> {
     let m = BattlePlugin.manifest();
@@ -167,5 +167,15 @@ fn a_malformed_observation_is_an_error_not_a_panic() {
     assert!(bot.act(&request).unwrap_err().message.contains("HP 9 is out of range"));
     let mut request = first_request(false);
     request.observation["rules"] = json!("chess");
-    assert!(bot.act(&request).unwrap_err().message.contains("no valid `rules`"));
+    let error = bot.act(&request).unwrap_err();
+    assert_eq!(error.code, ErrorCode::InvalidParams);
+    assert!(error.message.starts_with("`observation.rules`: does not fit"), "{}", error.message);
+    let mut request = first_request(false);
+    request.observation["rules"]["parties"] = json!("thesiss");
+    let error = bot.act(&request).unwrap_err();
+    assert!(
+        error.message.starts_with("`observation.rules.parties`: unknown parties"),
+        "{}",
+        error.message
+    );
 }

@@ -7,7 +7,7 @@ use serde_json::json;
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::Rng as SeededRng;
 use yomi_plugin::typed::{Choice, TypedAgent};
-use yomi_plugin::{ErrorCode, ErrorInfo, Options};
+use yomi_plugin::{ErrorInfo, Options};
 
 use crate::game::Hand;
 
@@ -44,10 +44,15 @@ impl TypedAgent for RpsBot {
     type Observation = Observation;
     type Action = Hand;
 
+    /// Every throw, every time: a `legal` list must name all three.
+    fn allowed(&self, _observation: &Observation) -> Vec<Hand> {
+        Hand::ALL.to_vec()
+    }
+
     fn act(
         &mut self,
         observation: Observation,
-        legal: Vec<Hand>,
+        _legal: Vec<Hand>,
         explain: bool,
     ) -> Result<Choice<Hand>, ErrorInfo> {
         let last = observation.opponent_last;
@@ -62,12 +67,6 @@ impl TypedAgent for RpsBot {
                 _ => (Hand::ALL[self.rng.gen_range(0..3)], "uniform"),
             }
         };
-        if !legal.is_empty() && !legal.contains(&hand) {
-            return Err(ErrorInfo::new(
-                ErrorCode::BotError,
-                format!("`{}` is not among the legal actions", hand.name()),
-            ));
-        }
         Ok(if explain {
             Choice::explained(hand, json!({"reason": why, "opponent_last": last.map(Hand::name)}))
         } else {

@@ -173,7 +173,9 @@ fn explain_and_assess_carry_the_d_values() {
         legal: vec![json!("pass")],
         explain: false,
     });
-    assert!(bad.unwrap_err().message.contains("malformed sevens observation"));
+    let bad = bad.unwrap_err();
+    assert_eq!(bad.code, yomi_plugin::ErrorCode::InvalidParams);
+    assert_eq!(bad.message, "`observation.hand`: missing");
 }
 
 #[test]

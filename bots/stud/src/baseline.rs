@@ -57,8 +57,8 @@ impl Baseline {
 
 impl Agent for Baseline {
     fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
-        let view = View::parse(&request.observation)?;
-        Ok(ActReply::new(self.choose(&view, &request.legal)?))
+        let view = View::read(request)?;
+        Ok(ActReply::new(self.choose(&view, &view.offered)?))
     }
 
     fn configure(&mut self, _options: &Options) -> Result<(), ErrorInfo> {

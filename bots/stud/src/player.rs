@@ -441,10 +441,7 @@ impl FuzzyPlayer {
             return Ok(Decided { action: json!({"act": "call"}), explain });
         }
         let (lower, mut upper) = view.bounds().ok_or_else(|| {
-            ErrorInfo::new(
-                ErrorCode::InvalidParams,
-                "inconsistent observation: no betting action is legal",
-            )
+            ErrorInfo::new(ErrorCode::Internal, "a checked betting observation has no bounds")
         })?;
         // The passive cap of 0.7·upper, as a rescaled (3.6) or as a cap on its bet.
         let passive_max = lower.max((self.cfg.passive_cap * upper as f64).floor() as u64);
@@ -521,7 +518,7 @@ impl FuzzyPlayer {
 
 impl Agent for FuzzyPlayer {
     fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
-        let view = View::parse(&request.observation)?;
+        let view = View::read(request)?;
         let d = self.decide(&view)?;
         Ok(if request.explain {
             ActReply::explained(d.action, d.explain)

@@ -1,10 +1,15 @@
 //! A bot's reading of an observation: the cards, the money and the legal actions, checked for
-//! consistency with the rules (card counts for the turn) so a bad observation is a clear error.
+//! consistency with the rules (card counts for the turn, the legal actions of the interval) so a
+//! bad observation is a clear error, by the plugin kit's one rule.
 
-use serde_json::Value;
-use yomi_plugin::{ErrorCode, ErrorInfo};
+use std::fmt::Display;
+
+use serde_json::{json, Value};
+use yomi_plugin::misfit::{self, check_legal};
+use yomi_plugin::{ActRequest, ErrorInfo};
 
 use crate::cards::{check_distinct, Card};
+use crate::engine::MIN_OPEN;
 
 /// One betting action of this game as the observation reports it.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,40 +44,135 @@ pub struct View {
     pub opp_hole_count: usize,
     pub history: Vec<Past>,
     pub legal: Vec<Legal>,
+    /// The observation's legal actions as given (checked: the ones it allows).
+    pub offered: Vec<Value>,
 }
 
-fn bad(m: String) -> ErrorInfo {
-    ErrorInfo::new(ErrorCode::InvalidParams, format!("inconsistent observation: {m}"))
+/// The error for the observation's field `name` (`observation.hole`, `observation.history[2].act`).
+fn bad(name: &str, message: impl Display) -> ErrorInfo {
+    misfit::error(format_args!("observation.{name}"), message)
 }
 
-fn field<'a>(v: &'a Value, k: &str) -> Result<&'a Value, ErrorInfo> {
-    v.get(k).ok_or_else(|| bad(format!("`{k}` is missing")))
+/// An observation whose fields disagree with each other or with the rules.
+fn inconsistent(message: impl Display) -> ErrorInfo {
+    misfit::error("observation", message)
 }
 
-fn uint(v: &Value, k: &str) -> Result<u64, ErrorInfo> {
-    field(v, k)?.as_u64().ok_or_else(|| bad(format!("`{k}` is not a non-negative integer")))
+/// `name` is the field's path in the observation (`history[2].paid`); its last part is the key in
+/// `v`.
+fn field<'a>(v: &'a Value, name: &str) -> Result<&'a Value, ErrorInfo> {
+    v.get(name.rsplit('.').next().unwrap_or(name)).ok_or_else(|| bad(name, "missing"))
 }
 
-fn cards(v: &Value, k: &str) -> Result<Vec<Card>, ErrorInfo> {
-    field(v, k)?
-        .as_array()
-        .ok_or_else(|| bad(format!("`{k}` is not a list of cards")))?
+fn uint(v: &Value, name: &str) -> Result<u64, ErrorInfo> {
+    field(v, name)?.as_u64().ok_or_else(|| bad(name, "not a non-negative integer"))
+}
+
+fn list<'a>(v: &'a Value, name: &str) -> Result<&'a Vec<Value>, ErrorInfo> {
+    field(v, name)?.as_array().ok_or_else(|| bad(name, "not a list"))
+}
+
+fn cards(v: &Value, name: &str) -> Result<Vec<Card>, ErrorInfo> {
+    list(v, name)?
         .iter()
-        .map(|c| {
+        .enumerate()
+        .map(|(i, c)| {
+            let at = format!("{name}[{i}]");
             c.as_str()
-                .ok_or_else(|| bad(format!("`{k}` holds a non-string")))
-                .and_then(|s| Card::parse(s).map_err(|e| bad(e.message)))
+                .ok_or_else(|| bad(&at, "not a card"))
+                .and_then(|s| Card::parse(s).map_err(|e| bad(&at, e.message)))
         })
         .collect()
 }
 
-impl View {
-    pub fn parse(obs: &Value) -> Result<View, ErrorInfo> {
-        let turn = uint(obs, "turn")? as u8;
-        if !(1..=7).contains(&turn) {
-            return Err(bad(format!("turn {turn} is not 1..7")));
+/// The betting actions of this turn so far, in order.
+fn this_turn(history: &[Past], turn: u8) -> Vec<&Past> {
+    history.iter().filter(|p| p.turn == turn).collect()
+}
+
+/// The legal actions the observation allows, as the game writes them: the reveals of the hole
+/// cards, or the bets of the interval's stage (read from this turn's history), each with its
+/// amounts. A seat that is not the one to bet is refused.
+fn allowed(view: &View) -> Result<Vec<Value>, ErrorInfo> {
+    if view.reveal {
+        return Ok(view.hole.iter().map(|c| json!({"reveal": c.to_string()})).collect());
+    }
+    let drop = json!({"act": "drop"});
+    let acts: Vec<&str> =
+        this_turn(&view.history, view.turn).iter().map(|p| p.act.as_str()).collect();
+    let (to_act, legal) = match acts.as_slice() {
+        [] => (0, vec![drop, json!({"act": "open", "min": MIN_OPEN, "max": view.pot})]),
+        ["open"] => {
+            let open = this_turn(&view.history, view.turn)[0].paid;
+            (
+                1,
+                vec![
+                    drop,
+                    json!({"act": "call", "amount": open}),
+                    json!({"act": "raise", "min": open + 1, "max": view.pot}),
+                ],
+            )
         }
-        let reveal = field(obs, "phase")?.as_str() == Some("reveal");
+        ["open", "raise"] => {
+            let past = this_turn(&view.history, view.turn);
+            (
+                0,
+                vec![
+                    drop,
+                    json!({"act": "call", "amount": past[1].paid.saturating_sub(past[0].paid)}),
+                ],
+            )
+        }
+        _ => {
+            return Err(bad(
+                "history",
+                format_args!(
+                    "holds `{}` in turn {}, after which no one bets",
+                    acts.join(", "),
+                    view.turn
+                ),
+            ))
+        }
+    };
+    if view.position != to_act {
+        let so_far =
+            if acts.is_empty() { "no bet".to_string() } else { format!("`{}`", acts.join(", ")) };
+        return Err(inconsistent(format_args!(
+            "after {so_far} in turn {} position {to_act} bets, not position {}",
+            view.turn, view.position
+        )));
+    }
+    Ok(legal)
+}
+
+impl View {
+    /// Reads a decision request: the observation (checked against the rules), and its legal
+    /// actions, which must be the ones the observation allows; the request's `legal`, when given,
+    /// must list them too.
+    pub fn read(request: &ActRequest) -> Result<View, ErrorInfo> {
+        let view = View::parse(&request.observation)?;
+        let allowed = allowed(&view)?;
+        if view.offered.is_empty() {
+            return Err(bad("legal", "empty; a seat asked to act has legal actions"));
+        }
+        check_legal("observation.legal", &view.offered, &allowed)?;
+        check_legal("legal", &request.legal, &view.offered)?;
+        Ok(view)
+    }
+
+    fn parse(obs: &Value) -> Result<View, ErrorInfo> {
+        let turn = uint(obs, "turn")?;
+        if !(1..=7).contains(&turn) {
+            return Err(bad("turn", format_args!("{turn} is not 1..7")));
+        }
+        let turn = turn as u8;
+        let reveal =
+            misfit::one_of(obs.get("phase"), "observation.phase", &["bet", "reveal"])? == "reveal";
+        if reveal && turn < 6 {
+            return Err(inconsistent(format_args!(
+                "a reveal comes at turns 6 and 7 only, not at turn {turn}"
+            )));
+        }
         let (hole, up, opp_up) = (cards(obs, "hole")?, cards(obs, "up")?, cards(obs, "opp_up")?);
         let opp_hole_count = uint(obs, "opp_hole_count")? as usize;
         // Cards each player holds in this interval, and how many of them are face up.
@@ -87,7 +187,7 @@ impl View {
             || up.len() != shown
             || opp_up.len() != shown
         {
-            return Err(bad(format!(
+            return Err(inconsistent(format!(
                 "turn {turn}{} needs {total} cards each with {shown} face up; got {} down + {} up and {} + {} for the opponent",
                 if reveal { " (reveal)" } else { "" },
                 hole.len(),
@@ -97,27 +197,33 @@ impl View {
             )));
         }
         check_distinct(&[hole.clone(), up.clone(), opp_up.clone()].concat())
-            .map_err(|e| bad(e.message))?;
-        let history = field(obs, "history")?
-            .as_array()
-            .ok_or_else(|| bad("`history` is not a list".into()))?
+            .map_err(|e| inconsistent(e.message))?;
+        let history = list(obs, "history")?
             .iter()
-            .map(|h| {
+            .enumerate()
+            .map(|(i, h)| {
+                let at = |k: &str| format!("history[{i}].{k}");
+                let act = misfit::one_of(
+                    h.get("act"),
+                    &format!("observation.{}", at("act")),
+                    &["drop", "open", "call", "raise"],
+                )?;
+                let who = misfit::one_of(
+                    h.get("who"),
+                    &format!("observation.{}", at("who")),
+                    &["me", "opp"],
+                )?;
                 Ok(Past {
-                    turn: uint(h, "turn")? as u8,
-                    mine: field(h, "who")?.as_str() == Some("me"),
-                    act: field(h, "act")?.as_str().unwrap_or_default().to_string(),
-                    paid: uint(h, "paid")?,
-                    pot_before: uint(h, "pot_before")?,
+                    turn: uint(h, &at("turn"))? as u8,
+                    mine: who == "me",
+                    act: act.to_string(),
+                    paid: uint(h, &at("paid"))?,
+                    pot_before: uint(h, &at("pot_before"))?,
                 })
             })
             .collect::<Result<Vec<_>, ErrorInfo>>()?;
-        let legal = field(obs, "legal")?
-            .as_array()
-            .ok_or_else(|| bad("`legal` is not a list".into()))?
-            .iter()
-            .filter_map(Self::legal)
-            .collect();
+        let offered = list(obs, "legal")?.clone();
+        let legal = offered.iter().filter_map(Self::legal).collect();
         Ok(View {
             seat: uint(obs, "seat")? as usize,
             position: uint(obs, "position")? as usize,
@@ -131,6 +237,7 @@ impl View {
             opp_hole_count,
             history,
             legal,
+            offered,
         })
     }
 

@@ -49,7 +49,8 @@ fn inconsistent_observations_are_clear_errors() {
     let e = p
         .act(&ActRequest { observation: obs, legal: d.legal.clone(), explain: false })
         .unwrap_err();
-    assert!(e.message.contains("inconsistent observation"), "{}", e.message);
+    assert_eq!(e.code, ErrorCode::InvalidParams);
+    assert!(e.message.starts_with("`observation`: turn 1 needs"), "{}", e.message);
     let mut obs = d.observation.clone();
     obs["turn"] = json!(9);
     assert!(p

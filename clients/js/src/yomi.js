@@ -9,10 +9,44 @@
 export class YomiError extends Error {
   constructor(code, message, id = null) {
     super(`${code}: ${message}`);
-    this.name = "YomiError";
+    this.name = this.constructor.name;
     this.code = code;
     this.id = id;
   }
+}
+
+/**
+ * The request was unreadable or malformed, or a bot cannot use it: every bot refuses an
+ * observation or `legal` list that does not fit its game with `invalid_params` (PROTOCOL.md,
+ * "Bad observations"), so this one class catches every bad-observation error.
+ */
+export class RequestError extends YomiError {}
+/** It names an agent, bot, game, preset, method, plugin or record that does not exist. */
+export class NotFound extends YomiError {}
+/** An option value, or an ambiguous bot name, that cannot be accepted. */
+export class InvalidOption extends YomiError {}
+/** The bot failed on a request it could read: it errored, panicked, crashed, timed out or played illegally. */
+export class BotFailure extends YomiError {}
+/** The server or a client seat went away. */
+export class ConnectionClosed extends YomiError {}
+/** Not allowed now: a forbidden path, a conflicting state, a plugin that does not load, a limit, a token. */
+export class Refused extends YomiError {}
+
+/** Each code's family, as the Python client has them; a code from a newer server is a plain `YomiError`. */
+const FAMILIES = new Map([
+  [RequestError, ["malformed_json", "invalid_request", "line_too_long", "unknown_op", "invalid_params"]],
+  [NotFound, ["unknown_agent", "unknown_bot", "unknown_game", "unknown_preset", "unknown_method", "unknown_plugin", "not_found"]],
+  [InvalidOption, ["invalid_option", "ambiguous_bot"]],
+  [BotFailure, ["bot_error", "plugin_panic", "timeout", "crashed", "illegal_action"]],
+  [ConnectionClosed, ["disconnected"]],
+  [Refused, ["forbidden", "conflict", "plugin_load", "limit_exceeded", "unauthorized"]],
+]);
+const BY_CODE = new Map([...FAMILIES].flatMap(([family, codes]) => codes.map((code) => [code, family])));
+
+/** The error of a failed reply's `{code, message}`, of its code's family. */
+export function errorFor(code, message, id = null) {
+  const Family = BY_CODE.get(code) ?? YomiError;
+  return new Family(code, message, id);
 }
 
 /** One protocol session. Replies are matched to requests by id; events go to `on` listeners. */
@@ -76,7 +110,7 @@ export class Client {
 
   /** Sends one request; resolves with its `result`, rejects with a `YomiError`. */
   request(op, params = {}) {
-    if (this.closed) return Promise.reject(new YomiError("disconnected", "the connection is closed"));
+    if (this.closed) return Promise.reject(errorFor("disconnected", "the connection is closed"));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -185,13 +219,13 @@ export class Client {
     }
     this.pending.delete(message.id);
     if (message.ok) waiting.resolve(message.result);
-    else waiting.reject(new YomiError(message.error.code, message.error.message, message.id));
+    else waiting.reject(errorFor(message.error.code, message.error.message, message.id));
   }
 
   #closedByPeer() {
     this.closed = true;
     for (const { reject } of this.pending.values()) {
-      reject(new YomiError("disconnected", "the connection closed before the reply"));
+      reject(errorFor("disconnected", "the connection closed before the reply"));
     }
     this.pending.clear();
     for (const listener of this.listeners.get("close") ?? []) listener({ event: "close" });

@@ -1,7 +1,7 @@
 // The client against the real binary, over TCP, WebSocket and stdio.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { Client, YomiError } from "../src/yomi.js";
+import { Client, NotFound, RequestError, YomiError } from "../src/yomi.js";
 import { binary, startServer } from "./server.js";
 
 let server;
@@ -49,10 +49,16 @@ for (const transport of ["tcp", "ws"]) {
   test(`${transport}: errors carry the protocol's codes and the session goes on`, async () => {
     const client = await Client.connect(address());
     try {
-      await assert.rejects(client.act("a9", {}, []), (e) => e instanceof YomiError && e.code === "unknown_agent");
+      await assert.rejects(client.act("a9", {}, []), (e) => e instanceof NotFound && e instanceof YomiError && e.code === "unknown_agent");
       await assert.rejects(client.newAgent("chess"), (e) => e.code === "unknown_bot");
       await assert.rejects(client.newAgent("example/rps", { options: { bias: 1.5 } }), (e) => e.code === "invalid_option");
       await assert.rejects(client.request("agent.dance"), (e) => e.code === "unknown_op");
+      // One class for every bot's bad observation (PROTOCOL.md, "Bad observations").
+      for (const bot of ["battle/delta-nash", "stud/fuzzy", "sevens/dvalue", "dice/walker", "example/rps"]) {
+        const { agent } = await client.newAgent(bot);
+        await assert.rejects(client.act(agent, "not an observation", []),
+          (e) => e instanceof RequestError && e.code === "invalid_params" && e.message.includes("`observation"));
+      }
       assert.deepEqual(await client.ping(), { pong: true });
     } finally {
       client.close();

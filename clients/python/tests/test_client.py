@@ -116,9 +116,19 @@ def test_stdio_clients_spawn_the_server(binary):
     assert asyncio.run(run()) == {"pong": True}
 
 
+def test_every_bots_bad_observation_raises_request_error(server):
+    with Client.tcp(*server) as yomi:
+        for bot in ["battle/delta-nash", "stud/fuzzy", "sevens/dvalue", "dice/walker", "example/rps"]:
+            agent = yomi.new_agent(bot)["agent"]
+            with pytest.raises(RequestError) as e:
+                yomi.act(agent, "not an observation", [])
+            assert e.value.code == "invalid_params", bot
+            assert e.value.message.startswith("`observation"), e.value.message
+
+
 def test_a_bot_that_fails_raises_bot_failure(server):
     with Client.tcp(*server) as yomi:
-        agent = yomi.new_agent("battle/delta-nash")["agent"]
+        agent = yomi.new_agent("dice/dice")["agent"]
         with pytest.raises(BotFailure) as e:
-            yomi.act(agent, {"not": "a battle"}, [])
-        assert e.value.code in ("bot_error", "plugin_panic")
+            yomi.call(agent, "roll", {"player": 7})
+        assert e.value.code == "bot_error"

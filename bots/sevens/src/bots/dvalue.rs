@@ -348,7 +348,7 @@ impl Agent for DValueBot {
             "assess" => {
                 let request: ActRequest = serde_json::from_value(json!({
                     "observation": params.get("observation").cloned().unwrap_or(Value::Null),
-                    "legal": params.get("legal").cloned().unwrap_or_else(|| json!(["pass"])),
+                    "legal": params.get("legal").cloned().unwrap_or_else(|| json!([])),
                 }))
                 .map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, format!("assess: {e}")))?;
                 let view = View::parse(&request)?;

@@ -19,7 +19,9 @@ class YomiError(Exception):
 
 
 class RequestError(YomiError):
-    """The request itself was unreadable or malformed."""
+    """The request itself was unreadable or malformed, or a bot cannot use it: every bot refuses an
+    observation or `legal` list that does not fit its game with `invalid_params` (PROTOCOL.md, "Bad
+    observations"), so this one class catches every bad-observation error."""
 
 
 class NotFound(YomiError):
@@ -31,7 +33,8 @@ class InvalidOption(YomiError):
 
 
 class BotFailure(YomiError):
-    """The bot could not decide: it errored, panicked, crashed, timed out or played illegally."""
+    """The bot failed on a request it could read: it errored, panicked, crashed, timed out or
+    played illegally."""
 
 
 class ConnectionClosed(YomiError):
