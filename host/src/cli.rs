@@ -45,6 +45,9 @@ pub enum Command {
     Tournament(crate::cli_play::TournamentArgs),
     /// Play a recorded transcript again and check it plays out identically.
     Replay(crate::cli_play::ReplayArgs),
+    /// Check that bots conform: legal, seeded play against random players in every seat, clear
+    /// errors for bad input, configure taking effect, decision times: `yomi check stud/fuzzy`.
+    Check(crate::cli_check::CheckArgs),
     /// Serve one agent of one plugin library on stdin/stdout (used by isolated seats).
     #[command(hide = true)]
     Worker {
@@ -160,6 +163,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Match(args) => crate::cli_play::play_match(&cli.common, args),
         Command::Tournament(args) => crate::cli_play::tournament(&cli.common, args),
         Command::Replay(args) => crate::cli_play::replay(&cli.common, args),
+        Command::Check(args) => crate::cli_check::check(&cli.common, args),
         Command::Worker { library } => {
             crate::agents::worker::serve_worker(&library).map(|_| ExitCode::SUCCESS)
         }
@@ -213,7 +217,7 @@ fn plugin_command(common: &Common, plugin: &str, args: &[String]) -> anyhow::Res
     let registry = common.registry_for(plugin)?;
     let entry = registry.plugin(plugin, None).map_err(|e| {
         let known: Vec<String> = registry.latest().iter().map(|p| p.name().to_string()).collect();
-        anyhow::anyhow!("{} (loaded plugins: {}; built-in commands: serve, bots, plugins, match, tournament, replay, repro)", e.message, known.join(", "))
+        anyhow::anyhow!("{} (loaded plugins: {}; built-in commands: serve, bots, plugins, match, tournament, replay, check, repro)", e.message, known.join(", "))
     })?;
     if args.first().is_none_or(|word| asks_for_help(word)) {
         let manifest = &entry.loaded.manifest;

@@ -40,6 +40,7 @@ pub mod ops;
 pub mod server;
 
 pub mod cli;
+mod cli_check;
 mod cli_common;
 mod cli_play;
 mod cli_records;

@@ -14,7 +14,8 @@
 //! manifest, and hands out [`loader::PluginHandle`]s that speak [`call::Call`]s.
 //!
 //! [`referee`] runs a game between in-process agents synchronously: what bot crates use in their
-//! own tests and benchmarks, without a host.
+//! own tests and benchmarks, without a host. [`testing`] is the conformance check every bot crate
+//! runs on its bots (and `yomi check` runs on loaded ones).
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
@@ -31,6 +32,7 @@ pub mod misfit;
 pub mod referee;
 pub mod repro;
 pub mod rng;
+pub mod testing;
 pub mod typed;
 
 pub use api::{Agent, CommandContext, Game, Plugin, Service, ServiceAgent};

@@ -1,0 +1,234 @@
+//! `yomi check`: the conformance check of the plugin kit (`yomi_plugin::testing`) run on bots as
+//! this host serves them. A bot's agents are started as a match's seats start theirs (in this
+//! process, or in a `yomi worker` with `isolate=true`), behind the host's `AgentHandle`, so any
+//! kind of seat the host learns to start can be checked the same way; its games are the loaded
+//! plugins' games, called as the host's referee calls them.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::Args;
+use serde_json::{json, Value};
+use tokio::runtime::{Handle, Runtime};
+use yomi_plugin::testing::{self, Arena, Config};
+use yomi_plugin::{ActReply, ActRequest, Agent, Game, GameOver};
+use yomi_protocol::{BotInfo, Decision, ErrorInfo, GameInfo, GameOutcome, Options};
+
+use crate::agents::AgentHandle;
+use crate::cli_common::Common;
+use crate::matches::game::{HostedGame, RefereedGame};
+use crate::matches::seat::{BotSeat, SeatEnv, SeatPlan};
+use crate::runtime::registry::{BotRef, Registry};
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The bots to check: `plugin/bot`, with a preset or options as a match seat takes them
+    /// (`stud/fuzzy:preset=adaptive`, `example/rps:reading=1`, `...:isolate=true`).
+    #[arg(value_name = "BOT", required_unless_present = "all", conflicts_with = "all")]
+    pub bots: Vec<String>,
+    /// Check every bot of every loaded plugin.
+    #[arg(long)]
+    pub all: bool,
+    /// Games in each seating (each game, seat count and seat of the bot).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub games: u32,
+    /// The seed every game's and agent's seed derives from.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Fail a bot whose p99 decision time is above this many milliseconds.
+    #[arg(long, value_name = "MS")]
+    pub max_p99_ms: Option<f64>,
+    /// How long one call of an isolated bot may take before its worker is killed (seconds).
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub deadline: f64,
+    /// Print the reports as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs the check on each bot asked for; exits 1 when any of them fails.
+pub fn check(common: &Common, args: CheckArgs) -> anyhow::Result<ExitCode> {
+    let registry = common.registry()?;
+    let seats = if args.all { every_bot(&registry) } else { parse_seats(&args.bots)? };
+    if seats.is_empty() {
+        anyhow::bail!("no bot to check: no plugin is loaded (see `yomi plugins`)");
+    }
+    let deadline = positive_seconds(args.deadline, "--deadline")?;
+    let max_p99 =
+        args.max_p99_ms.map(|ms| positive_seconds(ms / 1e3, "--max-p99-ms")).transpose()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let mut reports = Vec::new();
+    for seat in &seats {
+        let bot =
+            registry.resolve_bot(&seat.bot, None, None).map_err(|e| anyhow::anyhow!(e.message))?;
+        let config = Config {
+            games: args.games as usize,
+            seed: args.seed,
+            preset: seat.preset.clone(),
+            options: seat.options.clone(),
+            max_p99,
+        };
+        let arena = HostArena {
+            registry: registry.clone(),
+            bot,
+            isolate: seat.isolate,
+            deadline,
+            runtime: &runtime,
+        };
+        let report = testing::check(&arena, &config);
+        if !args.json {
+            out!("{report}")?;
+        }
+        reports.push(report);
+    }
+    let passed = reports.iter().all(|r| r.passed);
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&json!({"passed": passed, "bots": reports}))?)?;
+    } else if seats.len() > 1 {
+        let failed: Vec<&str> =
+            reports.iter().filter(|r| !r.passed).map(|r| r.bot.as_str()).collect();
+        match failed.as_slice() {
+            [] => outln!("all {} bots pass", reports.len())?,
+            _ => outln!("{} of {} bots fail: {}", failed.len(), reports.len(), failed.join(", "))?,
+        }
+    }
+    // The workers of isolated bots end with the runtime.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    Ok(if passed { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn positive_seconds(seconds: f64, flag: &str) -> anyhow::Result<Duration> {
+    Duration::try_from_secs_f64(seconds)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| anyhow::anyhow!("{flag} must be a positive number"))
+}
+
+fn parse_seats(specs: &[String]) -> anyhow::Result<Vec<BotSeat>> {
+    specs.iter().map(|s| BotSeat::parse(s).map_err(|e| anyhow::anyhow!(e.message))).collect()
+}
+
+/// Every bot of the newest build of each loaded plugin, by its qualified name.
+fn every_bot(registry: &Registry) -> Vec<BotSeat> {
+    let names = registry
+        .latest()
+        .iter()
+        .flat_map(|p| {
+            p.loaded
+                .manifest
+                .bots
+                .iter()
+                .map(|b| format!("{}/{}", p.name(), b.name))
+                .collect::<Vec<_>>()
+        })
+        .collect::<Vec<_>>();
+    names
+        .into_iter()
+        .map(|bot| BotSeat { bot, preset: None, options: Options::new(), isolate: false })
+        .collect()
+}
+
+/// A bot as this host serves it.
+struct HostArena<'a> {
+    registry: Arc<Registry>,
+    bot: BotRef,
+    isolate: bool,
+    deadline: Duration,
+    runtime: &'a Runtime,
+}
+
+impl Arena for HostArena<'_> {
+    fn name(&self) -> String {
+        self.bot.qualified()
+    }
+
+    fn bot(&self) -> &BotInfo {
+        &self.bot.info
+    }
+
+    fn game(&self, name: &str) -> Option<GameInfo> {
+        self.registry.resolve_game(name).ok().map(|g| g.info)
+    }
+
+    fn new_game(
+        &self,
+        game: &str,
+        options: &Options,
+        seed: u64,
+    ) -> Result<Box<dyn Game>, ErrorInfo> {
+        let game = self.registry.resolve_game(game)?;
+        let hosted = self.runtime.block_on(HostedGame::open(&game, options.clone(), seed))?;
+        Ok(Box::new(BlockingGame { game: hosted, runtime: self.runtime.handle().clone() }))
+    }
+
+    fn new_agent(&self, options: &Options, seed: u64) -> Result<Box<dyn Agent>, ErrorInfo> {
+        let plan = SeatPlan::Bot {
+            bot: self.bot.clone(),
+            options: options.clone(),
+            isolate: self.isolate,
+        };
+        let env = SeatEnv { deadline: Some(self.deadline), ..SeatEnv::default() };
+        let handle = self.runtime.block_on(plan.start(seed, &env))?;
+        Ok(Box::new(BlockingAgent { handle, runtime: self.runtime.handle().clone() }))
+    }
+}
+
+/// The host's asynchronous agent as the check's synchronous one.
+struct BlockingAgent {
+    handle: Arc<dyn AgentHandle>,
+    runtime: Handle,
+}
+
+impl Agent for BlockingAgent {
+    fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
+        self.runtime.block_on(self.handle.act(request.clone()))
+    }
+
+    fn observe(&mut self, event: &Value) -> Result<(), ErrorInfo> {
+        self.runtime.block_on(self.handle.observe(event.clone()))
+    }
+
+    fn game_over(&mut self, over: &GameOver) -> Result<(), ErrorInfo> {
+        self.runtime.block_on(self.handle.game_over(over.clone()))
+    }
+
+    fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {
+        self.runtime.block_on(self.handle.configure(options.clone()))
+    }
+
+    fn call(&mut self, method: &str, params: &Value) -> Result<Value, ErrorInfo> {
+        self.runtime.block_on(self.handle.call(method.to_string(), params.clone()))
+    }
+}
+
+/// A game in its plugin as the check's referee sees it. The plugin kit's `Game` cannot fail where
+/// a call across the boundary can; such a failure is raised as the check asks
+/// ([`testing::Arena::new_game`]), carrying the host's error.
+struct BlockingGame {
+    game: HostedGame,
+    runtime: Handle,
+}
+
+/// The value of a call that cannot fail in the plugin kit's `Game`, or its failure raised.
+fn raise<T>(result: Result<T, ErrorInfo>) -> T {
+    result.unwrap_or_else(|e| std::panic::panic_any(e))
+}
+
+impl Game for BlockingGame {
+    fn decisions(&self) -> Vec<Decision> {
+        raise(self.runtime.block_on(self.game.decisions()))
+    }
+
+    fn apply(&mut self, actions: &[(usize, Value)]) -> Result<Value, ErrorInfo> {
+        self.runtime.block_on(self.game.apply(actions.to_vec()))
+    }
+
+    fn outcome(&self) -> Option<GameOutcome> {
+        raise(self.runtime.block_on(self.game.outcome()))
+    }
+
+    fn default_action(&self, seat: usize) -> Option<Value> {
+        raise(self.runtime.block_on(self.game.default_action(seat)))
+    }
+}
