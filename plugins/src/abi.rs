@@ -53,8 +53,11 @@ pub type EntryFn = unsafe extern "C" fn() -> *const PluginTable;
 /// Bytes owned by the side that allocated them (a `Vec<u8>` taken apart).
 #[repr(C)]
 pub struct RawBuffer {
+    /// Start of the bytes.
     pub ptr: *mut u8,
+    /// Bytes in use.
     pub len: usize,
+    /// Bytes allocated, which the owner's `free` needs to rebuild the `Vec`.
     pub cap: usize,
 }
 
@@ -133,12 +136,15 @@ impl std::fmt::Debug for PluginTable {
 /// A CLI command request crossing the ABI.
 #[derive(serde::Serialize, serde::Deserialize)]
 pub struct CommandRequest {
+    /// The words after `yomi <plugin> <command>`.
     pub args: Vec<String>,
+    /// What the host gives every command (its data directory).
     pub context: CommandContext,
 }
 
 /// Gives the generated ABI functions access to the plugin instance of one library.
 pub trait PluginInstance {
+    /// The library's one plugin, made on first use and kept for the library's lifetime.
     fn get() -> &'static dyn Plugin;
 }
 
@@ -146,6 +152,7 @@ pub trait PluginInstance {
 pub struct TableFor<E>(std::marker::PhantomData<E>);
 
 impl<E: PluginInstance> TableFor<E> {
+    /// The table the entry point returns: this plugin's functions behind the C ABI.
     pub const TABLE: PluginTable = PluginTable {
         abi_version: ABI_VERSION,
         table_size: std::mem::size_of::<PluginTable>() as u32,

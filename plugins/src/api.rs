@@ -50,6 +50,7 @@ pub trait Plugin: Send + Sync + 'static {
 /// What a CLI subcommand is given.
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct CommandContext {
+    /// The host's `--data-dir`, for commands that read or write saved state; None without one.
     #[serde(default)]
     pub data_dir: Option<PathBuf>,
 }
@@ -149,18 +150,22 @@ pub mod opt {
         )
     }
 
+    /// The number option `name`, or `invalid_option` when it is missing or not a number.
     pub fn f64(options: &Options, name: &str) -> Result<f64, ErrorInfo> {
         options.get(name).and_then(Value::as_f64).ok_or_else(|| missing(name))
     }
 
+    /// The integer option `name`, or `invalid_option` when it is missing or not an integer.
     pub fn i64(options: &Options, name: &str) -> Result<i64, ErrorInfo> {
         options.get(name).and_then(Value::as_i64).ok_or_else(|| missing(name))
     }
 
+    /// The `true`/`false` option `name`, or `invalid_option` when it is missing or not one.
     pub fn bool(options: &Options, name: &str) -> Result<bool, ErrorInfo> {
         options.get(name).and_then(Value::as_bool).ok_or_else(|| missing(name))
     }
 
+    /// The string option `name`, or `invalid_option` when it is missing or not a string.
     pub fn str<'a>(options: &'a Options, name: &str) -> Result<&'a str, ErrorInfo> {
         options.get(name).and_then(Value::as_str).ok_or_else(|| missing(name))
     }

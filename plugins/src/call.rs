@@ -24,7 +24,9 @@ pub struct AgentContext {
 /// The end of a game as one seat sees it: which seat the agent played and the outcome.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameOver {
+    /// The seat the agent played, so it can read its own score.
     pub seat: usize,
+    /// How the game ended for every seat.
     pub outcome: GameOutcome,
 }
 
@@ -37,8 +39,24 @@ pub(crate) fn unreadable(e: &serde_json::Error) -> ErrorInfo {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Open {
-    Agent { bot: String, options: Options, context: AgentContext },
-    Game { game: String, options: Options, seed: u64 },
+    /// An agent of one of the plugin's bots.
+    Agent {
+        /// The bot's name within the plugin.
+        bot: String,
+        /// Its options, complete and checked.
+        options: Options,
+        /// Its seed and data directory.
+        context: AgentContext,
+    },
+    /// A game of one of the plugin's rule sets.
+    Game {
+        /// The game's name.
+        game: String,
+        /// Its options, complete and checked.
+        options: Options,
+        /// Seed of the deal and of every chance event, so a game replays exactly.
+        seed: u64,
+    },
 }
 
 /// A call on an open handle. On the wire one object, its `call` tag first and the variant's
@@ -46,14 +64,23 @@ pub enum Open {
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "call", rename_all = "snake_case")]
 pub enum Call {
+    /// Choose an action (an agent).
     Act(ActRequest),
+    /// Take in an event of the game (an agent).
     Observe(Observe),
+    /// Learn how a game ended (an agent).
     GameOver(GameOver),
+    /// Replace the options (an agent).
     Configure(Configure),
+    /// Answer a service method (an agent).
     Service(Service),
+    /// The pending decisions; none when the game is over (a game).
     Decisions,
+    /// Apply the seats' actions (a game).
     Apply(Apply),
+    /// The outcome, once the game is over (a game).
     Outcome,
+    /// The action played for a seat that failed to answer (a game).
     DefaultAction(DefaultAction),
 }
 
@@ -63,20 +90,24 @@ pub enum Call {
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 #[serde(tag = "call", rename = "act")]
 pub struct ActText<'a> {
+    /// The observation's JSON text.
     #[serde(borrow)]
     pub observation: &'a RawValue,
     /// A JSON array.
     #[serde(borrow)]
     pub legal: &'a RawValue,
+    /// Whether the caller asks for the bot's reasoning.
     #[serde(default)]
     pub explain: bool,
 }
 
 /// A call as a plugin reads it: an `act` call whose tag comes first (as every host writes it)
 /// keeps its observation and legal actions as text borrowed from the call, for bots that read
-/// them straight into their own types ([`Agent::act_text`]); any other call is read whole.
+/// them straight into their own types ([`Agent::act_text`](crate::Agent::act_text)); any other call is read whole.
 pub enum Incoming<'a> {
+    /// An `act` call, its values still text.
     Act(ActText<'a>),
+    /// Any other call, read whole.
     Other(Call),
 }
 
@@ -123,19 +154,23 @@ impl ActText<'_> {
 /// An event of the game the agent plays in.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Observe {
+    /// The event, in the game's own JSON shape.
     pub event: Value,
 }
 
 /// A new complete option set for an agent.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Configure {
+    /// Every option of the bot, already checked against its schema.
     pub options: Options,
 }
 
 /// A service request (`agent.call`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Service {
+    /// The method's name, one of the bot's declared methods.
     pub method: String,
+    /// The method's parameters (`null` when none were given).
     #[serde(default)]
     pub params: Value,
 }
@@ -143,12 +178,14 @@ pub struct Service {
 /// The seats' actions for a game to apply.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Apply {
+    /// Each deciding seat with its action.
     pub actions: Vec<(usize, Value)>,
 }
 
 /// Asks a game for the action a seat that cannot answer plays.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct DefaultAction {
+    /// The seat that failed.
     pub seat: usize,
 }
 
@@ -236,10 +273,13 @@ fn read_with_tag_later<'de, A: MapAccess<'de>>(
 /// type it expects (`CallReply<ActReply>` for a decision), without a `Value` in between.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CallReply<T = Value> {
+    /// True when the call succeeded: then `result` holds its value, else `error` says why.
     pub ok: bool,
     // A missing `Option` field reads as `None` (no `default`, which would ask `T: Default`).
+    /// The call's value on success.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<T>,
+    /// Why the call failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorInfo>,
 }
@@ -274,10 +314,15 @@ impl<T: DeserializeOwned> From<CallReply<T>> for Result<T, ErrorInfo> {
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
 pub enum Answer {
+    /// An agent's decision.
     Decision(ActReply),
+    /// A game's pending decisions.
     Decisions(Vec<Decision>),
+    /// A game's outcome, None while it goes on.
     Outcome(Option<GameOutcome>),
+    /// A game's default action for a seat, None when it has none (the seat forfeits).
     DefaultAction(Option<Value>),
+    /// Anything else (a service's result, `null` for calls that answer nothing).
     Json(Value),
 }
 

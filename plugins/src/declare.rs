@@ -46,6 +46,7 @@ type RunCommand =
 
 /// A bot: what the manifest says of it and how to make one.
 pub struct BotEntry {
+    /// What the manifest lists for this bot.
     pub info: BotInfo,
     new: NewAgent,
 }
@@ -106,6 +107,7 @@ impl BotEntry {
 
 /// A game: what the manifest says of it and how to start one.
 pub struct GameEntry {
+    /// What the manifest lists for this game.
     pub info: GameInfo,
     new: NewGame,
 }
@@ -179,16 +181,19 @@ impl Declaration {
         }
     }
 
+    /// Adds a game the plugin carries the rules of.
     pub fn game(mut self, game: GameEntry) -> Declaration {
         self.games.push(game);
         self
     }
 
+    /// Adds a bot.
     pub fn bot(mut self, bot: BotEntry) -> Declaration {
         self.bots.push(bot);
         self
     }
 
+    /// Adds several bots (e.g. one per preset family).
     pub fn bots(mut self, bots: impl IntoIterator<Item = BotEntry>) -> Declaration {
         self.bots.extend(bots);
         self

@@ -10,7 +10,9 @@ use crate::call::{Answer, Apply, Call, Configure, DefaultAction, Incoming, Obser
 
 /// An open handle on the plugin side.
 pub enum Handle {
+    /// An agent, which takes agent calls.
     Agent(Box<dyn Agent>),
+    /// A game, which takes game calls.
     Game(Box<dyn Game>),
 }
 

@@ -10,14 +10,15 @@
 //! [`call`]s, which [`dispatch`] hands to the author's traits); every call is wrapped in
 //! `catch_unwind`, so a panicking bot becomes an error reply, not a dead host.
 //!
-//! The host side ([`loader`], feature `host`) opens a library, checks its ABI version and
-//! manifest, and hands out [`loader::PluginHandle`]s that speak [`call::Call`]s.
+//! The host side (`loader`, built with the feature `host`) opens a library, checks its ABI
+//! version and manifest, and hands out `loader::PluginHandle`s that speak [`call::Call`]s.
 //!
 //! [`referee`] runs a game between in-process agents synchronously: what bot crates use in their
 //! own tests and benchmarks, without a host. [`testing`] is the conformance check every bot crate
 //! runs on its bots (and `yomi check` runs on loaded ones).
 
 #![deny(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
 
 pub mod abi;
 pub mod api;

@@ -21,26 +21,65 @@ use crate::call::{Call, CallReply, Open};
 /// Why a library could not be used as a plugin.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
+    /// The dynamic loader refused the file (not a library, wrong architecture, missing
+    /// dependency).
     #[error("{path}: not a loadable library: {reason}")]
-    NotALibrary { path: PathBuf, reason: String },
+    NotALibrary {
+        /// The file.
+        path: PathBuf,
+        /// The loader's own words.
+        reason: String,
+    },
+    /// A library, but not a yomi plugin.
     #[error("{path}: not a yomi plugin (no `yomi_plugin_entry` symbol)")]
-    MissingSymbol { path: PathBuf },
+    MissingSymbol {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A plugin built against another version of the ABI.
     #[error(
         "{path}: built for plugin ABI {found}, this host speaks ABI {expected}; rebuild the plugin"
     )]
-    AbiMismatch { path: PathBuf, found: u32, expected: u32 },
+    AbiMismatch {
+        /// The file.
+        path: PathBuf,
+        /// The plugin's ABI version.
+        found: u32,
+        /// The host's.
+        expected: u32,
+    },
+    /// A plugin whose function table lacks entries this host calls.
     #[error(
         "{path}: its plugin table is {found} bytes, shorter than the {expected} bytes of ABI \
          {ABI_VERSION}; rebuild the plugin against this host's yomi-plugin"
     )]
-    ShortTable { path: PathBuf, found: u32, expected: usize },
+    ShortTable {
+        /// The file.
+        path: PathBuf,
+        /// The plugin's table size in bytes.
+        found: u32,
+        /// The host's.
+        expected: usize,
+    },
+    /// A plugin built with `panic = "abort"`, whose first panic would end the host.
     #[error(
         "{path}: built with {strategy}; a panic in it would kill the host, so yomi only loads \
          plugins built with panic = \"unwind\" (the default; check [profile.*] panic in Cargo.toml)"
     )]
-    PanicAbort { path: PathBuf, strategy: String },
+    PanicAbort {
+        /// The file.
+        path: PathBuf,
+        /// The panic strategy the plugin reports.
+        strategy: String,
+    },
+    /// The plugin's manifest is not valid (unreadable JSON, duplicate or malformed names).
     #[error("{path}: bad manifest: {reason}")]
-    BadManifest { path: PathBuf, reason: String },
+    BadManifest {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 impl From<LoadError> for ErrorInfo {
@@ -54,6 +93,7 @@ impl From<LoadError> for ErrorInfo {
 pub struct LoadedPlugin {
     /// The file that was opened (a shadow copy when a second build of the same file was loaded).
     pub path: PathBuf,
+    /// The manifest the library returned, read once at load.
     pub manifest: PluginManifest,
     table: &'static PluginTable,
 }

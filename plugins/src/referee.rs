@@ -12,14 +12,18 @@ use crate::call::GameOver;
 /// One resolved step of a game: the joint action and the public event it produced.
 #[derive(Debug, Clone, Serialize)]
 pub struct Step {
+    /// Each deciding seat with its action.
     pub actions: Vec<(usize, Value)>,
+    /// What the game made public of the step.
     pub event: Value,
 }
 
 /// A finished game with every step, for snapshots.
 #[derive(Debug, Clone, Serialize)]
 pub struct PlayedGame {
+    /// Every step, in order.
     pub steps: Vec<Step>,
+    /// How the game ended.
     pub outcome: GameOutcome,
 }
 

@@ -11,10 +11,13 @@ use yomi_protocol::{ErrorCode, ErrorInfo};
 pub struct Row {
     /// The seed's table or figure, e.g. "5.2".
     pub table: String,
+    /// The row of that table, in the seed's words or ours.
     pub row: String,
+    /// The column of that table: what was measured.
     pub column: String,
     /// The seed's number, or None where the seed gives none (or masks it).
     pub seed: Option<f64>,
+    /// Our number for the same cell.
     pub ours: f64,
     /// 95 % interval of `ours`, where it is an estimate.
     pub ci95: Option<[f64; 2]>,
@@ -26,26 +29,63 @@ pub struct Row {
     pub reading: Option<String>,
 }
 
-impl Row {
-    pub fn new(
-        table: &str,
-        row: &str,
-        column: &str,
-        seed: Option<f64>,
-        ours: f64,
-        ci95: Option<[f64; 2]>,
-        n: u64,
-    ) -> Row {
+/// Where a row sits: the seed's table, its row and its column. [`Place::ours`] makes the row,
+/// so a row cannot be built without its figure and its count, while the seed's number, the
+/// interval and the reading are named where they are given ([`Row::seed`], [`Row::ci`],
+/// [`Row::reading`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Place<'a> {
+    table: &'a str,
+    row: &'a str,
+    column: &'a str,
+}
+
+impl Place<'_> {
+    /// The row at this place with our figure `ours` from `n` games or samples, no seed number
+    /// and no interval yet.
+    pub fn ours(self, ours: f64, n: u64) -> Row {
         Row {
-            table: table.into(),
-            row: row.into(),
-            column: column.into(),
-            seed,
+            table: self.table.into(),
+            row: self.row.into(),
+            column: self.column.into(),
+            seed: None,
             ours,
-            ci95,
+            ci95: None,
             n,
             reading: None,
         }
+    }
+
+    /// The row of a proportion, `successes` out of `n`, with its Wilson interval (0 when `n`
+    /// is 0).
+    pub fn share(self, successes: f64, n: u64) -> Row {
+        let ours = if n == 0 { 0.0 } else { successes / n as f64 };
+        self.ours(ours, n).ci(wilson(successes, n))
+    }
+
+    /// The row of a mean of `samples`, with its normal-approximation interval.
+    pub fn mean(self, samples: &[f64]) -> Row {
+        let (mean, ci) = mean_ci(samples);
+        self.ours(mean, samples.len() as u64).ci(ci)
+    }
+}
+
+impl Row {
+    /// The place of a row in the seed's tables: table (e.g. "5.2"), row and column.
+    pub fn at<'a>(table: &'a str, row: &'a str, column: &'a str) -> Place<'a> {
+        Place { table, row, column }
+    }
+
+    /// The same row with the seed's number beside ours (`None` where the seed gives none).
+    pub fn seed(mut self, seed: impl Into<Option<f64>>) -> Row {
+        self.seed = seed.into();
+        self
+    }
+
+    /// The same row with the 95 % interval of our figure (`None` where it is exact).
+    pub fn ci(mut self, ci95: impl Into<Option<[f64; 2]>>) -> Row {
+        self.ci95 = ci95.into();
+        self
     }
 
     /// The same row, labelled with the reading of the seed that produced it.
@@ -168,16 +208,39 @@ mod tests {
 
     #[test]
     fn agreement_uses_the_interval() {
-        let r = Row::new("5.2", "nash", "vs random", Some(0.968), 0.96, Some([0.94, 0.975]), 500);
+        let r = Row::at("5.2", "nash", "vs random").ours(0.96, 500).seed(0.968).ci([0.94, 0.975]);
         assert_eq!(r.agrees(), Some(true));
-        let r = Row::new("5.2", "nash", "vs random", Some(0.968), 0.90, Some([0.87, 0.925]), 500);
+        let r = Row::at("5.2", "nash", "vs random").ours(0.90, 500).seed(0.968).ci([0.87, 0.925]);
         assert_eq!(r.agrees(), Some(false));
         assert!(markdown(&[r]).contains("**no**"));
     }
 
     #[test]
+    fn a_place_makes_rows_of_a_figure_a_share_and_a_mean() {
+        let at = Row::at("6", "r", "c");
+        let row = at.ours(1.5, 2);
+        assert_eq!((row.seed, row.ci95, row.reading.as_deref()), (None, None, None));
+        assert_eq!((row.table.as_str(), row.row.as_str(), row.column.as_str()), ("6", "r", "c"));
+        assert_eq!(row.clone().seed(0.5).seed, Some(0.5));
+        assert_eq!(row.seed(None).ci([1.0, 2.0]).ci95, Some([1.0, 2.0]));
+
+        // 3 of 10: Wilson interval [0.1078, 0.6032].
+        let share = at.share(3.0, 10);
+        let [lo, hi] = share.ci95.unwrap();
+        assert_eq!((share.ours, share.n), (0.3, 10));
+        assert!((lo - 0.1078).abs() < 5e-4 && (hi - 0.6032).abs() < 5e-4, "{lo} {hi}");
+        assert_eq!((at.share(0.0, 0).ours, at.share(0.0, 0).ci95), (0.0, Some([0.0, 1.0])));
+
+        // 1, 2, 3: mean 2, standard error 1/sqrt(3), half-width 1.96 of it.
+        let mean = at.mean(&[1.0, 2.0, 3.0]);
+        let [lo, hi] = mean.ci95.unwrap();
+        assert_eq!((mean.ours, mean.n), (2.0, 3));
+        assert!((hi - 2.0 - 1.1316).abs() < 1e-4 && (2.0 - lo - 1.1316).abs() < 1e-4, "{lo} {hi}");
+    }
+
+    #[test]
     fn json_rows_read_back_and_bad_files_are_invalid_params() {
-        let rows = vec![Row::new("4.1", "a", "b", None, 1.5, Some([1.0, 2.0]), 7).reading("x")];
+        let rows = vec![Row::at("4.1", "a", "b").ours(1.5, 7).ci([1.0, 2.0]).reading("x")];
         let dir = std::env::temp_dir().join(format!("yomi-repro-rows-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("rows.json");
@@ -193,7 +256,7 @@ mod tests {
 
     #[test]
     fn markdown_has_a_reading_column_only_when_a_row_names_one() {
-        let plain = Row::new("5.1", "a", "b", Some(0.5), 0.5, None, 10);
+        let plain = Row::at("5.1", "a", "b").ours(0.5, 10).seed(0.5);
         assert!(!markdown(std::slice::from_ref(&plain)).contains("reading"));
         let table = markdown(&[plain.clone(), plain.reading("literal")]);
         assert!(table.starts_with("| table | row | column | reading | seed |"));

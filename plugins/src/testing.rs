@@ -80,6 +80,7 @@ pub struct PluginArena<'a> {
 }
 
 impl<'a> PluginArena<'a> {
+    /// The arena of `bot` (`name` or `plugin/name`) of an in-process plugin.
     pub fn new(plugin: &'a dyn Plugin, bot: &str) -> Result<PluginArena<'a>, ErrorInfo> {
         let manifest = plugin.manifest();
         let info = manifest.bots.iter().find(|b| b.name == bot).cloned().ok_or_else(|| {
@@ -126,8 +127,9 @@ pub struct Config {
     pub games: usize,
     /// The seed every game's and agent's seed derives from.
     pub seed: u64,
-    /// The bot's preset and options to check (its defaults when neither is given).
+    /// The bot's preset to check (its defaults when neither it nor `options` is given).
     pub preset: Option<String>,
+    /// Options over the preset.
     pub options: Options,
     /// A p99 decision time above this fails the latency check.
     pub max_p99: Option<Duration>,

@@ -16,15 +16,19 @@ use crate::misfit;
 
 /// A typed decision: the action and, when asked for, why.
 pub struct Choice<A> {
+    /// The chosen action.
     pub action: A,
+    /// The bot's reasoning, given when the caller asked (`explain`).
     pub explain: Option<Value>,
 }
 
 impl<A> Choice<A> {
+    /// A decision without an explanation.
     pub fn new(action: A) -> Choice<A> {
         Choice { action, explain: None }
     }
 
+    /// A decision with the bot's reasoning beside it.
     pub fn explained(action: A, explain: Value) -> Choice<A> {
         Choice { action, explain: Some(explain) }
     }
@@ -33,7 +37,9 @@ impl<A> Choice<A> {
 /// A game bot written against typed observations and actions; wrap it in [`Typed`] to get an
 /// [`Agent`].
 pub trait TypedAgent: Send {
+    /// What the bot sees, read from the game's observation JSON.
     type Observation: DeserializeOwned;
+    /// One of the game's actions, read from the legal list and written as the answer.
     type Action: Serialize + DeserializeOwned + PartialEq;
 
     /// The actions `observation` allows: the adapter refuses a request whose `legal` does not
@@ -49,12 +55,15 @@ pub trait TypedAgent: Send {
         explain: bool,
     ) -> Result<Choice<Self::Action>, ErrorInfo>;
 
+    /// Takes a new complete option set (checked against the bot's schema).
     fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo>;
 
+    /// Takes in an event of the game; by default the bot ignores events.
     fn observe(&mut self, _event: &Value) -> Result<(), ErrorInfo> {
         Ok(())
     }
 
+    /// Learns how a game ended; by default the bot ignores it.
     fn game_over(&mut self, _over: &GameOver) -> Result<(), ErrorInfo> {
         Ok(())
     }

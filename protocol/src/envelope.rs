@@ -16,8 +16,11 @@ use crate::error::{ErrorCode, ErrorInfo};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum RequestId {
+    /// An id sent as a JSON number, echoed with its digits unchanged.
     Number(serde_json::Number),
+    /// An id sent as a JSON string.
     String(String),
+    /// An id sent as `true` or `false`.
     Bool(bool),
 }
 
@@ -30,7 +33,9 @@ pub enum RequestId {
 /// of the host's work).
 #[derive(Debug, Clone)]
 pub struct Request<'a> {
+    /// The client's correlation id, echoed in the reply and in nothing else.
     pub id: RequestId,
+    /// The operation's name, e.g. `agent.act` (see [`crate::OPERATIONS`]).
     pub op: String,
     params: Vec<(Cow<'a, str>, &'a RawValue)>,
 }
@@ -215,19 +220,25 @@ impl<'de> Visitor<'de> for KeyVisitor {
 /// A reply to one request. `id` is `null` only when the request's id could not be read.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Reply {
+    /// The request's id, so a client with many requests in flight can match the reply.
     pub id: Option<RequestId>,
+    /// True on success: then `result` is set, else `error` is.
     pub ok: bool,
+    /// What the operation returned; present only when `ok`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<Value>,
+    /// Why the request failed; present only when not `ok`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorInfo>,
 }
 
 impl Reply {
+    /// A success carrying the operation's result.
     pub fn ok(id: RequestId, result: Value) -> Reply {
         Reply { id: Some(id), ok: true, result: Some(result), error: None }
     }
 
+    /// A failure; `id` is None when the request's own id could not be read.
     pub fn err(id: Option<RequestId>, error: ErrorInfo) -> Reply {
         Reply { id, ok: false, result: None, error: Some(error) }
     }
@@ -237,7 +248,9 @@ impl Reply {
 /// `event` names the kind and the other fields are its payload.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Event {
+    /// The kind of event (`match.progress`, ...): what a client dispatches on.
     pub event: String,
+    /// The event's payload, as fields beside `event` in the same object.
     #[serde(flatten)]
     pub body: Map<String, Value>,
 }

@@ -94,11 +94,14 @@ pub const ALL_CODES: &[(ErrorCode, &str)] = &[
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
 #[error("{code:?}: {message}")]
 pub struct ErrorInfo {
+    /// The stable, machine-readable kind of failure, which clients branch on.
     pub code: ErrorCode,
+    /// For people: what went wrong and, where it helps, what to do about it.
     pub message: String,
 }
 
 impl ErrorInfo {
+    /// An error of kind `code` with a message for people.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> ErrorInfo {
         ErrorInfo { code, message: message.into() }
     }

@@ -7,7 +7,9 @@ use serde_json::Value;
 /// that seat is allowed to know.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Decision {
+    /// The seat that must decide, counted from 0 in the order agents were seated.
     pub seat: usize,
+    /// What that seat sees, in the game's own JSON shape (its README documents it).
     pub observation: Value,
     /// The legal actions. For actions with a free parameter (a bet amount) an entry may describe a
     /// range; the game's README says how.
@@ -17,7 +19,9 @@ pub struct Decision {
 /// An agent's decision request.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ActRequest {
+    /// What the agent's seat sees now, as in [`Decision::observation`].
     pub observation: Value,
+    /// The actions the agent may choose from; its answer must be one of them.
     pub legal: Vec<Value>,
     /// Ask the bot to return an `explain` object with its reasoning.
     #[serde(default)]
@@ -27,16 +31,20 @@ pub struct ActRequest {
 /// An agent's decision.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ActReply {
+    /// The chosen action: one of the request's legal actions (or within a listed range).
     pub action: Value,
+    /// The bot's reasoning, when the request asked for it and the bot gives one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explain: Option<Value>,
 }
 
 impl ActReply {
+    /// A decision without an explanation.
     pub fn new(action: Value) -> ActReply {
         ActReply { action, explain: None }
     }
 
+    /// A decision with the bot's reasoning beside it.
     pub fn explained(action: Value, explain: Value) -> ActReply {
         ActReply { action, explain: Some(explain) }
     }
@@ -58,7 +66,9 @@ impl From<ActReply> for Value {
 /// game-specific summary (chips won, finishing order ...).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameOutcome {
+    /// One score per seat, in seat order; higher is better.
     pub scores: Vec<f64>,
+    /// Game-specific detail for people and reports; the host does not read it.
     #[serde(default)]
     pub summary: Value,
 }

@@ -7,6 +7,8 @@
 //! The protocol is versioned by [`PROTOCOL_VERSION`]: additive fields are ignored by receivers;
 //! a breaking change bumps the number.
 
+#![warn(missing_docs)]
+
 pub mod envelope;
 pub mod error;
 pub mod game;

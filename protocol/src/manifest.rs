@@ -12,9 +12,12 @@ pub struct PluginManifest {
     pub name: String,
     /// The plugin's own version (its crate version).
     pub version: String,
+    /// One line for people, shown by `plugin.list` and `catalog`.
     pub description: String,
+    /// The games whose rules this plugin carries.
     #[serde(default)]
     pub games: Vec<GameInfo>,
+    /// The bots this plugin carries, for its own games or another plugin's.
     #[serde(default)]
     pub bots: Vec<BotInfo>,
     /// Subcommands the plugin adds to the CLI as `yomi <plugin> <command> ...`.
@@ -31,15 +34,20 @@ pub struct PluginManifest {
 /// A game whose rules (the referee) the plugin carries.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameInfo {
+    /// The game's name, unique across loaded plugins; what matches and bots refer to.
     pub name: String,
+    /// One line for people.
     pub description: String,
     /// Smallest and largest number of seats.
     pub min_seats: usize,
+    /// Largest number of seats (see `min_seats`).
     pub max_seats: usize,
     /// True when seats choose at the same time (a joint action resolves each turn).
     pub simultaneous: bool,
+    /// The game's options (variants of the rules), checked before a game is opened.
     #[serde(default)]
     pub options: Vec<OptionSpec>,
+    /// Named sets of the game's options.
     #[serde(default)]
     pub presets: Vec<Preset>,
 }
@@ -47,13 +55,17 @@ pub struct GameInfo {
 /// A bot: a player of one or more games, a service (dice, roles), or both.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BotInfo {
+    /// The bot's name within its plugin; clients name it `plugin/bot`.
     pub name: String,
+    /// One line for people.
     pub description: String,
     /// Games the bot plays (names of games of any plugin). Empty for a pure service.
     #[serde(default)]
     pub games: Vec<String>,
+    /// The bot's options (its personality), checked before an agent is made.
     #[serde(default)]
     pub options: Vec<OptionSpec>,
+    /// Named sets of the bot's options: ready-made personalities.
     #[serde(default)]
     pub presets: Vec<Preset>,
     /// Service methods reachable through `agent.call`.
@@ -64,6 +76,7 @@ pub struct BotInfo {
 /// A service method of a bot.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MethodInfo {
+    /// The method's name, as `agent.call`'s `method` gives it.
     pub name: String,
     /// One line: parameters and result.
     pub description: String,
@@ -76,11 +89,14 @@ pub struct MethodInfo {
 /// A CLI subcommand a plugin adds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CommandInfo {
+    /// The subcommand's name: `yomi <plugin> <name>`.
     pub name: String,
+    /// One line for `yomi <plugin> --help`.
     pub description: String,
 }
 
 impl MethodInfo {
+    /// A method without checked parameters (see [`MethodInfo::params`]).
     pub fn new(name: &str, description: &str) -> MethodInfo {
         MethodInfo { name: name.into(), description: description.into(), params: Vec::new() }
     }
@@ -93,6 +109,7 @@ impl MethodInfo {
 }
 
 impl CommandInfo {
+    /// A subcommand with its help line.
     pub fn new(name: &str, description: &str) -> CommandInfo {
         CommandInfo { name: name.into(), description: description.into() }
     }

@@ -7,7 +7,7 @@ macro_rules! operations {
         /// One protocol operation.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum Op {
-            $($variant,)*
+            $(#[doc = concat!("`", $name, "`: see PROTOCOL.md.")] $variant,)*
         }
 
         /// Every operation's wire name, in the order `hello` lists them.

@@ -16,22 +16,32 @@ pub type Options = BTreeMap<String, Value>;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum OptionKind {
+    /// `true` or `false`.
     Bool,
+    /// A whole number, within the bounds where they are given.
     Int {
+        /// Smallest value allowed, inclusive.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         min: Option<i64>,
+        /// Largest value allowed, inclusive.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         max: Option<i64>,
     },
+    /// A number, within the bounds where they are given; integers are accepted.
     Float {
+        /// Smallest value allowed, inclusive.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         min: Option<f64>,
+        /// Largest value allowed, inclusive.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         max: Option<f64>,
     },
+    /// One of a fixed list of strings.
     Choice {
+        /// The strings allowed, in the order a client's menu shows them.
         choices: Vec<String>,
     },
+    /// Any string.
     String,
     /// Free-form JSON (a party definition, a board, a list of ranges ...) checked by the bot itself.
     Json,
@@ -40,19 +50,24 @@ pub enum OptionKind {
 /// One option of a bot or game.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OptionSpec {
+    /// The option's name, the key clients set it by.
     pub name: String,
+    /// Its type and constraints, as `type` and its bounds beside `name` on the wire.
     #[serde(flatten)]
     pub kind: OptionKind,
+    /// The value used when the client sets none; it passes the option's own check.
     pub default: Value,
     /// One line for people: what the option changes.
     pub description: String,
 }
 
 impl OptionSpec {
+    /// A `true`/`false` option.
     pub fn bool(name: &str, default: bool, description: &str) -> Self {
         Self::new(name, OptionKind::Bool, Value::Bool(default), description)
     }
 
+    /// An integer option; `min` and `max` bound it where given (inclusive).
     pub fn int(
         name: &str,
         default: i64,
@@ -63,6 +78,7 @@ impl OptionSpec {
         Self::new(name, OptionKind::Int { min, max }, Value::from(default), description)
     }
 
+    /// A number option; `min` and `max` bound it where given (inclusive).
     pub fn float(
         name: &str,
         default: f64,
@@ -73,15 +89,18 @@ impl OptionSpec {
         Self::new(name, OptionKind::Float { min, max }, Value::from(default), description)
     }
 
+    /// An option that takes one of `choices`.
     pub fn choice(name: &str, default: &str, choices: &[&str], description: &str) -> Self {
         let choices = choices.iter().map(|c| c.to_string()).collect();
         Self::new(name, OptionKind::Choice { choices }, Value::from(default), description)
     }
 
+    /// A free string option.
     pub fn string(name: &str, default: &str, description: &str) -> Self {
         Self::new(name, OptionKind::String, Value::from(default), description)
     }
 
+    /// A free JSON option that the bot checks itself.
     pub fn json(name: &str, default: Value, description: &str) -> Self {
         Self::new(name, OptionKind::Json, default, description)
     }
@@ -159,12 +178,16 @@ fn range_text(min: Option<String>, max: Option<String>) -> String {
 /// A named set of option values: a ready-made personality.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Preset {
+    /// The preset's name, as clients give it (`bot:preset=name`).
     pub name: String,
+    /// One line for people: the personality it gives.
     pub description: String,
+    /// The option values it sets; options it does not name keep their defaults.
     pub options: Options,
 }
 
 impl Preset {
+    /// A preset from a JSON object of option values (anything else sets none).
     pub fn new(name: &str, description: &str, options: Value) -> Preset {
         let options = match options {
             Value::Object(map) => map.into_iter().collect(),
@@ -177,16 +200,52 @@ impl Preset {
 /// Why a set of options was rejected.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum OptionError {
+    /// The client named an option the schema does not have (a typo, or another bot's option).
     #[error("unknown option `{option}` (known: {known})")]
-    Unknown { option: String, known: String },
+    Unknown {
+        /// The name as the client gave it.
+        option: String,
+        /// The schema's option names, so the message can suggest the right one.
+        known: String,
+    },
+    /// The value is not of the option's type.
     #[error("option `{option}` must be {expected}, got {got}")]
-    WrongType { option: String, expected: String, got: Value },
+    WrongType {
+        /// The option's name.
+        option: String,
+        /// The type it takes, in words.
+        expected: String,
+        /// The value the client sent.
+        got: Value,
+    },
+    /// The value is of the right type but outside the option's bounds.
     #[error("option `{option}` = {got} is out of range {range}")]
-    OutOfRange { option: String, got: Value, range: String },
+    OutOfRange {
+        /// The option's name.
+        option: String,
+        /// The value the client sent.
+        got: Value,
+        /// The bounds, as `[min, max]`.
+        range: String,
+    },
+    /// The value is not among a choice option's strings.
     #[error("option `{option}` = {got} is not one of {choices:?}")]
-    NotAChoice { option: String, got: Value, choices: Vec<String> },
+    NotAChoice {
+        /// The option's name.
+        option: String,
+        /// The value the client sent.
+        got: Value,
+        /// The strings allowed.
+        choices: Vec<String>,
+    },
+    /// The client named a preset the bot or game does not have.
     #[error("unknown preset `{preset}` (known: {known})")]
-    UnknownPreset { preset: String, known: String },
+    UnknownPreset {
+        /// The name as the client gave it.
+        preset: String,
+        /// The presets there are.
+        known: String,
+    },
 }
 
 /// An option problem on the wire: an unknown preset has its own code, every other problem is an

@@ -10,7 +10,7 @@ use clap::Parser;
 use serde_json::{json, Value};
 use yomi_plugin::protocol::options::resolve;
 use yomi_plugin::referee;
-use yomi_plugin::repro::{self, markdown, mean_ci, wilson, Row};
+use yomi_plugin::repro::{self, markdown, mean_ci, wilson, Place, Row};
 use yomi_plugin::rng::{derive_seed, seeded};
 use yomi_plugin::{Agent, AgentContext, ErrorCode, ErrorInfo, Options, Plugin};
 
@@ -336,36 +336,18 @@ fn exploiter_runs(
     Ok(out)
 }
 
-fn rate_row(table: &str, row: &str, column: &str, seed: Option<f64>, t: &Tally) -> Row {
+/// The row of a win rate: the tally's rate and interval over its games.
+fn rate(at: Place, t: &Tally) -> Row {
     let (ours, ci) = t.rate();
-    Row::new(table, row, column, seed, ours, Some(ci), t.games)
+    at.ours(ours, t.games).ci(ci)
 }
 
-fn share_row(table: &str, row: &str, column: &str, seed: Option<f64>, hits: u64, n: u64) -> Row {
-    Row::new(
-        table,
-        row,
-        column,
-        seed,
-        hits as f64 / n.max(1) as f64,
-        Some(wilson(hits as f64, n)),
-        n,
-    )
-}
-
-/// A difference of two proportions with a normal-approximation interval.
-fn diff_row(
-    table: &str,
-    row: &str,
-    column: &str,
-    seed: Option<f64>,
-    (h1, n1): (u64, u64),
-    (h2, n2): (u64, u64),
-) -> Row {
+/// The row of a difference of two proportions, with a normal-approximation interval.
+fn diff(at: Place, (h1, n1): (u64, u64), (h2, n2): (u64, u64)) -> Row {
     let (p1, p2) = (h1 as f64 / n1.max(1) as f64, h2 as f64 / n2.max(1) as f64);
     let half = 1.959_963_984_540_054
         * (p1 * (1.0 - p1) / n1.max(1) as f64 + p2 * (1.0 - p2) / n2.max(1) as f64).sqrt();
-    Row::new(table, row, column, seed, p1 - p2, Some([p1 - p2 - half, p1 - p2 + half]), n1)
+    at.ours(p1 - p2, n1).ci([p1 - p2 - half, p1 - p2 + half])
 }
 
 fn progress(what: &str, start: &Instant) {
@@ -390,15 +372,15 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
     // Table 5.1: primitive Monte Carlo against random.
     for (policy, s) in [("greedy", 0.976), ("soft-max", 0.972)] {
         let t = duel(&spec("mc", json!({"policy": policy})), &random, games, next_seed())?;
-        rows.push(rate_row("5.1", policy, "win rate vs random", Some(s), &t));
+        rows.push(rate(Row::at("5.1", policy, "win rate vs random"), &t).seed(s));
     }
     progress("table 5.1", &start);
 
     // Table 5.2: Nash against random and the soft-max Monte Carlo player.
     let t = duel(&nash, &random, games, next_seed())?;
-    rows.push(rate_row("5.2", "nash", "vs random", Some(0.968), &t));
+    rows.push(rate(Row::at("5.2", "nash", "vs random"), &t).seed(0.968));
     let t = duel(&nash, &softmax, games, next_seed())?;
-    rows.push(rate_row("5.2", "nash", "vs mc (soft-max)", Some(0.720), &t));
+    rows.push(rate(Row::at("5.2", "nash", "vs mc (soft-max)"), &t).seed(0.720));
     progress("table 5.2", &start);
 
     // Table 5.3: δ-Nash strategies at initial position 1 (A vs D, E and F at HP 5).
@@ -407,7 +389,7 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
 
     // Table 5.4: each noise model and δ against Nash.
     let t = duel(&nash, &nash, games, next_seed())?;
-    rows.push(rate_row("5.4", "nash (δ = 0)", "δ = 0", Some(0.528), &t));
+    rows.push(rate(Row::at("5.4", "nash (δ = 0)", "δ = 0"), &t).seed(0.528));
     let seeds_5_4 = [
         ("uniform", [0.526, 0.500, 0.458]),
         ("uniform-variable", [0.516, 0.460, 0.378]),
@@ -418,7 +400,7 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
     for (noise, seeds) in seeds_5_4 {
         for (delta, s) in [0.05, 0.1, 0.2].into_iter().zip(seeds) {
             let t = duel(&delta_nash(noise, delta, "none", 0.0), &nash, games, next_seed())?;
-            rows.push(rate_row("5.4", noise, &format!("δ = {delta}"), Some(s), &t));
+            rows.push(rate(Row::at("5.4", noise, &format!("δ = {delta}")), &t).seed(s));
             if noise == "normal-variable" {
                 normal_variable.push(t);
             }
@@ -429,7 +411,7 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
     // Table 6.1 and figures 6.1–6.2: each bias at δ 0.05, α 0.03, normal-variable noise, in the
     // default reading of eq. (6.1) (bias_on=noisy).
     let plain = normal_variable[0];
-    rows.push(rate_row("6.1", "win rate vs nash", "delta nash", Some(0.456), &plain));
+    rows.push(rate(Row::at("6.1", "win rate vs nash", "delta nash"), &plain).seed(0.456));
     let biased = bias_duels(&json!({}), games, &mut next_seed)?;
     rows.extend(bias_rows(&plain.choices, &biased, NOISY));
     progress("table 6.1", &start);
@@ -454,15 +436,10 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
             };
             let column = format!("α = {alpha}, δ = {delta}");
             let tag = |row: Row| if alpha > 0.0 { row.reading(NOISY) } else { row };
-            rows.push(tag(rate_row("6.2", "win rate", &column, Some(win), &t)));
-            rows.push(tag(share_row(
-                "6.2",
-                "attack selection rate",
-                &column,
-                Some(attack),
-                t.choices.attacks,
-                t.choices.decisions,
-            )));
+            rows.push(tag(rate(Row::at("6.2", "win rate", &column), &t).seed(win)));
+            rows.push(tag(Row::at("6.2", "attack selection rate", &column)
+                .share(t.choices.attacks as f64, t.choices.decisions)
+                .seed(attack)));
         }
     }
     progress("table 6.2", &start);
@@ -478,17 +455,12 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
         p.options["clamp_bias"] = json!(false);
         let t = duel(&p, &nash, games, next_seed())?;
         let column = format!("α = {alpha}, δ = 0.2");
-        rows.push(rate_row("6.2", "win rate", &column, Some(win), &t).reading(UNCLAMPED));
+        rows.push(rate(Row::at("6.2", "win rate", &column), &t).seed(win).reading(UNCLAMPED));
         rows.push(
-            share_row(
-                "6.2",
-                "attack selection rate",
-                &column,
-                Some(if alpha == 0.03 { 0.849 } else { 0.889 }),
-                t.choices.attacks,
-                t.choices.decisions,
-            )
-            .reading(UNCLAMPED),
+            Row::at("6.2", "attack selection rate", &column)
+                .share(t.choices.attacks as f64, t.choices.decisions)
+                .seed(if alpha == 0.03 { 0.849 } else { 0.889 })
+                .reading(UNCLAMPED),
         );
     }
     progress("unclamped bias variant", &start);
@@ -504,17 +476,12 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
     p.options["bias_on"] = json!("true");
     let t = duel(&p, &nash, games, next_seed())?;
     let column = "α = 0.06, δ = 0.2";
-    rows.push(rate_row("6.2", "win rate", column, Some(0.382), &t).reading(TRUE));
+    rows.push(rate(Row::at("6.2", "win rate", column), &t).seed(0.382).reading(TRUE));
     rows.push(
-        share_row(
-            "6.2",
-            "attack selection rate",
-            column,
-            Some(0.889),
-            t.choices.attacks,
-            t.choices.decisions,
-        )
-        .reading(TRUE),
+        Row::at("6.2", "attack selection rate", column)
+            .share(t.choices.attacks as f64, t.choices.decisions)
+            .seed(0.889)
+            .reading(TRUE),
     );
     progress("bias on the true win rate", &start);
 
@@ -561,7 +528,7 @@ fn bias_rows(plain: &Choices, biased: &[(&str, Tally)], reading: &str) -> Vec<Ro
     let mut rows: Vec<Row> = biased
         .iter()
         .zip(seeds)
-        .map(|((bias, t), s)| rate_row("6.1", "win rate vs nash", bias, Some(s), t))
+        .map(|((bias, t), s)| rate(Row::at("6.1", "win rate vs nash", bias), t).seed(s))
         .collect();
     let tallies: Vec<Tally> = biased.iter().map(|(_, t)| *t).collect();
     rows.extend(figure_rows(plain, &tallies));
@@ -599,15 +566,9 @@ fn table_5_3() -> Result<Vec<Row>, ErrorInfo> {
                 };
                 let label = format!("{}{} {name}", if side == 0 { "a" } else { "b" }, k + 1);
                 let ci = (draws > 1).then_some(ci);
-                rows.push(Row::new(
-                    "5.3",
-                    &format!("δ = {delta}"),
-                    &label,
-                    None,
-                    mean,
-                    ci,
-                    draws as u64,
-                ));
+                rows.push(
+                    Row::at("5.3", &format!("δ = {delta}"), &label).ours(mean, draws as u64).ci(ci),
+                );
             }
         }
     }
@@ -622,84 +583,61 @@ fn figure_rows(plain: &Choices, biased: &[Tally]) -> Vec<Row> {
     let all: Vec<&Choices> =
         std::iter::once(plain).chain(biased.iter().map(|t| &t.choices)).collect();
     for (name, c) in names.iter().zip(&all) {
-        rows.push(share_row("fig 6.1-6.2", name, "(a) attack rate", None, c.attacks, c.decisions));
-        rows.push(share_row("fig 6.1-6.2", name, "(a) switch rate", None, c.switches, c.decisions));
-        rows.push(share_row(
-            "fig 6.1-6.2",
-            name,
-            "(b) effective share of attacks",
-            None,
-            c.effective,
-            c.attacks,
-        ));
-        rows.push(share_row(
-            "fig 6.1-6.2",
-            name,
-            "(b) normal share of attacks",
-            None,
-            c.normal,
-            c.attacks,
-        ));
-        rows.push(share_row(
-            "fig 6.1-6.2",
-            name,
-            "(b) ineffective share of attacks",
-            None,
-            c.ineffective,
-            c.attacks,
-        ));
-        rows.push(share_row(
-            "fig 6.1-6.2",
-            name,
-            "(c) favourable share of switches",
-            None,
-            c.favourable,
-            c.switches,
-        ));
+        for (column, hits, n) in [
+            ("(a) attack rate", c.attacks, c.decisions),
+            ("(a) switch rate", c.switches, c.decisions),
+            ("(b) effective share of attacks", c.effective, c.attacks),
+            ("(b) normal share of attacks", c.normal, c.attacks),
+            ("(b) ineffective share of attacks", c.ineffective, c.attacks),
+            ("(c) favourable share of switches", c.favourable, c.switches),
+        ] {
+            rows.push(Row::at("fig 6.1-6.2", name, column).share(hits as f64, n));
+        }
     }
     let p = plain;
     let [a, s, eff, ineff] =
         [&biased[0].choices, &biased[1].choices, &biased[2].choices, &biased[3].choices];
-    rows.push(diff_row(
-        "fig 6.1-6.2",
-        "attack bias",
-        "attack rate − δ-Nash's (seed: ≥ 8 pt)",
-        Some(0.08),
-        (a.attacks, a.decisions),
-        (p.attacks, p.decisions),
-    ));
-    rows.push(diff_row(
-        "fig 6.1-6.2",
-        "switch bias",
-        "switch rate − δ-Nash's (seed: ≥ 13 pt)",
-        Some(0.13),
-        (s.switches, s.decisions),
-        (p.switches, p.decisions),
-    ));
-    rows.push(diff_row(
-        "fig 6.1-6.2",
-        "effective-attack bias",
-        "effective share − δ-Nash's (seed: ≥ 26 pt)",
-        Some(0.26),
-        (eff.effective, eff.attacks),
-        (p.effective, p.attacks),
-    ));
-    rows.push(diff_row(
-        "fig 6.1-6.2",
-        "effective-attack bias",
-        "attack rate − δ-Nash's (seed: about 2 pt)",
-        Some(0.02),
-        (eff.attacks, eff.decisions),
-        (p.attacks, p.decisions),
-    ));
-    rows.push(diff_row(
-        "fig 6.1-6.2",
-        "ineffective-attack bias",
-        "ineffective share − δ-Nash's (seed: about 26 pt; abstract 29)",
-        Some(0.26),
-        (ineff.ineffective, ineff.attacks),
-        (p.ineffective, p.attacks),
-    ));
+    // Each bias's shift against plain δ-Nash: row, column, the seed's figure, (hits, n) biased
+    // and (hits, n) plain.
+    for (row, column, seed, with_bias, without) in [
+        (
+            "attack bias",
+            "attack rate − δ-Nash's (seed: ≥ 8 pt)",
+            0.08,
+            (a.attacks, a.decisions),
+            (p.attacks, p.decisions),
+        ),
+        (
+            "switch bias",
+            "switch rate − δ-Nash's (seed: ≥ 13 pt)",
+            0.13,
+            (s.switches, s.decisions),
+            (p.switches, p.decisions),
+        ),
+        (
+            "effective-attack bias",
+            "effective share − δ-Nash's (seed: ≥ 26 pt)",
+            0.26,
+            (eff.effective, eff.attacks),
+            (p.effective, p.attacks),
+        ),
+        (
+            "effective-attack bias",
+            "attack rate − δ-Nash's (seed: about 2 pt)",
+            0.02,
+            (eff.attacks, eff.decisions),
+            (p.attacks, p.decisions),
+        ),
+        (
+            "ineffective-attack bias",
+            "ineffective share − δ-Nash's (seed: about 26 pt; abstract 29)",
+            0.26,
+            (ineff.ineffective, ineff.attacks),
+            (p.ineffective, p.attacks),
+        ),
+    ] {
+        rows.push(diff(Row::at("fig 6.1-6.2", row, column), with_bias, without).seed(seed));
+    }
     rows
 }
 
@@ -731,7 +669,7 @@ fn exploiter_rows(
             } else {
                 "win rate, Nash only (same model learning)"
             };
-            rows.push(rate_row("7 (ours)", &row, column, None, &total));
+            rows.push(rate(Row::at("7 (ours)", &row, column), &total));
             if exploit {
                 let turns: Vec<f64> = runs
                     .iter()
@@ -743,33 +681,29 @@ fn exploiter_rows(
                     runs.iter().filter(|t| t.identified.is_some_and(|(_, ok)| ok)).count();
                 if !turns.is_empty() {
                     let (mean, ci) = mean_ci(&turns);
-                    rows.push(Row::new(
+                    rows.push(
+                        Row::at(
+                            "7 (ours)",
+                            &row,
+                            "opponent decisions to a correct confident model",
+                        )
+                        .ours(mean, turns.len() as u64)
+                        .ci((turns.len() > 1).then_some(ci)),
+                    );
+                }
+                rows.push(
+                    Row::at(
                         "7 (ours)",
                         &row,
-                        "opponent decisions to a correct confident model",
-                        None,
-                        mean,
-                        (turns.len() > 1).then_some(ci),
-                        turns.len() as u64,
-                    ));
-                }
-                rows.push(share_row(
-                    "7 (ours)",
-                    &row,
-                    "series whose first confident model had the right bias",
-                    None,
-                    correct as u64,
-                    runs.len() as u64,
-                ));
+                        "series whose first confident model had the right bias",
+                    )
+                    .share(correct as f64, runs.len() as u64),
+                );
                 let final_correct = runs.iter().filter(|t| t.final_correct).count();
-                rows.push(share_row(
-                    "7 (ours)",
-                    &row,
-                    "series whose final best model had the right bias",
-                    None,
-                    final_correct as u64,
-                    runs.len() as u64,
-                ));
+                rows.push(
+                    Row::at("7 (ours)", &row, "series whose final best model had the right bias")
+                        .share(final_correct as f64, runs.len() as u64),
+                );
             }
         }
     }

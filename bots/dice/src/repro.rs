@@ -42,7 +42,10 @@ fn feature_rows(
     (0..COUNT)
         .map(|f| {
             let (mean, ci) = mean_ci(&samples.iter().map(|s| s[f]).collect::<Vec<_>>());
-            Row::new(table, NAMES[f], column, seed_col.map(|c| c[f]), mean, Some(ci), count as u64)
+            Row::at(table, NAMES[f], column)
+                .ours(mean, count as u64)
+                .seed(seed_col.map(|c| c[f]))
+                .ci(ci)
         })
         .collect()
 }
@@ -97,29 +100,20 @@ pub fn rows() -> Vec<Row> {
         [(0, "best Err", Some(2.7)), (1, "worst Err", Some(239.0)), (2, "mean Err", None)]
     {
         let ci = percentiles(sets.iter().map(|s| stat(s, which)).collect());
-        rows.push(Row::new(
-            "6",
-            "300 plain length-50 sequences",
-            column,
-            seed,
-            stat(&first, which),
-            Some(ci),
-            300,
-        ));
+        rows.push(
+            Row::at("6", "300 plain length-50 sequences", column)
+                .ours(stat(&first, which), 300)
+                .seed(seed)
+                .ci(ci),
+        );
     }
     for (text, row, seed) in [
         (SEED_BEST, "the seed's printed best sequence", 2.7),
         (SEED_WORST, "the seed's printed worst sequence", 239.0),
     ] {
-        rows.push(Row::new(
-            "6",
-            row,
-            "Err",
-            Some(seed),
-            table2.err(&compute(&digits(text), 6)),
-            None,
-            1,
-        ));
+        rows.push(
+            Row::at("6", row, "Err").ours(table2.err(&compute(&digits(text), 6)), 1).seed(seed),
+        );
     }
 
     // Generation: share reaching Err = 0, steps and time per sequence.
@@ -140,36 +134,18 @@ pub fn rows() -> Vec<Row> {
             .collect();
         seconds.sort_by(f64::total_cmp);
         let zero = reports.iter().filter(|r| r.err == 0.0).count() as f64;
-        rows.push(Row::new(
-            "6",
-            name,
-            "share reaching Err = 0",
-            None,
-            zero / n as f64,
-            Some(wilson(zero, n as u64)),
-            n as u64,
-        ));
+        rows.push(Row::at("6", name, "share reaching Err = 0").share(zero, n as u64));
         let (steps, ci) = mean_ci(&reports.iter().map(|r| r.steps as f64).collect::<Vec<_>>());
-        rows.push(Row::new("6", name, "steps per sequence", None, steps, Some(ci), n as u64));
+        rows.push(Row::at("6", name, "steps per sequence").ours(steps, n as u64).ci(ci));
         // Microseconds: the seed's 0.02 s is 20000 us.
-        rows.push(Row::new(
-            "6",
-            name,
-            "us per sequence (median)",
-            Some(20_000.0),
-            seconds[n / 2] * 1e6,
-            None,
-            n as u64,
-        ));
-        rows.push(Row::new(
-            "6",
-            name,
-            "us per sequence (p99)",
-            None,
-            seconds[n * 99 / 100] * 1e6,
-            None,
-            n as u64,
-        ));
+        rows.push(
+            Row::at("6", name, "us per sequence (median)")
+                .ours(seconds[n / 2] * 1e6, n as u64)
+                .seed(20_000.0),
+        );
+        rows.push(
+            Row::at("6", name, "us per sequence (p99)").ours(seconds[n * 99 / 100] * 1e6, n as u64),
+        );
     }
 
     // Sections 5.1 / 5.2: the chance of landing on a trap d squares ahead.
@@ -192,15 +168,9 @@ pub fn rows() -> Vec<Row> {
                 .count() as f64;
             let column = if natural { "P(hit), natural dice" } else { "P(hit), plain dice" };
             let row = format!("trap {d} squares ahead");
-            rows.push(Row::new(
-                table,
-                &row,
-                column,
-                (!natural).then_some(seed),
-                hits / walks as f64,
-                Some(wilson(hits, walks)),
-                walks,
-            ));
+            rows.push(
+                Row::at(table, &row, column).share(hits, walks).seed((!natural).then_some(seed)),
+            );
         }
     }
 
@@ -215,67 +185,36 @@ pub fn rows() -> Vec<Row> {
                 .map(|a| [a[0].as_f64().unwrap_or(f64::NAN), a[1].as_f64().unwrap_or(f64::NAN)])
         };
         let row = format!("{kind} dice");
-        rows.push(Row::new(
-            "6.2",
-            &row,
-            "trap hits per 15 runs (mean)",
-            None,
-            get("hits_mean"),
-            ci("hits_ci"),
-            n,
-        ));
-        rows.push(Row::new(
-            "6.2",
-            &row,
-            "trap hits per 15 runs (sd)",
-            None,
-            get("hits_sd"),
-            None,
-            n,
-        ));
+        rows.push(
+            Row::at("6.2", &row, "trap hits per 15 runs (mean)")
+                .ours(get("hits_mean"), n)
+                .ci(ci("hits_ci")),
+        );
+        rows.push(Row::at("6.2", &row, "trap hits per 15 runs (sd)").ours(get("hits_sd"), n));
         let windows = e["windows"].as_u64().unwrap_or(0);
-        rows.push(Row::new(
-            "6.2",
-            &row,
-            "10-pass windows outside the band",
-            None,
-            get("outside_band"),
-            Some(wilson(get("outside_band") * windows as f64, windows)),
-            windows,
-        ));
+        rows.push(
+            Row::at("6.2", &row, "10-pass windows outside the band")
+                .ours(get("outside_band"), windows)
+                .ci(wilson(get("outside_band") * windows as f64, windows)),
+        );
         let exposures = e["exposures"].as_u64().unwrap_or(0);
-        rows.push(Row::new(
-            "6.2",
-            &row,
-            "hits right after a hit (share of hits)",
-            None,
-            get("back_to_back"),
-            None,
-            exposures,
-        ));
-        rows.push(Row::new(
-            "6.2",
-            &row,
-            "face chi-square (5 df)",
-            None,
-            get("face_chi_square"),
-            None,
-            e["rolls"].as_u64().unwrap_or(0),
-        ));
+        rows.push(
+            Row::at("6.2", &row, "hits right after a hit (share of hits)")
+                .ours(get("back_to_back"), exposures),
+        );
+        rows.push(
+            Row::at("6.2", &row, "face chi-square (5 df)")
+                .ours(get("face_chi_square"), e["rolls"].as_u64().unwrap_or(0)),
+        );
     }
 
     // The service stream: long-run fairness and naturalness across block edges.
     let mut stream = NaturalStream::new(6, 50, Ranges::table2(), params, 11);
     let faces: Vec<u8> = (0..60_000).map(|_| stream.next_in(None)).collect();
-    rows.push(Row::new(
-        "stream",
-        "60000 natural rolls",
-        "face chi-square (5 df)",
-        None,
-        face_chi_square(&faces, 6),
-        None,
-        faces.len() as u64,
-    ));
+    rows.push(
+        Row::at("stream", "60000 natural rolls", "face chi-square (5 df)")
+            .ours(face_chi_square(&faces, 6), faces.len() as u64),
+    );
     for (column, offset) in [
         ("mean Err of windows aligned with blocks", 0),
         ("mean Err of windows straddling block edges", 12),
@@ -284,15 +223,9 @@ pub fn rows() -> Vec<Row> {
             .map(|i| table2.err(&compute(&faces[offset + 25 * i..offset + 25 * i + 50], 6)))
             .collect();
         let (mean, ci) = mean_ci(&errs);
-        rows.push(Row::new(
-            "stream",
-            "length-50 windows",
-            column,
-            None,
-            mean,
-            Some(ci),
-            errs.len() as u64,
-        ));
+        rows.push(
+            Row::at("stream", "length-50 windows", column).ours(mean, errs.len() as u64).ci(ci),
+        );
     }
     rows
 }

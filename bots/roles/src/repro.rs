@@ -2,7 +2,7 @@
 //! guessability for several betas, and the measured closeness of MH to the exact distribution.
 //! REPRODUCTION.md is this module's markdown output; every number in it comes from the rows.
 
-use yomi_plugin::repro::{markdown, wilson, Row};
+use yomi_plugin::repro::{markdown, Row};
 use yomi_plugin::rng::{derive_seed, seeded};
 use yomi_plugin::ErrorInfo;
 
@@ -48,25 +48,17 @@ pub fn rows() -> Result<Vec<Row>, ErrorInfo> {
 
     // The seed's 11-player example.
     let eleven = seed_eleven(1.0);
-    rows.push(Row::new(
-        "11-player example",
-        "E(12340000011)",
-        "energy",
-        Some(10.0),
-        eleven.energy(&seed_eleven_candidate()) as f64,
-        None,
-        1,
-    ));
+    rows.push(
+        Row::at("11-player example", "E(12340000011)", "energy")
+            .ours(eleven.energy(&seed_eleven_candidate()) as f64, 1)
+            .seed(10.0),
+    );
     let e11 = enumerate(&eleven)?;
-    rows.push(Row::new(
-        "11-player example",
-        "assignments",
-        "enumerated",
-        Some(55_400.0),
-        e11.assignments.len() as f64,
-        None,
-        1,
-    ));
+    rows.push(
+        Row::at("11-player example", "assignments", "enumerated")
+            .ours(e11.assignments.len() as f64, 1)
+            .seed(55_400.0),
+    );
     let x11 = ExactSampler::new(&eleven)?;
     let worst = e11
         .assignments
@@ -74,39 +66,27 @@ pub fn rows() -> Result<Vec<Row>, ErrorInfo> {
         .zip(&e11.probabilities)
         .map(|(a, p)| (x11.probability(a) - p).abs())
         .fold(0.0, f64::max);
-    rows.push(Row::new(
-        "11-player example",
-        "max |p_dp - p_enum| (beta = 1)",
-        "exact vs enumeration",
-        None,
-        worst,
-        None,
-        e11.assignments.len() as u64,
-    ));
+    rows.push(
+        Row::at("11-player example", "max |p_dp - p_enum| (beta = 1)", "exact vs enumeration")
+            .ours(worst, e11.assignments.len() as u64),
+    );
 
     // Uniform dealing: P(someone is never the werewolf), 4 players.
     for (games, seed_p) in [(4u32, 0.906), (6, 0.297)] {
         let row = format!("4 players, {games} games");
-        rows.push(Row::new(
-            "P(someone never werewolf), uniform",
-            &row,
-            "exact",
-            Some(seed_p),
-            never_uniform(4, 1, games),
-            None,
-            1,
-        ));
+        rows.push(
+            Row::at("P(someone never werewolf), uniform", &row, "exact")
+                .ours(never_uniform(4, 1, games), 1)
+                .seed(seed_p),
+        );
         let sim =
             never_simulated(&fresh(4, "werewolf=1,villager=3", 0.0), 0, games, RUNS, &mut rng())?;
-        rows.push(Row::new(
-            "P(someone never werewolf), uniform",
-            &row,
-            "simulated, beta = 0",
-            Some(seed_p),
-            sim.probability,
-            sim.ci95,
-            sim.n,
-        ));
+        rows.push(
+            Row::at("P(someone never werewolf), uniform", &row, "simulated, beta = 0")
+                .ours(sim.probability, sim.n)
+                .seed(seed_p)
+                .ci(sim.ci95),
+        );
     }
 
     // The same under our service, with guessability beside it.
@@ -116,35 +96,28 @@ pub fn rows() -> Result<Vec<Row>, ErrorInfo> {
         for games in [4u32, 6] {
             let e =
                 never_exact(&problem, 0, games)?.expect("4 players are small enough to be exact");
-            rows.push(Row::new(
-                "service, 4 players, 1 werewolf",
-                &row,
-                &format!("P(never), {games} games"),
-                None,
-                e.probability,
-                None,
-                e.n,
-            ));
-            rows.push(Row::new(
-                "service, 4 players, 1 werewolf",
-                &row,
-                &format!("mean guessability, {games} games"),
-                None,
-                e.mean_guessability,
-                None,
-                e.n,
-            ));
+            rows.push(
+                Row::at(
+                    "service, 4 players, 1 werewolf",
+                    &row,
+                    &format!("P(never), {games} games"),
+                )
+                .ours(e.probability, e.n),
+            );
+            rows.push(
+                Row::at(
+                    "service, 4 players, 1 werewolf",
+                    &row,
+                    &format!("mean guessability, {games} games"),
+                )
+                .ours(e.mean_guessability, e.n),
+            );
         }
         let after = ExactSampler::new(&seed_four(beta))?.marginals();
-        rows.push(Row::new(
-            "service, 4 players, 1 werewolf",
-            &row,
-            "guessability after 1000/0100/1000",
-            None,
-            guessability(&after, 0).1,
-            None,
-            4,
-        ));
+        rows.push(
+            Row::at("service, 4 players, 1 werewolf", &row, "guessability after 1000/0100/1000")
+                .ours(guessability(&after, 0).1, 4),
+        );
     }
 
     // The seed's 11-player role set from an empty history: too large to be exact, simulated.
@@ -153,36 +126,35 @@ pub fn rows() -> Result<Vec<Row>, ErrorInfo> {
         let row = format!("beta = {beta}");
         for games in [4u32, 6] {
             let sim = never_simulated(&fresh(11, roles11, beta), 0, games, RUNS, &mut rng())?;
-            rows.push(Row::new(
-                "service, 11 players, 3 werewolves",
-                &row,
-                &format!("P(never), {games} games"),
-                None,
-                sim.probability,
-                sim.ci95,
-                sim.n,
-            ));
-            rows.push(Row::new(
-                "service, 11 players, 3 werewolves",
-                &row,
-                &format!("mean guessability, {games} games"),
-                None,
-                sim.mean_guessability,
-                sim.mean_guessability_ci95,
-                sim.n,
-            ));
+            rows.push(
+                Row::at(
+                    "service, 11 players, 3 werewolves",
+                    &row,
+                    &format!("P(never), {games} games"),
+                )
+                .ours(sim.probability, sim.n)
+                .ci(sim.ci95),
+            );
+            rows.push(
+                Row::at(
+                    "service, 11 players, 3 werewolves",
+                    &row,
+                    &format!("mean guessability, {games} games"),
+                )
+                .ours(sim.mean_guessability, sim.n)
+                .ci(sim.mean_guessability_ci95),
+            );
         }
     }
     for games in [4u32, 6] {
-        rows.push(Row::new(
-            "service, 11 players, 3 werewolves",
-            "uniform, closed form",
-            &format!("P(never), {games} games"),
-            None,
-            never_uniform(11, 3, games),
-            None,
-            1,
-        ));
+        rows.push(
+            Row::at(
+                "service, 11 players, 3 werewolves",
+                "uniform, closed form",
+                &format!("P(never), {games} games"),
+            )
+            .ours(never_uniform(11, 3, games), 1),
+        );
     }
 
     // The exact law of the MH chain on the seed's 11-player example: how much burn-in it needs.
@@ -192,39 +164,24 @@ pub fn rows() -> Result<Vec<Row>, ErrorInfo> {
     while law.steps <= MAX_LAW_STEPS && joint_at.is_none() {
         let d = law.distance();
         if [0, 10, 25, 50, 100, 200, 400].contains(&d.steps) {
-            rows.push(Row::new(
-                table,
-                &format!("{} steps", d.steps),
-                "TV over assignments",
-                None,
-                d.joint_tv,
-                None,
-                d.steps,
-            ));
-            rows.push(Row::new(
-                table,
-                &format!("{} steps", d.steps),
-                "marginal TV",
-                None,
-                d.marginal_tv,
-                None,
-                d.steps,
-            ));
+            rows.push(
+                Row::at(table, &format!("{} steps", d.steps), "TV over assignments")
+                    .ours(d.joint_tv, d.steps),
+            );
+            rows.push(
+                Row::at(table, &format!("{} steps", d.steps), "marginal TV")
+                    .ours(d.marginal_tv, d.steps),
+            );
         }
         marginal_at = marginal_at.or((d.marginal_tv < 0.01).then_some(d.steps));
         joint_at = joint_at.or((d.joint_tv < 0.01).then_some(d.steps));
         law.step();
     }
     for (column, at) in [("TV over assignments", joint_at), ("marginal TV", marginal_at)] {
-        rows.push(Row::new(
-            table,
-            "steps until < 0.01 (start: uniform)",
-            column,
-            None,
-            at.map_or(f64::NAN, |s| s as f64),
-            None,
-            e11.assignments.len() as u64,
-        ));
+        rows.push(
+            Row::at(table, "steps until < 0.01 (start: uniform)", column)
+                .ours(at.map_or(f64::NAN, |s| s as f64), e11.assignments.len() as u64),
+        );
     }
 
     // MH against the exact marginals, 15 players and 5 role types, beta = 1.
@@ -233,28 +190,26 @@ pub fn rows() -> Result<Vec<Row>, ErrorInfo> {
     let exact = sampler.marginals();
     let checkpoints = [1_000u64, 10_000, 100_000, 1_000_000, 10_000_000];
     for (steps, tv) in mh_curve(&problem, &exact, BURN_IN, &checkpoints, &mut rng()) {
-        rows.push(Row::new(
-            "MH vs exact, 15 players, 5 roles, beta = 1",
-            &format!("{steps} steps"),
-            "marginal TV, one MH chain",
-            None,
-            tv,
-            None,
-            steps,
-        ));
+        rows.push(
+            Row::at(
+                "MH vs exact, 15 players, 5 roles, beta = 1",
+                &format!("{steps} steps"),
+                "marginal TV, one MH chain",
+            )
+            .ours(tv, steps),
+        );
     }
     for (draws, tv) in
         exact_curve(&sampler, &exact, problem.n(), problem.k(), &checkpoints[..4], &mut rng())
     {
-        rows.push(Row::new(
-            "MH vs exact, 15 players, 5 roles, beta = 1",
-            &format!("{draws} steps"),
-            "marginal TV, as many exact draws",
-            None,
-            tv,
-            None,
-            draws,
-        ));
+        rows.push(
+            Row::at(
+                "MH vs exact, 15 players, 5 roles, beta = 1",
+                &format!("{draws} steps"),
+                "marginal TV, as many exact draws",
+            )
+            .ours(tv, draws),
+        );
     }
     let chains = 20u64;
     let mut reached = Vec::new();
@@ -264,26 +219,22 @@ pub fn rows() -> Result<Vec<Row>, ErrorInfo> {
             reached.push(s as f64);
         }
     }
-    let (mean, ci) = yomi_plugin::repro::mean_ci(&reached);
-    rows.push(Row::new(
-        "MH vs exact, 15 players, 5 roles, beta = 1",
-        "steps until marginal TV < 0.01",
-        "mean over chains",
-        None,
-        mean,
-        Some(ci),
-        reached.len() as u64,
-    ));
-    let [lo, hi] = wilson(reached.len() as f64, chains);
-    rows.push(Row::new(
-        "MH vs exact, 15 players, 5 roles, beta = 1",
-        "chains reaching TV < 0.01 within 1e8 steps",
-        "fraction",
-        None,
-        reached.len() as f64 / chains as f64,
-        Some([lo, hi]),
-        chains,
-    ));
+    rows.push(
+        Row::at(
+            "MH vs exact, 15 players, 5 roles, beta = 1",
+            "steps until marginal TV < 0.01",
+            "mean over chains",
+        )
+        .mean(&reached),
+    );
+    rows.push(
+        Row::at(
+            "MH vs exact, 15 players, 5 roles, beta = 1",
+            "chains reaching TV < 0.01 within 1e8 steps",
+            "fraction",
+        )
+        .share(reached.len() as f64, chains),
+    );
     Ok(rows)
 }
 
@@ -294,15 +245,11 @@ fn seed_four_rows() -> Result<Vec<Row>, ErrorInfo> {
     let mut rows = Vec::new();
     let four = seed_four(1.0);
     for (w, seed_e) in [10.0, 8.0, 6.0, 6.0].into_iter().enumerate() {
-        rows.push(Row::new(
-            "4-player example",
-            &format!("E({})", label(w)),
-            "energy",
-            Some(seed_e),
-            four.energy(&seed_four_candidate(w)) as f64,
-            None,
-            1,
-        ));
+        rows.push(
+            Row::at("4-player example", &format!("E({})", label(w)), "energy")
+                .ours(four.energy(&seed_four_candidate(w)) as f64, 1)
+                .seed(seed_e),
+        );
     }
     for (beta, column, reading) in [
         (1.0, "p, beta = 1", "beta=1"),
@@ -316,16 +263,10 @@ fn seed_four_rows() -> Result<Vec<Row>, ErrorInfo> {
                 .position(|a| *a == seed_four_candidate(w))
                 .expect("enumerated");
             rows.push(
-                Row::new(
-                    "4-player example",
-                    &format!("p({})", label(w)),
-                    column,
-                    Some(seed_p),
-                    e.probabilities[at],
-                    None,
-                    4,
-                )
-                .reading(reading),
+                Row::at("4-player example", &format!("p({})", label(w)), column)
+                    .ours(e.probabilities[at], 4)
+                    .seed(seed_p)
+                    .reading(reading),
             );
         }
     }
@@ -474,7 +415,7 @@ mod tests {
 
     #[test]
     fn rounding_to_the_seeds_digits() {
-        let row = |seed: f64, ours: f64| Row::new("t", "r", "c", Some(seed), ours, None, 1);
+        let row = |seed: f64, ours: f64| Row::at("t", "r", "c").ours(ours, 1).seed(seed);
         assert_eq!(agrees_at_seed_precision(&row(0.906, 0.90625)), Some(true));
         assert_eq!(agrees_at_seed_precision(&row(0.4324, 0.432_432_4)), Some(true));
         assert_eq!(agrees_at_seed_precision(&row(0.297, 0.619_140_6)), Some(false));

@@ -7,7 +7,7 @@
 
 use serde_json::{json, Value};
 use yomi_plugin::referee::play;
-use yomi_plugin::repro::{mean_ci, wilson, Row};
+use yomi_plugin::repro::Row;
 use yomi_plugin::rng::derive_seed;
 use yomi_plugin::{ActReply, ActRequest, Agent, AgentContext, ErrorInfo, Options, Plugin};
 
@@ -131,23 +131,6 @@ pub fn series(
     Ok(out)
 }
 
-fn proportion(table: &str, row: &str, column: &str, seed: Option<f64>, k: u64, n: u64) -> Row {
-    Row::new(
-        table,
-        row,
-        column,
-        seed,
-        if n == 0 { 0.0 } else { k as f64 / n as f64 },
-        Some(wilson(k as f64, n)),
-        n,
-    )
-}
-
-fn mean(table: &str, row: &str, column: &str, seed: Option<f64>, xs: &[f64]) -> Row {
-    let (m, ci) = mean_ci(xs);
-    Row::new(table, row, column, seed, m, Some(ci), xs.len() as u64)
-}
-
 /// Temperatures of the strength/readability trade-off.
 pub const TEMPERATURES: [f64; 5] = [0.0, 0.5, 1.0, 2.0, 4.0];
 
@@ -179,18 +162,13 @@ pub const JUDGE_WEIGHTS: [f64; 3] = [0.5, 1.0, 4.0];
 /// (last place; not first), each beside the seed's 7/25.
 fn place_rows(table: &str, row: &str, r: &Series) -> Vec<Row> {
     vec![
-        proportion(table, row, "1st", None, r.places[0], r.games),
-        proportion(table, row, "2nd", None, r.places[1], r.games),
-        proportion(table, row, "lost = 3rd", Some(SEED_LOSS_RATE), r.places[2], r.games),
-        proportion(
-            table,
-            row,
-            "lost = not 1st",
-            Some(SEED_LOSS_RATE),
-            r.places[1] + r.places[2],
-            r.games,
-        ),
-        mean(table, row, "mean score", None, &r.scores),
+        Row::at(table, row, "1st").share(r.places[0] as f64, r.games),
+        Row::at(table, row, "2nd").share(r.places[1] as f64, r.games),
+        Row::at(table, row, "lost = 3rd").share(r.places[2] as f64, r.games).seed(SEED_LOSS_RATE),
+        Row::at(table, row, "lost = not 1st")
+            .share((r.places[1] + r.places[2]) as f64, r.games)
+            .seed(SEED_LOSS_RATE),
+        Row::at(table, row, "mean score").mean(&r.scores),
     ]
 }
 
@@ -233,7 +211,8 @@ pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec
         let row = format!("dvalue vs {name}");
         rows.extend(place_rows("3", &row, &r).into_iter().map(|x| x.reading(DEFAULT_READING)));
         rows.push(
-            proportion("3", &row, "went out on passes", None, r.went_out, r.games)
+            Row::at("3", &row, "went out on passes")
+                .share(r.went_out as f64, r.games)
                 .reading(DEFAULT_READING),
         );
         won.extend(&r.start_d_won);
@@ -267,9 +246,9 @@ pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec
 
     // Seed 2.2: start-of-game D totals.
     let starts: Vec<f64> = all_seats.iter().map(|(d, _)| *d as f64).collect();
-    rows.push(mean("2.2", "start hand D, every seat", "mean", Some(40.0), &starts));
-    rows.push(mean("2.2", "dvalue start hand D", "games won (1st)", None, &won));
-    rows.push(mean("2.2", "dvalue start hand D", "games lost (3rd)", None, &lost));
+    rows.push(Row::at("2.2", "start hand D, every seat", "mean").mean(&starts).seed(40.0));
+    rows.push(Row::at("2.2", "dvalue start hand D", "games won (1st)").mean(&won));
+    rows.push(Row::at("2.2", "dvalue start hand D", "games lost (3rd)").mean(&lost));
     for (name, below) in [("start hand D < 40", true), ("start hand D > 40", false)] {
         let group: Vec<usize> = all_seats
             .iter()
@@ -277,22 +256,14 @@ pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec
             .map(|(_, r)| *r)
             .collect();
         let n = group.len() as u64;
-        rows.push(proportion(
-            "2.2",
-            &format!("every seat, {name}"),
-            "P(1st)",
-            None,
-            group.iter().filter(|r| **r == 1).count() as u64,
-            n,
-        ));
-        rows.push(proportion(
-            "2.2",
-            &format!("every seat, {name}"),
-            "P(3rd)",
-            None,
-            group.iter().filter(|r| **r == 3).count() as u64,
-            n,
-        ));
+        rows.push(
+            Row::at("2.2", &format!("every seat, {name}"), "P(1st)")
+                .share(group.iter().filter(|r| **r == 1).count() as f64, n),
+        );
+        rows.push(
+            Row::at("2.2", &format!("every seat, {name}"), "P(3rd)")
+                .share(group.iter().filter(|r| **r == 3).count() as f64, n),
+        );
     }
 
     // Seed section 4: fluctuation against readability, all against two typical students.
@@ -310,9 +281,9 @@ pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec
             None => run(&subject, [&typical, &typical], progress)?,
         };
         let row = format!("{} vs student (typical) ×2", subject.label);
-        rows.push(proportion("4", &row, "lost = 3rd", None, r.places[2], r.games));
-        rows.push(mean("4", &row, "mean score", None, &r.scores));
-        rows.push(proportion("4", &row, "predictor accuracy", None, r.hits, r.predictions));
+        rows.push(Row::at("4", &row, "lost = 3rd").share(r.places[2] as f64, r.games));
+        rows.push(Row::at("4", &row, "mean score").mean(&r.scores));
+        rows.push(Row::at("4", &row, "predictor accuracy").share(r.hits as f64, r.predictions));
     }
     Ok(rows)
 }

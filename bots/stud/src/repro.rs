@@ -294,18 +294,10 @@ pub fn estimate_lean(set: &DealSet, mode: ScoreMode) -> Vec<Row> {
         ("both judge themselves behind", both),
     ] {
         let (v, ci) = share(k);
-        rows.push(Row::new("estimate", &row, column, None, v, ci, n));
+        rows.push(Row::at("estimate", &row, column).ours(v, n).ci(ci));
     }
     for (column, sum) in [("mean F(com)", f_com), ("mean F(hum_expect)", f_hum)] {
-        rows.push(Row::new(
-            "estimate",
-            &row,
-            column,
-            None,
-            sum / (2 * n).max(1) as f64,
-            None,
-            2 * n,
-        ));
+        rows.push(Row::at("estimate", &row, column).ours(sum / (2 * n).max(1) as f64, 2 * n));
     }
     rows
 }
@@ -440,26 +432,20 @@ fn table_rows(runs: &[Vec<Vec<RunStats>>], games: usize) -> Vec<Row> {
                     format!("{}{}", MODELS[model].0.to_uppercase(), if *first { "" } else { "_2" });
                 let seed_row = SEED[ri][model * 2 + si];
                 let (mean_net, [lo, hi]) = mean_ci(&r.nets);
-                rows.push(Row::new(
-                    table,
-                    &label,
-                    COLUMNS[0],
-                    Some(seed_row[0]),
-                    (mean_net * games as f64).round(),
-                    Some([lo * games as f64, hi * games as f64]),
-                    n,
-                ));
+                rows.push(
+                    Row::at(table, &label, COLUMNS[0])
+                        .ours((mean_net * games as f64).round(), n)
+                        .seed(seed_row[0])
+                        .ci([lo * games as f64, hi * games as f64]),
+                );
                 for k in 1..7 {
                     let [a, b] = wilson(r.counts[k] as f64, n);
-                    rows.push(Row::new(
-                        table,
-                        &label,
-                        COLUMNS[k],
-                        Some(seed_row[k]),
-                        r.counts[k] as f64,
-                        Some([a * games as f64, b * games as f64]),
-                        n,
-                    ));
+                    rows.push(
+                        Row::at(table, &label, COLUMNS[k])
+                            .ours(r.counts[k] as f64, n)
+                            .seed(seed_row[k])
+                            .ci([a * games as f64, b * games as f64]),
+                    );
                 }
             }
         }
@@ -505,37 +491,23 @@ pub fn rows(
         ["nothing", "one pair", "two pair", "three of a kind", "straight", "flush", "full house"];
     for p in 0..2 {
         for k in 0..7 {
-            rows.push(Row::new(
-                "4.1",
-                ["first to act", "second to act"][p],
-                names[k],
-                Some(TABLE_4_1[p][k] as f64),
-                cats[p][k] as f64,
-                None,
-                games as u64,
-            ));
+            rows.push(
+                Row::at("4.1", ["first to act", "second to act"][p], names[k])
+                    .ours(cats[p][k] as f64, games as u64)
+                    .seed(TABLE_4_1[p][k] as f64),
+            );
         }
     }
     for (k, c) in ["first-actor wins", "first-actor losses", "draws"].iter().enumerate() {
-        rows.push(Row::new(
-            "4.1",
-            "all showdown",
-            c,
-            Some(ALL_SHOWDOWN[k] as f64),
-            out[k] as f64,
-            None,
-            games as u64,
-        ));
+        rows.push(
+            Row::at("4.1", "all showdown", c)
+                .ours(out[k] as f64, games as u64)
+                .seed(ALL_SHOWDOWN[k] as f64),
+        );
     }
-    rows.push(Row::new(
-        "4.1",
-        "deal set",
-        "seed of the chosen set",
-        None,
-        chosen[0].0 as f64,
-        None,
-        games as u64,
-    ));
+    rows.push(
+        Row::at("4.1", "deal set", "seed of the chosen set").ours(chosen[0].0 as f64, games as u64),
+    );
     for mode in [ScoreMode::RankRefined, ScoreMode::CategoryOnly] {
         rows.extend(estimate_lean(&chosen[0].1, mode));
     }
@@ -594,36 +566,22 @@ pub fn rows(
     rows.extend(table_rows(&runs[0], games));
     for (si, set_runs) in runs.iter().enumerate() {
         for (k, (holds, low, high)) in conclusions(set_runs).into_iter().enumerate() {
-            rows.push(Row::new(
-                "4.3.3",
-                POINTS[k].0,
-                &format!("holds, deal set {si}"),
-                Some(1.0),
-                f64::from(u8::from(holds)),
-                None,
-                24 * n,
-            ));
+            rows.push(
+                Row::at("4.3.3", POINTS[k].0, &format!("holds, deal set {si}"))
+                    .ours(f64::from(u8::from(holds)), 24 * n)
+                    .seed(1.0),
+            );
             if si == 0 {
                 let (lo_name, hi_name) =
                     if k == 7 || k == 8 { ("passive", "aggressive") } else { ("tight", "loose") };
-                rows.push(Row::new(
-                    "4.3.3",
-                    POINTS[k].0,
-                    &format!("{}: {lo_name}", POINTS[k].1),
-                    None,
-                    low,
-                    None,
-                    12 * n,
-                ));
-                rows.push(Row::new(
-                    "4.3.3",
-                    POINTS[k].0,
-                    &format!("{}: {hi_name}", POINTS[k].1),
-                    None,
-                    high,
-                    None,
-                    12 * n,
-                ));
+                rows.push(
+                    Row::at("4.3.3", POINTS[k].0, &format!("{}: {lo_name}", POINTS[k].1))
+                        .ours(low, 12 * n),
+                );
+                rows.push(
+                    Row::at("4.3.3", POINTS[k].0, &format!("{}: {hi_name}", POINTS[k].1))
+                        .ours(high, 12 * n),
+                );
             }
         }
     }
@@ -650,83 +608,43 @@ pub fn rows(
         let much: Vec<f64> = of_model.iter().map(|r| r.much_share).collect();
         let late: Vec<f64> = of_model.iter().map(|r| r.late_drop_rate).collect();
         let (m, ci) = mean_ci(&much);
-        rows.push(Row::new(
-            "classifier features",
-            label,
-            "much share of late bets",
-            None,
-            m,
-            Some(ci),
-            total_runs,
-        ));
+        rows.push(
+            Row::at("classifier features", label, "much share of late bets")
+                .ours(m, total_runs)
+                .ci(ci),
+        );
         let (m, ci) = mean_ci(&late);
-        rows.push(Row::new(
-            "classifier features",
-            label,
-            "late drop rate",
-            None,
-            m,
-            Some(ci),
-            total_runs,
-        ));
+        rows.push(
+            Row::at("classifier features", label, "late drop rate").ours(m, total_runs).ci(ci),
+        );
         let (m, ci) = mean_ci(&of_model.iter().map(|r| r.showdown_loss_rate).collect::<Vec<_>>());
-        rows.push(Row::new(
-            "classifier features",
-            label,
-            "showdown loss rate",
-            None,
-            m,
-            Some(ci),
-            total_runs,
-        ));
+        rows.push(
+            Row::at("classifier features", label, "showdown loss rate").ours(m, total_runs).ci(ci),
+        );
         let (m, ci) = mean_ci(&of_model.iter().map(|r| r.big_share).collect::<Vec<_>>());
-        rows.push(Row::new(
-            "classifier features",
-            label,
-            "opens and raises above 0.7 pot",
-            None,
-            m,
-            Some(ci),
-            total_runs,
-        ));
+        rows.push(
+            Row::at("classifier features", label, "opens and raises above 0.7 pot")
+                .ours(m, total_runs)
+                .ci(ci),
+        );
         let (m, ci) = mean_ci(&of_model.iter().map(|r| r.showdowns as f64).collect::<Vec<_>>());
-        rows.push(Row::new(
-            "game length",
-            label,
-            "showdowns per run",
-            None,
-            m,
-            Some(ci),
-            total_runs,
-        ));
+        rows.push(Row::at("game length", label, "showdowns per run").ours(m, total_runs).ci(ci));
         let (m, ci) = mean_ci(
             &of_model
                 .iter()
                 .map(|r| r.end_turns as f64 / r.nets.len().max(1) as f64)
                 .collect::<Vec<_>>(),
         );
-        rows.push(Row::new(
-            "game length",
-            label,
-            "mean turn a game ends in",
-            None,
-            m,
-            Some(ci),
-            total_runs,
-        ));
+        rows.push(
+            Row::at("game length", label, "mean turn a game ends in").ours(m, total_runs).ci(ci),
+        );
     }
     for (model, row) in matrix.iter().enumerate() {
         for (col, count) in row.iter().enumerate() {
             let column = format!("detected {}", labels.get(col).copied().unwrap_or("none"));
-            rows.push(Row::new(
-                "classifier",
-                labels[model],
-                &column,
-                None,
-                *count as f64,
-                None,
-                total_runs,
-            ));
+            rows.push(
+                Row::at("classifier", labels[model], &column).ours(*count as f64, total_runs),
+            );
         }
     }
     for model in 0..4 {
@@ -736,33 +654,12 @@ pub fn rows(
                 adaptive[model * 2 + si].nets.iter().sum::<f64>(),
             );
             let row = format!("{} ({label})", labels[model]);
-            rows.push(Row::new(
-                "adaptive",
-                &row,
-                "final profit, static bluffing",
-                None,
-                stat,
-                None,
-                n,
-            ));
-            rows.push(Row::new(
-                "adaptive",
-                &row,
-                "final profit, adaptive bluffing",
-                None,
-                adapt,
-                None,
-                n,
-            ));
+            rows.push(Row::at("adaptive", &row, "final profit, static bluffing").ours(stat, n));
+            rows.push(Row::at("adaptive", &row, "final profit, adaptive bluffing").ours(adapt, n));
         }
     }
-    rows.push(Row::new(
-        "timing",
-        "whole reproduction",
-        "seconds (2 threads)",
-        None,
+    rows.push(Row::at("timing", "whole reproduction", "seconds (2 threads)").ours(
         t0.elapsed().as_secs_f64().round(),
-        None,
         (runs.len() * 24 + 8 + alternatives.len() * 24) as u64 * n,
     ));
     Ok(rows

@@ -56,16 +56,64 @@ async fn play_to_end(
     game_index: u32,
     log: &mut Log,
 ) -> Result<GameRecord, ErrorInfo> {
-    let seats = agents.len();
-    let mut failures = vec![FailureCounts::default(); seats];
-    let mut steps = 0;
-    loop {
-        let decisions = game.decisions().await?;
-        if decisions.is_empty() {
-            break;
+    let failures = vec![FailureCounts::default(); agents.len()];
+    let mut referee = Referee { game, agents, policy, game_index, log, failures, steps: 0 };
+    match referee.play_steps().await {
+        Ok(()) => referee.finish().await,
+        Err(Stop::Forfeit(seat, kind)) => Ok(referee.forfeit(seat, kind)),
+        Err(Stop::Failed(e)) => Err(e),
+    }
+}
+
+/// Why a game stopped before the end of its steps: a seat forfeited, or the game (or its plugin)
+/// failed. One type for both lets every step stop the game with `?`.
+enum Stop {
+    Forfeit(usize, FailureKind),
+    Failed(ErrorInfo),
+}
+
+impl From<ErrorInfo> for Stop {
+    fn from(e: ErrorInfo) -> Stop {
+        Stop::Failed(e)
+    }
+}
+
+/// One game in play: what every step reads, and the failures and steps counted so far (they go
+/// into the record however the game ends).
+struct Referee<'a> {
+    game: &'a dyn RefereedGame,
+    agents: &'a [Arc<dyn AgentHandle>],
+    policy: &'a Policy,
+    game_index: u32,
+    log: &'a mut Log,
+    /// Failures per seat, for the record and the outcome line.
+    failures: Vec<FailureCounts>,
+    /// Steps played, bounded by [`MAX_STEPS`].
+    steps: usize,
+}
+
+impl Referee<'_> {
+    /// Plays steps until the game asks for no more decisions.
+    async fn play_steps(&mut self) -> Result<(), Stop> {
+        loop {
+            let decisions = self.game.decisions().await?;
+            if decisions.is_empty() {
+                return Ok(());
+            }
+            self.count_step(&decisions)?;
+            let mut actions = self.collect_actions(&decisions).await?;
+            let event = self.apply(&decisions, &mut actions).await?;
+            self.log.push(&EventLine { event: &event, game: self.game_index, kind: "event" });
+            self.observe(event).await;
         }
-        steps += 1;
-        if steps > MAX_STEPS {
+    }
+
+    /// Counts one more step. A game that runs past [`MAX_STEPS`] or asks a seat that is not at
+    /// the table is a broken game, not a failing bot.
+    fn count_step(&mut self, decisions: &[Decision]) -> Result<(), ErrorInfo> {
+        let seats = self.agents.len();
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
             return Err(ErrorInfo::new(
                 ErrorCode::Internal,
                 format!("game did not end within {MAX_STEPS} steps"),
@@ -77,11 +125,21 @@ async fn play_to_end(
                 format!("game asked seat {} of {seats}", d.seat),
             ));
         }
+        Ok(())
+    }
+
+    /// Asks every deciding seat at once, logs the decisions and the answers, and puts the
+    /// policy's substitute in place of each failed answer.
+    async fn collect_actions(
+        &mut self,
+        decisions: &[Decision],
+    ) -> Result<Vec<(usize, Value)>, Stop> {
+        let (agents, policy, game_index) = (self.agents, self.policy, self.game_index);
         let answers =
             join_all(decisions.iter().map(|d| ask(agents[d.seat].as_ref(), d, policy))).await;
-        for d in &decisions {
+        for d in decisions {
             let (observation, legal) = (&d.observation, &d.legal);
-            log.push(&DecisionLine {
+            self.log.push(&DecisionLine {
                 game: game_index,
                 legal,
                 observation,
@@ -96,7 +154,7 @@ async fn play_to_end(
                 Err(e) => (None, Some((FailureKind::of(&e), e.message))),
             };
             let failed = failure.as_ref().map(|(kind, message)| Failure { kind: *kind, message });
-            log.push(&ActionLine {
+            self.log.push(&ActionLine {
                 action: action.as_ref(),
                 failure: failed,
                 game: game_index,
@@ -107,85 +165,99 @@ async fn play_to_end(
             match (action, failure) {
                 (Some(action), _) => actions.push((d.seat, action)),
                 (None, Some((kind, _))) => {
-                    failures[d.seat].add(kind);
-                    match substitute(game, d.seat, kind, policy).await? {
-                        Some(action) => actions.push((d.seat, action)),
-                        None => {
-                            return forfeit(d.seat, kind, seats, failures, steps, game_index, log)
-                        }
-                    }
+                    self.failures[d.seat].add(kind);
+                    actions.push((d.seat, self.substitute(d.seat, kind).await?));
                 }
                 (None, None) => unreachable!("an answer is an action or a failure"),
             }
         }
-        let event = loop {
-            match game.apply(actions.clone()).await {
-                Ok(event) => break event,
-                Err(e) if e.code == ErrorCode::IllegalAction => {
-                    let culprits = culprits(&decisions, &actions);
-                    let Some(&seat) = culprits.first() else {
-                        return Err(ErrorInfo::new(
-                            ErrorCode::Internal,
-                            format!(
-                                "the game rejected a joint action without a culprit: {}",
-                                e.message
-                            ),
-                        ));
-                    };
-                    failures[seat].add(FailureKind::Illegal);
-                    log.push_value(json!({"type": "illegal", "game": game_index, "seat": seat, "message": e.message}));
-                    match substitute(game, seat, FailureKind::Illegal, policy).await? {
-                        Some(action)
-                            if Some(&action)
-                                != actions.iter().find(|(s, _)| *s == seat).map(|(_, a)| a) =>
-                        {
-                            actions
-                                .iter_mut()
-                                .filter(|(s, _)| *s == seat)
-                                .for_each(|(_, a)| *a = action.clone());
-                        }
-                        _ => {
-                            return forfeit(
-                                seat,
-                                FailureKind::Illegal,
-                                seats,
-                                failures,
-                                steps,
-                                game_index,
-                                log,
-                            )
-                        }
-                    }
-                }
-                Err(e) => return Err(e),
+        Ok(actions)
+    }
+
+    /// Applies the joint action and returns the game's event. While the game rejects it as
+    /// illegal, the culprit's action is charged and replaced by the policy's substitute; a
+    /// substitute the game has just rejected forfeits instead of looping.
+    async fn apply(
+        &mut self,
+        decisions: &[Decision],
+        actions: &mut [(usize, Value)],
+    ) -> Result<Value, Stop> {
+        loop {
+            let e = match self.game.apply(actions.to_vec()).await {
+                Ok(event) => return Ok(event),
+                Err(e) if e.code == ErrorCode::IllegalAction => e,
+                Err(e) => return Err(e.into()),
+            };
+            let Some(&seat) = culprits(decisions, actions).first() else {
+                return Err(Stop::Failed(ErrorInfo::new(
+                    ErrorCode::Internal,
+                    format!("the game rejected a joint action without a culprit: {}", e.message),
+                )));
+            };
+            self.failures[seat].add(FailureKind::Illegal);
+            self.log.push_value(json!({"type": "illegal", "game": self.game_index, "seat": seat, "message": e.message}));
+            let action = self.substitute(seat, FailureKind::Illegal).await?;
+            if Some(&action) == actions.iter().find(|(s, _)| *s == seat).map(|(_, a)| a) {
+                return Err(Stop::Forfeit(seat, FailureKind::Illegal));
             }
-        };
-        log.push(&EventLine { event: &event, game: game_index, kind: "event" });
-        let observed = join_all(agents.iter().map(|a| a.observe(event.clone()))).await;
+            actions.iter_mut().filter(|(s, _)| *s == seat).for_each(|(_, a)| *a = action.clone());
+        }
+    }
+
+    /// Shows every seat the event. A seat that fails to take it in is charged with the failure
+    /// and plays on.
+    async fn observe(&mut self, event: Value) {
+        let observed = join_all(self.agents.iter().map(|a| a.observe(event.clone()))).await;
         for (seat, result) in observed.into_iter().enumerate() {
             if let Err(e) = result {
-                failures[seat].add(FailureKind::of(&e));
-                log.push_value(json!({"type": "observe_failed", "game": game_index, "seat": seat, "message": e.message}));
+                self.failures[seat].add(FailureKind::of(&e));
+                self.log.push_value(json!({"type": "observe_failed", "game": self.game_index, "seat": seat, "message": e.message}));
             }
         }
     }
-    let outcome = game.outcome().await?.ok_or_else(|| {
-        ErrorInfo::new(ErrorCode::Internal, "the game has no decisions left but no outcome")
-    })?;
-    if outcome.scores.len() != seats {
-        return Err(ErrorInfo::new(
-            ErrorCode::Internal,
-            format!("the game scored {} seats of {seats}", outcome.scores.len()),
-        ));
+
+    /// The action the policy plays instead of a failed one, or [`Stop::Forfeit`] when it plays
+    /// none (the policy forfeits, or the game has no default action).
+    async fn substitute(&self, seat: usize, kind: FailureKind) -> Result<Value, Stop> {
+        let action = match self.policy.response(kind) {
+            OnFailure::Forfeit => None,
+            OnFailure::Default => self.game.default_action(seat).await?,
+        };
+        action.ok_or(Stop::Forfeit(seat, kind))
     }
-    log.push_value(json!({"type": "outcome", "game": game_index, "scores": outcome.scores, "summary": outcome.summary, "failures": failures}));
-    Ok(GameRecord {
-        scores: outcome.scores,
-        summary: outcome.summary,
-        failures,
-        forfeit: None,
-        steps,
-    })
+
+    /// The record of a game played to its end, with the game's own outcome.
+    async fn finish(self) -> Result<GameRecord, ErrorInfo> {
+        let seats = self.agents.len();
+        let outcome = self.game.outcome().await?.ok_or_else(|| {
+            ErrorInfo::new(ErrorCode::Internal, "the game has no decisions left but no outcome")
+        })?;
+        if outcome.scores.len() != seats {
+            return Err(ErrorInfo::new(
+                ErrorCode::Internal,
+                format!("the game scored {} seats of {seats}", outcome.scores.len()),
+            ));
+        }
+        let failures = self.failures;
+        self.log.push_value(json!({"type": "outcome", "game": self.game_index, "scores": outcome.scores, "summary": outcome.summary, "failures": failures}));
+        Ok(GameRecord {
+            scores: outcome.scores,
+            summary: outcome.summary,
+            failures,
+            forfeit: None,
+            steps: self.steps,
+        })
+    }
+
+    /// The record of a game `seat` forfeited: it scores 0, every other seat 1.
+    fn forfeit(self, seat: usize, kind: FailureKind) -> GameRecord {
+        let seats = self.agents.len();
+        let scores: Vec<f64> = (0..seats).map(|s| if s == seat { 0.0 } else { 1.0 }).collect();
+        let summary = json!({"forfeit": {"seat": seat, "kind": kind}});
+        let failures = self.failures;
+        self.log.push_value(json!({"type": "outcome", "game": self.game_index, "scores": scores, "summary": summary, "failures": failures}));
+        GameRecord { scores, summary, failures, forfeit: Some((seat, kind)), steps: self.steps }
+    }
 }
 
 // Transcript lines written for every step, their fields in the order a `Value` map sorts them
@@ -268,19 +340,6 @@ async fn ask(
     (answer.map(|r| r.action), start.elapsed().as_millis() as u64)
 }
 
-/// The action the policy plays instead of a failed one, or None for a forfeit.
-async fn substitute(
-    game: &dyn RefereedGame,
-    seat: usize,
-    kind: FailureKind,
-    policy: &Policy,
-) -> Result<Option<Value>, ErrorInfo> {
-    match policy.response(kind) {
-        OnFailure::Forfeit => Ok(None),
-        OnFailure::Default => game.default_action(seat).await,
-    }
-}
-
 /// Seats whose action is not among their listed legal actions. A game that lists actions by
 /// range (bet amounts) can only be blamed through this when one seat acted.
 fn culprits(decisions: &[Decision], actions: &[(usize, Value)]) -> Vec<usize> {
@@ -294,19 +353,4 @@ fn culprits(decisions: &[Decision], actions: &[(usize, Value)]) -> Vec<usize> {
         })
         .map(|(seat, _)| *seat)
         .collect()
-}
-
-fn forfeit(
-    seat: usize,
-    kind: FailureKind,
-    seats: usize,
-    failures: Vec<FailureCounts>,
-    steps: usize,
-    game_index: u32,
-    log: &mut Log,
-) -> Result<GameRecord, ErrorInfo> {
-    let scores: Vec<f64> = (0..seats).map(|s| if s == seat { 0.0 } else { 1.0 }).collect();
-    let summary = json!({"forfeit": {"seat": seat, "kind": kind}});
-    log.push_value(json!({"type": "outcome", "game": game_index, "scores": scores, "summary": summary, "failures": failures}));
-    Ok(GameRecord { scores, summary, failures, forfeit: Some((seat, kind)), steps })
 }

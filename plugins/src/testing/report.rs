@@ -10,7 +10,9 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
+    /// The bot did what the check asks.
     Pass,
+    /// It did not; the line's detail says how.
     Fail,
     /// The check does not apply (a service plays no game) or could not be measured.
     Skip,
@@ -29,8 +31,11 @@ impl fmt::Display for Status {
 /// One check's result: its name, status and the reason, in a sentence.
 #[derive(Debug, Clone, Serialize)]
 pub struct Line {
+    /// The check's name (`legal play`, `deterministic` ...).
     pub check: &'static str,
+    /// How it ended.
     pub status: Status,
+    /// Why, in a sentence a bot author can act on.
     pub detail: String,
 }
 
@@ -51,9 +56,13 @@ impl Line {
 /// The bot's decision times over the games against random players, in milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Latency {
+    /// Decisions timed.
     pub decisions: usize,
+    /// Median decision time.
     pub p50_ms: f64,
+    /// 99th percentile: what a game's frame budget must allow.
     pub p99_ms: f64,
+    /// The slowest decision.
     pub max_ms: f64,
 }
 
@@ -86,11 +95,15 @@ impl fmt::Display for Latency {
 pub struct Report {
     /// `plugin/bot`.
     pub bot: String,
+    /// Whether no check failed (a skipped check does not fail).
     pub passed: bool,
+    /// The seed the games derive from, to replay a failure.
     pub seed: u64,
     /// Games played in each seating.
     pub games: usize,
+    /// One line per check, in the order they ran.
     pub checks: Vec<Line>,
+    /// Decision times, when the bot plays a game.
     pub latency: Option<Latency>,
 }
 
