@@ -13,3 +13,4 @@ pub mod limits;
 pub mod metrics;
 pub mod outbox;
 pub mod registry;
+pub mod url;

@@ -40,7 +40,7 @@ impl PluginEntry {
             "games": m.games.iter().map(|g| &g.name).collect::<Vec<_>>(),
             "bots": m.bots.iter().map(|b| &b.name).collect::<Vec<_>>(),
             "commands": m.commands,
-            "view": m.view.as_ref().map(|_| crate::server::web::plugin_view_path(&m.name)),
+            "view": m.view.as_ref().map(|_| super::url::plugin_view_path(&m.name)),
         })
     }
 }

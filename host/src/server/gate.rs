@@ -4,6 +4,8 @@
 
 use std::net::IpAddr;
 
+use crate::runtime::url::percent_encode;
+
 /// Whether a request's `Host` header names this server: a loopback name, any IP address (a
 /// rebinding page's requests carry the attacker's name, never a bare address), or an
 /// `--allow-host` name; any port.
@@ -88,18 +90,6 @@ fn percent_decode(text: &str) -> String {
         }
     }
     String::from_utf8_lossy(&out).into_owned()
-}
-
-/// Escapes everything but unreserved characters, so any token is a valid cookie value.
-pub fn percent_encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 #[cfg(test)]

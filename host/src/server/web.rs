@@ -2,7 +2,7 @@
 //! install step, no CDN, works offline). The page speaks to `/ws` through the JavaScript client
 //! library of `clients/js`, served from here as `/yomi.js`. Each game's board, and each service's
 //! tab, comes from its plugin: a view module the plugin's manifest carries, served at
-//! [`plugin_view_path`].
+//! [`plugin_view_path`](crate::runtime::url::plugin_view_path).
 
 /// One embedded file.
 pub struct File {
@@ -28,21 +28,4 @@ const FILES: &[(&str, File)] = &[
 /// The embedded file at `path` (relative to `/`), if there is one.
 pub fn file(path: &str) -> Option<&'static File> {
     FILES.iter().find(|(name, _)| *name == path).map(|(_, file)| file)
-}
-
-/// Where the playground finds a plugin's view module (the plugin's name percent-encoded, so any
-/// name makes one path segment).
-pub fn plugin_view_path(plugin: &str) -> String {
-    format!("/plugins/{}/view.js", super::gate::percent_encode(plugin))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_plugin_name_makes_one_path_segment() {
-        assert_eq!(plugin_view_path("stud"), "/plugins/stud/view.js");
-        assert_eq!(plugin_view_path("a b/../c"), "/plugins/a%20b%2F..%2Fc/view.js");
-    }
 }
