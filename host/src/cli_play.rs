@@ -313,7 +313,7 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
     eprintln!(
         "tournament {} ({} games scheduled; resume with `{}`)",
         t.id,
-        t.slots().end - t.slots().start,
+        t.scheduled(),
         cli_records::resume_command(common, &t.id)
     );
     let bar = bar(t.schedule.total(), "tournament");

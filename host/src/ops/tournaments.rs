@@ -82,7 +82,7 @@ pub async fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), Err
     let playing = env.data_dir.as_deref().map(|dir| liveness::hold(dir, &tid)).transpose()?;
     session.spawn("tournament.run", id, async move {
         let _playing = playing;
-        let started = json!({"id": tid, "scheduled": t.slots().end - t.slots().start});
+        let started = json!({"id": tid, "scheduled": t.scheduled()});
         let _ = outbox.event("tournament.started", started).await;
         runner::run(t, Arc::new(Mutex::new(store)), env, move |games, total| {
             let progress = json!({"id": tid, "games": games, "total": total});

@@ -213,12 +213,6 @@ impl Drop for Turn {
     }
 }
 
-impl Default for Budgets {
-    fn default() -> Self {
-        Budgets::new(&CostLimits::default())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -80,6 +80,12 @@ impl Tournament {
         }
     }
 
+    /// How many games this process plays.
+    pub fn scheduled(&self) -> u64 {
+        let slots = self.slots();
+        slots.end - slots.start
+    }
+
     fn plan(&self, slot: &Slot) -> MatchPlan {
         MatchPlan {
             spec: MatchSpec {
@@ -158,7 +164,7 @@ pub async fn run(
     };
     let done: HashSet<u64> = stored.iter().map(|g| g.index).collect();
     let mut finished = standings::finished_of(&t.schedule, &stored);
-    let total = t.slots().end - t.slots().start;
+    let total = t.scheduled();
     let todo = Todo { next: t.slots(), done };
     // The SPRT looks at the first bot's pairwise record, kept up to date game by game.
     let mut sprt_tally = PairwiseTally::default();
@@ -366,7 +372,7 @@ pub fn summary(t: &Tournament, finished: &[Finished], status: &str) -> Value {
     out["status"] = json!(status);
     out["game"] = json!(t.spec.game);
     out["games"] = json!(finished.len());
-    out["scheduled"] = json!(t.slots().end - t.slots().start);
+    out["scheduled"] = json!(t.scheduled());
     if let Some(shard) = &t.spec.shard {
         out["shard"] = json!(shard);
     }
@@ -392,7 +398,7 @@ fn create_as(
 ) -> Result<Tournament, ErrorInfo> {
     let t = Tournament::prepare(registry, id, spec, max_games)?;
     let spec_json = serde_json::to_value(&t.spec).expect("specs serialize");
-    store.create(&t.id, &spec_json, t.slots().end - t.slots().start)?;
+    store.create(&t.id, &spec_json, t.scheduled())?;
     Ok(t)
 }
 

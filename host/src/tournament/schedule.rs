@@ -5,9 +5,6 @@
 //! order (duplicate games: the same cards or start with the seats rotated, to take luck out).
 //! The schedule is a pure function of the spec, so a resumed tournament knows exactly which games
 //! are missing.
-
-use std::ops::Range;
-
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use yomi_plugin::rng::derive_seed;
@@ -217,11 +214,6 @@ impl Schedule {
         let seed = derive_seed(derive_seed(self.seed, pairing as u64), deal as u64);
         Slot { index, pairing, seats, deal, seed }
     }
-
-    /// The games of positions `range`, in order.
-    pub fn slots(&self, range: Range<u64>) -> impl Iterator<Item = Slot> + '_ {
-        range.map(|index| self.slot(index))
-    }
 }
 
 /// n choose k, `None` when it does not fit in 64 bits.
@@ -295,7 +287,7 @@ mod tests {
     /// The whole schedule, listed.
     fn listed(spec: &TournamentSpec, seats: usize) -> Vec<Slot> {
         let schedule = spec.schedule(seats, u64::MAX).expect("within the limit");
-        schedule.slots(0..schedule.total()).collect()
+        (0..schedule.total()).map(|index| schedule.slot(index)).collect()
     }
 
     /// Every ordering of `items` by recursion, the obvious way: what the unranking must match.
