@@ -238,7 +238,10 @@ function showEvent(message, name, generation) {
   if (name !== "match.event" || generation !== play.generation) return;
   revealHeld();
   if (message.seat !== play.youSeat && play.agents[message.seat]) {
-    play.client.observe(play.agents[message.seat], message.game_event).catch(report);
+    // An observe still in flight when New game closes this game's connection fails: not this
+    // game's error to show.
+    play.client.observe(play.agents[message.seat], message.game_event)
+      .catch((e) => { if (generation === play.generation) report(e); });
   }
   if (message.seat !== play.youSeat || !play.lastObservation) return;
   const next = play.drawing.update(play.lastObservation, message.game_event ?? {});
