@@ -33,6 +33,8 @@ fn main() {
     let server = Server::tcp(&[
         "--max-connections",
         "6000",
+        "--max-connections-per-ip",
+        "0",
         "--idle-timeout",
         "0",
         "--plugins",

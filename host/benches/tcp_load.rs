@@ -183,7 +183,14 @@ fn main() {
     }
     let n = env_number("YOMI_BENCH_N", 20_000) as usize;
     let secs = env_number("YOMI_BENCH_SECS", 3);
-    let server = Server::tcp(&["--max-connections", "256", "--http", "127.0.0.1:0"]);
+    let server = Server::tcp(&[
+        "--max-connections",
+        "256",
+        "--max-connections-per-ip",
+        "0",
+        "--http",
+        "127.0.0.1:0",
+    ]);
     let tcp = server.addr.unwrap();
     let http = http_addr(&server);
     println!("yomi serve --tcp {tcp} --http {http} (release build), client and server on the same machine");

@@ -90,6 +90,10 @@ pub struct ServeArgs {
     /// connections); a client beyond that is told the server is full.
     #[arg(long, default_value_t = 256, value_parser = crate::runtime::limits::positive)]
     pub max_connections: usize,
+    /// Of those, how many one client address may hold at once (0: no cap). Behind a proxy every
+    /// client shares its address: raise it or give 0 there.
+    #[arg(long, default_value_t = 64)]
+    pub max_connections_per_ip: usize,
     /// Base seed for agents created without an explicit seed, so whole sessions replay (tests);
     /// without it each session draws its own from the OS.
     #[arg(long)]
@@ -257,6 +261,7 @@ fn serve(common: &Common, args: ServeArgs) -> anyhow::Result<ExitCode> {
     let config = ServeConfig {
         max_line_bytes: args.max_line_bytes,
         max_connections: args.max_connections,
+        max_connections_per_ip: args.max_connections_per_ip,
         data_dir: Some(common.data_dir()),
         base_seed: args.seed,
         limits: args.limits,

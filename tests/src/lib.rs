@@ -209,12 +209,19 @@ impl Server {
     pub fn connect(&self) -> Conn {
         let addr = self.addr.expect("started with Server::tcp");
         let stream = TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect {addr}: {e}"));
-        stream.set_nodelay(true).expect("nodelay");
-        let reader = stream.try_clone().expect("clone stream");
-        let mut conn =
-            Conn::new(Box::new(stream.try_clone().expect("clone stream")), Box::new(reader));
-        conn.socket = Some(stream);
-        conn
+        Conn::over(stream)
+    }
+
+    /// A new TCP client session from the address `from` (any 127.x.y.z reaches the server on
+    /// Linux's loopback), to see what the server does per client address.
+    pub fn connect_from(&self, from: std::net::Ipv4Addr) -> Conn {
+        let addr = self.addr.expect("started with Server::tcp");
+        let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None)
+            .expect("a socket");
+        let local = std::net::SocketAddr::from((from, 0));
+        socket.bind(&local.into()).unwrap_or_else(|e| panic!("bind {from}: {e}"));
+        socket.connect(&addr.into()).unwrap_or_else(|e| panic!("connect {addr}: {e}"));
+        Conn::over(socket.into())
     }
 
     /// A new TCP client session once the server has room: a full server answers a new client
@@ -355,6 +362,16 @@ impl Drop for Conn {
 }
 
 impl Conn {
+    /// The session over a connected TCP stream.
+    fn over(stream: TcpStream) -> Conn {
+        stream.set_nodelay(true).expect("nodelay");
+        let reader = stream.try_clone().expect("clone stream");
+        let mut conn =
+            Conn::new(Box::new(stream.try_clone().expect("clone stream")), Box::new(reader));
+        conn.socket = Some(stream);
+        conn
+    }
+
     fn new(writer: Box<dyn Write + Send>, reader: Box<dyn Read + Send>) -> Conn {
         let (tx, lines) = mpsc::channel();
         std::thread::spawn(move || {

@@ -4,7 +4,7 @@
 //! unauthenticated clients do not hold slots; a non-reader pins a bounded number of bytes).
 
 use std::io::{Read, Write};
-use std::net::TcpStream;
+use std::net::{Ipv4Addr, TcpStream};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -253,6 +253,24 @@ fn a_full_tcp_server_tells_a_new_client_at_once() {
     first.assert_alive();
     // A place frees up once the first client has gone.
     drop(first);
+    server.connect_when_free().assert_alive();
+}
+
+#[test]
+fn one_address_cannot_hold_every_connection_slot() {
+    let server = Server::tcp(&["--max-connections", "8", "--max-connections-per-ip", "2"]);
+    let home = Ipv4Addr::new(127, 0, 0, 1);
+    let held = [server.connect_from(home), server.connect_from(home)];
+    let mut third = server.connect_from(home);
+    let refusal = third.recv_within(Duration::from_secs(5)).expect("an answer at once");
+    assert_eq!(error_code(&refusal).as_deref(), Some("limit_exceeded"));
+    let message = refusal["error"]["message"].as_str().unwrap();
+    assert!(message.contains("--max-connections-per-ip 2"), "{message}");
+    assert!(third.is_closed_within(Duration::from_secs(5)));
+    // Another address still gets in while the first holds its share.
+    server.connect_from(Ipv4Addr::new(127, 0, 0, 2)).assert_alive();
+    // And the first gets a slot again once one of its own is freed.
+    drop(held);
     server.connect_when_free().assert_alive();
 }
 

@@ -16,6 +16,9 @@ pub struct ServeConfig {
     /// TCP connections (and, counted apart, WebSocket sessions and HTTP connections) served at
     /// once; a further client is told the server is full and closed.
     pub max_connections: usize,
+    /// Of those, how many one client address may hold (0: no cap), so one host cannot lock
+    /// everyone else out.
+    pub max_connections_per_ip: usize,
     /// Where services keep state that survives restarts.
     pub data_dir: Option<PathBuf>,
     /// Base seed from which agents without an explicit seed get theirs (`--seed`, for tests that
@@ -40,6 +43,7 @@ impl Default for ServeConfig {
         ServeConfig {
             max_line_bytes: 1 << 20,
             max_connections: 256,
+            max_connections_per_ip: 64,
             data_dir: None,
             base_seed: None,
             limits: Limits::default(),

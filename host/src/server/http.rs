@@ -32,15 +32,16 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use yomi_protocol::Reply;
 
+use super::admit::{full_error, Admission};
 use super::connection::{self, Client, SHUTDOWN_GRACE};
 use super::framing::Line;
 use super::input::WholeFrames;
-use super::listen::{self, full_error};
+use super::listen;
 use super::{gate, web};
 use crate::runtime::auth::{Access, Role};
 use crate::runtime::config::Shared;
@@ -100,6 +101,7 @@ pub fn announce(local: SocketAddr, generated: Option<&str>) {
 /// Serves HTTP until shutdown, then waits for the open WebSocket sessions to end.
 pub async fn serve_http(listener: TcpListener, shared: Arc<Shared>, shutdown: CancellationToken) {
     let max = shared.config.max_connections;
+    let admission = Admission::of(&shared.config);
     let port = listener.local_addr().map_or(0, |a| a.port());
     let header_timeout = Limits::enabled(shared.config.limits.handshake_timeout);
     let state = Http {
@@ -112,20 +114,22 @@ pub async fn serve_http(listener: TcpListener, shared: Arc<Shared>, shutdown: Ca
     };
     let sessions = state.sessions.clone();
     let app = router(state);
-    let capacity = Arc::new(Semaphore::new(max));
     let connections = TaskTracker::new();
     loop {
         let Some((stream, peer)) = listen::accept(&listener, &shutdown).await else { break };
-        let Ok(permit) = capacity.clone().try_acquire_owned() else {
-            tokio::spawn(refuse_full(stream, peer, max));
-            continue;
+        let ticket = match admission.admit(peer.ip()) {
+            Ok(ticket) => ticket,
+            Err(error) => {
+                tokio::spawn(refuse(stream, peer, error.message));
+                continue;
+            }
         };
         // No Nagle delay: a reply frame goes out at once, as on the TCP transport.
         let _ = stream.set_nodelay(true);
         let served = serve_connection(stream, peer, app.clone(), header_timeout, shutdown.clone());
         connections.spawn(async move {
             served.await;
-            drop::<OwnedSemaphorePermit>(permit);
+            drop(ticket);
         });
     }
     connections.close();
@@ -184,10 +188,10 @@ async fn serve_connection(
     }
 }
 
-/// Answers a client beyond `--max-connections` with a 503 it can read, and closes.
-async fn refuse_full(mut stream: TcpStream, peer: SocketAddr, max: usize) {
-    tracing::warn!(%peer, "refusing an HTTP client: the server is full (--max-connections {max})");
-    let body = format!("{}\n", full_error(max).message);
+/// Answers a client that gets no slot with a 503 it can read (saying why), and closes.
+async fn refuse(mut stream: TcpStream, peer: SocketAddr, why: String) {
+    tracing::warn!(%peer, "refusing an HTTP client: {why}");
+    let body = format!("{why}\n");
     let response = format!(
         "HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n\
          content-length: {}\r\nconnection: close\r\n\r\n{body}",

@@ -5,11 +5,11 @@ use std::sync::Arc;
 
 use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
-use yomi_protocol::{ErrorCode, ErrorInfo, Reply};
+use yomi_protocol::{ErrorInfo, Reply};
 
+use super::admit::Admission;
 use super::connection::{self, Client};
 use crate::runtime::auth::{Access, Auth};
 use crate::runtime::config::Shared;
@@ -21,19 +21,21 @@ pub async fn serve_stdio(shared: Arc<Shared>, shutdown: CancellationToken) {
     connection::serve(stdin, stdout, shared, shutdown, "stdio", Client::STDIO).await;
 }
 
-/// Accepts TCP clients until shutdown, at most `max_connections` served at once: a client
-/// beyond that is told the server is full and closed at once. Waits for the open sessions to
-/// finish their current request before returning.
+/// Accepts TCP clients until shutdown, as many at once as [`Admission`] lets in: a client
+/// beyond that is told why and closed at once. Waits for the open sessions to finish their
+/// current request before returning.
 pub async fn serve_tcp(listener: TcpListener, shared: Arc<Shared>, shutdown: CancellationToken) {
-    let limit = Arc::new(Semaphore::new(shared.config.max_connections));
+    let admission = Admission::of(&shared.config);
     let client = Client { remote: true, access: open_access(&shared, &listener) };
     let sessions = TaskTracker::new();
     loop {
         let Some((stream, peer)) = accept(&listener, &shutdown).await else { break };
-        let Ok(permit) = limit.clone().try_acquire_owned() else {
-            let max = shared.config.max_connections;
-            tokio::spawn(refuse_full(stream, peer, max));
-            continue;
+        let ticket = match admission.admit(peer.ip()) {
+            Ok(ticket) => ticket,
+            Err(error) => {
+                tokio::spawn(refuse(stream, peer, error));
+                continue;
+            }
         };
         let _ = stream.set_nodelay(true);
         let (shared, shutdown) = (shared.clone(), shutdown.clone());
@@ -41,7 +43,7 @@ pub async fn serve_tcp(listener: TcpListener, shared: Arc<Shared>, shutdown: Can
             let _open = crate::runtime::metrics::connection("tcp");
             let (reader, writer) = stream.into_split();
             connection::serve(reader, writer, shared, shutdown, &peer.to_string(), client).await;
-            drop(permit);
+            drop(ticket);
         });
     }
     sessions.close();
@@ -74,19 +76,10 @@ fn open_access(shared: &Shared, listener: &TcpListener) -> Access {
     shared.config.auth.open_role(loopback).map_or(Access::Pending, Access::Granted)
 }
 
-/// The error a client of a full server gets before it is closed.
-pub fn full_error(max_connections: usize) -> ErrorInfo {
-    ErrorInfo::new(
-        ErrorCode::LimitExceeded,
-        format!("the server is full (--max-connections {max_connections}); try again later"),
-    )
-}
-
-/// Tells a TCP client the server is full, in a line it can read, and closes.
-async fn refuse_full(mut stream: TcpStream, peer: SocketAddr, max_connections: usize) {
-    tracing::warn!(%peer, "refusing a client: the server is full (--max-connections {max_connections})");
-    let line = serde_json::to_string(&Reply::err(None, full_error(max_connections)))
-        .expect("replies serialize");
+/// Tells a TCP client why it gets no slot, in a line it can read, and closes.
+async fn refuse(mut stream: TcpStream, peer: SocketAddr, error: ErrorInfo) {
+    tracing::warn!(%peer, "refusing a client: {}", error.message);
+    let line = serde_json::to_string(&Reply::err(None, error)).expect("replies serialize");
     let write = async {
         stream.write_all(format!("{line}\n").as_bytes()).await?;
         stream.shutdown().await
