@@ -1,17 +1,15 @@
 """A PettingZoo AEC environment: the `"agent"` seats are the agents, yomi's bots play the rest."""
 from __future__ import annotations
 
-import json
 from typing import Any, Optional, Sequence, Tuple
 
-import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from ..client import Client
 from .session import End
-from .table import Table, agent_name, names
+from .table import Table, as_text, checked_render_mode, agent_name, names
 
 
 class YomiAECEnv(AECEnv):
@@ -29,8 +27,7 @@ class YomiAECEnv(AECEnv):
                  client: Optional[Client] = None, address: Optional[Tuple[str, int]] = None,
                  binary: Optional[str] = None, timeout: float = 60.0):
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or \"ansi\", not {render_mode!r}")
+        render_mode = checked_render_mode(render_mode)
         self._table = Table(game, seats, game_options=game_options, illegal=illegal, flat=flat,
                             client=client, address=address, binary=binary, timeout=timeout)
         self.render_mode = render_mode
@@ -81,7 +78,7 @@ class YomiAECEnv(AECEnv):
     def render(self) -> Optional[str]:
         if self.render_mode == "ansi":
             seat = self._seat_of[self.agent_selection]
-            return json.dumps(self._table.info(seat), default=lambda a: a.tolist())
+            return as_text(self._table.info(seat))
         return None
 
     def close(self) -> None:

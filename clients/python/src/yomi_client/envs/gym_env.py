@@ -1,7 +1,6 @@
 """A Gymnasium environment: one agent seat against yomi's bots."""
 from __future__ import annotations
 
-import json
 from typing import Any, Optional, Sequence, Tuple
 
 import gymnasium
@@ -10,7 +9,7 @@ from gymnasium import spaces
 
 from ..client import Client
 from .session import End
-from .table import Table
+from .table import Table, as_text, checked_render_mode
 
 
 class YomiEnv(gymnasium.Env):
@@ -34,8 +33,7 @@ class YomiEnv(gymnasium.Env):
                  illegal: str = "forfeit", flat: bool = False, render_mode: Optional[str] = None,
                  client: Optional[Client] = None, address: Optional[Tuple[str, int]] = None,
                  binary: Optional[str] = None, timeout: float = 60.0):
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or \"ansi\", not {render_mode!r}")
+        render_mode = checked_render_mode(render_mode)
         table = Table(game, seats, game_options=game_options, illegal=illegal, flat=flat, client=client,
                       address=address, binary=binary, timeout=timeout)
         if len(table.agent_seats) != 1:
@@ -65,7 +63,7 @@ class YomiEnv(gymnasium.Env):
 
     def render(self) -> Optional[str]:
         if self.render_mode == "ansi":
-            return json.dumps(self._table.info(self.seat), default=lambda a: a.tolist())
+            return as_text(self._table.info(self.seat))
         return None
 
     def close(self) -> None:

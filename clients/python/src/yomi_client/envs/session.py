@@ -11,7 +11,7 @@ from __future__ import annotations
 import queue
 import threading
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import Any, Union
 
 from ..client import Client
 

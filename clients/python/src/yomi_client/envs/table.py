@@ -3,6 +3,7 @@ its encoding, the pending decision, and every agent seat's latest observation.""
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -112,6 +113,17 @@ class Table:
         if not 0 <= int(action) < self.encoding.n_actions:
             raise ValueError(f"action {action} is outside 0..{self.encoding.n_actions - 1}")
         return int(action)
+
+
+def checked_render_mode(mode: Optional[str]) -> Optional[str]:
+    """Both environments render as text only: the JSON of the decision or of the end."""
+    if mode not in (None, "ansi"):
+        raise ValueError(f"render_mode must be None or \"ansi\", not {mode!r}")
+    return mode
+
+
+def as_text(info: Dict[str, Any]) -> str:
+    return json.dumps(info, default=lambda array: array.tolist())
 
 
 def agent_name(seat: int) -> str:
