@@ -110,6 +110,29 @@ def test_the_same_seed_gives_the_same_episode_and_another_seed_another(binary):
         other.close()
 
 
+def test_the_match_seed_in_info_replays_the_episode_outside_the_environment(binary):
+    from yomi_client import Client
+
+    env = YomiEnv("stud", ["agent", "stud/fuzzy"], binary=binary)
+    rng = np.random.default_rng(2)
+    try:
+        obs, info = env.reset(seed=21)
+        seen, sent = [], []
+        while "legal" in info:
+            seen.append(info["observation"])
+            slot = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            sent.append(env.unwrapped._table.encoding.actions(info["observation"], info["legal"])[slot])
+            obs, reward, _, _, info = env.step(slot)
+    finally:
+        env.close()
+    replayed, moves = [], iter(sent)
+    with Client.spawn(binary) as yomi:
+        result = yomi.play_match({"game": "stud", "seed": info["match_seed"], "games": 1,
+                                  "seats": [{"client": "me"}, {"bot": "stud/fuzzy"}]},
+                                 lambda turn: replayed.append(turn["observation"]) or next(moves))
+    assert replayed == seen and result["scores"][0] == reward
+
+
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_masks_are_the_legal_actions(binary, game):
     """Each open slot sends one of the decision's legal actions; where a game's legal actions

@@ -18,8 +18,8 @@ class YomiEnv(gymnasium.Env):
 
     Observations are the game's encoding (`yomi_client.envs.encodings`; `flat=True`: its
     features as one float32 vector) with `action_mask`;
-    `info` carries the raw JSON (`observation`, `legal`) and `action_mask`, and at the end
-    `scores` and the game's `record`. The reward comes at the end: the seat's score (1 win,
+    `info` carries the raw JSON (`observation`, `legal`), `action_mask` and `match_seed`, and
+    at the end `scores` and the game's `record`. The reward comes at the end: the seat's score (1 win,
     0.5 draw, 0 loss for two seats). An action the mask rules out forfeits the game (score 0),
     as yomi's failure policy does, or raises with `illegal="raise"`. `reset(seed=s)` draws the
     match seeds from `s`: the same seed and actions give the same episode.

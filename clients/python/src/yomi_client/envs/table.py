@@ -39,6 +39,7 @@ class Table:
         self._session: Optional[MatchSession] = None
         self.turn: Optional[Turn] = None
         self.end: Optional[End] = None
+        self.match_seed: Optional[int] = None
         self._seen: Dict[int, Dict[str, Any]] = {}
 
     def start(self, draw_seed: Callable[[], int]) -> Union[Turn, End]:
@@ -46,8 +47,9 @@ class Table:
         for _ in range(ATTEMPTS):
             self.abandon()
             self._seen = {seat: self.encoding.blank(self.flat) for seat in self.agent_seats}
+            self.match_seed = draw_seed()
             self._session = MatchSession(self._client, {
-                "game": self.game, "game_options": self.game_options, "seed": draw_seed(),
+                "game": self.game, "game_options": self.game_options, "seed": self.match_seed,
                 "seats": self.seats, "policy": POLICY}, self.timeout)
             if isinstance(self._advance(), Turn):
                 return self.turn
@@ -77,14 +79,16 @@ class Table:
         return seen
 
     def info(self, seat: int) -> Dict[str, Any]:
-        """The raw JSON of the seat's pending decision, or of the game's end."""
+        """The raw JSON of the seat's pending decision, or of the game's end, and the match seed
+        (a `match.run` with it and the same seats and moves replays the episode)."""
         if self.end is not None:
-            return {"scores": list(self.end.scores), "record": copy.deepcopy(self.end.record)}
+            return {"scores": list(self.end.scores), "record": copy.deepcopy(self.end.record),
+                    "match_seed": self.match_seed}
         if self.turn is not None and self.turn.seat == seat:
             return {"observation": copy.deepcopy(self.turn.observation),
                     "legal": copy.deepcopy(self.turn.legal),
-                    "action_mask": self.observe(seat)["action_mask"]}
-        return {}
+                    "action_mask": self.observe(seat)["action_mask"], "match_seed": self.match_seed}
+        return {"match_seed": self.match_seed}
 
     def abandon(self) -> None:
         if self._session is not None:
