@@ -64,14 +64,10 @@ def aec_seats(game):
     return ["agent", "agent", "sevens/student"] if game == "sevens" else ["agent", "agent"]
 
 
-def aec_options(game):
-    return {**GAMES[game][0], "seats": 2} if game == "sugoroku" else GAMES[game][0]
-
-
 @pytest.mark.parametrize("game", sorted(GAMES))
 @pytest.mark.parametrize("flat", [False, True])
 def test_pettingzoo_api_test(binary, game, flat):
-    env = YomiAECEnv(game, aec_seats(game), game_options=aec_options(game), binary=binary,
+    env = YomiAECEnv(game, aec_seats(game), game_options=GAMES[game][0], binary=binary,
                      flat=flat, render_mode="ansi")
     try:
         checked(AEC_ADVICE, lambda: api_test(env, num_cycles=200))
@@ -81,7 +77,7 @@ def test_pettingzoo_api_test(binary, game, flat):
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_pettingzoo_seed_test(binary, game):
-    seed_test(lambda: YomiAECEnv(game, aec_seats(game), game_options=aec_options(game), binary=binary),
+    seed_test(lambda: YomiAECEnv(game, aec_seats(game), game_options=GAMES[game][0], binary=binary),
               num_cycles=200)
 
 
@@ -178,6 +174,16 @@ def test_a_bots_personality_reaches_its_seat(binary):
             obs, _, _, _, info = env.step(0)  # rock
         assert [theirs for _, theirs in info["observation"]["history"][1:]] == ["paper"] * 3
         assert list(obs["observation"]["opponent_last"]) == [0, 1, 0]
+    finally:
+        env.close()
+
+
+def test_the_seat_count_fills_the_option_that_counts_seats(binary):
+    env = YomiAECEnv("sevens", ["agent", "agent", "agent", "sevens/greedy"], binary=binary)
+    try:
+        env.reset(seed=2)
+        assert env.observe("seat_0")["observation"]["hand_sizes"].shape == (4,)
+        assert env.infos[env.agent_selection]["observation"]["players"] == 4
     finally:
         env.close()
 

@@ -28,9 +28,9 @@ class Table:
         if illegal not in ILLEGAL:
             raise ValueError(f"illegal must be one of {ILLEGAL}, not {illegal!r}")
         self.game = game
-        self.game_options = dict(game_options or {})
-        self.encoding = encoding_for(game, self.game_options)
         self.seats, self.agent_seats = match_seats(seats)
+        self.encoding = encoding_for(game, game_options, len(self.seats))
+        self.game_options = self.encoding.game_options
         self.illegal = illegal
         self.flat = flat
         self.timeout = timeout

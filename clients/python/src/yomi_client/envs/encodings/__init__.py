@@ -16,12 +16,19 @@ from .sugoroku import Sugoroku
 ENCODINGS = {cls.game: cls for cls in (Battle, Rps, Sevens, Stud, Sugoroku)}
 
 
-def encoding_for(game: str, game_options: Optional[Dict[str, Any]] = None) -> Encoding:
-    """The encoding of `game` under these game options; a clear error for a game without one."""
+def encoding_for(game: str, game_options: Optional[Dict[str, Any]] = None,
+                 seats: Optional[int] = None) -> Encoding:
+    """The encoding of `game` under these game options; a clear error for a game without one.
+    Games whose options count the seats (sevens' `players`, sugoroku's `seats`) get `seats` there
+    when the options leave it out; `.game_options` are the options the match is to use."""
     if game not in ENCODINGS:
         raise ValueError(f"no environment encoding for game {game!r}: the encoded games are "
                          f"{', '.join(sorted(ENCODINGS))}")
-    return ENCODINGS[game](dict(game_options or {}))
+    cls = ENCODINGS[game]
+    options = dict(game_options or {})
+    if cls.seat_option is not None and seats is not None:
+        options.setdefault(cls.seat_option, seats)
+    return cls(options)
 
 
 __all__ = ["Encoding", "ENCODINGS", "encoding_for"]

@@ -17,6 +17,7 @@ from gymnasium import spaces
 class Encoding:
     game: str = ""
     n_actions: int = 0
+    seat_option: Optional[str] = None  # the game option that counts the seats, if one does
 
     def __init__(self, game_options: Dict[str, Any]):
         self.game_options = game_options

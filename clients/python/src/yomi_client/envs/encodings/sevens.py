@@ -21,6 +21,7 @@ PASS = 52
 
 class Sevens(Encoding):
     game = "sevens"
+    seat_option = "players"
     n_actions = 53
 
     def features_space(self) -> spaces.Dict:

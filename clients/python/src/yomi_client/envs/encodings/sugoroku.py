@@ -19,6 +19,7 @@ STANDARD_SQUARES = 42
 
 class Sugoroku(Encoding):
     game = "sugoroku"
+    seat_option = "seats"
 
     def __init__(self, game_options):
         super().__init__(game_options)
