@@ -42,7 +42,7 @@ class Table:
         self.match_seed: Optional[int] = None
         self._seen: Dict[int, Dict[str, Any]] = {}
 
-    def start(self, draw_seed: Callable[[], int]) -> Union[Turn, End]:
+    def start(self, draw_seed: Callable[[], int]) -> Turn:
         """Abandons any game in play and starts one (the next seed while a game asks nothing)."""
         for _ in range(ATTEMPTS):
             self.abandon()
