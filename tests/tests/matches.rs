@@ -187,6 +187,22 @@ fn bad_match_and_tournament_requests_are_clear_errors() {
             "at least 1",
         ),
         (vec!["tournament", "--resume", "t-nope"], "no tournament `t-nope`"),
+        // The host sets a game's seat count from the seats; a contradicting option is refused
+        // before any game is played (sugoroku once failed at the end of its first game).
+        (
+            vec![
+                "match",
+                "--game",
+                "sugoroku",
+                "--bot",
+                "dice/walker",
+                "--bot",
+                "dice/walker",
+                "--game-option",
+                "players=1",
+            ],
+            "game option players = 1 but the match has 2 seats",
+        ),
     ];
     for (args, want) in cases {
         let out = yomi(&data).args(&args).output().unwrap();

@@ -20,7 +20,7 @@ use crate::stream::Dice;
 /// The game's options.
 pub fn options() -> Vec<OptionSpec> {
     vec![
-        OptionSpec::int("seats", 1, Some(1), Some(4), "players, each with their own die"),
+        OptionSpec::int("players", 1, Some(1), Some(4), "players, each with their own die (the host sets it from the seats)"),
         OptionSpec::int("runs", 15, Some(1), Some(1000), "runs per seat (the paper: 15 per set)"),
         OptionSpec::choice("dice", "controlled", &["plain", "natural", "controlled"], "plain PRNG, natural stream, or natural with trap control"),
         OptionSpec::int("trap_window", 10, Some(2), Some(1000), "trap passes the hit band is kept over"),
@@ -79,7 +79,7 @@ impl Sugoroku {
         };
         let kind = DiceKind::parse(opt::str(options, "dice")?)?;
         let window = opt::i64(options, "trap_window")?.max(2) as usize;
-        let seats = (0..opt::i64(options, "seats")?.clamp(1, 4) as u64)
+        let seats = (0..opt::i64(options, "players")?.clamp(1, 4) as u64)
             .map(|s| {
                 let seed = derive_seed(seed, s);
                 let dice = match kind {

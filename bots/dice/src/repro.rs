@@ -255,7 +255,7 @@ pub fn sugoroku_experiment(sets: usize, seed: u64) -> Result<Value, String> {
             (0u64, 0u64, 0u64, 0u64, 0u64);
         for set in 0..sets {
             let options = [
-                ("seats", json!(1)),
+                ("players", json!(1)),
                 ("runs", json!(15)),
                 ("dice", json!(kind)),
                 ("trap_window", json!(10)),

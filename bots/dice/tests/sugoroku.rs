@@ -9,7 +9,7 @@ use yomi_plugin::{ErrorCode, Game, Options};
 
 fn options(dice: &str, runs: u64, seats: u64) -> Options {
     [
-        ("seats", json!(seats)),
+        ("players", json!(seats)),
         ("runs", json!(runs)),
         ("dice", json!(dice)),
         ("trap_window", json!(10)),

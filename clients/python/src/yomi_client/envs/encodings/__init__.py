@@ -19,7 +19,7 @@ ENCODINGS = {cls.game: cls for cls in (Battle, Rps, Sevens, Stud, Sugoroku)}
 def encoding_for(game: str, game_options: Optional[Dict[str, Any]] = None,
                  seats: Optional[int] = None) -> Encoding:
     """The encoding of `game` under these game options; a clear error for a game without one.
-    Games whose options count the seats (sevens' `players`, sugoroku's `seats`) get `seats` there
+    Games whose options count the seats (sevens' and sugoroku's `players`) get `seats` there
     when the options leave it out; `.game_options` are the options the match is to use."""
     if game not in ENCODINGS:
         raise ValueError(f"no environment encoding for game {game!r}: the encoded games are "

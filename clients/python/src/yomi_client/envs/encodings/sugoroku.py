@@ -19,7 +19,7 @@ STANDARD_SQUARES = 42
 
 class Sugoroku(Encoding):
     game = "sugoroku"
-    seat_option = "seats"
+    seat_option = "players"
 
     def __init__(self, game_options):
         super().__init__(game_options)
