@@ -45,7 +45,7 @@ fn direct(registry: &Registry, game: &str, bot: &str, seats: usize, games: u64) 
             .unwrap();
         let mut agents: Vec<_> = (0..seats)
             .map(|s| {
-                let context = AgentContext { seed: i * 10 + s as u64, data_dir: None };
+                let context = AgentContext { seed: i * 10 + s as u64, ..AgentContext::default() };
                 b.plugin
                     .loaded
                     .open(&Open::Agent {

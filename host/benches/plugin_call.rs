@@ -41,7 +41,7 @@ fn bench(c: &mut Criterion) {
     let open = Open::Agent {
         bot: "rps".into(),
         options: options.clone(),
-        context: AgentContext { seed: 1, data_dir: None },
+        context: AgentContext { seed: 1, ..AgentContext::default() },
     };
     let mut handle = plugin.open(&open).unwrap();
     let call = Call::Act(request.clone());

@@ -3,8 +3,9 @@
 
 use std::collections::BTreeMap;
 use std::future::Future;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -54,6 +55,9 @@ pub struct Session {
     pub access: Access,
     /// This session's number in the server, by which its games take turns with other clients'.
     number: u64,
+    /// Who the session's agents work for (see [`AgentContext::client`](yomi_plugin::AgentContext)):
+    /// `None` for the parent process on stdio, which shares the server with no other client.
+    pub client: Option<String>,
 }
 
 /// Numbers the sessions of this process.
@@ -62,12 +66,19 @@ static SESSIONS: AtomicU64 = AtomicU64::new(1);
 impl Session {
     /// A session of the parent process (stdio) or of the host itself: an operator.
     pub fn new(shared: Arc<Shared>, outbox: Outbox) -> Session {
-        Session::with_access(shared, outbox, Access::Granted(Role::Operator))
+        Session::with_access(shared, outbox, Access::Granted(Role::Operator), None)
     }
 
-    /// A network client's session, which may have to give a token first.
-    pub fn with_access(shared: Arc<Shared>, outbox: Outbox, access: Access) -> Session {
+    /// A client's session, which may have to give a token first; `address` is a network
+    /// client's, by which plugins share per-client budgets.
+    pub fn with_access(
+        shared: Arc<Shared>,
+        outbox: Outbox,
+        access: Access,
+        address: Option<IpAddr>,
+    ) -> Session {
         Session {
+            client: address.map(client_key),
             outbox,
             agents: BTreeMap::new(),
             agents_made: 0,
@@ -171,6 +182,17 @@ impl Session {
 }
 
 /// A seed from the OS: what a client that named none gets, so no other client can predict it.
+/// The key plugins see for a network client: the same for every connection from one address,
+/// hashed with a key of this process, so no plugin learns addresses.
+fn client_key(address: IpAddr) -> String {
+    use sha2::{Digest, Sha256};
+    static PROCESS_KEY: OnceLock<u64> = OnceLock::new();
+    let key = PROCESS_KEY.get_or_init(fresh_seed);
+    let digest = Sha256::new().chain_update(key.to_le_bytes()).chain_update(address.to_string());
+    let digest = digest.finalize();
+    digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
 pub fn fresh_seed() -> u64 {
     use rand::RngCore;
     rand::rngs::OsRng.next_u64()

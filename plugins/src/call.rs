@@ -19,6 +19,11 @@ pub struct AgentContext {
     /// Where a service may keep state that survives restarts (`--data-dir`), if the host has one.
     #[serde(default)]
     pub data_dir: Option<PathBuf>,
+    /// Who the agent works for: an opaque key, the same for every agent of one client address
+    /// (or of the parent process on stdio), so a plugin can share a costly budget per client
+    /// rather than per agent, which a client can open any number of. `None` on the command line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<String>,
 }
 
 /// The end of a game as one seat sees it: which seat the agent played and the outcome.

@@ -116,7 +116,11 @@ impl Arena for PluginArena<'_> {
     }
 
     fn new_agent(&self, options: &Options, seed: u64) -> Result<Box<dyn Agent>, ErrorInfo> {
-        self.plugin.new_agent(&self.bot.name, options, &AgentContext { seed, data_dir: None })
+        self.plugin.new_agent(
+            &self.bot.name,
+            options,
+            &AgentContext { seed, ..AgentContext::default() },
+        )
     }
 }
 

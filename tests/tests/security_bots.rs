@@ -3,6 +3,7 @@
 //! per agent and on disk, service parameters are checked by the host against the bots' declared
 //! bounds, and a roles group is reached only with the key its creator got back.
 
+use std::net::Ipv4Addr;
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -155,6 +156,29 @@ fn the_server_solves_a_bounded_number_of_new_rule_sets_an_hour_whatever_the_agen
     assert_eq!(error_code(&reply).as_deref(), Some("limit_exceeded"), "{reply}");
     assert!(reply["error"]["message"].as_str().unwrap().contains("in the last hour"), "{reply}");
     assert_eq!(act(conn, &agent, rules(2, 9), 2)["ok"], json!(true), "solved rules stay free");
+}
+
+#[test]
+fn one_client_address_gets_a_share_of_the_servers_new_rule_sets_not_all_of_them() {
+    let data = temp_dir();
+    let server = Server::tcp(&["--data-dir", data.path().to_str().unwrap()]);
+    let mut greedy = server.connect_from(Ipv4Addr::new(127, 0, 0, 2));
+    // Twelve new rule sets, four per agent by three agents (a fifth of the server's hour) ...
+    let agents: Vec<String> = (0..3).map(|_| new_agent(&mut greedy, "battle/nash")).collect();
+    for limit in 2..14 {
+        let agent = &agents[(limit as usize - 2) / 4];
+        assert_eq!(act(&mut greedy, agent, rules(1, limit), 1)["ok"], json!(true), "{limit}");
+    }
+    // ... and then none for a fresh agent of the same address, on a new connection too.
+    let mut again = server.connect_from(Ipv4Addr::new(127, 0, 0, 2));
+    let agent = new_agent(&mut again, "battle/nash");
+    let reply = act(&mut again, &agent, rules(1, 14), 1);
+    assert_eq!(error_code(&reply).as_deref(), Some("limit_exceeded"), "{reply}");
+    assert!(reply["error"]["message"].as_str().unwrap().contains("your agents"), "{reply}");
+    // Another address still has its share.
+    let mut other = server.connect_from(Ipv4Addr::new(127, 0, 0, 3));
+    let agent = new_agent(&mut other, "battle/nash");
+    assert_eq!(act(&mut other, &agent, rules(1, 14), 1)["ok"], json!(true));
 }
 
 /// A sparse file (its length counts, no disk is used) last used `days` ago.

@@ -14,7 +14,9 @@ fn agent(bot: &str, overrides: Value, seed: u64) -> Box<dyn Agent> {
     let info = m.bots.iter().find(|b| b.name == bot).unwrap();
     let overrides: Options = serde_json::from_value(overrides).unwrap();
     let options = resolve(&info.options, &info.presets, None, &overrides).unwrap();
-    BattlePlugin.new_agent(bot, &options, &AgentContext { seed, data_dir: None }).unwrap()
+    BattlePlugin
+        .new_agent(bot, &options, &AgentContext { seed, ..AgentContext::default() })
+        .unwrap()
 }
 
 fn game_options(overrides: Value) -> Options {

@@ -4,15 +4,15 @@
 //! instead of solving again.
 //!
 //! Requests reach tables through an agent's [`Tables`]: it refuses a table too large to solve and
-//! counts the rule sets the agent had solved, and those the process solved in the last hour,
-//! since every new party set costs seconds of CPU and a file on disk. The CLI and the reproduction call [`table`] directly.
+//! counts the rule sets the agent had solved, and those its client and the whole process solved
+//! in the last hour, since every new party set costs seconds of CPU and a file on disk. The CLI and the reproduction call [`table`] directly.
 
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use yomi_plugin::{ErrorCode, ErrorInfo};
+use yomi_plugin::{AgentContext, ErrorCode, ErrorInfo};
 
 use crate::engine::Engine;
 use crate::rules::Rules;
@@ -53,9 +53,16 @@ pub const SOLVES_PER_AGENT: u32 = 4;
 /// agent, so this bounds what all of them together cost (at most about 3 minutes of CPU an hour).
 pub const SOLVES_PER_HOUR: usize = 60;
 
-/// When the process solved its recent new rule sets for agents.
-fn recent_solves() -> &'static Mutex<VecDeque<Instant>> {
-    static RECENT: OnceLock<Mutex<VecDeque<Instant>>> = OnceLock::new();
+/// New rule sets one client (every agent of one address, `AgentContext::client`) has solved in
+/// any hour: a fifth of the process's, so one client cannot take every other client's share.
+pub const SOLVES_PER_CLIENT_PER_HOUR: usize = SOLVES_PER_HOUR / 5;
+
+/// New rule sets solved for agents: when, and for which client.
+type Solves = VecDeque<(Instant, Option<String>)>;
+
+/// The process's new rule sets of the last hour.
+fn recent_solves() -> &'static Mutex<Solves> {
+    static RECENT: OnceLock<Mutex<Solves>> = OnceLock::new();
     RECENT.get_or_init(|| Mutex::new(VecDeque::new()))
 }
 
@@ -99,12 +106,18 @@ fn load_or_solve(rules: &Rules, data_dir: Option<&Path>) -> Table {
 #[derive(Debug, Clone)]
 pub struct Tables {
     data_dir: Option<PathBuf>,
+    client: Option<String>,
     solves_left: u32,
 }
 
 impl Tables {
-    pub fn new(data_dir: Option<PathBuf>) -> Tables {
-        Tables { data_dir, solves_left: SOLVES_PER_AGENT }
+    /// The way to the tables of an agent born with `ctx`.
+    pub fn new(ctx: &AgentContext) -> Tables {
+        Tables {
+            data_dir: ctx.data_dir.clone(),
+            client: ctx.client.clone(),
+            solves_left: SOLVES_PER_AGENT,
+        }
     }
 
     pub fn data_dir(&self) -> Option<&Path> {
@@ -123,7 +136,7 @@ impl Tables {
         Ok(slot.get_or_init(|| Arc::new(load_or_solve(rules, self.data_dir.as_deref()))).clone())
     }
 
-    /// Counts one new rule set against this agent and the process, or refuses it.
+    /// Counts one new rule set against this agent, its client and the process, or refuses it.
     fn take_solve(&mut self) -> Result<(), ErrorInfo> {
         let refuse = |message: String| Err(ErrorInfo::new(ErrorCode::LimitExceeded, message));
         if self.solves_left == 0 {
@@ -134,8 +147,15 @@ impl Tables {
         }
         let mut recent = recent_solves().lock().unwrap_or_else(|e| e.into_inner());
         let now = Instant::now();
-        while recent.front().is_some_and(|t| now.duration_since(*t) > HOUR) {
+        while recent.front().is_some_and(|(t, _)| now.duration_since(*t) > HOUR) {
             recent.pop_front();
+        }
+        let mine = recent.iter().filter(|(_, client)| *client == self.client).count();
+        if self.client.is_some() && mine >= SOLVES_PER_CLIENT_PER_HOUR {
+            return refuse(format!(
+                "your agents have had {SOLVES_PER_CLIENT_PER_HOUR} new rule sets solved in the last \
+                 hour; use rules already solved, or try again later"
+            ));
         }
         if recent.len() >= SOLVES_PER_HOUR {
             return refuse(format!(
@@ -143,7 +163,7 @@ impl Tables {
                  hour; use rules already solved, or try again later"
             ));
         }
-        recent.push_back(now);
+        recent.push_back((now, self.client.clone()));
         self.solves_left -= 1;
         Ok(())
     }

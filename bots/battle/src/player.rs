@@ -160,7 +160,7 @@ impl Player {
             rng: seeded(ctx.seed),
             table: None,
             side: None,
-            tables: Tables::new(ctx.data_dir.clone()),
+            tables: Tables::new(ctx),
         };
         p.configure(options)?;
         Ok(p)

@@ -18,7 +18,7 @@ pub struct RandomBot {
 
 impl RandomBot {
     pub fn new(ctx: &AgentContext) -> RandomBot {
-        RandomBot { rng: seeded(ctx.seed), tables: Tables::new(ctx.data_dir.clone()) }
+        RandomBot { rng: seeded(ctx.seed), tables: Tables::new(ctx) }
     }
 }
 

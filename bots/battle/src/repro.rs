@@ -226,12 +226,12 @@ fn duel(a: &Spec, b: &Spec, games: usize, seed: u64) -> Result<Tally, ErrorInfo>
                         let mut pa = BattlePlugin.new_agent(
                             a.bot,
                             oa,
-                            &AgentContext { seed: derive_seed(gs, 1), data_dir: None },
+                            &AgentContext { seed: derive_seed(gs, 1), ..AgentContext::default() },
                         )?;
                         let mut pb = BattlePlugin.new_agent(
                             b.bot,
                             ob,
-                            &AgentContext { seed: derive_seed(gs, 2), data_dir: None },
+                            &AgentContext { seed: derive_seed(gs, 2), ..AgentContext::default() },
                         )?;
                         total.add(&one_game(engine, og, gs, &mut [pa.as_mut(), pb.as_mut()])?);
                     }
@@ -283,7 +283,7 @@ fn series(
     ))?;
     let (ob, og) = (options_for(opponent)?, game_options()?);
     let engine = Engine::new(Rules::preset("thesis")?);
-    let context = AgentContext { seed: derive_seed(seed, u64::MAX), data_dir: None };
+    let context = AgentContext { seed: derive_seed(seed, u64::MAX), ..AgentContext::default() };
     let mut me = Player::new(Kind::Exploiter, &options, &context)?;
     let mut total = Tally::default();
     for g in 0..games {
@@ -291,7 +291,7 @@ fn series(
         let mut pb = BattlePlugin.new_agent(
             opponent.bot,
             &ob,
-            &AgentContext { seed: derive_seed(gs, 2), data_dir: None },
+            &AgentContext { seed: derive_seed(gs, 2), ..AgentContext::default() },
         )?;
         total.add(&one_game(&engine, &og, gs, &mut [&mut me, pb.as_mut()])?);
     }

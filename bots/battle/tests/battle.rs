@@ -175,10 +175,10 @@ fn a_seeded_random_match() {
     let plugin = BattlePlugin;
     let mut game = plugin.new_game("battle", &game_options(json!({})), 2024).unwrap();
     let mut a = plugin
-        .new_agent("random", &Options::new(), &AgentContext { seed: 1, data_dir: None })
+        .new_agent("random", &Options::new(), &AgentContext { seed: 1, ..AgentContext::default() })
         .unwrap();
     let mut b = plugin
-        .new_agent("random", &Options::new(), &AgentContext { seed: 2, data_dir: None })
+        .new_agent("random", &Options::new(), &AgentContext { seed: 2, ..AgentContext::default() })
         .unwrap();
     let played = referee::play(game.as_mut(), &mut [a.as_mut(), b.as_mut()]).unwrap();
     let scores = &played.outcome.scores;

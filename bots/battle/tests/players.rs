@@ -18,7 +18,7 @@ fn agent(bot: &str, preset: Option<&str>, overrides: Value, seed: u64) -> Box<dy
         .new_agent(
             bot,
             &options(bot, preset, overrides).unwrap(),
-            &AgentContext { seed, data_dir: None },
+            &AgentContext { seed, ..AgentContext::default() },
         )
         .unwrap()
 }

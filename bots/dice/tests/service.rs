@@ -15,7 +15,13 @@ fn agent(overrides: Value, data_dir: Option<std::path::PathBuf>) -> Box<dyn Agen
     for (k, v) in overrides.as_object().unwrap() {
         options.insert(k.clone(), v.clone());
     }
-    plugin.new_agent("dice", &options, &AgentContext { seed: 42, data_dir }).unwrap()
+    plugin
+        .new_agent(
+            "dice",
+            &options,
+            &AgentContext { seed: 42, data_dir, ..AgentContext::default() },
+        )
+        .unwrap()
 }
 
 fn faces(v: &Value) -> Vec<u8> {

@@ -21,7 +21,7 @@
 //! let mut rules = ExamplePlugin.new_game("rps", &game_options, 1).unwrap();
 //! let mut a = ExamplePlugin.new_agent("rps", &reader, &AgentContext::default()).unwrap();
 //! let mut b = ExamplePlugin
-//!     .new_agent("rps", &reader, &AgentContext { seed: 2, data_dir: None })
+//!     .new_agent("rps", &reader, &AgentContext { seed: 2, ..AgentContext::default() })
 //!     .unwrap();
 //! let played = referee::play(rules.as_mut(), &mut [a.as_mut(), b.as_mut()]).unwrap();
 //! assert_eq!(played.steps.len(), 3, "three throws by default");

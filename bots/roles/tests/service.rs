@@ -12,7 +12,11 @@ fn defaults() -> Options {
 
 fn agent(dir: &std::path::Path, seed: u64) -> Box<dyn Agent> {
     RolesPlugin
-        .new_agent("roles", &defaults(), &AgentContext { seed, data_dir: Some(dir.to_path_buf()) })
+        .new_agent(
+            "roles",
+            &defaults(),
+            &AgentContext { seed, data_dir: Some(dir.to_path_buf()), ..AgentContext::default() },
+        )
         .unwrap()
 }
 

@@ -11,7 +11,7 @@ use yomi_sevens::SevensPlugin;
 fn agent(bot: &str, preset: Option<&str>, seed: u64) -> Box<dyn Agent> {
     let p = SevensPlugin;
     let options = p.bot_options(bot, preset, &Default::default()).unwrap();
-    p.new_agent(bot, &options, &AgentContext { seed, data_dir: None }).unwrap()
+    p.new_agent(bot, &options, &AgentContext { seed, ..AgentContext::default() }).unwrap()
 }
 
 fn benches(c: &mut Criterion) {

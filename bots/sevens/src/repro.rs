@@ -42,7 +42,7 @@ impl BotSpec {
     pub fn agent(&self, plugin: &SevensPlugin, seed: u64) -> Result<Box<dyn Agent>, ErrorInfo> {
         let overrides: Options = serde_json::from_value(self.overrides.clone()).unwrap_or_default();
         let options = plugin.bot_options(self.bot, self.preset, &overrides)?;
-        plugin.new_agent(self.bot, &options, &AgentContext { seed, data_dir: None })
+        plugin.new_agent(self.bot, &options, &AgentContext { seed, ..AgentContext::default() })
     }
 }
 

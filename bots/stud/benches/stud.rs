@@ -80,7 +80,7 @@ fn evaluation(c: &mut Criterion) {
 }
 
 fn agent(bot: &str, options: Options, seed: u64) -> Box<dyn Agent> {
-    StudPlugin.new_agent(bot, &options, &AgentContext { seed, data_dir: None }).unwrap()
+    StudPlugin.new_agent(bot, &options, &AgentContext { seed, ..AgentContext::default() }).unwrap()
 }
 
 fn game(changes: serde_json::Value, seed: u64) -> Box<dyn Game> {

@@ -17,7 +17,7 @@ fn with(mut o: Options, changes: Value) -> Options {
 fn bot(name: &str, changes: Value, seed: u64) -> Box<dyn Agent> {
     let model = MODELS.iter().find(|m| m.0 == name).map(|m| (m.2, m.3));
     let o = with(defaults(&player_options(model)), changes);
-    StudPlugin.new_agent(name, &o, &AgentContext { seed, data_dir: None }).unwrap()
+    StudPlugin.new_agent(name, &o, &AgentContext { seed, ..AgentContext::default() }).unwrap()
 }
 
 fn session(changes: Value, seed: u64) -> Box<dyn yomi_plugin::Game> {

@@ -15,7 +15,9 @@ fn options(changes: Value) -> Options {
 }
 
 fn agent(bot: &str, seed: u64) -> Box<dyn Agent> {
-    StudPlugin.new_agent(bot, &Options::new(), &AgentContext { seed, data_dir: None }).unwrap()
+    StudPlugin
+        .new_agent(bot, &Options::new(), &AgentContext { seed, ..AgentContext::default() })
+        .unwrap()
 }
 
 fn session(changes: Value, seed: u64) -> Box<dyn Game> {

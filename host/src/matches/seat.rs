@@ -146,7 +146,7 @@ impl SeatPlan {
     pub async fn start(&self, seed: u64, env: &SeatEnv) -> Result<Arc<dyn AgentHandle>, ErrorInfo> {
         match self {
             SeatPlan::Bot { bot, options, isolate } => {
-                let context = AgentContext { seed, data_dir: env.data_dir.clone() };
+                let context = AgentContext { seed, data_dir: env.data_dir.clone(), client: env.client.clone() };
                 if *isolate {
                     let open = Open::Agent { bot: bot.info.name.clone(), options: options.clone(), context };
                     Ok(Arc::new(WorkerAgent::start(bot.plugin.loaded.path.clone(), bot.qualified(), open, env.deadline).await?))
@@ -175,6 +175,8 @@ impl SeatPlan {
 pub struct SeatEnv {
     pub seat: usize,
     pub data_dir: Option<std::path::PathBuf>,
+    /// Who the seats' agents work for (`AgentContext::client`); `None` on the command line.
+    pub client: Option<String>,
     /// The decision deadline, which isolated workers enforce by killing the process.
     pub deadline: Option<Duration>,
     pub clients: ClientSeats,

@@ -25,7 +25,11 @@ pub async fn open_agent(
     seed: u64,
     session: &Session,
 ) -> Result<Arc<dyn AgentHandle>, ErrorInfo> {
-    let context = AgentContext { seed, data_dir: session.shared.config.data_dir.clone() };
+    let context = AgentContext {
+        seed,
+        data_dir: session.shared.config.data_dir.clone(),
+        client: session.client.clone(),
+    };
     Ok(Arc::new(InProcessAgent::open(bot, options.clone(), context).await?))
 }
 

@@ -47,6 +47,7 @@ pub fn run(session: &mut Session, id: RequestId, mut p: Run) -> Result<(), Error
     let outbox = session.outbox.clone();
     let env = SeatEnv {
         data_dir: session.shared.config.data_dir.clone(),
+        client: session.client.clone(),
         deadline: plan.spec.policy.deadline(),
         clients: ClientSeats::Connected(ClientLink {
             match_id: match_id.clone(),

@@ -74,6 +74,7 @@ pub async fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), Err
     let outbox = session.outbox.clone();
     let env = SeatEnv {
         data_dir: session.shared.config.data_dir.clone(),
+        client: session.client.clone(),
         budgets: Some(session.budgets()),
         ..SeatEnv::default()
     };

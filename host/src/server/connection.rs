@@ -1,6 +1,7 @@
 //! One connection: read framed lines, answer each through the session, write replies and events.
 
 use std::future::{poll_fn, Future};
+use std::net::IpAddr;
 use std::pin::pin;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -35,11 +36,14 @@ pub struct Client {
     pub remote: bool,
     /// What it may do before giving a token.
     pub access: Access,
+    /// A network client's address.
+    pub address: Option<IpAddr>,
 }
 
 impl Client {
     /// The parent process on stdio: an operator, never timed out.
-    pub const STDIO: Client = Client { remote: false, access: Access::Granted(Role::Operator) };
+    pub const STDIO: Client =
+        Client { remote: false, access: Access::Granted(Role::Operator), address: None };
 }
 
 /// Serves one client of a byte stream until it hangs up, breaks a limit, or the server shuts
@@ -87,7 +91,7 @@ pub async fn serve_frames<F, D, Fut>(
     let mut writer = tokio::spawn(deliver(queue, unwritable.clone()));
     let mut input = Input::new(frames, &limits, client.remote);
     let grace_start = OnceLock::new();
-    let mut session = Session::with_access(shared, outbox.clone(), client.access);
+    let mut session = Session::with_access(shared, outbox.clone(), client.access, client.address);
     // A client without a token gets a short while to give one, so strangers hold no slot.
     let handshake = Limits::enabled(limits.handshake_timeout).filter(|_| client.remote);
     let handshake_end = handshake.map(|limit| Instant::now() + limit);

@@ -332,7 +332,7 @@ async fn upgrade(
                 return;
             };
             let _open = metrics::connection("websocket");
-            let client = Client { remote: true, access };
+            let client = Client { remote: true, access, address: Some(peer.ip()) };
             bridge(socket, http.shared, http.shutdown, format!("ws:{peer}"), client).await;
         })
     })

@@ -26,7 +26,7 @@ pub async fn serve_stdio(shared: Arc<Shared>, shutdown: CancellationToken) {
 /// current request before returning.
 pub async fn serve_tcp(listener: TcpListener, shared: Arc<Shared>, shutdown: CancellationToken) {
     let admission = Admission::of(&shared.config);
-    let client = Client { remote: true, access: open_access(&shared, &listener) };
+    let access = open_access(&shared, &listener);
     let sessions = TaskTracker::new();
     loop {
         let Some((stream, peer)) = accept(&listener, &shutdown).await else { break };
@@ -42,6 +42,7 @@ pub async fn serve_tcp(listener: TcpListener, shared: Arc<Shared>, shutdown: Can
         sessions.spawn(async move {
             let _open = crate::runtime::metrics::connection("tcp");
             let (reader, writer) = stream.into_split();
+            let client = Client { remote: true, access, address: Some(peer.ip()) };
             connection::serve(reader, writer, shared, shutdown, &peer.to_string(), client).await;
             drop(ticket);
         });

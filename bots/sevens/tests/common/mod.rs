@@ -14,7 +14,7 @@ pub fn agent(bot: &str, preset: Option<&str>, overrides: Value, seed: u64) -> Bo
     let plugin = SevensPlugin;
     let overrides: Options = serde_json::from_value(overrides).unwrap();
     let options = plugin.bot_options(bot, preset, &overrides).unwrap();
-    plugin.new_agent(bot, &options, &AgentContext { seed, data_dir: None }).unwrap()
+    plugin.new_agent(bot, &options, &AgentContext { seed, ..AgentContext::default() }).unwrap()
 }
 
 pub fn game(overrides: Value, seed: u64) -> Box<dyn Game> {
