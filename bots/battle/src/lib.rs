@@ -4,6 +4,8 @@
 //! - [`rules`], [`engine`]: the rules as data and the mechanics on a compact state;
 //! - [`lp`], [`solver`], [`cache`], [`store`]: the matrix-game LP, the full backward induction,
 //!   one shared table per rule set, kept on disk in the data directory; [`reference`] is the plain memoised baseline that checks it;
+//!   [`block`] solves one HP vector's nine positions, [`changes`] names the ones a layer must
+//!   solve again (the rest equal the next turn's);
 //! - [`game`], [`codec`]: the referee and the JSON a seat sees and sends;
 //! - [`analysis`], [`service`], [`cli`]: any position's matrix and equilibrium, by call or CLI;
 //! - the bots: [`random`]; [`player`] (`nash`, `delta-nash`, `mc`, `exploiter`) built on
@@ -11,7 +13,9 @@
 //!   tables.
 
 pub mod analysis;
+pub mod block;
 pub mod cache;
+pub mod changes;
 pub mod cli;
 pub mod codec;
 pub mod engine;
