@@ -18,6 +18,9 @@ pub struct Outcomes {
     /// The HP vector's state with actives (0, 0) and its turn.
     state: State,
     w: [[[[f64; 4]; 4]; 3]; 3],
+    /// The least and greatest outcome: when they are equal (a side has surely won, or every
+    /// line draws), every position of the block has that value without an LP.
+    range: (f64, f64),
 }
 
 impl Outcomes {
@@ -30,6 +33,7 @@ impl Outcomes {
         let alive = [state.alive(0) as u8, state.alive(1) as u8];
         let total = [state.total_hp(0), state.total_hp(1)];
         let mut w = [[[[f64::NAN; 4]; 4]; 3]; 3];
+        let mut range = (f64::INFINITY, f64::NEG_INFINITY);
         for slot0 in (0..3u8).filter(|&k| state.hp_of(0, k as usize) > 0) {
             for slot1 in (0..3u8).filter(|&k| state.hp_of(1, k as usize) > 0) {
                 let s = State { active: [slot0, slot1], ..state };
@@ -62,11 +66,12 @@ impl Outcomes {
                         let value = settled[hp[0] as usize][hp[1] as usize]
                             .get_or_insert_with(|| table.settle(&s, base, alive, total, hp, next));
                         *entry = *value;
+                        range = (range.0.min(*value), range.1.max(*value));
                     }
                 }
             }
         }
-        Outcomes { state, w }
+        Outcomes { state, w, range }
     }
 
     /// Where an action leaves its side: the active slot after the switch, and its move.
@@ -96,13 +101,17 @@ impl Outcomes {
 
     /// Solves every decision state of the HP vector into `out` (its nine entries, actives in
     /// index order); entries of positions with a fainted active are left as they are. Returns
-    /// the number of LPs solved.
+    /// the number of decision states.
     pub fn solve_into(&self, table: &Table, out: &mut [f32]) -> u64 {
         let mut solved = 0;
+        let (lo, hi) = self.range;
         for a0 in (0..3u8).filter(|&k| self.state.hp_of(0, k as usize) > 0) {
             for a1 in (0..3u8).filter(|&k| self.state.hp_of(1, k as usize) > 0) {
-                out[a0 as usize * 3 + a1 as usize] =
-                    lp::value(&self.matrix(table, [a0, a1])) as f32;
+                out[a0 as usize * 3 + a1 as usize] = if lo == hi {
+                    lo as f32
+                } else {
+                    lp::value(&self.matrix(table, [a0, a1])) as f32
+                };
                 solved += 1;
             }
         }

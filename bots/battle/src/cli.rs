@@ -1,4 +1,5 @@
-//! The plugin's CLI: `yomi battle analyze ...`, `yomi battle solve ...` and `yomi repro battle`.
+//! The plugin's CLI: `yomi battle analyze ...`, `yomi battle solve ...`, `yomi battle first-move
+//! ...` and `yomi repro battle`.
 //! Returns the text to print; never writes to stdout itself.
 
 use std::path::Path;
@@ -55,6 +56,21 @@ enum Command {
     Solve {
         #[command(flatten)]
         rules: RulesArgs,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Times the first δ-Nash decision after each of N new random party sets (the table is
+    /// solved inside it), through the agent path a server uses.
+    FirstMove {
+        /// How many party sets (1 to 50).
+        #[arg(long, default_value_t = 10)]
+        sets: usize,
+        /// Seed of the party sets.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Every Pokémon at HP 5 (the largest table) instead of HP drawn from 1 to 5.
+        #[arg(long)]
+        max_hp: bool,
         #[arg(long)]
         json: bool,
     },
@@ -133,6 +149,20 @@ pub fn run(args: &[String], data_dir: Option<&Path>) -> Result<String, ErrorInfo
                     table.solved,
                     table.seconds,
                     table.bytes() / 1_000_000
+                )
+            })
+        }
+        Command::FirstMove { sets, seed, max_hp, json } => {
+            let report = crate::first_move::measure(sets, seed, max_hp, data_dir)?;
+            Ok(if json {
+                format!("{report}\n")
+            } else {
+                format!(
+                    "first decision after {sets} new party sets: median {:.1} ms, max {:.1} ms \
+                     wall; {:.1} ms CPU per set\n",
+                    report["median_wall_seconds"].as_f64().unwrap_or(f64::NAN) * 1e3,
+                    report["max_wall_seconds"].as_f64().unwrap_or(f64::NAN) * 1e3,
+                    report["cpu_seconds_per_set"].as_f64().unwrap_or(f64::NAN) * 1e3,
                 )
             })
         }

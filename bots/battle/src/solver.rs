@@ -370,6 +370,38 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
+        /// Random custom parties (the way a game brings its own monsters): the layered,
+        /// incremental table equals the whole solve bit for bit and the plain memoised recursion
+        /// (f64, so within f32 rounding) on random positions of every turn, replacements too.
+        #[test]
+        fn random_parties_agree_with_the_whole_solve_and_the_recursion(
+            seed in 0u64..1_000_000, limit in 3u8..8, max_hp in proptest::bool::ANY,
+        ) {
+            use rand::Rng;
+            let mut rng = yomi_plugin::rng::seeded(seed);
+            let parties = crate::first_move::random_parties(&mut rng, max_hp);
+            let engine = Engine::new(Rules::new(parties, rng.gen(), limit).unwrap());
+            let fast = Table::solve(engine.clone(), 2);
+            proptest::prop_assert!(bits(&fast) == bits(&whole(engine.clone())));
+            let mut memo = crate::reference::Memo::new(&engine);
+            for _ in 0..300 {
+                let mut hp = [0u8; 6];
+                for (k, h) in hp.iter_mut().enumerate() {
+                    *h = rng.gen_range(0..=engine.rules.pokemon(k).hp);
+                }
+                let s = State { hp, active: [rng.gen_range(0..3), rng.gen_range(0..3)], turn: rng.gen_range(1..limit) };
+                // Play never leaves both actives fainted (the slower one cannot hit back).
+                if s.active_hp(0) == 0 && s.active_hp(1) == 0 {
+                    continue;
+                }
+                let (a, b) = (fast.value(&s), memo.value(&s));
+                proptest::prop_assert!((a - b).abs() < 1e-5, "{s:?}: table {a}, recursion {b}");
+            }
+        }
+    }
+
     #[test]
     fn index_and_decode_are_inverse() {
         let t = Table::layout(Engine::new(Rules::preset("thesis").unwrap()));
