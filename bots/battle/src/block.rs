@@ -40,20 +40,21 @@ impl Outcomes {
                 let (start0, start1) = (s.active_hp(0), s.active_hp(1));
                 let first = table.engine.first_mover(slot0, slot1);
                 // Damage each side's move deals (none without a move).
-                let dealt = |side: usize, m: usize| {
-                    let [mine, theirs] = if side == 0 { [slot0, slot1] } else { [slot1, slot0] };
-                    if m == NO_MOVE {
-                        0
-                    } else {
-                        table.engine.damage_between(side, mine, m as u8, theirs)
+                let dealt = |side: usize, mine: u8, theirs: u8| {
+                    let mut d = [0u8; 4];
+                    for (m, x) in d[..NO_MOVE].iter_mut().enumerate() {
+                        *x = table.engine.damage_between(side, mine, m as u8, theirs);
                     }
+                    d
                 };
-                // Different move pairs often leave the same HPs: settle each result once.
-                let mut settled = [[None; MAX_HP as usize + 1]; MAX_HP as usize + 1];
+                let (dealt0, dealt1) = (dealt(0, slot0, slot1), dealt(1, slot1, slot0));
+                // Different move pairs often leave the same HPs: settle each result once (NaN:
+                // not yet; a settled value is never NaN).
+                let mut settled = [[f64::NAN; MAX_HP as usize + 1]; MAX_HP as usize + 1];
                 for (m0, row) in w[slot0 as usize][slot1 as usize].iter_mut().enumerate() {
-                    let d0 = dealt(0, m0);
+                    let d0 = dealt0[m0];
                     for (m1, entry) in row.iter_mut().enumerate() {
-                        let d1 = dealt(1, m1);
+                        let d1 = dealt1[m1];
                         // The faster side hits first; the slower one only if still standing.
                         let (hp0, hp1) = if first == 0 {
                             let hp1 = start1.saturating_sub(d0);
@@ -62,9 +63,10 @@ impl Outcomes {
                             let hp0 = start0.saturating_sub(d1);
                             (hp0, if hp0 > 0 { start1.saturating_sub(d0) } else { start1 })
                         };
-                        let hp = [hp0, hp1];
-                        let value = settled[hp[0] as usize][hp[1] as usize]
-                            .get_or_insert_with(|| table.settle(&s, base, alive, total, hp, next));
+                        let value = &mut settled[hp0 as usize][hp1 as usize];
+                        if value.is_nan() {
+                            *value = table.settle(&s, base, alive, total, [hp0, hp1], next);
+                        }
                         *entry = *value;
                         range = (range.0.min(*value), range.1.max(*value));
                     }
