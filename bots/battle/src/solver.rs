@@ -31,7 +31,8 @@ pub struct Table {
     layer_len: usize,
     /// `layers[t - 1]` holds turn t's values, t in 1..turn_limit. Non-decision entries are NaN.
     layers: Vec<Vec<f32>>,
-    /// Decision states solved (each one LP).
+    /// Decision states solved (an LP each, unless every entry of its block is equal); the
+    /// rest were copied from the next turn.
     pub solved: u64,
     pub seconds: f64,
 }
