@@ -5,7 +5,8 @@
 //!
 //! Requests reach tables through an agent's [`Tables`]: it refuses a table too large to solve and
 //! counts the rule sets the agent had solved, and those its client and the whole process solved
-//! in the last hour, since every new party set costs seconds of CPU and a file on disk. The CLI and the reproduction call [`table`] directly.
+//! in the last hour, since every new party set costs CPU and a file on disk. The CLI and the
+//! reproduction call [`table`] directly.
 
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
@@ -44,13 +45,13 @@ pub fn threads() -> usize {
 /// hold.
 const KEEP: usize = 8;
 
-/// New rule sets one agent may have solved: each costs about 1 s of CPU (3 s for the largest
-/// rules) and a table of up to 66 MB on disk. Rule sets already solved, in memory or on disk, are
+/// New rule sets one agent may have solved: each costs about 0.25 s of CPU (0.5 s for the
+/// largest rules) and a table of up to 66 MB on disk. Rule sets already solved, in memory or on disk, are
 /// free.
 pub const SOLVES_PER_AGENT: u32 = 4;
 
 /// New rule sets the whole process solves for agents in any hour: a client can open agent after
-/// agent, so this bounds what all of them together cost (at most about 3 minutes of CPU an hour).
+/// agent, so this bounds what all of them together cost (at most about 30 s of CPU an hour).
 pub const SOLVES_PER_HOUR: usize = 60;
 
 /// New rule sets one client (every agent of one address, `AgentContext::client`) has solved in
@@ -142,7 +143,7 @@ impl Tables {
         if self.solves_left == 0 {
             return refuse(format!(
                 "this agent has already had {SOLVES_PER_AGENT} new rule sets solved (each costs \
-                 seconds of CPU and a table on disk); use rules already solved"
+                 up to half a second of CPU and a table on disk); use rules already solved"
             ));
         }
         let mut recent = recent_solves().lock().unwrap_or_else(|e| e.into_inner());

@@ -1,4 +1,5 @@
-//! The plugin's CLI: `yomi battle analyze ...`, `yomi battle solve ...` and `yomi repro battle`.
+//! The plugin's CLI: `yomi battle analyze ...`, `yomi battle solve ...`, `yomi battle first-move
+//! ...` and `yomi repro battle`.
 //! Returns the text to print; never writes to stdout itself.
 
 use std::path::Path;
@@ -51,10 +52,32 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Solves every position by backward induction and reports the count and wall time.
+    /// Solves every position by backward induction and reports the count, wall and CPU time.
     Solve {
         #[command(flatten)]
         rules: RulesArgs,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Also time the plain memoised recursion (`reference.rs`) from the nine starts, on one
+        /// thread, and report the table's time as a fraction of it.
+        #[arg(long)]
+        reference: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Times the first δ-Nash decision after each of N new random party sets (the table is
+    /// solved inside it), through the agent path a server uses.
+    FirstMove {
+        /// How many party sets (1 to 50).
+        #[arg(long, default_value_t = 10)]
+        sets: usize,
+        /// Seed of the party sets.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Every Pokémon at HP 5 (the largest table) instead of HP drawn from 1 to 5.
+        #[arg(long)]
+        max_hp: bool,
         #[arg(long)]
         json: bool,
     },
@@ -112,31 +135,80 @@ pub fn run(args: &[String], data_dir: Option<&Path>) -> Result<String, ErrorInfo
             let a = analyze(&table, &state)?;
             Ok(if json { format!("{a}\n") } else { text(&a) })
         }
-        Command::Solve { rules, json } => {
+        Command::Solve { rules, threads, reference, json } => {
             let r = rules.query("", None, 1).and_then(|q| q.rules())?;
-            let threads = cache::threads();
+            let threads = threads.unwrap_or_else(cache::threads).max(1);
+            let cpu_before = cpu_seconds();
             let table = Table::solve(Engine::new(r), threads);
-            let report = json!({
+            let cpu = cpu_seconds().zip(cpu_before).map(|(b, a)| b - a);
+            let mut report = json!({
                 "states_solved": table.solved,
                 "states_in_table": table.states(),
                 "wall_seconds": table.seconds,
-                "cpu_seconds": cpu_seconds(),
+                "cpu_seconds": cpu,
                 "threads": threads,
                 "table_bytes": table.bytes(),
                 "peak_rss_bytes": peak_rss_bytes(),
             });
+            if reference {
+                let (wall, ref_cpu, positions) = time_reference(&table.engine);
+                report["reference"] = json!({
+                    "wall_seconds": wall,
+                    "cpu_seconds": ref_cpu,
+                    "positions": positions,
+                    "table_cpu_fraction": cpu.zip(ref_cpu).map(|(t, r)| t / r),
+                    "table_wall_fraction": table.seconds / wall,
+                });
+            }
             Ok(if json {
                 format!("{report}\n")
             } else {
-                format!(
+                let mut text = format!(
                     "solved {} positions in {:.3} s on {threads} threads ({} MB table)\n",
                     table.solved,
                     table.seconds,
                     table.bytes() / 1_000_000
+                );
+                if let Some(r) = report.get("reference") {
+                    text.push_str(&format!(
+                        "plain recursion: {:.3} s, {} positions; the table took {:.3} of its CPU time\n",
+                        r["wall_seconds"].as_f64().unwrap_or(f64::NAN),
+                        r["positions"],
+                        r["table_cpu_fraction"].as_f64().unwrap_or(f64::NAN),
+                    ));
+                }
+                text
+            })
+        }
+        Command::FirstMove { sets, seed, max_hp, json } => {
+            let report = crate::first_move::measure(sets, seed, max_hp, data_dir)?;
+            Ok(if json {
+                format!("{report}\n")
+            } else {
+                format!(
+                    "first decision after {sets} new party sets: median {:.1} ms, max {:.1} ms \
+                     wall; {:.1} ms CPU per set\n",
+                    report["median_wall_seconds"].as_f64().unwrap_or(f64::NAN) * 1e3,
+                    report["max_wall_seconds"].as_f64().unwrap_or(f64::NAN) * 1e3,
+                    report["cpu_seconds_per_set"].as_f64().unwrap_or(f64::NAN) * 1e3,
                 )
             })
         }
     })
+}
+
+/// The plain memoised recursion from the nine starting positions: wall seconds, CPU seconds and
+/// the positions it solved.
+fn time_reference(engine: &Engine) -> (f64, Option<f64>, usize) {
+    let (start, cpu_before) = (std::time::Instant::now(), cpu_seconds());
+    let mut memo = crate::reference::Memo::new(engine);
+    for a in 0..3u8 {
+        for d in 0..3u8 {
+            memo.value(&engine.initial([a, d]));
+        }
+    }
+    let cpu = cpu_seconds().zip(cpu_before).map(|(b, a)| b - a);
+    (start.elapsed().as_secs_f64(), cpu, memo.positions())
 }
 
 /// CPU time (user + system) the process has used so far, from Linux `/proc/self/stat`: on a

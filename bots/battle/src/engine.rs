@@ -149,6 +149,11 @@ impl Engine {
         self.damage[side * 3 + attacker as usize][m as usize][defender as usize]
     }
 
+    /// The most damage any move of these rules deals.
+    pub fn max_damage(&self) -> u8 {
+        self.damage.iter().flatten().flatten().copied().max().unwrap_or(0)
+    }
+
     /// The side that moves first when party 1's slot `a1` faces party 2's slot `a2`.
     #[inline]
     pub fn first_mover(&self, a1: u8, a2: u8) -> usize {

@@ -4,18 +4,24 @@
 //! - [`rules`], [`engine`]: the rules as data and the mechanics on a compact state;
 //! - [`lp`], [`solver`], [`cache`], [`store`]: the matrix-game LP, the full backward induction,
 //!   one shared table per rule set, kept on disk in the data directory; [`reference`] is the plain memoised baseline that checks it;
+//!   [`block`] solves one HP vector's nine positions, [`changes`] names the ones a layer must
+//!   solve again (the rest equal the next turn's);
 //! - [`game`], [`codec`]: the referee and the JSON a seat sees and sends;
 //! - [`analysis`], [`service`], [`cli`]: any position's matrix and equilibrium, by call or CLI;
+//!   [`first_move`] times the first decision after new parties;
 //! - the bots: [`random`]; [`player`] (`nash`, `delta-nash`, `mc`, `exploiter`) built on
 //!   [`personality`] (noise and bias), [`mc`] and [`exploit`]; [`repro`] regenerates the seed's
 //!   tables.
 
 pub mod analysis;
+pub mod block;
 pub mod cache;
+pub mod changes;
 pub mod cli;
 pub mod codec;
 pub mod engine;
 pub mod exploit;
+pub mod first_move;
 pub mod game;
 pub mod lp;
 pub mod mc;
@@ -73,6 +79,7 @@ fn declaration() -> Declaration {
             vec![
                 CommandInfo::new("analyze", "`yomi battle analyze --parties thesis --active A,D [--hp 5,5,5,5,4,4] [--turn N] [--json]`: a position's win-rate matrix, Nash strategies and value"),
                 CommandInfo::new("solve", "`yomi battle solve --parties thesis [--json]`: solve every position; prints states solved and wall time"),
+                CommandInfo::new("first-move", "`yomi battle first-move [--sets 10] [--seed 1] [--max-hp] [--json]`: time the first δ-Nash decision after new random party sets (wall and CPU)"),
                 CommandInfo::new("repro", "`yomi repro battle [--json]`: the paper's tables 5.1-6.2 and figures 6.1-6.2, ours beside the paper's"),
             ],
             |args, ctx| cli::run(args, ctx.data_dir.as_deref()),

@@ -69,6 +69,65 @@ pub fn solve(m: &Matrix) -> Equilibrium {
     saddle(m).unwrap_or_else(|| simplex(m))
 }
 
+/// The game's value alone, for the backward induction: a pure saddle point when there is one,
+/// else the game left after removing weakly dominated rows and columns (which keeps the value),
+/// in closed form when that is 2×2 and by the simplex otherwise.
+pub fn value(m: &Matrix) -> f64 {
+    let (mut maximin, mut minimax) = (f64::NEG_INFINITY, f64::INFINITY);
+    for i in 0..m.rows {
+        let mut low = m.w[i][0];
+        for &x in &m.w[i][1..m.cols] {
+            low = if x < low { x } else { low };
+        }
+        maximin = if low > maximin { low } else { maximin };
+    }
+    for j in 0..m.cols {
+        let mut high = m.w[0][j];
+        for row in &m.w[1..m.rows] {
+            high = if row[j] > high { row[j] } else { high };
+        }
+        minimax = if high < minimax { high } else { minimax };
+    }
+    if maximin == minimax {
+        return maximin;
+    }
+    let r = undominated(m);
+    match (r.rows, r.cols) {
+        (1, _) => r.w[0][..r.cols].iter().copied().fold(f64::INFINITY, f64::min),
+        (_, 1) => (0..r.rows).map(|i| r.w[i][0]).fold(f64::NEG_INFINITY, f64::max),
+        (2, 2) => match saddle(&r) {
+            Some(e) => e.value,
+            None => {
+                let [[a, b, ..], [c, d, ..], ..] = r.w;
+                (a * d - b * c) / (a + d - b - c)
+            }
+        },
+        _ => simplex(&r).value,
+    }
+}
+
+/// `m` without weakly dominated rows (for the maximiser) and columns (for the minimiser),
+/// removed one at a time until none is left.
+fn undominated(m: &Matrix) -> Matrix {
+    let mut r = *m;
+    loop {
+        let row = (0..r.rows)
+            .find(|&i| (0..r.rows).any(|k| k != i && (0..r.cols).all(|j| r.w[k][j] >= r.w[i][j])));
+        if let Some(i) = row {
+            r.w.copy_within(i + 1..r.rows, i);
+            r.rows -= 1;
+            continue;
+        }
+        let col = (0..r.cols)
+            .find(|&j| (0..r.cols).any(|k| k != j && (0..r.rows).all(|i| r.w[i][k] <= r.w[i][j])));
+        let Some(j) = col else { return r };
+        for row in &mut r.w[..r.rows] {
+            row.copy_within(j + 1..r.cols, j);
+        }
+        r.cols -= 1;
+    }
+}
+
 /// A pure equilibrium when the best row's worst case equals the best column's worst case.
 fn saddle(m: &Matrix) -> Option<Equilibrium> {
     let (mut best_row, mut maximin) = (0, f64::NEG_INFINITY);
@@ -338,6 +397,12 @@ mod tests {
             let e = solve(&m);
             assert_equilibrium(&m, &e, 1e-9);
             prop_assert!((e.value - support_enumeration_value(&m)).abs() < 1e-9);
+        }
+
+        #[test]
+        fn the_value_alone_is_the_equilibrium_value(m in prop_oneof![random(), degenerate(), duplicated()]) {
+            let (fast, full) = (value(&m), solve(&m).value);
+            prop_assert!((fast - full).abs() < 1e-12, "{fast} vs {full} for {m:?}");
         }
 
         #[test]

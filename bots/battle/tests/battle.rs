@@ -223,3 +223,27 @@ fn the_repro_rows_have_the_stable_shape() {
         .unwrap_err();
     assert!(err.message.contains("at least 1"));
 }
+
+#[test]
+fn first_move_and_solve_report_their_measurements() {
+    let run = |args: &[&str]| {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        BattlePlugin.command(&args, &CommandContext::default())
+    };
+    let json = |args: &[&str]| -> Value { serde_json::from_str(&run(args).unwrap()).unwrap() };
+    let r = json(&["first-move", "--sets", "2", "--seed", "5", "--json"]);
+    let sets = r["per_set"].as_array().unwrap();
+    assert_eq!(sets.len(), 2);
+    assert!(sets.iter().all(|s| s["wall_seconds"].as_f64().unwrap() > 0.0));
+    assert!(sets[0]["table_entries"] != sets[1]["table_entries"], "two different party sets");
+    assert!(r["max_wall_seconds"].as_f64() >= r["median_wall_seconds"].as_f64());
+    let e = run(&["first-move", "--sets", "51"]).unwrap_err();
+    assert!(e.message.contains("--sets must be 1 to 50"), "{}", e.message);
+
+    let s = json(&["solve", "--turn-limit", "6", "--threads", "1", "--reference", "--json"]);
+    assert_eq!(s["threads"], 1);
+    // The recursion solves only the positions reachable from the nine starts.
+    let positions = s["reference"]["positions"].as_u64().unwrap();
+    assert!(positions > 10_000 && positions < s["states_in_table"].as_u64().unwrap());
+    assert!(s["reference"]["wall_seconds"].as_f64().unwrap() > 0.0);
+}
