@@ -92,7 +92,11 @@ pub fn measure(
             legal: legal.as_slice().iter().map(|a| engine.action_json(0, &state, *a)).collect(),
             explain: false,
         };
-        let ctx = AgentContext { seed: seed + k as u64, data_dir: data_dir.map(Into::into) };
+        let ctx = AgentContext {
+            seed: seed + k as u64,
+            data_dir: data_dir.map(Into::into),
+            ..AgentContext::default()
+        };
         let mut agent = Player::new(kind, &options, &ctx)?;
         let (start, cpu_start) = (Instant::now(), crate::cli::cpu_seconds());
         agent.act(&request)?;
