@@ -11,7 +11,7 @@
 //!   2× with it, 5.4–5.8× with every call handed over.
 //! - **in line** on the reactor thread of a client's request (`in_line`), when its bot has been
 //!   quick lately and another reactor thread is left free: no wake-up across threads at all.
-//!   `agent.act` / `ping` requests per second over TCP at 10 and 100 connections: 0.81 and 0.85
+//!   `agent.act` / `ping` requests per second over TCP at 10 and 100 connections: 0.89 and 0.87
 //!   with it, 0.68 and 0.52 with every call on the pool. It rests on two things tokio does not
 //!   promise: that a woken reactor thread takes over the I/O driver (the idle-client test in
 //!   `tests/tests/concurrency.rs` fails without the watchdog's wake-up), and that a request's own
@@ -21,8 +21,8 @@
 //!
 //! Lanes (threads that looked for the next call before they slept) were measured in the same run
 //! and removed: on their own 0.41 and 0.77 at 10 and 100 connections against the pool's 0.68 and
-//! 0.52, beside calls in line 0.75 and 0.88 against the pool's 0.81 and 0.85; spinning threads
-//! cost most when the machine is busy. An isolated bot's calls are not made here: they are
+//! 0.52, and beside calls in line 0.75 and 0.88 against the pool's 0.89 and 0.87; threads that
+//! spin cost most when the machine is busy. An isolated bot's calls are not made here: they are
 //! messages to its worker process (`agents::worker`).
 //!
 //! `YOMI_EXECUTOR` (a comma-separated list of `game-thread`, `in-line`, `pool`; unset: all) names
