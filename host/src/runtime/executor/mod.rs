@@ -125,8 +125,8 @@ fn choose<'a>(open: Option<&'a OpenHandle>) -> Way<'a> {
 /// Runs `work` to completion on one game thread (a blocking thread whose plugin calls run right
 /// there), or as it is when the process does not use game threads. Only for work that waits on
 /// nothing but its plugin calls, and has no deadline to keep: a call on a game thread cannot be
-/// cut short, so it holds the thread (never the reactor) until it ends. Dropping the returned
-/// future does not stop `work`.
+/// cut short, so it holds the thread (never the reactor) until it ends. On a game thread,
+/// dropping the returned future does not stop `work`.
 pub async fn on_game_thread<T: Send + 'static>(
     work: impl Future<Output = Result<T, ErrorInfo>> + Send + 'static,
 ) -> Result<T, ErrorInfo> {
@@ -245,5 +245,13 @@ mod tests {
         assert_eq!(Ways::parse("in-line,pool"), Ok(Ways { in_line: true, ..pool_only }));
         let err = Ways::parse("game-thread,inline").unwrap_err();
         assert!(err.contains("unknown way 'inline'"), "{err}");
+    }
+
+    #[test]
+    fn a_call_runs_right_here_only_on_a_game_thread() {
+        assert!(matches!(choose(None), Way::Pool));
+        GAME_THREAD.set(true);
+        assert!(matches!(choose(None), Way::Here));
+        GAME_THREAD.set(false);
     }
 }
