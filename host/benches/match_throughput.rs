@@ -1,5 +1,5 @@
 //! Games per second for each game with its fast bots: through the full host path (async
-//! referee, each game on one plugin thread, transcript, records) at concurrency 1 and 2,
+//! referee, each game on one game thread, transcript, records) at concurrency 1 and 2,
 //! against the same plugin game and agents driven by a plain synchronous loop in this process.
 //! The ratio is the host's overhead. Run: `cargo bench -p yomi --bench match_throughput` (after
 //! `cargo build --release`). Each measurement plays `YOMI_BENCH_GAMES` games (default 200), or

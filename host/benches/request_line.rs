@@ -1,7 +1,7 @@
 //! The server's own work for one request line, without the network: parse the line, apply the
 //! operation, serialize the reply — `ping` against `agent.act` on the example `rps` bot, whose
 //! difference is what an `agent.act` costs beyond any request. The bot runs in line (as on a
-//! tournament's plugin thread), so the rows measure CPU, not the hand-over to a lane.
+//! tournament's game thread), so the rows measure CPU, not the hand-over to a lane.
 //!
 //! Needs the plugin library built: `cargo build --release --workspace`, then
 //! `cargo bench -p yomi --bench request_line`.
@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use tokio::sync::mpsc::Receiver;
 use yomi_host::ops::handle_line;
-use yomi_host::runtime::blocking::on_plugin_thread;
 use yomi_host::runtime::config::{ServeConfig, Shared};
+use yomi_host::runtime::executor::on_game_thread;
 use yomi_host::runtime::outbox::Outbox;
 use yomi_host::runtime::registry::Registry;
 use yomi_host::session::Session;
@@ -63,7 +63,7 @@ fn bench(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter_custom(|iters| {
                 let connection = state.take().expect("the connection is back");
-                let work = on_plugin_thread(async move {
+                let work = on_game_thread(async move {
                     Ok::<_, yomi_protocol::ErrorInfo>(answer(connection, line, iters).await)
                 });
                 let (connection, elapsed) = runtime.block_on(work).unwrap();

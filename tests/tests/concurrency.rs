@@ -1,10 +1,11 @@
 //! Many TCP clients at once: each session is answered on its own, and a request that never ends
 //! on one connection does not stall the others.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use serde_json::json;
-use yomi_e2e::{install_misbehave, rps_turn, temp_dir, with_agent, Server};
+use serde_json::{json, Value};
+use yomi_e2e::{install_misbehave, rps_turn, temp_dir, with_agent, Conn, Server};
 
 /// Clients stuck on a bot that never answers do not hold up anyone else. There are more stuck
 /// clients than the server has reactor threads (one per core), so this also shows that plugin calls
@@ -66,7 +67,7 @@ fn quick_bots_that_turn_to_hang_stall_no_one() {
     let mut server = Server::tcp_with_dir(dir.path());
     let reactor_threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     let quick_answers = 200;
-    // Connected first, so that no connection is the server's only client.
+    // Connected first, before any bot hangs.
     let mut other = server.connect();
     other.ok("agent.new", json!({"bot": "example/rps", "preset": "reader"}));
     let mut turned: Vec<_> = (0..reactor_threads + 2)
@@ -103,6 +104,98 @@ fn quick_bots_that_turn_to_hang_stall_no_one() {
     server.terminate();
     let status = server.wait_exit(Duration::from_secs(20));
     assert!(status.success(), "exit status {status}; log:\n{}", server.log());
+}
+
+/// How long another client may wait for one reply while a bot hangs: far beyond any round trip,
+/// far short of the hang.
+const STALL: Duration = Duration::from_secs(5);
+
+/// One request that must succeed within [`STALL`]; its `result`.
+fn answered(conn: &mut Conn, op: &str, mut request: Value) -> Value {
+    let id = conn.next_id();
+    request["id"] = json!(id);
+    request["op"] = json!(op);
+    conn.send(&request);
+    let reply = conn.recv_within(STALL).unwrap_or_else(|| {
+        panic!("`{op}` not answered within {STALL:?}: a hung bot stalls others")
+    });
+    assert_eq!(reply["id"], json!(id), "{reply}");
+    assert_eq!(reply["ok"], json!(true), "{reply}");
+    reply["result"].clone()
+}
+
+/// A bot quick for many calls (so they run in line, on a reactor thread) hangs for good on one
+/// connection, while three other clients are `busy` sending `ping` and `agent.act` or idle until
+/// it hangs: each of them is still answered, one reply after another, for a second after.
+fn one_quick_bot_hangs(busy: bool) {
+    let dir = temp_dir();
+    let lib = install_misbehave(dir.path());
+    let server = Server::tcp_with_dir(dir.path());
+    let quick_answers = 200;
+    let mut hung = server.connect();
+    hung.ok("plugin.load", json!({"path": lib}));
+    let options = json!({"hang_after": quick_answers});
+    let agent = hung.ok("agent.new", json!({"bot": "misbehave", "options": options}))["agent"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let others: Vec<Conn> = (0..3)
+        .map(|_| {
+            let mut conn = server.connect();
+            conn.ok("agent.new", json!({"bot": "example/rps", "preset": "reader"}));
+            conn
+        })
+        .collect();
+    let (hanging, done) = (AtomicBool::new(false), AtomicBool::new(false));
+    std::thread::scope(|scope| {
+        for mut conn in others {
+            let (hanging, done) = (&hanging, &done);
+            scope.spawn(move || {
+                let mut served_since_the_hang = 0;
+                while !done.load(Ordering::SeqCst) {
+                    let hung_now = hanging.load(Ordering::SeqCst);
+                    if !busy && !hung_now {
+                        std::thread::sleep(Duration::from_millis(1));
+                        continue;
+                    }
+                    assert_eq!(answered(&mut conn, "ping", json!({})), json!({"pong": true}));
+                    let act =
+                        answered(&mut conn, "agent.act", with_agent("a1", rps_turn("rock", false)));
+                    assert_eq!(act["action"], json!("paper"));
+                    served_since_the_hang += usize::from(hung_now);
+                }
+                assert!(
+                    served_since_the_hang >= 5,
+                    "{served_since_the_hang} round trips after the hang"
+                );
+            });
+        }
+        for _ in 0..quick_answers {
+            let act = with_agent(&agent, rps_turn("rock", false));
+            assert_eq!(hung.ok("agent.act", act)["action"], json!("rock"));
+        }
+        let id = hung.next_id();
+        hung.send(&json!({"id": id, "op": "agent.act", "agent": agent, "observation": {}, "legal": ["rock"]}));
+        if !busy {
+            // Time for the server's other threads to go idle, as they would between clients.
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        hanging.store(true, Ordering::SeqCst);
+        std::thread::sleep(Duration::from_secs(1));
+        done.store(true, Ordering::SeqCst);
+    });
+    server.connect().assert_alive();
+    assert!(hung.recv_within(Duration::from_millis(20)).is_none(), "the hung bot answered");
+}
+
+#[test]
+fn a_quick_bot_that_hangs_stalls_no_busy_client() {
+    one_quick_bot_hangs(true);
+}
+
+#[test]
+fn a_quick_bot_that_hangs_stalls_no_idle_client() {
+    one_quick_bot_hangs(false);
 }
 
 /// Dropping an agent runs the bot's destructor, which is plugin code too: one that never returns

@@ -1,5 +1,5 @@
 //! An agent living in a plugin loaded into this process, called off the reactor (see
-//! `runtime::blocking`).
+//! `runtime::executor`).
 
 use async_trait::async_trait;
 use serde::de::DeserializeOwned;
@@ -11,13 +11,13 @@ use yomi_plugin::GameOver;
 use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
 use super::{read_act_text, AgentHandle};
-use crate::runtime::blocking::BlockingHandle;
+use crate::runtime::executor;
 use crate::runtime::metrics::{self, PluginCalls};
 use crate::runtime::registry::BotRef;
 
 /// An agent living in a plugin loaded into this process.
 pub struct InProcessAgent {
-    handle: BlockingHandle,
+    handle: executor::Handle,
     calls: PluginCalls,
 }
 
@@ -28,7 +28,7 @@ impl InProcessAgent {
         context: AgentContext,
     ) -> Result<InProcessAgent, ErrorInfo> {
         let request = Open::Agent { bot: bot.info.name.clone(), options, context };
-        let handle = BlockingHandle::open(bot.plugin.clone(), request).await?;
+        let handle = executor::Handle::open(bot.plugin.clone(), request).await?;
         Ok(InProcessAgent { handle, calls: metrics::plugin_calls(&bot.qualified()) })
     }
 

@@ -1,5 +1,5 @@
 //! A game (referee) instance living in its plugin, called off the reactor (see
-//! `runtime::blocking`).
+//! `runtime::executor`).
 
 use async_trait::async_trait;
 use serde::de::DeserializeOwned;
@@ -7,12 +7,12 @@ use serde_json::Value;
 use yomi_plugin::call::{Apply, Call, DefaultAction, Open};
 use yomi_protocol::{Decision, ErrorInfo, GameOutcome, Options};
 
-use crate::runtime::blocking::BlockingHandle;
+use crate::runtime::executor;
 use crate::runtime::registry::GameRef;
 
 /// A game in progress.
 pub struct HostedGame {
-    handle: BlockingHandle,
+    handle: executor::Handle,
 }
 
 impl HostedGame {
@@ -22,7 +22,7 @@ impl HostedGame {
         seed: u64,
     ) -> Result<HostedGame, ErrorInfo> {
         let request = Open::Game { game: game.info.name.clone(), options, seed };
-        Ok(HostedGame { handle: BlockingHandle::open(game.plugin.clone(), request).await? })
+        Ok(HostedGame { handle: executor::Handle::open(game.plugin.clone(), request).await? })
     }
 
     async fn invoke<T: DeserializeOwned + Send + 'static>(

@@ -1,14 +1,14 @@
-//! Runtime helpers every upper layer uses: the loaded plugins ([`registry`]), calling plugin code
-//! off the reactor ([`blocking`]), a client's outgoing queue ([`outbox`]), the settings shared
-//! by every connection ([`config`]), its limits and timeouts ([`limits`]), what one request may
-//! cost ([`costs`]), and the Prometheus metrics ([`metrics`]).
+//! Runtime helpers every upper layer uses: the loaded plugins ([`registry`]), where each plugin
+//! call runs ([`executor`]), other blocking work off the reactor ([`blocking`]), a client's
+//! outgoing queue ([`outbox`]), the settings shared by every connection ([`config`]), its limits
+//! and timeouts ([`limits`]), what one request may cost ([`costs`]), and the Prometheus metrics
+//! ([`metrics`]).
 
 pub mod auth;
 pub mod blocking;
 pub mod config;
 pub mod costs;
-pub mod in_line;
-pub mod lanes;
+pub mod executor;
 pub mod limits;
 pub mod metrics;
 pub mod outbox;

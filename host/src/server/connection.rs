@@ -19,7 +19,7 @@ use super::input::{Frames, Input, Next};
 use crate::ops;
 use crate::runtime::auth::{Access, Role};
 use crate::runtime::config::Shared;
-use crate::runtime::in_line;
+use crate::runtime::executor;
 use crate::runtime::limits::{Limits, OUTBOX_LINES};
 use crate::runtime::outbox::{Outbox, Queue};
 use crate::session::Session;
@@ -95,8 +95,7 @@ pub async fn serve_frames<F, D, Fut>(
     // A client without a token gets a short while to give one, so strangers hold no slot.
     let handshake = Limits::enabled(limits.handshake_timeout).filter(|_| client.remote);
     let handshake_end = handshake.map(|limit| Instant::now() + limit);
-    let _client = in_line::Client::connected();
-    let in_line_limit = in_line::limit();
+    let calls = executor::Client::connected();
     // Whether the connection has waited for input since it last woke another task (spawning its
     // writer, queueing a reply): only then may a request's quick plugin calls run in line.
     let mut waited = false;
@@ -129,7 +128,7 @@ pub async fn serve_frames<F, D, Fut>(
             }
             Next::Line(Line::Text(text)) => {
                 let work = pin!(ops::handle_line(&mut session, &text));
-                let work = in_line::first_poll(std::mem::take(&mut waited), in_line_limit, work);
+                let work = calls.request(std::mem::take(&mut waited), work);
                 tokio::select! {
                     reply = work => match reply {
                         Some(reply) => reply,

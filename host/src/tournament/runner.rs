@@ -18,7 +18,8 @@ use super::store::{GameRow, Store};
 use crate::matches::referee::GameRecord;
 use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch};
 use crate::matches::seat::{SeatEnv, SeatPlan, SeatSpec};
-use crate::runtime::blocking::{blocking, on_plugin_thread};
+use crate::runtime::blocking::blocking;
+use crate::runtime::executor::on_game_thread;
 use crate::runtime::registry::{GameRef, Registry};
 
 /// A checked tournament, ready to run.
@@ -311,7 +312,7 @@ impl Todo {
 /// Starts one player per unit of concurrency; each takes the next game of `todo` until none is
 /// left, `stop` is set, a game fails, or nobody receives the results any more. A player runs
 /// game after game without waiting for the results to be committed. Without a decision deadline a
-/// player runs whole on one plugin thread, its calls in line (`runtime::blocking::on_plugin_thread`):
+/// player runs whole on one game thread, its calls made right there (`runtime::executor`):
 /// no hand-over between threads per call or per game; with a deadline each call is handed over on
 /// its own, so the deadline can cut it short.
 fn start_players(
@@ -326,7 +327,7 @@ fn start_players(
         let player =
             play_games(t.clone(), todo.clone(), env.clone(), stop.clone(), results.clone());
         match t.spec.policy.deadline() {
-            None => drop(tokio::spawn(on_plugin_thread(player))),
+            None => drop(tokio::spawn(on_game_thread(player))),
             Some(_) => drop(tokio::spawn(player)),
         }
     }

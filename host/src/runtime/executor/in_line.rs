@@ -1,17 +1,15 @@
 //! Quick plugin calls run in line, on the reactor thread whose request asked for them.
 //!
-//! Handing a call to a lane and its answer back costs two wake-ups across threads, which on a
-//! virtual machine is more than a small bot's whole call (BENCHMARKS.md, "Quick calls in line").
-//! A call runs in line only when all of these hold:
-//! - its handle has been quick lately (its [`Pace`]): a bot that thinks stays on the lanes, and
-//!   one that turns slow goes back to them after one slow call;
+//! Handing a call to the blocking pool and its answer back costs two wake-ups across threads,
+//! which on a virtual machine is more than a small bot's whole call (BENCHMARKS.md, "Quick calls
+//! in line"). A call runs in line only when all of these hold:
+//! - its handle has been quick lately (its [`Pace`]): a bot that thinks stays on the pool, and
+//!   one that turns slow goes back to it after one slow call;
 //! - all but one of the runtime's reactor threads are free of such calls: one is always left to
 //!   poll the I/O driver and run every other task, even when a quick bot hangs in line for good;
 //! - the call is made during the first poll of a client's request, before which the connection
 //!   had nothing to read (so the request has woken no task into this thread's own run slot,
-//!   where no other thread could take it while the bot runs);
-//! - more than one client is connected: a lone client is answered sooner through a lane, whose
-//!   look for the next call keeps the processors from idling between its requests.
+//!   where no other thread could take it while the bot runs).
 //!
 //! A reactor thread held in line does not poll the I/O driver, and the free one may be asleep,
 //! waiting to be told of work: a watchdog thread spawns an empty task on the runtime once a call
@@ -78,8 +76,6 @@ const WATCH: Duration = Duration::from_millis(100);
 static IN_LINE: AtomicUsize = AtomicUsize::new(0);
 /// Calls started in line so far: the watchdog tells a call that spans a tick from a new one.
 static STARTED: AtomicUsize = AtomicUsize::new(0);
-/// Clients connected now.
-static CLIENTS: AtomicUsize = AtomicUsize::new(0);
 
 thread_local! {
     /// While a request's first poll runs on this thread: how many calls may run in line at once
@@ -87,32 +83,33 @@ thread_local! {
     static ALLOWED: Cell<usize> = const { Cell::new(0) };
 }
 
-/// A connected client, counted until dropped.
-pub struct Client(());
+/// A connected client, whose requests are scoped by [`Client::request`].
+pub struct Client {
+    /// How many calls may run in line at once on the client's runtime: all of its reactor
+    /// threads but one (none on a runtime with one thread, or outside a runtime).
+    limit: usize,
+}
 
 impl Client {
+    /// A client of the current runtime, which becomes the one the watchdog wakes.
     pub fn connected() -> Client {
-        CLIENTS.fetch_add(1, Ordering::Relaxed);
-        Client(())
+        let Ok(runtime) = Handle::try_current() else { return Client { limit: 0 } };
+        let limit = runtime.metrics().num_workers() - 1;
+        if limit > 0 {
+            watchdog().runtime.lock().unwrap_or_else(|p| p.into_inner()).replace(runtime);
+        }
+        Client { limit }
     }
-}
 
-impl Drop for Client {
-    fn drop(&mut self) {
-        CLIENTS.fetch_sub(1, Ordering::Relaxed);
+    /// The scope of one request's `work`: its first poll may run quick calls in line when
+    /// `fresh` (the connection had nothing to read before this request, see the module doc).
+    pub fn request<'a, F: Future + ?Sized>(
+        &self,
+        fresh: bool,
+        work: Pin<&'a mut F>,
+    ) -> Request<'a, F> {
+        Request { work, allowed: if fresh { self.limit } else { 0 } }
     }
-}
-
-/// How many calls may run in line at once on the current runtime: all of its reactor threads
-/// but one (none on a runtime with one thread, or outside a runtime). The runtime is the one
-/// the watchdog wakes.
-pub fn limit() -> usize {
-    let Ok(runtime) = Handle::try_current() else { return 0 };
-    let limit = runtime.metrics().num_workers() - 1;
-    if limit > 0 {
-        watchdog().runtime.lock().unwrap_or_else(|p| p.into_inner()).replace(runtime);
-    }
-    limit
 }
 
 /// The thread that keeps a runtime's I/O going while a call holds one of its threads in line.
@@ -180,24 +177,14 @@ impl Watchdog {
     }
 }
 
-/// A request's work whose first poll may run quick calls in line, when `fresh` (the connection
-/// had nothing to read before this request, see the module doc), at most `limit` at once.
-pub fn first_poll<F: Future + ?Sized>(
-    fresh: bool,
-    limit: usize,
-    work: Pin<&mut F>,
-) -> FirstPoll<'_, F> {
-    FirstPoll { work, allowed: if fresh { limit } else { 0 } }
-}
-
-/// See [`first_poll`].
-pub struct FirstPoll<'a, F: ?Sized> {
+/// One request's work, scoped by [`Client::request`].
+pub struct Request<'a, F: ?Sized> {
     work: Pin<&'a mut F>,
     /// Calls allowed in line during the next poll; 0 after the first.
     allowed: usize,
 }
 
-impl<F: Future + ?Sized> Future for FirstPoll<'_, F> {
+impl<F: Future + ?Sized> Future for Request<'_, F> {
     type Output = F::Output;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
@@ -209,32 +196,46 @@ impl<F: Future + ?Sized> Future for FirstPoll<'_, F> {
     }
 }
 
-/// Runs the plugin call `f` here, in line, if the rules in the module doc allow it for a handle
-/// of pace `pace`; `None` (`f` not run, or it declined by returning `None`) means it goes to a
-/// lane. A host-side panic in `f` is an internal error, as on a lane.
-pub fn run<T>(
-    pace: &Pace,
-    f: impl FnOnce() -> Option<Result<T, ErrorInfo>>,
-) -> Option<Result<T, ErrorInfo>> {
+/// A place in line for one call of a handle of pace `pace`, if the rules in the module doc
+/// allow it now. Dropped unused (the handle was busy), it counts nothing.
+pub fn admit(pace: &Pace) -> Option<Slot> {
     let limit = ALLOWED.get();
-    if limit == 0 || CLIENTS.load(Ordering::Relaxed) < 2 || !pace.is_quick() {
+    if limit == 0 || !pace.is_quick() {
         return None;
     }
     if IN_LINE.fetch_add(1, Ordering::SeqCst) >= limit {
         IN_LINE.fetch_sub(1, Ordering::SeqCst);
         return None;
     }
-    STARTED.fetch_add(1, Ordering::SeqCst);
-    watchdog().wake();
-    let started = Instant::now();
-    let result = catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
-        Some(Err(ErrorInfo::new(ErrorCode::Internal, "plugin call did not finish: it panicked")))
-    });
-    IN_LINE.fetch_sub(1, Ordering::SeqCst);
-    if result.is_some() {
+    Some(Slot(()))
+}
+
+/// A call's place in line, held from [`admit`] until the call ends.
+pub struct Slot(());
+
+impl Slot {
+    /// Runs the plugin call `f` here, in line, and counts its time in `pace`. A host-side panic
+    /// in `f` is an internal error, as on the pool.
+    pub fn run<T>(
+        self,
+        pace: &Pace,
+        f: impl FnOnce() -> Result<T, ErrorInfo>,
+    ) -> Result<T, ErrorInfo> {
+        STARTED.fetch_add(1, Ordering::SeqCst);
+        watchdog().wake();
+        let started = Instant::now();
+        let result = catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
+            Err(ErrorInfo::new(ErrorCode::Internal, "plugin call did not finish: it panicked"))
+        });
         pace.record(started.elapsed());
+        result
     }
-    result
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        IN_LINE.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 #[cfg(test)]
@@ -272,10 +273,10 @@ mod tests {
         assert!(!pace.is_quick());
     }
 
-    /// Polls `work` once as a fresh request's first poll, allowing `limit` calls in line.
-    fn first_poll_of<T>(fresh: bool, limit: usize, work: impl FnOnce() -> T) -> T {
+    /// Polls `work` once as the first poll of a request of `client`.
+    fn first_poll_of<T>(client: &Client, fresh: bool, work: impl FnOnce() -> T) -> T {
         let work = std::pin::pin!(async move { work() });
-        let mut polled = std::pin::pin!(first_poll(fresh, limit, work));
+        let mut polled = std::pin::pin!(client.request(fresh, work));
         let mut cx = Context::from_waker(futures_util::task::noop_waker_ref());
         match polled.as_mut().poll(&mut cx) {
             Poll::Ready(value) => value,
@@ -283,33 +284,40 @@ mod tests {
         }
     }
 
+    /// Runs a call in line if admitted: the thread it ran on.
+    fn in_line(pace: &Pace) -> Option<Result<std::thread::ThreadId, ErrorInfo>> {
+        admit(pace).map(|slot| slot.run(pace, || Ok(std::thread::current().id())))
+    }
+
     /// Every rule in one test: the counters are the process's, so tests of them must not run
     /// side by side.
     #[test]
     fn a_call_runs_in_line_only_when_every_rule_allows() {
         let quick = quick_pace();
-        let here = || Some(Ok(std::thread::current().id()));
-        let _one = Client::connected();
-        assert!(first_poll_of(true, 1, || run(&quick, here)).is_none(), "a lone client");
-        let _two = Client::connected();
-        let ran = first_poll_of(true, 1, || run(&quick, here));
+        let client = Client { limit: 1 };
+        let ran = first_poll_of(&client, true, || in_line(&quick));
         assert_eq!(ran.unwrap().unwrap(), std::thread::current().id());
-        assert!(first_poll_of(false, 1, || run(&quick, here)).is_none(), "not fresh");
-        assert!(first_poll_of(true, 0, || run(&quick, here)).is_none(), "one reactor thread");
-        assert!(run(&quick, here).is_none(), "outside a request's first poll");
-        assert!(first_poll_of(true, 1, || run(&Pace::default(), here)).is_none(), "not quick");
-        // All but one reactor thread in line already: the next call goes to a lane.
-        let nested = first_poll_of(true, 1, || {
-            run(&quick, || Some(Ok(first_poll_of(true, 1, || run(&quick, here)).is_none())))
+        assert!(first_poll_of(&client, false, || in_line(&quick)).is_none(), "not fresh");
+        let single_thread = Client { limit: 0 };
+        assert!(first_poll_of(&single_thread, true, || in_line(&quick)).is_none(), "one thread");
+        assert!(in_line(&quick).is_none(), "outside a request's first poll");
+        assert!(first_poll_of(&client, true, || in_line(&Pace::default())).is_none(), "not quick");
+        // All but one reactor thread in line already: the next call goes to the pool.
+        let nested = first_poll_of(&client, true, || {
+            let slot = admit(&quick).expect("the first call goes in line");
+            slot.run(&quick, || Ok(first_poll_of(&client, true, || in_line(&quick)).is_none()))
         });
-        assert!(nested.unwrap().unwrap(), "only one call in line at once with a limit of one");
-        // A call that declines (its handle is busy) goes to a lane too, and counts nothing.
-        assert!(first_poll_of(true, 1, || run(&quick, || None::<Result<(), _>>)).is_none());
+        assert!(nested.unwrap(), "only one call in line at once with a limit of one");
+        // A place given back unused (the handle was busy) counts nothing.
+        first_poll_of(&client, true, || drop(admit(&quick).expect("admitted")));
+        assert_eq!(IN_LINE.load(Ordering::SeqCst), 0);
         // A host-side panic is an internal error, and frees the place in line.
-        let panicked = first_poll_of(true, 1, || {
-            run(&quick, || -> Option<Result<(), _>> { panic!("a host bug") })
+        let panicked = first_poll_of(&client, true, || {
+            admit(&quick)
+                .expect("admitted")
+                .run(&quick, || -> Result<(), _> { panic!("a host bug") })
         });
-        assert_eq!(panicked.unwrap().unwrap_err().code, ErrorCode::Internal);
+        assert_eq!(panicked.unwrap_err().code, ErrorCode::Internal);
         assert_eq!(IN_LINE.load(Ordering::SeqCst), 0);
     }
 }
