@@ -5,12 +5,14 @@ pub mod agents;
 pub mod matches;
 pub mod meta;
 pub mod plugins;
+pub mod schema;
 pub mod tournaments;
 
+use serde::Serialize;
 use serde_json::Value;
 use yomi_protocol::{ErrorCode, ErrorInfo, Op, Reply, Request, OPERATIONS};
 
-use crate::runtime::auth::{self, Role};
+use crate::runtime::auth;
 use crate::runtime::metrics;
 use crate::session::Session;
 
@@ -55,8 +57,8 @@ pub async fn dispatch(
         ));
     };
     let role = match (session.role(), op) {
-        (_, Op::Hello) => return meta::hello(session, request.params()?).map(Some),
-        (_, Op::Ping) => return Ok(Some(meta::ping())),
+        (_, Op::Hello) => return to_result(meta::hello(session, request.params()?)?).map(Some),
+        (_, Op::Ping) => return to_result(meta::ping()).map(Some),
         (Some(role), _) => role,
         (None, _) => return Err(auth::token_needed(op.name())),
     };
@@ -67,39 +69,34 @@ pub async fn dispatch(
         session.check_background_room()?;
     }
     let id = request.id.clone();
-    let reply = match op {
+    match op {
         Op::Hello | Op::Ping => unreachable!("answered above"),
-        Op::Catalog => Ok(session.shared.registry.catalog()),
-        Op::AgentNew => agents::new(session, request.params()?).await,
-        Op::AgentConfigure => agents::configure(session, request.params()?).await,
-        Op::AgentSwap => agents::swap(session, request.params()?).await,
-        Op::AgentAct => agents::act(session, request.params()?).await,
-        Op::AgentObserve => agents::observe(session, request.params()?).await,
+        Op::Catalog => to_result(plugins::catalog(&session.shared.registry, role)),
+        Op::AgentNew => to_result(agents::new(session, request.params()?).await?),
+        Op::AgentConfigure => to_result(agents::configure(session, request.params()?).await?),
+        Op::AgentSwap => to_result(agents::swap(session, request.params()?).await?),
+        // Moved into its `Value`, not copied: the hot path of a game client.
+        Op::AgentAct => Ok(agents::act(session, request.params()?).await?.into()),
+        Op::AgentObserve => to_result(agents::observe(session, request.params()?).await?),
         Op::AgentCall => agents::call(session, request.params()?).await,
-        Op::AgentDrop => agents::drop(session, request.params()?),
-        Op::AgentList => Ok(agents::list(session)),
-        Op::PluginList => Ok(without_paths(plugins::list(session), role)),
-        Op::PluginLoad => plugins::load(session, request.params()?).await,
+        Op::AgentDrop => to_result(agents::drop(session, request.params()?)?),
+        Op::AgentList => to_result(agents::list(session)),
+        Op::PluginList => to_result(plugins::list(session, role)),
+        Op::PluginLoad => to_result(plugins::load(session, request.params()?).await?),
         Op::MatchRun => return matches::run(session, id, request.params()?).map(|_| None),
-        Op::MatchMove => matches::play_move(session, request.params()?),
-        Op::MatchReplay => matches::replay(session, request.params()?).await,
+        Op::MatchMove => to_result(matches::play_move(session, request.params()?)?),
+        Op::MatchReplay => to_result(matches::replay(session, request.params()?).await?),
         Op::TournamentRun => {
             return tournaments::run(session, id, request.params()?).await.map(|_| None)
         }
-        Op::TournamentList => tournaments::list(session).await,
-    };
-    reply.map(Some)
+        Op::TournamentList => to_result(tournaments::list(session).await?),
+    }
+    .map(Some)
 }
 
-/// A plugin list as `role` may see it: library paths (where the server's files are) are for
-/// operators only.
-fn without_paths(mut list: Value, role: Role) -> Value {
-    if role == Role::Player {
-        for plugin in list.as_array_mut().into_iter().flatten() {
-            if let Some(fields) = plugin.as_object_mut() {
-                fields.remove("path");
-            }
-        }
-    }
-    list
+/// A typed reply (its type is the operation's in `yomi_protocol::ops`) as its reply's `result`.
+/// Through a `Value`, whose keys are in order: the bytes clients have always been sent.
+pub fn to_result(reply: impl Serialize) -> Result<Value, ErrorInfo> {
+    serde_json::to_value(reply)
+        .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("a reply did not serialize: {e}")))
 }
