@@ -13,18 +13,20 @@ use schemars::{JsonSchema, SchemaGenerator};
 use serde_json::{json, Map, Value};
 
 use crate::error::ALL_CODES;
-use crate::ops::shapes;
+use crate::ops::{shapes, Specs};
 use crate::PROTOCOL_VERSION;
 
-/// The protocol's schema, with the match and tournament specs that `match.run` and
+/// The protocol's schema, with the match and tournament specs of `S` that `match.run` and
 /// `tournament.run` carry.
-pub fn document<MatchSpec: JsonSchema, TournamentSpec: JsonSchema>() -> Value {
+pub fn document<S: Specs>() -> Value
+where
+    S::Match: JsonSchema,
+    S::Tournament: JsonSchema,
+{
     let mut params = generator("params", true);
     let mut results = generator("results", false);
     let mut operations = Map::new();
-    for (name, params_schema, result) in
-        shapes::<MatchSpec, TournamentSpec>(&mut params, &mut results)
-    {
+    for (name, params_schema, result) in shapes::<S>(&mut params, &mut results) {
         operations.insert(name.into(), json!({"params": params_schema, "result": result}));
     }
     let envelope = json!({

@@ -5,6 +5,7 @@
 //! with the request's id comes when the match ends.
 
 use serde_json::{json, Value};
+use yomi_protocol::ops as wire;
 use yomi_protocol::ops::matches::{Move, Replay, Replayed, Run, Summary};
 use yomi_protocol::ops::meta::Done;
 use yomi_protocol::{ErrorInfo, RequestId};
@@ -80,7 +81,7 @@ pub fn run(session: &mut Session, id: RequestId, mut p: Run<MatchSpec>) -> Resul
         drop(events);
         let _ = forwarder.await;
         let PlayedMatch { result, log } = played?;
-        super::to_result(Summary {
+        super::reply::<wire::MatchRun>(Summary {
             match_id,
             game: result.game,
             seed: plan.spec.seed,

@@ -1,14 +1,23 @@
-//! The protocol's JSON Schema with this host's match and tournament specs: what `yomi schema`
-//! prints and `protocol/schema.json` holds (a test keeps the file current).
+//! This host's specs in the protocol's operation table, and the protocol's JSON Schema with them:
+//! what `yomi schema` prints and `protocol/schema.json` holds (a test keeps the file current).
 
 use serde_json::Value;
+use yomi_protocol::ops::Specs;
 
 use crate::matches::runner::MatchSpec;
 use crate::tournament::schedule::TournamentSpec;
 
+/// The match and tournament specs `match.run` and `tournament.run` carry here.
+pub struct HostSpecs;
+
+impl Specs for HostSpecs {
+    type Match = MatchSpec;
+    type Tournament = TournamentSpec;
+}
+
 /// The schema document (see `yomi_protocol::schema`).
 pub fn document() -> Value {
-    yomi_protocol::schema::document::<MatchSpec, TournamentSpec>()
+    yomi_protocol::schema::document::<HostSpecs>()
 }
 
 /// The document as `yomi schema` prints it and the repository keeps it: pretty, one final newline.

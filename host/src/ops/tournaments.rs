@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use serde_json::json;
+use yomi_protocol::ops as wire;
 use yomi_protocol::ops::tournaments::{Listed, Run};
 use yomi_protocol::{ErrorCode, ErrorInfo, RequestId};
 
@@ -79,7 +80,7 @@ pub async fn run(
             let progress = json!({"id": tid, "games": games, "total": total});
             outbox.try_event("tournament.progress", progress);
         });
-        super::to_result(summary.await?)
+        super::reply::<wire::TournamentRun>(summary.await?)
     });
     Ok(())
 }

@@ -6,9 +6,13 @@
 //! another; the host's dispatch matches on [`Op`] exhaustively, so a new row does not compile
 //! until the host answers it. PROTOCOL.md ("Adding an operation") has the whole recipe.
 //!
+//! Each row also makes a marker type of the variant's name implementing [`Operation`], which a
+//! host's dispatch names to read the parameters and type the reply: a handler that takes or
+//! returns other types than the row's does not compile, so the schema cannot drift from what the
+//! host reads and writes.
+//!
 //! `match.run` and `tournament.run` carry a match or tournament spec that the host's runners
-//! define; their rows name it as `MatchSpec` and `TournamentSpec`, which the schema's caller
-//! supplies.
+//! define; their rows name them through [`Specs`], which the host implements.
 
 pub mod agents;
 pub mod matches;
@@ -19,14 +23,45 @@ pub mod tournaments;
 use schemars::{JsonSchema, SchemaGenerator};
 use serde_json::Value;
 
-/// Declares [`Op`], its wire names, [`OPERATIONS`] and [`shapes`] from one table of
-/// `Variant => "name": Params => Reply` rows.
+/// The match and tournament specs a host's `match.run` and `tournament.run` carry.
+pub trait Specs {
+    /// A match: game, seats, games, policy.
+    type Match;
+    /// A tournament: game, bots, format, games per pair ...
+    type Tournament;
+}
+
+/// One operation's types, as the table gives them, for a host with specs `S`.
+pub trait Operation<S: Specs> {
+    /// The operation.
+    const OP: Op;
+    /// Its parameters, borrowing from the request's text where they can.
+    type Params<'a>;
+    /// Its reply's `result`.
+    type Reply;
+}
+
+/// Declares [`Op`], its wire names, [`OPERATIONS`], a marker type implementing [`Operation`]
+/// per operation and [`shapes`] from one table of `Variant => "name": Params => Reply` rows
+/// (where `'a` is the request's lifetime and `S` the host's [`Specs`]).
 macro_rules! operations {
     ($($variant:ident => $name:literal: $params:ty => $reply:ty,)*) => {
+        $(
+            #[doc = concat!("`", $name, "` (see [`Operation`]).")]
+            #[derive(Debug, Clone, Copy)]
+            pub struct $variant;
+
+            impl<S: Specs> Operation<S> for $variant {
+                const OP: Op = Op::$variant;
+                type Params<'a> = $params;
+                type Reply = $reply;
+            }
+        )*
+
         /// One protocol operation.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum Op {
-            $(#[doc = concat!("`", $name, "`: parameters [`", stringify!($params), "`], reply [`", stringify!($reply), "`].")] $variant,)*
+            $(#[doc = concat!("`", $name, "`: see [`", stringify!($variant), "`](struct@", stringify!($variant), ").")] $variant,)*
         }
 
         /// Every operation's wire name, in the order `hello` lists them.
@@ -54,11 +89,19 @@ macro_rules! operations {
 
         /// Every operation's name with the schemas of its parameters (from `params`, read as the
         /// host reads them) and of its reply (from `replies`, as the host writes them).
-        pub fn shapes<MatchSpec: JsonSchema, TournamentSpec: JsonSchema>(
+        pub fn shapes<S: Specs>(
             params: &mut SchemaGenerator,
             replies: &mut SchemaGenerator,
-        ) -> Vec<(&'static str, Value, Value)> {
-            vec![$(($name, params.subschema_for::<$params>().to_value(), replies.subschema_for::<$reply>().to_value()),)*]
+        ) -> Vec<(&'static str, Value, Value)>
+        where
+            S::Match: JsonSchema,
+            S::Tournament: JsonSchema,
+        {
+            vec![$((
+                $name,
+                params.subschema_for::<<$variant as Operation<S>>::Params<'static>>().to_value(),
+                replies.subschema_for::<<$variant as Operation<S>>::Reply>().to_value(),
+            ),)*]
         }
     };
 }
@@ -70,17 +113,17 @@ operations! {
     AgentNew => "agent.new": agents::New => agents::Agent,
     AgentConfigure => "agent.configure": agents::Configure => agents::Agent,
     AgentSwap => "agent.swap": agents::Swap => agents::Agent,
-    AgentAct => "agent.act": agents::Act<'static> => crate::game::ActReply,
+    AgentAct => "agent.act": agents::Act<'a> => crate::game::ActReply,
     AgentObserve => "agent.observe": agents::Observe => meta::Done,
     AgentCall => "agent.call": agents::Call => Value,
     AgentDrop => "agent.drop": agents::Drop => agents::Dropped,
     AgentList => "agent.list": meta::NoParams => Vec<agents::Agent>,
     PluginList => "plugin.list": meta::NoParams => Vec<plugins::Plugin>,
     PluginLoad => "plugin.load": plugins::Load => plugins::Plugin,
-    MatchRun => "match.run": matches::Run<MatchSpec> => matches::Summary,
+    MatchRun => "match.run": matches::Run<S::Match> => matches::Summary,
     MatchMove => "match.move": matches::Move => meta::Done,
     MatchReplay => "match.replay": matches::Replay => matches::Replayed,
-    TournamentRun => "tournament.run": tournaments::Run<TournamentSpec> => tournaments::Summary,
+    TournamentRun => "tournament.run": tournaments::Run<S::Tournament> => tournaments::Summary,
     TournamentList => "tournament.list": meta::NoParams => Vec<tournaments::Listed>,
 }
 
