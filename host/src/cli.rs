@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 use yomi_plugin::CommandContext;
 
 use crate::cli_common::Common;
+use crate::runtime::auth::Role;
 use crate::runtime::config::{ServeConfig, Shared};
 use crate::server::connection::SHUTDOWN_GRACE;
 use crate::server::{http, listen};
@@ -45,6 +46,9 @@ pub enum Command {
     Tournament(crate::cli_play::TournamentArgs),
     /// Play a recorded transcript again and check it plays out identically.
     Replay(crate::cli_play::ReplayArgs),
+    /// Print the JSON Schema of the protocol: each operation's parameters and result, the
+    /// error codes (protocol/schema.json is this output).
+    Schema,
     /// Check that bots conform: legal, seeded play against random players in every seat, clear
     /// errors for bad input, configure taking effect, decision times: `yomi check stud/fuzzy`.
     Check(crate::cli_check::CheckArgs),
@@ -146,7 +150,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Serve(args) => serve(&cli.common, args),
         Command::Bots { json } => {
-            let catalog = cli.common.registry()?.catalog();
+            let catalog = crate::ops::plugins::catalog(&*cli.common.registry()?, Role::Operator);
+            let catalog = serde_json::to_value(catalog)?;
             if json {
                 outln!("{}", serde_json::to_string_pretty(&catalog)?)?;
             } else {
@@ -156,7 +161,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Plugins { json } => {
             let registry = cli.common.registry()?;
-            let list: Vec<_> = registry.list().iter().map(|p| p.describe()).collect();
+            let describe =
+                |p| serde_json::to_value(crate::ops::plugins::describe(p, Role::Operator));
+            let list =
+                registry.list().iter().map(|p| describe(p)).collect::<Result<Vec<_>, _>>()?;
             if json {
                 outln!("{}", serde_json::to_string_pretty(&list)?)?;
             } else {
@@ -168,6 +176,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Tournament(args) => crate::cli_play::tournament(&cli.common, args),
         Command::Replay(args) => crate::cli_play::replay(&cli.common, args),
         Command::Check(args) => crate::cli_check::check(&cli.common, args),
+        Command::Schema => {
+            out!("{}", crate::ops::schema::text())?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Worker { library } => {
             crate::agents::worker::serve_worker(&library).map(|_| ExitCode::SUCCESS)
         }

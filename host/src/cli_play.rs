@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
+use yomi_protocol::ops::tournaments::Summary;
 use yomi_protocol::Options;
 
 use crate::cli_common::Common;
@@ -328,11 +329,12 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_summary(summary: &Value, json: bool) -> std::io::Result<()> {
+fn print_summary(summary: &Summary, json: bool) -> std::io::Result<()> {
     if json {
-        outln!("{summary}")
+        // Through a `Value`, whose keys are in order: the output of earlier versions.
+        outln!("{}", serde_json::to_value(summary).expect("summaries serialize"))
     } else {
-        out!("{}", standings::render(summary))
+        out!("{}", standings::render(&summary.standings))
     }
 }
 
@@ -373,8 +375,8 @@ fn merge_shards(common: &Common, args: MergeArgs) -> anyhow::Result<ExitCode> {
         merge::merge(&*common.registry()?, shards, &out).map_err(|e| anyhow::anyhow!(e.message))?;
     eprintln!(
         "merged {} games of tournament {} into {}",
-        summary["games"],
-        summary["id"].as_str().unwrap_or(""),
+        summary.games,
+        summary.id,
         common.data_dir().display()
     );
     print_summary(&summary, args.json)?;

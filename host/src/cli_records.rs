@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use serde_json::Value;
+use yomi_protocol::ops::tournaments::Summary;
 
 use crate::cli_common::Common;
 use crate::tournament::runner::{self as tournaments, Tournament};
@@ -17,27 +17,21 @@ pub fn list(common: &Common, store: &Store, json: bool) -> anyhow::Result<String
     let mut list = tournaments::list(store).map_err(|e| anyhow::anyhow!(e.message))?;
     liveness::mark_interrupted(&mut list, &common.data_dir());
     if json {
-        return Ok(format!("{list}\n"));
+        return Ok(format!("{}\n", serde_json::to_value(&list)?));
     }
-    let rows = list.as_array().cloned().unwrap_or_default();
-    let width = rows.iter().map(|t| t["id"].as_str().unwrap_or("").len()).max().unwrap_or(0);
+    let width = list.iter().map(|t| t.id.len()).max().unwrap_or(0);
     let mut out = String::new();
-    for t in rows {
-        out.push_str(&format!(
-            "{:<width$}  {:<11} {:>6}/{:<6} {}\n",
-            t["id"].as_str().unwrap_or(""),
-            t["status"].as_str().unwrap_or(""),
-            t["games"],
-            t["total"],
-            t["game"].as_str().unwrap_or("")
-        ));
+    for t in list {
+        let game = t.game.unwrap_or_default();
+        let (id, status, games, total) = (t.id, t.status, t.games, t.total);
+        out.push_str(&format!("{id:<width$}  {status:<11} {games:>6}/{total:<6} {game}\n"));
     }
     Ok(out)
 }
 
 /// `--show ID`: the standings of a tournament in the records, from its stored games (all of
 /// them once it finished; those played so far while it runs or after it was interrupted).
-pub fn show(common: &Common, store: &Store, id: &str) -> anyhow::Result<Value> {
+pub fn show(common: &Common, store: &Store, id: &str) -> anyhow::Result<Summary> {
     let err = |e: yomi_protocol::ErrorInfo| anyhow::anyhow!(e.message);
     let Some(stored) = store.get(id).map_err(err)? else {
         anyhow::bail!("{}", not_in_records(common, id));

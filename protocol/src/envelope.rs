@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 
+use schemars::JsonSchema;
 use serde::de::value::MapDeserializer;
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
@@ -13,7 +14,7 @@ use crate::error::{ErrorCode, ErrorInfo};
 
 /// A request id as the client sent it: any JSON scalar except null, echoed verbatim in the reply
 /// so clients can use whatever correlation scheme they already have.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum RequestId {
     /// An id sent as a JSON number, echoed with its digits unchanged.
@@ -218,7 +219,7 @@ impl<'de> Visitor<'de> for KeyVisitor {
 }
 
 /// A reply to one request. `id` is `null` only when the request's id could not be read.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Reply {
     /// The request's id, so a client with many requests in flight can match the reply.
     pub id: Option<RequestId>,
@@ -246,7 +247,7 @@ impl Reply {
 
 /// An unsolicited message from the host (match progress, a seat's turn...). Events have no id;
 /// `event` names the kind and the other fields are its payload.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Event {
     /// The kind of event (`match.progress`, ...): what a client dispatches on.
     pub event: String,

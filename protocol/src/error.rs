@@ -1,9 +1,10 @@
 //! Stable error codes. Clients match on `code`; `message` is for people and may change.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Every error a reply can carry. The serialized names are stable API.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// The line is not valid JSON.
@@ -91,7 +92,7 @@ pub const ALL_CODES: &[(ErrorCode, &str)] = &[
 ];
 
 /// The error object of a failed reply.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error, JsonSchema)]
 #[error("{code:?}: {message}")]
 pub struct ErrorInfo {
     /// The stable, machine-readable kind of failure, which clients branch on.

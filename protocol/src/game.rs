@@ -1,11 +1,12 @@
 //! What crosses between a referee, the host and a playing agent.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// One seat's pending decision: what it sees and what it may do. The observation holds only what
 /// that seat is allowed to know.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Decision {
     /// The seat that must decide, counted from 0 in the order agents were seated.
     pub seat: usize,
@@ -17,7 +18,7 @@ pub struct Decision {
 }
 
 /// An agent's decision request.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ActRequest {
     /// What the agent's seat sees now, as in [`Decision::observation`].
     pub observation: Value,
@@ -29,7 +30,7 @@ pub struct ActRequest {
 }
 
 /// An agent's decision.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ActReply {
     /// The chosen action: one of the request's legal actions (or within a listed range).
     pub action: Value,
@@ -64,7 +65,7 @@ impl From<ActReply> for Value {
 
 /// The end of a game: a score per seat (higher is better; a win/loss game uses 1, 0.5, 0) and a
 /// game-specific summary (chips won, finishing order ...).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct GameOutcome {
     /// One score per seat, in seat order; higher is better.
     pub scores: Vec<f64>,

@@ -11,13 +11,16 @@
 
 pub mod envelope;
 pub mod error;
+pub mod failures;
 pub mod game;
 pub mod manifest;
 pub mod ops;
 pub mod options;
+pub mod schema;
 
 pub use envelope::{Event, Reply, Request, RequestId};
 pub use error::{ErrorCode, ErrorInfo};
+pub use failures::{FailureCounts, FailureKind};
 pub use game::{ActReply, ActRequest, Decision, GameOutcome};
 pub use manifest::{BotInfo, GameInfo, PluginManifest};
 pub use ops::{Op, OPERATIONS};

@@ -1,12 +1,13 @@
 //! What a plugin declares about itself: its games, its bots, their options and presets, and the
 //! command-line subcommands it adds to `yomi`.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::options::{OptionSpec, Preset};
 
 /// A plugin's self-description, returned once when the host loads it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct PluginManifest {
     /// Unique plugin name; also the prefix of qualified bot names (`plugin/bot`).
     pub name: String,
@@ -32,7 +33,7 @@ pub struct PluginManifest {
 }
 
 /// A game whose rules (the referee) the plugin carries.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct GameInfo {
     /// The game's name, unique across loaded plugins; what matches and bots refer to.
     pub name: String,
@@ -53,7 +54,7 @@ pub struct GameInfo {
 }
 
 /// A bot: a player of one or more games, a service (dice, roles), or both.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct BotInfo {
     /// The bot's name within its plugin; clients name it `plugin/bot`.
     pub name: String,
@@ -74,7 +75,7 @@ pub struct BotInfo {
 }
 
 /// A service method of a bot.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct MethodInfo {
     /// The method's name, as `agent.call`'s `method` gives it.
     pub name: String,
@@ -87,7 +88,7 @@ pub struct MethodInfo {
 }
 
 /// A CLI subcommand a plugin adds.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct CommandInfo {
     /// The subcommand's name: `yomi <plugin> <name>`.
     pub name: String,

@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -13,7 +14,7 @@ use serde_json::Value;
 pub type Options = BTreeMap<String, Value>;
 
 /// The type of an option and its constraints.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum OptionKind {
     /// `true` or `false`.
@@ -48,7 +49,7 @@ pub enum OptionKind {
 }
 
 /// One option of a bot or game.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct OptionSpec {
     /// The option's name, the key clients set it by.
     pub name: String,
@@ -176,7 +177,7 @@ fn range_text(min: Option<String>, max: Option<String>) -> String {
 }
 
 /// A named set of option values: a ready-made personality.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Preset {
     /// The preset's name, as clients give it (`bot:preset=name`).
     pub name: String,

@@ -40,14 +40,41 @@ const FAMILIES = new Map([
   [BotFailure, ["bot_error", "plugin_panic", "timeout", "crashed", "illegal_action"]],
   [ConnectionClosed, ["disconnected"]],
   [Refused, ["forbidden", "conflict", "plugin_load", "limit_exceeded", "unauthorized"]],
+  [YomiError, ["internal"]], // something failed inside the server: no family to act on
 ]);
-const BY_CODE = new Map([...FAMILIES].flatMap(([family, codes]) => codes.map((code) => [code, family])));
+/** Every error code this client knows (a test checks it against protocol/schema.json). */
+export const BY_CODE = new Map([...FAMILIES].flatMap(([family, codes]) => codes.map((code) => [code, family])));
 
 /** The error of a failed reply's `{code, message}`, of its code's family. */
 export function errorFor(code, message, id = null) {
   const Family = BY_CODE.get(code) ?? YomiError;
   return new Family(code, message, id);
 }
+
+/**
+ * The method of `Client` that sends each operation of the protocol (protocol/schema.json); a test
+ * fails when the schema has an operation this table lacks.
+ */
+export const OPERATION_METHODS = {
+  hello: "hello",
+  ping: "ping",
+  catalog: "catalog",
+  "agent.new": "newAgent",
+  "agent.configure": "configure",
+  "agent.swap": "swap",
+  "agent.act": "act",
+  "agent.observe": "observe",
+  "agent.call": "call",
+  "agent.drop": "drop",
+  "agent.list": "agents",
+  "plugin.list": "plugins",
+  "plugin.load": "loadPlugin",
+  "match.run": "runMatch",
+  "match.move": "move",
+  "match.replay": "replay",
+  "tournament.run": "tournament",
+  "tournament.list": "tournaments",
+};
 
 /** One protocol session. Replies are matched to requests by id; events go to `on` listeners. */
 export class Client {
@@ -129,7 +156,10 @@ export class Client {
     this.transport.close();
   }
 
-  hello(client = "yomi.js") { return this.request("hello", { protocol: 1, client }); }
+  /** `token` grants its role to this connection. */
+  hello(client = "yomi.js", { token, protocol = 1 } = {}) {
+    return this.request("hello", token === undefined ? { protocol, client } : { protocol, client, token });
+  }
   ping() { return this.request("ping"); }
   catalog() { return this.request("catalog"); }
   /** `options`: `{game, preset, options, seed, generation}`. */
@@ -147,11 +177,29 @@ export class Client {
   drop(agent) { return this.request("agent.drop", { agent }); }
   agents() { return this.request("agent.list"); }
   move(match, seat, action) { return this.request("match.move", { match, seat, action }); }
-  /** Runs a tournament; `onEvent` gets its `tournament.*` events while it runs. */
-  async tournament(params, onEvent = () => {}) {
+  /** Plays a match of bots (`spec`: `{game, seats, games, policy, game_options}`); resolves with its summary. */
+  runMatch(spec, { seed, transcript = false } = {}) {
+    return this.request("match.run", { ...spec, ...(seed === undefined ? {} : { seed }), transcript });
+  }
+  /**
+   * Plays a recorded transcript (JSON-lines text, as the file has it: lines parsed by JavaScript
+   * lose the digits of 64-bit seeds) again; resolves with `{identical, lines, divergence, ...}`.
+   */
+  replay(transcript) { return this.request("match.replay", { transcript }); }
+  /** The tournaments in the server's records (operators only). */
+  tournaments() { return this.request("tournament.list"); }
+  /** The loaded plugin builds, every generation. */
+  plugins() { return this.request("plugin.list"); }
+  /** Loads a plugin library from the server's plugin directories (operators only). */
+  loadPlugin(path) { return this.request("plugin.load", { path }); }
+  /**
+   * Runs a tournament (`spec`: `{game, bots, games_per_pair, format, ...}`, or `{resume: ID}`);
+   * `onEvent` gets its `tournament.*` events while it runs.
+   */
+  async tournament(spec, onEvent = () => {}) {
     const offs = ["tournament.started", "tournament.progress"].map((n) => this.on(n, onEvent));
     try {
-      return await this.request("tournament.run", params);
+      return await this.request("tournament.run", spec);
     } finally {
       offs.forEach((off) => off());
     }

@@ -95,6 +95,32 @@ test("the same seed plays the same battle on TCP and WebSocket", async () => {
   }
 });
 
+test("tcp: matches, replays, tournaments and plugins", async () => {
+  const client = await Client.connect(`tcp://${server.tcp}`);
+  try {
+    const example = (await client.plugins()).find((p) => p.name === "example");
+    assert.ok(example.bots.includes("rps") && example.generation >= 1);
+    const seats = [{ bot: "example/rps" }, { bot: "example/rps", preset: "reader" }];
+    const result = await client.runMatch({ game: "rps", games: 3, seats }, { seed: 7, transcript: true });
+    assert.deepEqual([result.games, result.seed, result.scores.length], [3, 7, 2]);
+    // Parsed by JavaScript, the seats' 64-bit seeds lose digits, so this replay plays other
+    // games from the first line on: a transcript's own text replays identically (the Python test).
+    const replayed = await client.replay(result.transcript.map((line) => JSON.stringify(line)).join("\n"));
+    assert.equal(replayed.lines, result.transcript.length);
+    assert.equal(replayed.identical, false);
+    assert.equal(replayed.divergence.line, 1);
+    const summary = await client.tournament({ game: "rps", bots: seats, games_per_pair: 2, seed: 3 });
+    assert.equal(summary.status, "finished");
+    assert.ok(summary.games > 0 && summary.games === summary.scheduled);
+    assert.deepEqual(summary.standings.map((row) => row.games), [summary.games, summary.games]);
+    const listed = (await client.tournaments()).find((t) => t.id === summary.id);
+    assert.equal(listed.status, "finished");
+    await assert.rejects(client.loadPlugin("libyomi_nothing_here.so"), (e) => e instanceof NotFound && e.code === "not_found");
+  } finally {
+    client.close();
+  }
+});
+
 test("ws: binary and oversized frames get coded errors; the socket keeps serving", async () => {
   const small = await startServer(["--max-line-bytes", "1000"]);
   const socket = new WebSocket(`ws://${small.http}/ws?token=${small.token}`);

@@ -1,5 +1,6 @@
 """The Python clients against the real binary."""
 import asyncio
+import json
 
 import pytest
 
@@ -132,3 +133,22 @@ def test_a_bot_that_fails_raises_bot_failure(server):
         with pytest.raises(BotFailure) as e:
             yomi.call(agent, "roll", {"player": 7})
         assert e.value.code == "bot_error"
+
+
+def test_matches_replays_tournaments_and_plugins(server):
+    with Client.tcp(*server) as yomi:
+        example = next(p for p in yomi.plugins() if p["name"] == "example")
+        assert "rps" in example["bots"] and example["generation"] >= 1
+        seats = [{"bot": "example/rps"}, {"bot": "example/rps", "preset": "reader"}]
+        result = yomi.run_match({"game": "rps", "games": 3, "seats": seats}, seed=7, transcript=True)
+        assert (result["games"], result["seed"], len(result["scores"])) == (3, 7, 2)
+        replayed = yomi.replay("\n".join(json.dumps(line) for line in result["transcript"]))
+        assert replayed["identical"], replayed
+        summary = yomi.run_tournament({"game": "rps", "bots": seats, "games_per_pair": 2, "seed": 3})
+        assert summary["status"] == "finished" and summary["games"] == summary["scheduled"] > 0
+        assert sorted(row["games"] for row in summary["standings"]) == [summary["games"]] * 2
+        listed = {t["id"]: t for t in yomi.tournaments()}
+        assert listed[summary["id"]]["status"] == "finished"
+        with pytest.raises(NotFound) as e:
+            yomi.load_plugin("libyomi_nothing_here.so")
+        assert e.value.code == "not_found"

@@ -25,7 +25,7 @@ pub const MAX_GAMES: u32 = 1_000_000;
 pub const TRANSCRIPT_FORMAT: u32 = 1;
 
 /// A match as requested.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct MatchSpec {
     pub game: String,
     #[serde(default)]

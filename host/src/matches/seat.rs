@@ -19,7 +19,7 @@ use crate::runtime::costs::Budgets;
 use crate::runtime::registry::{BotRef, Registry};
 
 /// A seat as a client or a script asks for it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum SeatSpec {
     Bot(BotSeat),
@@ -30,7 +30,7 @@ pub enum SeatSpec {
 }
 
 /// A bot seat: `{"bot": "delta-nash", "preset": .., "options": {..}, "isolate": false}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct BotSeat {
     pub bot: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]

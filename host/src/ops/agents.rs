@@ -1,18 +1,15 @@
 //! The agent operations: make an agent, change its personality or its bot, ask it to act, tell it
 //! what happened, call its services, drop it.
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
-use serde::de::{self, IgnoredAny};
-use serde::{Deserialize, Deserializer};
-use serde_json::value::RawValue;
-use serde_json::{json, Value};
+use serde_json::Value;
 use yomi_plugin::call::ActText;
 use yomi_plugin::AgentContext;
-use yomi_protocol::envelope::without_position;
+use yomi_protocol::ops::agents::{Act, Agent, Call, Configure, Drop, Dropped, New, Observe, Swap};
+use yomi_protocol::ops::meta::Done;
 use yomi_protocol::options::{apply_changes, check_params, resolve};
-use yomi_protocol::{ErrorCode, ErrorInfo, Options};
+use yomi_protocol::{ActReply, ErrorCode, ErrorInfo, Options};
 
 use crate::agents::{AgentHandle, InProcessAgent};
 use crate::runtime::registry::BotRef;
@@ -33,38 +30,20 @@ pub async fn open_agent(
     Ok(Arc::new(InProcessAgent::open(bot, options.clone(), context).await?))
 }
 
-fn describe(id: &str, slot: &AgentSlot) -> Value {
-    json!({
-        "agent": id,
-        "bot": slot.bot.qualified(),
-        "plugin": slot.bot.plugin.name(),
-        "version": slot.bot.plugin.loaded.manifest.version,
-        "build": slot.bot.plugin.build,
-        "generation": slot.bot.plugin.generation,
-        "options": slot.options,
-        "seed": slot.seed,
-    })
+fn describe(id: &str, slot: &AgentSlot) -> Agent {
+    Agent {
+        agent: id.to_string(),
+        bot: slot.bot.qualified(),
+        plugin: slot.bot.plugin.name().to_string(),
+        version: slot.bot.plugin.loaded.manifest.version.clone(),
+        build: slot.bot.plugin.build.clone(),
+        generation: slot.bot.plugin.generation,
+        options: slot.options.clone(),
+        seed: slot.seed,
+    }
 }
 
-#[derive(Debug, Deserialize)]
-pub struct New {
-    /// `plugin/bot`, or a bare bot name that is unique (among the bots of `game`, if given).
-    pub bot: String,
-    #[serde(default)]
-    pub game: Option<String>,
-    #[serde(default)]
-    pub preset: Option<String>,
-    #[serde(default)]
-    pub options: Options,
-    /// Seed of the agent's randomness; the host derives one from its base seed if absent.
-    #[serde(default)]
-    pub seed: Option<u64>,
-    /// A plugin generation to pin (see `plugin.list`); the newest by default.
-    #[serde(default)]
-    pub generation: Option<u32>,
-}
-
-pub async fn new(session: &mut Session, p: New) -> Result<Value, ErrorInfo> {
+pub async fn new(session: &mut Session, p: New) -> Result<Agent, ErrorInfo> {
     session.check_agent_room()?;
     let bot = session.shared.registry.resolve_bot(&p.bot, p.game.as_deref(), p.generation)?;
     let options = resolve(&bot.info.options, &bot.info.presets, p.preset.as_deref(), &p.options)?;
@@ -77,19 +56,8 @@ pub async fn new(session: &mut Session, p: New) -> Result<Value, ErrorInfo> {
     Ok(reply)
 }
 
-#[derive(Debug, Deserialize)]
-pub struct Configure {
-    pub agent: String,
-    /// Start again from this preset (on the defaults) before applying `options`.
-    #[serde(default)]
-    pub preset: Option<String>,
-    /// Options to change; the others keep their current values.
-    #[serde(default)]
-    pub options: Options,
-}
-
 /// The runtime personality swap: checked against the schema, applied on the next decision.
-pub async fn configure(session: &mut Session, p: Configure) -> Result<Value, ErrorInfo> {
+pub async fn configure(session: &mut Session, p: Configure) -> Result<Agent, ErrorInfo> {
     let slot = session.agent(&p.agent)?;
     let info = &slot.bot.info;
     let options = match &p.preset {
@@ -102,24 +70,8 @@ pub async fn configure(session: &mut Session, p: Configure) -> Result<Value, Err
     Ok(describe(&p.agent, slot))
 }
 
-#[derive(Debug, Deserialize)]
-pub struct Swap {
-    pub agent: String,
-    /// Another bot; the same bot (at the newest generation of its plugin) when absent.
-    #[serde(default)]
-    pub bot: Option<String>,
-    #[serde(default)]
-    pub generation: Option<u32>,
-    #[serde(default)]
-    pub preset: Option<String>,
-    /// Options for the new bot. When neither these nor a preset is given, the current options
-    /// that the new bot also has carry over.
-    #[serde(default)]
-    pub options: Option<Options>,
-}
-
 /// Puts another bot, or another build of the same plugin, behind the same agent id.
-pub async fn swap(session: &mut Session, p: Swap) -> Result<Value, ErrorInfo> {
+pub async fn swap(session: &mut Session, p: Swap) -> Result<Agent, ErrorInfo> {
     let slot = session.agent(&p.agent)?;
     let spec = p.bot.clone().unwrap_or_else(|| slot.bot.qualified());
     let bot = session.shared.registry.resolve_bot(&spec, None, p.generation)?;
@@ -149,67 +101,17 @@ pub async fn swap(session: &mut Session, p: Swap) -> Result<Value, ErrorInfo> {
     Ok(describe(&p.agent, slot))
 }
 
-/// `agent.act`'s parameters. The observation and legal actions are kept as the client's JSON
-/// text: an agent in this process hands them to its plugin as they are, with no `Value`s built
-/// only to be written out again.
-#[derive(Debug, Deserialize)]
-pub struct Act<'a> {
-    #[serde(borrow)]
-    pub agent: Cow<'a, str>,
-    #[serde(borrow, default = "json_null")]
-    pub observation: &'a RawValue,
-    #[serde(borrow, default = "empty_json_array", deserialize_with = "json_array")]
-    pub legal: &'a RawValue,
-    #[serde(default)]
-    pub explain: bool,
-}
-
-fn json_null() -> &'static RawValue {
-    RawValue::NULL
-}
-
-fn empty_json_array() -> &'static RawValue {
-    serde_json::from_str("[]").expect("`[]` is JSON")
-}
-
-/// A JSON array, kept as its text; anything else is refused with the error reading it into a
-/// list would give.
-fn json_array<'de, D: Deserializer<'de>>(from: D) -> Result<&'de RawValue, D::Error> {
-    let text = <&RawValue>::deserialize(from)?;
-    match text.get().starts_with('[') {
-        true => Ok(text),
-        false => match serde_json::from_str::<Vec<IgnoredAny>>(text.get()) {
-            Err(e) => Err(de::Error::custom(without_position(&e))),
-            Ok(_) => Ok(text),
-        },
-    }
-}
-
 /// A decision for an external game client: observation and legal actions in, action out.
-pub async fn act(session: &mut Session, p: Act<'_>) -> Result<Value, ErrorInfo> {
+pub async fn act(session: &mut Session, p: Act<'_>) -> Result<ActReply, ErrorInfo> {
     let agent = session.agent(&p.agent)?.agent.clone();
     let request = ActText { observation: p.observation, legal: p.legal, explain: p.explain };
-    Ok(agent.act_text(request).await?.into())
+    agent.act_text(request).await
 }
 
-#[derive(Debug, Deserialize)]
-pub struct Observe {
-    pub agent: String,
-    pub event: Value,
-}
-
-pub async fn observe(session: &mut Session, p: Observe) -> Result<Value, ErrorInfo> {
+pub async fn observe(session: &mut Session, p: Observe) -> Result<Done, ErrorInfo> {
     let agent = session.agent(&p.agent)?.agent.clone();
     agent.observe(p.event).await?;
-    Ok(json!({}))
-}
-
-#[derive(Debug, Deserialize)]
-pub struct Call {
-    pub agent: String,
-    pub method: String,
-    #[serde(default)]
-    pub params: Value,
+    Ok(Done {})
 }
 
 /// A service request (dice, roles, analysis ...).
@@ -234,52 +136,12 @@ pub async fn call(session: &mut Session, p: Call) -> Result<Value, ErrorInfo> {
     slot.agent.clone().call(p.method, p.params).await
 }
 
-#[derive(Debug, Deserialize)]
-pub struct Drop {
-    pub agent: String,
-}
-
-pub fn drop(session: &mut Session, p: Drop) -> Result<Value, ErrorInfo> {
-    session.agents.remove(&p.agent).map(|_| json!({"dropped": p.agent})).ok_or_else(|| {
+pub fn drop(session: &mut Session, p: Drop) -> Result<Dropped, ErrorInfo> {
+    session.agents.remove(&p.agent).map(|_| Dropped { dropped: p.agent.clone() }).ok_or_else(|| {
         ErrorInfo::new(ErrorCode::UnknownAgent, format!("no agent `{}` in this session", p.agent))
     })
 }
 
-pub fn list(session: &Session) -> Value {
-    Value::Array(session.agents.iter().map(|(id, slot)| describe(id, slot)).collect())
-}
-
-#[cfg(test)]
-mod tests {
-    use yomi_protocol::envelope::Request;
-
-    use super::*;
-
-    fn act(line: &str) -> Result<Act<'_>, ErrorInfo> {
-        Request::parse(line).map_err(|(_, e)| e)?.params()
-    }
-
-    #[test]
-    fn act_parameters_keep_the_clients_text() {
-        let line = r#"{"id":1,"op":"agent.act","agent":"a\u0031","observation":{"x": [1, 2]},"legal":[ "rock" ]}"#;
-        let p = act(line).unwrap();
-        assert_eq!(p.agent, "a1");
-        assert_eq!(p.observation.get(), r#"{"x": [1, 2]}"#);
-        assert_eq!(p.legal.get(), r#"[ "rock" ]"#);
-        let p = act(r#"{"id":1,"op":"agent.act","agent":"a1"}"#).unwrap();
-        assert_eq!((p.observation.get(), p.legal.get()), ("null", "[]"), "the defaults");
-    }
-
-    #[test]
-    fn legal_actions_that_are_not_a_list_are_refused_as_before() {
-        for (legal, got) in [(r#""rock""#, r#"string "rock""#), ("null", "null"), ("{}", "map")] {
-            let line = format!(r#"{{"id":1,"op":"agent.act","agent":"a1","legal":{legal}}}"#);
-            let error = act(&line).map(|_| ()).unwrap_err();
-            assert_eq!(error.code, ErrorCode::InvalidParams);
-            assert_eq!(
-                error.message,
-                format!("bad parameters for `agent.act`: invalid type: {got}, expected a sequence")
-            );
-        }
-    }
+pub fn list(session: &Session) -> Vec<Agent> {
+    session.agents.iter().map(|(id, slot)| describe(id, slot)).collect()
 }

@@ -4,8 +4,10 @@
 //! can answer `your_turn` events with `match.move`), progress streams as events, and the reply
 //! with the request's id comes when the match ends.
 
-use serde::Deserialize;
 use serde_json::{json, Value};
+use yomi_protocol::ops as wire;
+use yomi_protocol::ops::matches::{Move, Replay, Replayed, Run, Summary};
+use yomi_protocol::ops::meta::Done;
 use yomi_protocol::{ErrorInfo, RequestId};
 
 use crate::agents::client::ClientLink;
@@ -16,20 +18,8 @@ use crate::runtime::costs::exceeded;
 use crate::runtime::metrics;
 use crate::session::{fresh_seed, Session};
 
-#[derive(Debug, Deserialize)]
-pub struct Run {
-    #[serde(flatten)]
-    pub spec: MatchSpec,
-    /// The match's seed; drawn from the OS when the client names none (the reply says which).
-    #[serde(default)]
-    pub seed: Option<u64>,
-    /// Include the whole transcript (JSON lines as an array) in the reply.
-    #[serde(default)]
-    pub transcript: bool,
-}
-
 /// Checks the match and its cost now (errors reply at once), then plays it in the background.
-pub fn run(session: &mut Session, id: RequestId, mut p: Run) -> Result<(), ErrorInfo> {
+pub fn run(session: &mut Session, id: RequestId, mut p: Run<MatchSpec>) -> Result<(), ErrorInfo> {
     let costs = &session.shared.config.costs;
     let games = u64::from(p.spec.games);
     let max_games = costs.games_for(session.is_operator());
@@ -92,43 +82,32 @@ pub fn run(session: &mut Session, id: RequestId, mut p: Run) -> Result<(), Error
         drop(events);
         let _ = forwarder.await;
         let PlayedMatch { result, log } = played?;
-        let mut reply = json!({
-            "match": match_id, "game": result.game, "seed": plan.spec.seed, "seats": result.seats, "games": result.games,
-            "scores": result.scores, "failures": result.failures, "forfeits": result.forfeits,
-        });
-        if want_transcript {
-            reply["transcript"] = Value::Array(log.into_values());
-        }
-        Ok(reply)
+        super::reply::<wire::MatchRun>(Summary {
+            match_id,
+            game: result.game,
+            seed: plan.spec.seed,
+            seats: result.seats,
+            games: result.games,
+            scores: result.scores,
+            failures: result.failures,
+            forfeits: result.forfeits,
+            transcript: want_transcript.then(|| log.into_values()),
+        })
     });
     Ok(())
 }
 
-#[derive(Debug, Deserialize)]
-pub struct Move {
-    #[serde(rename = "match")]
-    pub match_id: String,
-    pub seat: usize,
-    pub action: Value,
-}
-
 /// A connected client's move for a seat it plays.
-pub fn play_move(session: &Session, p: Move) -> Result<Value, ErrorInfo> {
+pub fn play_move(session: &Session, p: Move) -> Result<Done, ErrorInfo> {
     session.mailbox.deliver(&p.match_id, p.seat, p.action)?;
-    Ok(json!({}))
-}
-
-#[derive(Debug, Deserialize)]
-pub struct Replay {
-    /// The transcript as JSON-lines text.
-    pub transcript: String,
+    Ok(Done {})
 }
 
 /// Replays a transcript and says whether it played out identically.
-pub async fn replay(session: &Session, p: Replay) -> Result<Value, ErrorInfo> {
+pub async fn replay(session: &Session, p: Replay) -> Result<Replayed, ErrorInfo> {
     let lines = transcript::parse(&p.transcript)?;
-    let report =
-        replay::replay(&session.shared.registry, &lines, session.shared.config.data_dir.clone())
-            .await?;
-    Ok(serde_json::to_value(report).expect("reports serialize"))
+    let data_dir = session.shared.config.data_dir.clone();
+    let report = replay::replay(&session.shared.registry, &lines, data_dir).await?;
+    let replay::ReplayReport { identical, lines, scores, divergence, build_changes } = report;
+    Ok(Replayed { identical, lines, scores, divergence, build_changes })
 }

@@ -1,24 +1,10 @@
 //! `hello` and `ping`.
 
-use serde::Deserialize;
-use serde_json::{json, Value};
+use yomi_protocol::ops::meta::{Hello, Pong, Welcome};
 use yomi_protocol::{ErrorInfo, OPERATIONS, PROTOCOL_VERSION};
 
 use crate::runtime::auth::{Access, Role};
 use crate::session::Session;
-
-/// Optional client introduction, and the token of a network client.
-#[derive(Deserialize)]
-pub struct Hello {
-    /// The protocol version the client speaks, if it says.
-    #[serde(default)]
-    pub protocol: Option<u32>,
-    #[serde(default)]
-    pub client: Option<String>,
-    /// The player or operator token; grants its role to this connection.
-    #[serde(default)]
-    pub token: Option<String>,
-}
 
 /// What a client can rely on from this server.
 pub const FEATURES: &[&str] = &[
@@ -37,7 +23,7 @@ pub const FEATURES: &[&str] = &[
 /// `unauthorized`, and the connection closes after that reply). `role` is null until a token is given. An
 /// operator already (stdio, a loopback client of a server without tokens) has nothing to gain,
 /// so its token is not checked: a client with `YOMI_TOKEN` set works against either.
-pub fn hello(session: &mut Session, params: Hello) -> Result<Value, ErrorInfo> {
+pub fn hello(session: &mut Session, params: Hello) -> Result<Welcome, ErrorInfo> {
     if let Some(client) = &params.client {
         tracing::info!(client, "hello");
     }
@@ -47,17 +33,18 @@ pub fn hello(session: &mut Session, params: Hello) -> Result<Value, ErrorInfo> {
         session.access = granted.as_ref().map_or(Access::Refused, |role| Access::Granted(*role));
         granted?;
     }
-    Ok(json!({
-        "protocol": PROTOCOL_VERSION,
-        "server": "yomi",
-        "version": env!("CARGO_PKG_VERSION"),
-        "features": FEATURES,
-        "operations": OPERATIONS,
-        "compatible": params.protocol.is_none_or(|p| p == PROTOCOL_VERSION),
-        "role": session.role().map(|role| role.name()),
-    }))
+    let names = |list: &[&str]| list.iter().map(|name| name.to_string()).collect();
+    Ok(Welcome {
+        protocol: PROTOCOL_VERSION,
+        server: "yomi".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        features: names(FEATURES),
+        operations: names(OPERATIONS),
+        compatible: params.protocol.is_none_or(|p| p == PROTOCOL_VERSION),
+        role: session.role().map(|role| role.name().to_string()),
+    })
 }
 
-pub fn ping() -> Value {
-    json!({"pong": true})
+pub fn ping() -> Pong {
+    Pong { pong: true }
 }

@@ -5,12 +5,16 @@ pub mod agents;
 pub mod matches;
 pub mod meta;
 pub mod plugins;
+pub mod schema;
 pub mod tournaments;
 
+use serde::Serialize;
 use serde_json::Value;
+use yomi_protocol::ops::{self as wire, Operation};
 use yomi_protocol::{ErrorCode, ErrorInfo, Op, Reply, Request, OPERATIONS};
 
-use crate::runtime::auth::{self, Role};
+use self::schema::HostSpecs;
+use crate::runtime::auth;
 use crate::runtime::metrics;
 use crate::session::Session;
 
@@ -42,6 +46,12 @@ pub async fn handle_line(session: &mut Session, text: &str) -> Option<Reply> {
     }
 }
 
+/// Operation `O`'s parameters, as the protocol's table gives them.
+type Params<'a, O> = <O as Operation<HostSpecs>>::Params<'a>;
+
+/// Operation `O`'s reply, as the protocol's table gives it.
+pub type ReplyOf<O> = <O as Operation<HostSpecs>>::Reply;
+
 /// Routes a request to its operation. `Ok(None)` means the operation runs in the background and
 /// sends its own reply.
 pub async fn dispatch(
@@ -54,9 +64,17 @@ pub async fn dispatch(
             format!("unknown op `{}`; known: {}", request.op, OPERATIONS.join(", ")),
         ));
     };
+    // Reads operation `$op`'s parameters as `$p` and answers with `$handler`: both of the types
+    // the protocol's table gives `$op`, or this does not compile.
+    macro_rules! answer {
+        ($op:ident, |$p:pat_param| $handler:expr) => {{
+            let $p: Params<'_, wire::$op> = request.params()?;
+            reply::<wire::$op>($handler)
+        }};
+    }
     let role = match (session.role(), op) {
-        (_, Op::Hello) => return meta::hello(session, request.params()?).map(Some),
-        (_, Op::Ping) => return Ok(Some(meta::ping())),
+        (_, Op::Hello) => return answer!(Hello, |p| meta::hello(session, p)?).map(Some),
+        (_, Op::Ping) => return answer!(Ping, |_| meta::ping()).map(Some),
         (Some(role), _) => role,
         (None, _) => return Err(auth::token_needed(op.name())),
     };
@@ -67,39 +85,49 @@ pub async fn dispatch(
         session.check_background_room()?;
     }
     let id = request.id.clone();
-    let reply = match op {
+    match op {
         Op::Hello | Op::Ping => unreachable!("answered above"),
-        Op::Catalog => Ok(session.shared.registry.catalog()),
-        Op::AgentNew => agents::new(session, request.params()?).await,
-        Op::AgentConfigure => agents::configure(session, request.params()?).await,
-        Op::AgentSwap => agents::swap(session, request.params()?).await,
-        Op::AgentAct => agents::act(session, request.params()?).await,
-        Op::AgentObserve => agents::observe(session, request.params()?).await,
-        Op::AgentCall => agents::call(session, request.params()?).await,
-        Op::AgentDrop => agents::drop(session, request.params()?),
-        Op::AgentList => Ok(agents::list(session)),
-        Op::PluginList => Ok(without_paths(plugins::list(session), role)),
-        Op::PluginLoad => plugins::load(session, request.params()?).await,
-        Op::MatchRun => return matches::run(session, id, request.params()?).map(|_| None),
-        Op::MatchMove => matches::play_move(session, request.params()?),
-        Op::MatchReplay => matches::replay(session, request.params()?).await,
-        Op::TournamentRun => {
-            return tournaments::run(session, id, request.params()?).await.map(|_| None)
+        Op::Catalog => answer!(Catalog, |_| plugins::catalog(&session.shared.registry, role)),
+        Op::AgentNew => answer!(AgentNew, |p| agents::new(session, p).await?),
+        Op::AgentConfigure => answer!(AgentConfigure, |p| agents::configure(session, p).await?),
+        Op::AgentSwap => answer!(AgentSwap, |p| agents::swap(session, p).await?),
+        Op::AgentAct => {
+            let p: Params<'_, wire::AgentAct> = request.params()?;
+            let decision: ReplyOf<wire::AgentAct> = agents::act(session, p).await?;
+            // Moved into its `Value`, not copied: the hot path of a game client.
+            Ok(decision.into())
         }
-        Op::TournamentList => tournaments::list(session).await,
-    };
-    reply.map(Some)
+        Op::AgentObserve => answer!(AgentObserve, |p| agents::observe(session, p).await?),
+        Op::AgentCall => {
+            let p: Params<'_, wire::AgentCall> = request.params()?;
+            let result: ReplyOf<wire::AgentCall> = agents::call(session, p).await?;
+            Ok(result) // the bot's own JSON, as it is
+        }
+        Op::AgentDrop => answer!(AgentDrop, |p| agents::drop(session, p)?),
+        Op::AgentList => answer!(AgentList, |_| agents::list(session)),
+        Op::PluginList => answer!(PluginList, |_| plugins::list(session, role)),
+        Op::PluginLoad => answer!(PluginLoad, |p| plugins::load(session, p).await?),
+        Op::MatchRun => {
+            let p: Params<'_, wire::MatchRun> = request.params()?;
+            return matches::run(session, id, p).map(|_| None);
+        }
+        Op::MatchMove => answer!(MatchMove, |p| matches::play_move(session, p)?),
+        Op::MatchReplay => answer!(MatchReplay, |p| matches::replay(session, p).await?),
+        Op::TournamentRun => {
+            let p: Params<'_, wire::TournamentRun> = request.params()?;
+            return tournaments::run(session, id, p).await.map(|_| None);
+        }
+        Op::TournamentList => answer!(TournamentList, |_| tournaments::list(session).await?),
+    }
+    .map(Some)
 }
 
-/// A plugin list as `role` may see it: library paths (where the server's files are) are for
-/// operators only.
-fn without_paths(mut list: Value, role: Role) -> Value {
-    if role == Role::Player {
-        for plugin in list.as_array_mut().into_iter().flatten() {
-            if let Some(fields) = plugin.as_object_mut() {
-                fields.remove("path");
-            }
-        }
-    }
-    list
+/// Operation `O`'s reply as its reply line's `result`. Through a `Value`, whose keys are in
+/// order: the bytes clients have always been sent.
+pub fn reply<O: Operation<HostSpecs>>(reply: ReplyOf<O>) -> Result<Value, ErrorInfo>
+where
+    ReplyOf<O>: Serialize,
+{
+    serde_json::to_value(reply)
+        .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("a reply did not serialize: {e}")))
 }

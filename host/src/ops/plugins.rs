@@ -1,27 +1,66 @@
-//! `plugin.list` and `plugin.load`.
+//! `catalog`, `plugin.list` and `plugin.load`: the loaded plugins as the protocol describes them.
 
-use std::path::PathBuf;
-
-use serde::Deserialize;
-use serde_json::Value;
+use yomi_protocol::ops::plugins::{Catalog, CatalogBot, CatalogGame, Load, Plugin};
 use yomi_protocol::ErrorInfo;
 
+use crate::runtime::auth::Role;
 use crate::runtime::blocking::blocking;
+use crate::runtime::registry::{PluginEntry, Registry};
+use crate::runtime::url::plugin_view_path;
 use crate::session::Session;
 
-pub fn list(session: &Session) -> Value {
-    Value::Array(session.shared.registry.list().iter().map(|p| p.describe()).collect())
+/// One loaded build, as `role` may see it: library paths (where the server's files are) are for
+/// operators only.
+pub fn describe(entry: &PluginEntry, role: Role) -> Plugin {
+    let m = &entry.loaded.manifest;
+    Plugin {
+        name: m.name.clone(),
+        version: m.version.clone(),
+        build: entry.build.clone(),
+        generation: entry.generation,
+        path: (role == Role::Operator).then(|| entry.source.clone()),
+        description: m.description.clone(),
+        games: m.games.iter().map(|g| g.name.clone()).collect(),
+        bots: m.bots.iter().map(|b| b.name.clone()).collect(),
+        commands: m.commands.clone(),
+        view: m.view.as_ref().map(|_| plugin_view_path(&m.name)),
+    }
 }
 
-#[derive(Debug, Deserialize)]
-pub struct Load {
-    /// A library file inside one of the plugin directories (relative paths are looked up there).
-    pub path: PathBuf,
+/// The games and bots of the newest build of each plugin, with schemas and presets; its plugins
+/// as `role` may see them.
+pub fn catalog(registry: &Registry, role: Role) -> Catalog {
+    let latest = registry.latest();
+    let games = latest.iter().flat_map(|p| {
+        let plugin = p.name();
+        p.loaded
+            .manifest
+            .games
+            .iter()
+            .map(move |info| CatalogGame { plugin: plugin.into(), info: info.clone() })
+    });
+    let bots = latest.iter().flat_map(|p| {
+        let plugin = p.name();
+        p.loaded.manifest.bots.iter().map(move |info| CatalogBot {
+            id: format!("{plugin}/{}", info.name),
+            plugin: plugin.into(),
+            info: info.clone(),
+        })
+    });
+    Catalog {
+        games: games.collect(),
+        bots: bots.collect(),
+        plugins: latest.iter().map(|p| describe(p, role)).collect(),
+    }
 }
 
-pub async fn load(session: &Session, params: Load) -> Result<Value, ErrorInfo> {
+pub fn list(session: &Session, role: Role) -> Vec<Plugin> {
+    session.shared.registry.list().iter().map(|p| describe(p, role)).collect()
+}
+
+pub async fn load(session: &Session, params: Load) -> Result<Plugin, ErrorInfo> {
     let registry = session.shared.registry.clone();
     // Loading runs the library's initialisers and hashes the file: keep it off the reactor.
     let entry = blocking(move || registry.load_path(&params.path)).await?;
-    Ok(entry.describe())
+    Ok(describe(&entry, Role::Operator))
 }

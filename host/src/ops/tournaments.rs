@@ -3,8 +3,9 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::json;
+use yomi_protocol::ops as wire;
+use yomi_protocol::ops::tournaments::{Listed, Run};
 use yomi_protocol::{ErrorCode, ErrorInfo, RequestId};
 
 use crate::matches::seat::SeatEnv;
@@ -14,19 +15,6 @@ use crate::tournament::liveness;
 use crate::tournament::runner::{self, Start};
 use crate::tournament::schedule::TournamentSpec;
 use crate::tournament::store::Store;
-
-#[derive(Debug, Deserialize)]
-pub struct Run {
-    /// Resume this interrupted tournament instead of starting one.
-    #[serde(default)]
-    pub resume: Option<String>,
-    /// The new tournament's id (running an id again resumes it); a fresh one by default. Not
-    /// `id`, which names the request.
-    #[serde(default)]
-    pub tournament: Option<String>,
-    #[serde(flatten)]
-    pub spec: Option<TournamentSpec>,
-}
 
 /// The data directory whose records the tournaments live in.
 fn records_dir(session: &Session) -> Result<PathBuf, ErrorInfo> {
@@ -41,7 +29,11 @@ fn records_dir(session: &Session) -> Result<PathBuf, ErrorInfo> {
 /// Checks and records the tournament now (on a blocking thread: the records are a file, and
 /// even a schedule within the limits takes a moment to check), then plays it in the background
 /// with `tournament.progress` events; the reply is the summary.
-pub async fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), ErrorInfo> {
+pub async fn run(
+    session: &mut Session,
+    id: RequestId,
+    p: Run<TournamentSpec>,
+) -> Result<(), ErrorInfo> {
     let dir = records_dir(session)?;
     let registry = session.shared.registry.clone();
     let max_games = session.shared.config.costs.games_for(session.is_operator());
@@ -85,16 +77,16 @@ pub async fn run(session: &mut Session, id: RequestId, p: Run) -> Result<(), Err
         let _playing = playing;
         let started = json!({"id": tid, "scheduled": t.scheduled()});
         let _ = outbox.event("tournament.started", started).await;
-        runner::run(t, Arc::new(Mutex::new(store)), env, move |games, total| {
+        let summary = runner::run(t, Arc::new(Mutex::new(store)), env, move |games, total| {
             let progress = json!({"id": tid, "games": games, "total": total});
             outbox.try_event("tournament.progress", progress);
-        })
-        .await
+        });
+        super::reply::<wire::TournamentRun>(summary.await?)
     });
     Ok(())
 }
 
-pub async fn list(session: &Session) -> Result<Value, ErrorInfo> {
+pub async fn list(session: &Session) -> Result<Vec<Listed>, ErrorInfo> {
     let dir = records_dir(session)?;
     blocking(move || {
         let mut list = runner::list(&Store::open(&dir)?)?;

@@ -6,7 +6,7 @@
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
+use yomi_protocol::ops::tournaments::Listed;
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
 /// Held while a tournament is played; dropping it releases the lock.
@@ -58,11 +58,10 @@ pub fn is_played(data_dir: &Path, id: &str) -> bool {
 
 /// In a listing of `{id, status, ...}` objects, says "interrupted" for a tournament recorded as
 /// running that no process is playing (its process was killed, or the machine stopped).
-pub fn mark_interrupted(list: &mut Value, data_dir: &Path) {
-    for t in list.as_array_mut().into_iter().flatten() {
-        let id = t["id"].as_str().unwrap_or_default().to_string();
-        if t["status"] == "running" && !is_played(data_dir, &id) {
-            t["status"] = "interrupted".into();
+pub fn mark_interrupted(list: &mut [Listed], data_dir: &Path) {
+    for t in list {
+        if t.status == "running" && !is_played(data_dir, &t.id) {
+            t.status = "interrupted".into();
         }
     }
 }
@@ -94,11 +93,15 @@ mod tests {
         assert!(!is_played(dir.path(), "t2"));
         let again = hold(dir.path(), "t/1 ä").unwrap_err();
         assert_eq!(again.code, ErrorCode::Conflict);
-        let mut list = serde_json::json!([{"id": "t/1 ä", "status": "running"}, {"id": "t2", "status": "running"}, {"id": "t3", "status": "finished"}]);
+        let listed = |id: &str, status: &str| {
+            let (id, status) = (id.into(), status.into());
+            Listed { id, status, games: 0, total: 1, game: None }
+        };
+        let mut list =
+            [listed("t/1 ä", "running"), listed("t2", "running"), listed("t3", "finished")];
         mark_interrupted(&mut list, dir.path());
-        assert_eq!(list[0]["status"], "running");
-        assert_eq!(list[1]["status"], "interrupted");
-        assert_eq!(list[2]["status"], "finished");
+        let statuses: Vec<&str> = list.iter().map(|t| t.status.as_str()).collect();
+        assert_eq!(statuses, ["running", "interrupted", "finished"]);
         drop(guard);
         assert!(!is_played(dir.path(), "t/1 ä"));
     }

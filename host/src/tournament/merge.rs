@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
+use yomi_protocol::ops::tournaments::Summary;
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
 use super::runner::{self, Tournament};
@@ -151,7 +151,7 @@ pub fn merge(
     registry: &Registry,
     shards: Vec<ShardRecords>,
     out: &Store,
-) -> Result<Value, ErrorInfo> {
+) -> Result<Summary, ErrorInfo> {
     let Some(first) = shards.first() else {
         return Err(ErrorInfo::new(ErrorCode::InvalidParams, "no shards to merge"));
     };
@@ -171,7 +171,8 @@ pub fn merge(
         rows.iter().map(|r| finished_game(&whole, r)).collect::<Result<Vec<_>, ErrorInfo>>()?;
     let summary = runner::summary(&whole, &finished, "finished");
     let spec_json = serde_json::to_value(&whole.spec).expect("specs serialize");
-    out.import(&id, &spec_json, whole.schedule.total(), &rows, &summary)?;
+    let result = serde_json::to_value(&summary).expect("summaries serialize");
+    out.import(&id, &spec_json, whole.schedule.total(), &rows, &result)?;
     Ok(summary)
 }
 

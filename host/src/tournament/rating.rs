@@ -59,7 +59,7 @@ impl PairwiseTally {
 }
 
 /// Parameters of a sequential probability ratio test: H0 Elo = elo0 against H1 Elo = elo1.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SprtSpec {
     pub elo0: f64,
     pub elo1: f64,

@@ -7,14 +7,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use serde_json::json;
 use tokio::sync::mpsc;
+use yomi_protocol::ops::tournaments::{self as wire, Listed, Summary};
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use super::rating::PairwiseTally;
 use super::schedule::{Schedule, Slot, TournamentSpec};
 use super::standings::{self, Finished};
-use super::store::{GameRow, Store};
+use super::store::{GameRow, Store, StoredTournament};
 use crate::matches::referee::GameRecord;
 use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch};
 use crate::matches::seat::{SeatEnv, SeatPlan, SeatSpec};
@@ -157,7 +158,7 @@ pub async fn run(
     store: Arc<Mutex<Store>>,
     env: SeatEnv,
     mut progress: impl FnMut(u64, u64) + Send,
-) -> Result<Value, ErrorInfo> {
+) -> Result<Summary, ErrorInfo> {
     let id = t.id.clone();
     let stored = {
         let (store, id) = (store.clone(), id.clone());
@@ -218,7 +219,8 @@ pub async fn run(
     }
     progress(batch.commit(&store, &id).await?, total);
     let summary = summary(&t, &finished, "finished");
-    let (store, id2, result) = (store.clone(), id.clone(), summary.clone());
+    let result = serde_json::to_value(&summary).expect("summaries serialize");
+    let (store, id2) = (store.clone(), id.clone());
     blocking(move || store.lock().unwrap().finish(&id2, &result)).await?;
     Ok(summary)
 }
@@ -366,18 +368,17 @@ fn sprt_decided(t: &Tournament, first_bot: &PairwiseTally) -> bool {
     t.spec.sprt.as_ref().is_some_and(|sprt| sprt.state(first_bot).decision != "continue")
 }
 
-/// The tournament's result object: id, status, games finished, standings, pairings (and SPRT).
-pub fn summary(t: &Tournament, finished: &[Finished], status: &str) -> Value {
-    let mut out = standings::standings(&t.spec, &t.labels, t.seats, finished);
-    out["id"] = json!(t.id);
-    out["status"] = json!(status);
-    out["game"] = json!(t.spec.game);
-    out["games"] = json!(finished.len());
-    out["scheduled"] = json!(t.scheduled());
-    if let Some(shard) = &t.spec.shard {
-        out["shard"] = json!(shard);
+/// The tournament's result: id, status, games finished, standings, pairings (and SPRT).
+pub fn summary(t: &Tournament, finished: &[Finished], status: &str) -> Summary {
+    Summary {
+        id: t.id.clone(),
+        status: status.into(),
+        game: t.spec.game.clone(),
+        games: finished.len() as u64,
+        scheduled: t.scheduled(),
+        shard: t.spec.shard.map(|s| wire::Shard { index: s.index, count: s.count }),
+        standings: standings::standings(&t.spec, &t.labels, t.seats, finished),
     }
-    out
 }
 
 /// The id a new tournament gets: `id` if given, else a fresh one; a shard's id is the whole
@@ -460,13 +461,11 @@ pub fn reopen(
     Tournament::prepare(registry, id.to_string(), spec, max_games)
 }
 
-/// The stored tournaments as `{id, status, games, total, game}` objects.
-pub fn list(store: &Store) -> Result<Value, ErrorInfo> {
-    Ok(Value::Array(
-        store
-            .list()?
-            .into_iter()
-            .map(|t| json!({"id": t.id, "status": t.status, "games": t.games, "total": t.total, "game": t.spec["game"]}))
-            .collect(),
-    ))
+/// The stored tournaments, as recorded (see [`liveness::mark_interrupted`]).
+pub fn list(store: &Store) -> Result<Vec<Listed>, ErrorInfo> {
+    let listed = |t: StoredTournament| {
+        let game = t.spec["game"].as_str().map(String::from);
+        Listed { id: t.id, status: t.status, games: t.games, total: t.total, game }
+    };
+    Ok(store.list()?.into_iter().map(listed).collect())
 }

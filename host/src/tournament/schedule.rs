@@ -20,7 +20,9 @@ use crate::runtime::costs::exceeded;
 pub const MAX_CONCURRENCY: usize = 64;
 
 /// Who meets whom.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Format {
     /// Every set of bots of the seat count meets.
@@ -30,7 +32,7 @@ pub enum Format {
 }
 
 /// A tournament as requested (stored as JSON with the tournament).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TournamentSpec {
     pub game: String,
     #[serde(default)]

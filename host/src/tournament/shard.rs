@@ -12,7 +12,7 @@ use yomi_protocol::{ErrorCode, ErrorInfo};
 pub const MAX_SHARDS: u32 = 100_000;
 
 /// Shard `index` (counted from 0, as `$JOB_COMPLETION_INDEX` is) of `count`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Shard {
     pub index: u32,
     pub count: u32,

@@ -1,12 +1,12 @@
 //! Standings from finished games: each bot's score, pairwise record and Elo with its interval,
 //! each pairing's score table, failures per bot, and the SPRT where one was asked for.
 
-use serde_json::{json, Value};
+use yomi_protocol::ops::tournaments::{Pairing, Pairwise, Sprt, Standing, Standings};
 
-use super::rating::PairwiseTally;
+use super::rating::{PairwiseTally, SprtState};
 use super::schedule::{Schedule, Slot, TournamentSpec};
 use super::store::StoredGame;
-use crate::matches::policy::FailureCounts;
+use crate::matches::policy::{FailureCounts, FailureKind};
 
 /// One finished game, reduced to what standings need.
 #[derive(Debug, Clone)]
@@ -29,13 +29,13 @@ pub fn finished_of(schedule: &Schedule, stored: &[StoredGame]) -> Vec<Finished> 
         .collect()
 }
 
-/// Computes the standings JSON for `labels` (one per bot of the spec).
+/// Computes the standings for `labels` (one per bot of the spec).
 pub fn standings(
     spec: &TournamentSpec,
     labels: &[String],
     seats: usize,
     games: &[Finished],
-) -> Value {
+) -> Standings {
     let bots = labels.len();
     let mut tally = vec![PairwiseTally::default(); bots];
     let mut played = vec![0u64; bots];
@@ -56,35 +56,38 @@ pub fn standings(
             add_pairwise(&mut tally[bot], bot, g);
         }
     }
-    let mut rows: Vec<Value> = (0..bots)
+    let mut rows: Vec<Standing> = (0..bots)
         .map(|b| {
             let (elo, ci) = tally[b].elo();
-            json!({
-                "bot": labels[b], "games": played[b], "score": score[b],
-                "score_rate": if played[b] > 0 { score[b] / played[b] as f64 } else { 0.0 },
-                "pairwise": tally[b], "elo": finite(elo), "elo_ci95": [finite(ci[0]), finite(ci[1])],
-                "failures": failures[b],
-            })
+            let PairwiseTally { wins, draws, losses } = tally[b];
+            Standing {
+                bot: labels[b].clone(),
+                games: played[b],
+                score: score[b],
+                score_rate: if played[b] > 0 { score[b] / played[b] as f64 } else { 0.0 },
+                pairwise: Pairwise { wins, draws, losses },
+                elo: finite(elo),
+                elo_ci95: [finite(ci[0]), finite(ci[1])],
+                failures: failures[b].clone(),
+            }
         })
         .collect();
-    rows.sort_by(|a, b| {
-        b["elo"].as_f64().unwrap_or(0.0).total_cmp(&a["elo"].as_f64().unwrap_or(0.0))
-    });
-    let pairing_table: Vec<Value> = pairings
+    // Highest Elo first; a bot without one (no games) counts as 0, as before.
+    rows.sort_by(|a, b| b.elo.unwrap_or(0.0).total_cmp(&a.elo.unwrap_or(0.0)));
+    let pairings = pairings
         .iter()
         .enumerate()
-        .map(|(p, members)| {
-            json!({
-                "bots": members.iter().map(|&b| labels[b].clone()).collect::<Vec<_>>(),
-                "games": pair_games[p], "scores": pair_scores[p],
-            })
+        .map(|(p, members)| Pairing {
+            bots: members.iter().map(|&b| labels[b].clone()).collect(),
+            games: pair_games[p],
+            scores: pair_scores[p].clone(),
         })
         .collect();
-    let mut out = json!({"standings": rows, "pairings": pairing_table});
-    if let Some(sprt) = &spec.sprt {
-        out["sprt"] = serde_json::to_value(sprt.state(&tally[0])).expect("sprt serializes");
-    }
-    out
+    let sprt = spec.sprt.as_ref().map(|sprt| {
+        let SprtState { llr, lower, upper, decision } = sprt.state(&tally[0]);
+        Sprt { llr, lower, upper, decision: decision.into() }
+    });
+    Standings { standings: rows, pairings, sprt }
 }
 
 /// Adds `bot`'s comparisons against every other bot of one game (nothing if it did not play).
@@ -97,73 +100,65 @@ pub fn add_pairwise(tally: &mut PairwiseTally, bot: usize, game: &Finished) {
     }
 }
 
-/// JSON has no infinities: an unbounded interval end becomes null.
-fn finite(x: f64) -> Value {
-    if x.is_finite() {
-        json!((x * 10.0).round() / 10.0)
-    } else {
-        Value::Null
-    }
+/// To one decimal; JSON has no infinities, so an unbounded interval end becomes null.
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then(|| (x * 10.0).round() / 10.0)
 }
 
 /// The standings as a table for people: the bot column as wide as its longest label, and each
-/// bot's failures (timeouts, illegal actions, errors, crashes, disconnects) as the JSON has them.
-pub fn render(standings: &Value) -> String {
-    let empty = vec![];
-    let rows = standings["standings"].as_array().unwrap_or(&empty);
-    let width = rows.iter().map(|r| r["bot"].as_str().unwrap_or("").chars().count()).max();
-    let width = width.unwrap_or(0).max(3);
+/// bot's failures (timeouts, illegal actions, errors, crashes, disconnects) in words.
+pub fn render(standings: &Standings) -> String {
+    let rows = &standings.standings;
+    let width = rows.iter().map(|r| r.bot.chars().count()).max().unwrap_or(0).max(3);
     let mut out = format!(
         "rank  {:<width$}  games    score   rate      elo  95% CI          failures\n",
         "bot"
     );
     for (i, r) in rows.iter().enumerate() {
-        let ci = format!("[{}, {}]", r["elo_ci95"][0], r["elo_ci95"][1]);
+        let ci = format!("[{}, {}]", number(r.elo_ci95[0]), number(r.elo_ci95[1]));
         out.push_str(&format!(
             "{:>4}  {:<width$} {:>6} {:>8.1} {:>6.3} {:>8}  {:<15} {}\n",
             i + 1,
-            r["bot"].as_str().unwrap_or(""),
-            r["games"].as_u64().unwrap_or(0),
-            r["score"].as_f64().unwrap_or(0.0),
-            r["score_rate"].as_f64().unwrap_or(0.0),
-            r["elo"].to_string(), // a Value ignores widths; its text does not
+            r.bot,
+            r.games,
+            r.score,
+            r.score_rate,
+            number(r.elo),
             ci,
-            failures_text(&r["failures"]),
+            failures_text(&r.failures),
         ));
     }
-    let pairings = standings["pairings"].as_array().unwrap_or(&empty);
-    let names: Vec<String> = pairings
-        .iter()
-        .map(|p| {
-            let bots = p["bots"].as_array().unwrap_or(&empty);
-            bots.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" vs ")
-        })
-        .collect();
+    let names: Vec<String> = standings.pairings.iter().map(|p| p.bots.join(" vs ")).collect();
     let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0).max(7);
     out.push_str(&format!("\n{:<width$}  games  scores\n", "pairing"));
-    for (p, name) in pairings.iter().zip(&names) {
-        let games = p["games"].as_u64().unwrap_or(0);
-        out.push_str(&format!("{name:<width$} {games:>6}  {}\n", p["scores"]));
+    for (p, name) in standings.pairings.iter().zip(&names) {
+        let scores: Vec<String> = p.scores.iter().map(|&s| number(Some(s))).collect();
+        out.push_str(&format!("{name:<width$} {:>6}  [{}]\n", p.games, scores.join(",")));
     }
-    if let Some(s) = standings.get("sprt") {
+    if let Some(s) = &standings.sprt {
         out.push_str(&format!(
             "\nSPRT: LLR {:.3} in [{:.3}, {:.3}]: {}\n",
-            s["llr"].as_f64().unwrap_or(0.0),
-            s["lower"].as_f64().unwrap_or(0.0),
-            s["upper"].as_f64().unwrap_or(0.0),
-            s["decision"].as_str().unwrap_or("")
+            s.llr, s.lower, s.upper, s.decision
         ));
     }
     out
 }
 
-/// A bot's failure counts in words, `-` for none: `3 timeout, 1 illegal`.
-fn failures_text(failures: &Value) -> String {
-    let counts: Vec<String> = failures
-        .as_object()
-        .into_iter()
-        .flatten()
-        .filter_map(|(kind, n)| n.as_u64().filter(|&n| n > 0).map(|n| format!("{n} {kind}")))
+/// A number as its JSON text (`70.4`, `6.0`), `null` for none: how the table has always shown
+/// Elo, its interval and the pairing scores.
+fn number(x: Option<f64>) -> String {
+    x.map_or_else(|| "null".into(), |x| serde_json::Value::from(x).to_string())
+}
+
+/// A bot's failure counts in words, kinds in alphabetical order, `-` for none: `1 illegal, 3
+/// timeout`.
+fn failures_text(failures: &FailureCounts) -> String {
+    let mut kinds = FailureKind::ALL;
+    kinds.sort_by_key(|kind| kind.name());
+    let counts: Vec<String> = kinds
+        .iter()
+        .filter(|&&kind| failures.get(kind) > 0)
+        .map(|&kind| format!("{} {}", failures.get(kind), kind.name()))
         .collect();
     if counts.is_empty() {
         "-".into()
@@ -175,20 +170,39 @@ fn failures_text(failures: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+
+    fn row(bot: &str, score: f64, elo: f64, ci: [f64; 2], failures: FailureCounts) -> Standing {
+        let rate = score / 10.0;
+        let pairwise = Pairwise::default();
+        let (games, elo_ci95) = (10, [Some(ci[0]), Some(ci[1])]);
+        Standing {
+            bot: bot.into(),
+            games,
+            score,
+            score_rate: rate,
+            pairwise,
+            elo: Some(elo),
+            elo_ci95,
+            failures,
+        }
+    }
 
     #[test]
     fn long_labels_keep_the_columns_in_line_and_failures_show() {
         let long = "battle/mc:preset=greedy,playouts=2000";
-        let table = render(&json!({
-            "standings": [
-                {"bot": long, "games": 10, "score": 6.0, "score_rate": 0.6, "elo": 70.4,
-                 "elo_ci95": [-50.0, 190.8], "failures": {"timeout": 3, "illegal": 0, "error": 1}},
-                {"bot": "battle/nash", "games": 10, "score": 4.0, "score_rate": 0.4, "elo": -70.4,
-                 "elo_ci95": [-190.8, 50.0], "failures": {"timeout": 0}},
+        let failures = FailureCounts { timeout: 3, error: 1, ..FailureCounts::default() };
+        let table = render(&Standings {
+            standings: vec![
+                row(long, 6.0, 70.4, [-50.0, 190.8], failures),
+                row("battle/nash", 4.0, -70.4, [-190.8, 50.0], FailureCounts::default()),
             ],
-            "pairings": [{"bots": [long, "battle/nash"], "games": 10, "scores": [6.0, 4.0]}],
-        }));
+            pairings: vec![Pairing {
+                bots: vec![long.into(), "battle/nash".into()],
+                games: 10,
+                scores: vec![6.0, 4.0],
+            }],
+            sprt: None,
+        });
         let lines: Vec<&str> = table.lines().collect();
         // Every column starts at the same place on the header and on both rows.
         let games_at = lines[0].find("games").unwrap();
@@ -197,6 +211,18 @@ mod tests {
         let failures_at = lines[0].find("failures").unwrap();
         assert_eq!(&lines[1][failures_at..], "1 error, 3 timeout");
         assert_eq!(&lines[2][failures_at..], "-");
-        assert!(lines[5].starts_with(&format!("{long} vs battle/nash     10")), "{}", lines[5]);
+        assert!(lines[1].contains("    70.4  [-50.0, 190.8] "), "{}", lines[1]);
+        assert_eq!(lines[5], format!("{long} vs battle/nash     10  [6.0,4.0]"));
+    }
+
+    #[test]
+    fn an_unrated_bot_shows_null_and_the_sprt_its_decision() {
+        let mut unrated = row("rps/uniform", 0.0, 0.0, [0.0, 0.0], FailureCounts::default());
+        (unrated.games, unrated.elo, unrated.elo_ci95) = (0, None, [None, None]);
+        let sprt = Sprt { llr: 3.1, lower: -2.944, upper: 2.944, decision: "H1".into() };
+        let table =
+            render(&Standings { standings: vec![unrated], pairings: vec![], sprt: Some(sprt) });
+        assert!(table.lines().nth(1).unwrap().contains("    null  [null, null] "), "{table}");
+        assert!(table.ends_with("\nSPRT: LLR 3.100 in [-2.944, 2.944]: H1\n"), "{table}");
     }
 }

@@ -53,12 +53,14 @@ _FAMILIES = {
     BotFailure: ["bot_error", "plugin_panic", "timeout", "crashed", "illegal_action"],
     ConnectionClosed: ["disconnected"],
     Refused: ["forbidden", "conflict", "plugin_load", "limit_exceeded", "unauthorized"],
+    YomiError: ["internal"],  # something failed inside the server: no family to act on
 }
 _BY_CODE = {code: cls for cls, codes in _FAMILIES.items() for code in codes}
 
 
 def error_from_reply(reply: dict) -> YomiError:
-    """The exception for a failed reply; unknown codes (from a newer server) are plain `YomiError`."""
+    """The exception for a failed reply; `internal` and unknown codes (from a newer server) are
+    plain `YomiError`."""
     error: dict = reply.get("error") or {}
     code: str = error.get("code", "internal")
     cls = _BY_CODE.get(code, YomiError)

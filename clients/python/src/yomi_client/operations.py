@@ -19,8 +19,9 @@ class Operations:
     def request(self, op: str, **params: Any) -> Any:  # pragma: no cover - provided by clients
         raise NotImplementedError
 
-    def hello(self, client: str = CLIENT_NAME):
-        return self.request("hello", protocol=1, client=client)
+    def hello(self, client: str = CLIENT_NAME, *, token: Optional[str] = None, protocol: int = 1):
+        """Introduces the client; a `token` grants its role to this connection."""
+        return self.request("hello", **_given(protocol=protocol, client=client, token=token))
 
     def ping(self):
         return self.request("ping")
@@ -63,6 +64,58 @@ class Operations:
 
     def move(self, match: str, seat: int, action: Any):
         return self.request("match.move", match=match, seat=seat, action=action)
+
+    def run_match(self, spec: dict, *, seed: Optional[int] = None, transcript: bool = False):
+        """Plays a match of bots (`spec`: `game`, `seats`, `games`, `policy`, `game_options`) and
+        returns its summary. Seats played by this client need `play_match` instead."""
+        return self.request("match.run", **{**spec, **_given(seed=seed, transcript=transcript)})
+
+    def replay(self, transcript: str):
+        """Plays a recorded transcript (JSON-lines text) again: `{"identical": ..., ...}`."""
+        return self.request("match.replay", transcript=transcript)
+
+    def run_tournament(self, spec: Optional[dict] = None, *, tournament: Optional[str] = None,
+                       resume: Optional[str] = None):
+        """Plays a tournament (`spec`: `game`, `bots`, `games_per_pair`, `format` ...), or resumes
+        the interrupted tournament `resume`; returns the summary with its standings."""
+        return self.request("tournament.run", **{**(spec or {}),
+                                                 **_given(tournament=tournament, resume=resume)})
+
+    def tournaments(self):
+        """The tournaments in the server's records (operators only)."""
+        return self.request("tournament.list")
+
+    def plugins(self):
+        """The loaded plugin builds, every generation."""
+        return self.request("plugin.list")
+
+    def load_plugin(self, path: str):
+        """Loads a plugin library from the server's plugin directories (operators only)."""
+        return self.request("plugin.load", path=path)
+
+
+#: The method of `Operations` that sends each operation of the protocol (protocol/schema.json);
+#: a test fails when the schema has an operation this table lacks.
+OPERATION_METHODS = {
+    "hello": "hello",
+    "ping": "ping",
+    "catalog": "catalog",
+    "agent.new": "new_agent",
+    "agent.configure": "configure",
+    "agent.swap": "swap",
+    "agent.act": "act",
+    "agent.observe": "observe",
+    "agent.call": "call",
+    "agent.drop": "drop",
+    "agent.list": "agents",
+    "plugin.list": "plugins",
+    "plugin.load": "load_plugin",
+    "match.run": "run_match",
+    "match.move": "move",
+    "match.replay": "replay",
+    "tournament.run": "run_tournament",
+    "tournament.list": "tournaments",
+}
 
 
 class MatchFollower:

@@ -1,0 +1,64 @@
+"""The client against the protocol's schema (protocol/schema.json, `yomi schema`): every operation
+and error code of the server has its method and its exception family here. No server needed."""
+import inspect
+import json
+from pathlib import Path
+
+import pytest
+
+from yomi_client.errors import _BY_CODE
+from yomi_client.operations import OPERATION_METHODS, Operations
+
+SCHEMA = json.loads((Path(__file__).resolve().parents[3] / "protocol" / "schema.json").read_text())
+
+
+def definition(ref: str) -> dict:
+    """The schema a `#/$defs/...` reference points at."""
+    node = SCHEMA
+    for part in ref.removeprefix("#/").split("/"):
+        node = node[part]
+    return node
+
+
+class Recorder(Operations):
+    """Records the request a method sends instead of sending it."""
+
+    def request(self, op, **params):
+        self.sent = (op, params)
+        return None
+
+
+def params_of(op: str) -> dict:
+    return definition(SCHEMA["operations"][op]["params"]["$ref"])
+
+
+@pytest.mark.parametrize("op", sorted(SCHEMA["operations"]))
+def test_every_operation_has_a_method_that_sends_it_with_its_fields(op):
+    assert op in OPERATION_METHODS, f"the schema's `{op}` has no method in OPERATION_METHODS"
+    method = getattr(Recorder(), OPERATION_METHODS[op])
+    schema = params_of(op)
+    required = schema.get("required", [])
+    signature = inspect.signature(method).parameters
+    # A dummy for each argument the method needs; a spec dict carries the spec's required fields.
+    args = {name: ({field: f"<{field}>" for field in required} if name == "spec" else f"<{name}>")
+            for name, p in signature.items() if p.default is inspect.Parameter.empty}
+    recorder = method.__self__
+    method(**args)
+    sent_op, sent = recorder.sent
+    assert sent_op == op
+    missing = [field for field in required if field not in sent]
+    assert not missing, f"{op}: required {missing} not sent"
+    # Every field the server reads can be given: as an argument, or inside the spec dict.
+    fields = set(schema.get("properties", {}))
+    if "spec" not in signature:
+        unreachable = fields - set(signature)
+        assert not unreachable, f"{op}: {sorted(unreachable)} cannot be given to {method.__name__}"
+
+
+def test_no_method_names_an_operation_the_schema_lacks():
+    assert set(OPERATION_METHODS) <= set(SCHEMA["operations"])
+
+
+def test_every_error_code_has_its_family():
+    missing = [code for code in SCHEMA["errors"] if code not in _BY_CODE]
+    assert not missing, f"error codes without an exception family: {missing}"

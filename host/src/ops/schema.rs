@@ -1,0 +1,71 @@
+//! This host's specs in the protocol's operation table, and the protocol's JSON Schema with them:
+//! what `yomi schema` prints and `protocol/schema.json` holds (a test keeps the file current).
+
+use serde_json::Value;
+use yomi_protocol::ops::Specs;
+
+use crate::matches::runner::MatchSpec;
+use crate::tournament::schedule::TournamentSpec;
+
+/// The match and tournament specs `match.run` and `tournament.run` carry here.
+pub struct HostSpecs;
+
+impl Specs for HostSpecs {
+    type Match = MatchSpec;
+    type Tournament = TournamentSpec;
+}
+
+/// The schema document (see `yomi_protocol::schema`).
+pub fn document() -> Value {
+    yomi_protocol::schema::document::<HostSpecs>()
+}
+
+/// The document as `yomi schema` prints it and the repository keeps it: pretty, one final newline.
+pub fn text() -> String {
+    let mut text = serde_json::to_string_pretty(&document()).expect("schemas serialize");
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The file clients test themselves against is the schema of these types.
+    #[test]
+    fn the_checked_in_schema_is_current() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../protocol/schema.json");
+        let checked_in = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            checked_in == text(),
+            "protocol/schema.json is not the schema of the protocol's types; regenerate it with \
+             `cargo run --release -p yomi -- schema > protocol/schema.json` and commit it"
+        );
+    }
+
+    #[test]
+    fn every_operation_and_error_code_is_in_the_schema() {
+        let schema = document();
+        let operations = schema["operations"].as_object().unwrap();
+        let names: Vec<&str> = operations.keys().map(String::as_str).collect();
+        let mut expected = yomi_protocol::OPERATIONS.to_vec();
+        expected.sort_unstable();
+        assert_eq!(names, expected);
+        for (name, shape) in operations {
+            assert!(shape["params"]["$ref"].is_string(), "{name}: params are a named type");
+            // `true` is the schema of any JSON: `agent.call`'s result is the bot's own.
+            assert!(shape["result"].is_object() || shape["result"] == true, "{name}");
+        }
+        assert_eq!(
+            schema["errors"].as_array().unwrap().len(),
+            yomi_protocol::error::ALL_CODES.len()
+        );
+        // Every reference resolves to a definition.
+        let text = schema.to_string();
+        for reference in text.split("\"$ref\":\"#/").skip(1) {
+            let pointer = &reference[..reference.find('"').unwrap()];
+            let pointer = format!("/{}", pointer.replace("~1", "/"));
+            assert!(schema.pointer(&pointer).is_some(), "dangling $ref {pointer}");
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! `hello` and `ping`, and the empty shapes other operations share.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// `hello`'s parameters: an optional client introduction, and the token of a network client.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct Hello {
+    /// The protocol version the client speaks, if it says.
+    #[serde(default)]
+    pub protocol: Option<u32>,
+    /// The client's name, for the server's log.
+    #[serde(default)]
+    pub client: Option<String>,
+    /// The player or operator token; grants its role to this connection.
+    #[serde(default)]
+    pub token: Option<String>,
+}
+
+/// `hello`'s reply: what a client can rely on from this server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Welcome {
+    /// The protocol version the server speaks.
+    pub protocol: u32,
+    /// Always `yomi`.
+    pub server: String,
+    /// The server's version.
+    pub version: String,
+    /// What the server offers (`agents`, `hot-swap`, `tournaments` ...).
+    pub features: Vec<String>,
+    /// Every operation's name.
+    pub operations: Vec<String>,
+    /// Whether the client's protocol version (if it gave one) is the server's.
+    pub compatible: bool,
+    /// `player` or `operator` once the connection has a role, else null.
+    pub role: Option<String>,
+}
+
+/// `ping`'s reply.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Pong {
+    /// Always true.
+    pub pong: bool,
+}
+
+/// The parameters of an operation that takes none (other fields are ignored).
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct NoParams {}
+
+/// The reply of an operation that has nothing to say but that it was done: `{}`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Done {}

@@ -1,0 +1,143 @@
+//! `tournament.run` and `tournament.list`: tournaments and their standings.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::failures::FailureCounts;
+
+/// `tournament.run`'s parameters: a spec to play, or a tournament to resume. `Spec` is the
+/// tournament (game, bots, format, games per pair ...), which the host's scheduler defines; it
+/// sits beside these fields on the wire.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[schemars(rename = "TournamentRun")]
+pub struct Run<Spec> {
+    /// Resume this interrupted tournament instead of starting one.
+    #[serde(default)]
+    pub resume: Option<String>,
+    /// The new tournament's id (running an id again resumes it); a fresh one by default. Not
+    /// `id`, which names the request.
+    #[serde(default)]
+    pub tournament: Option<String>,
+    /// The tournament to play, unless `resume` is given.
+    #[serde(flatten)]
+    pub spec: Option<Spec>,
+}
+
+/// `tournament.run`'s reply, and what `yomi tournament --json` prints: the tournament and its
+/// standings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "TournamentSummary")]
+pub struct Summary {
+    /// The tournament's id in the records.
+    pub id: String,
+    /// `running` or `finished`.
+    pub status: String,
+    /// The game played.
+    pub game: String,
+    /// Games finished.
+    pub games: u64,
+    /// Games this process plays (a shard's block, or the whole schedule).
+    pub scheduled: u64,
+    /// The shard of the tournament this process played, if it played one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    /// The standings of the games finished.
+    #[serde(flatten)]
+    pub standings: Standings,
+}
+
+/// Shard `index` (from 0) of `count`: one contiguous block of a tournament's schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "TournamentShard")]
+pub struct Shard {
+    /// The shard's place, from 0.
+    pub index: u32,
+    /// How many shards the tournament is split into.
+    pub count: u32,
+}
+
+/// Standings from finished games.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Standings {
+    /// One row per bot, highest Elo first.
+    pub standings: Vec<Standing>,
+    /// One row per pairing, in schedule order.
+    pub pairings: Vec<Pairing>,
+    /// Where the sequential probability ratio test stands, when the spec asked for one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<Sprt>,
+}
+
+/// One bot's row of the standings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Standing {
+    /// The bot's label (`plugin/bot`, with its options when two entries share a bot).
+    pub bot: String,
+    /// Games it played.
+    pub games: u64,
+    /// Its summed score.
+    pub score: f64,
+    /// Its score per game (0 before its first game).
+    pub score_rate: f64,
+    /// Its pairwise record against the rest of the field.
+    pub pairwise: Pairwise,
+    /// Its Elo against the field, to one decimal; null before it has a result.
+    pub elo: Option<f64>,
+    /// The 95 % interval of the Elo; an unbounded end is null.
+    pub elo_ci95: [Option<f64>; 2],
+    /// Its failures, by kind.
+    pub failures: FailureCounts,
+}
+
+/// A bot's comparisons with the others of each game it played: a higher score wins, an equal
+/// one draws.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Pairwise {
+    /// Comparisons won.
+    pub wins: u64,
+    /// Comparisons drawn.
+    pub draws: u64,
+    /// Comparisons lost.
+    pub losses: u64,
+}
+
+/// One pairing's row: the bots that meet and their summed scores.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Pairing {
+    /// The bots' labels.
+    pub bots: Vec<String>,
+    /// Games the pairing played.
+    pub games: u64,
+    /// Each bot's summed score, in the order of `bots`.
+    pub scores: Vec<f64>,
+}
+
+/// Where an SPRT stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "SprtState")]
+pub struct Sprt {
+    /// The log-likelihood ratio of the results so far.
+    pub llr: f64,
+    /// The bound below which H0 is accepted.
+    pub lower: f64,
+    /// The bound above which H1 is accepted.
+    pub upper: f64,
+    /// `H0` or `H1` once a bound is crossed, else `continue`.
+    pub decision: String,
+}
+
+/// One tournament of `tournament.list`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "ListedTournament")]
+pub struct Listed {
+    /// The tournament's id.
+    pub id: String,
+    /// `running` (some process plays it), `interrupted` (none does) or `finished`.
+    pub status: String,
+    /// Games finished.
+    pub games: u64,
+    /// Games scheduled.
+    pub total: u64,
+    /// The game played.
+    pub game: Option<String>,
+}
