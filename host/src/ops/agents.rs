@@ -14,11 +14,12 @@ use yomi_protocol::envelope::without_position;
 use yomi_protocol::options::{apply_changes, check_params, resolve};
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
-use crate::agents::{AgentHandle, InProcessAgent};
+use crate::agents::{open_bot, runs_apart, AgentHandle, Placement};
 use crate::runtime::registry::BotRef;
 use crate::session::{AgentSlot, Session};
 
-/// Opens an in-process agent of `bot` with a complete option set.
+/// Opens an agent of `bot` with a complete option set: in this process, or in its engine, which
+/// holds a place among the server's `--max-workers` while the agent lives.
 pub async fn open_agent(
     bot: &BotRef,
     options: &Options,
@@ -26,17 +27,25 @@ pub async fn open_agent(
     session: &Session,
 ) -> Result<Arc<dyn AgentHandle>, ErrorInfo> {
     let context = AgentContext { seed, data_dir: session.shared.config.data_dir.clone() };
-    Ok(Arc::new(InProcessAgent::open(bot, options.clone(), context).await?))
+    let mut placement = Placement { deadline: Some(ENGINE_CALL_DEADLINE), ..Placement::default() };
+    if runs_apart(bot, false) {
+        placement.place = session.shared.budgets.workers(1).await?;
+    }
+    open_bot(bot, options.clone(), context, placement).await
 }
+
+/// How long one call of an agent's engine may take before the engine is killed (a match sets
+/// its own deadline).
+const ENGINE_CALL_DEADLINE: std::time::Duration = std::time::Duration::from_secs(60);
 
 fn describe(id: &str, slot: &AgentSlot) -> Value {
     json!({
         "agent": id,
         "bot": slot.bot.qualified(),
-        "plugin": slot.bot.plugin.name(),
-        "version": slot.bot.plugin.loaded.manifest.version,
-        "build": slot.bot.plugin.build,
-        "generation": slot.bot.plugin.generation,
+        "plugin": slot.bot.origin(),
+        "version": slot.bot.version(),
+        "build": slot.bot.build(),
+        "generation": slot.bot.generation(),
         "options": slot.options,
         "seed": slot.seed,
     })

@@ -7,6 +7,7 @@ pub mod auth;
 pub mod blocking;
 pub mod config;
 pub mod costs;
+pub mod engines;
 pub mod in_line;
 pub mod lanes;
 pub mod limits;
