@@ -124,7 +124,8 @@ class Engine:
         return fn
 
     def configure(self, fn: Callable[[Dict[str, Any], Me], None]):
-        """Decorates `fn(options, me)`, called after `me.options` changed between games."""
+        """Decorates `fn(options, me)`, called when the agent is made and whenever its options
+        change (between games), after `me.options` is set."""
         self._configure = fn
         return fn
 
@@ -166,6 +167,8 @@ class Engine:
         context = body.get("context") or {}
         self._me = Me(dict(body.get("options") or {}), int(context.get("seed", 0)),
                       context.get("data_dir"))
+        if self._configure:
+            self._configure(self._me.options, self._me)
         return None
 
     def _call(self, body: dict) -> Any:
