@@ -161,6 +161,21 @@ fn yomi_check_passes_the_example_engine_and_catches_each_broken_one() {
 }
 
 #[test]
+fn the_javascript_kit_serves_a_conforming_engine() {
+    if Command::new("node").arg("--version").output().is_err() {
+        eprintln!("SKIPPED: no `node` on PATH (scripts/test-web.sh installs the JS toolchain)");
+        return;
+    }
+    let data = temp_dir();
+    let script = root().join("clients/js/examples/rps_engine.mjs");
+    let engine = format!("rps-js=node {}", script.display());
+    let out = yomi(data.path(), &["--engine", &engine, "check", "engine/rps-js", "--json"]);
+    let report = json_out(&out);
+    assert!(out.status.success(), "{report:#}");
+    assert_eq!(report["bots"][0]["checks"][0]["check"], "handshake", "{report:#}");
+}
+
+#[test]
 fn engines_take_seats_over_the_protocol_and_their_stderr_is_logged_under_their_name() {
     let data = temp_dir();
     let dir = data.path().to_str().unwrap();
