@@ -7,15 +7,13 @@
 //! so a bot that hangs, crashes or babbles costs its seat that decision, never the host or the
 //! tournament. What the agent had learned dies with the process.
 
-use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
@@ -24,19 +22,41 @@ use yomi_plugin::call::{Call, CallReply, Configure, Observe, Open, Service};
 use yomi_plugin::GameOver;
 use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
-use super::engine;
-use super::worker::{self, WorkerRequest};
 use crate::agents::AgentHandle;
-use crate::runtime::engines::EngineEntry;
 use crate::runtime::metrics::{self, PluginCalls};
 
-/// What runs in the child.
-#[derive(Debug, Clone)]
-pub enum Launch {
-    /// `yomi worker --library PATH`.
-    Worker(PathBuf),
-    /// An engine the operator named.
-    Engine(Arc<EngineEntry>),
+/// One line from the host to a child: open the agent, or a call on it.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Request {
+    Open(Open),
+    Call(Call),
+}
+
+/// How a kind of child is started and brought to an open agent: a `yomi worker`
+/// ([`super::worker::WorkerLaunch`]) or an engine ([`super::engine::EngineLaunch`]).
+#[async_trait]
+pub trait Launcher: Send + Sync {
+    /// Starts a child and opens the agent in it, each exchange within `deadline`.
+    async fn start(&self, open: &Open, deadline: Option<Duration>) -> Result<Process, ErrorInfo>;
+    /// `worker` or `engine`, as errors name the process.
+    fn what(&self) -> &'static str;
+}
+
+/// Opens the agent in a started child; a child that cannot open it is killed.
+pub async fn open_in(
+    mut process: Process,
+    open: &Open,
+    deadline: Option<Duration>,
+    what: &str,
+) -> Result<Process, ErrorInfo> {
+    match process.exchange::<Value>(&Request::Open(open.clone()), deadline, what).await {
+        Ok(_) => Ok(process),
+        Err(e) => {
+            process.kill().await;
+            Err(e.into())
+        }
+    }
 }
 
 /// A running child process.
@@ -185,7 +205,7 @@ fn restart_pause(quick_deaths: u32) -> Duration {
 
 /// An agent in its own child process.
 pub struct ChildAgent {
-    launch: Launch,
+    launcher: Box<dyn Launcher>,
     /// `plugin/bot` (`engine/NAME`), the label of its restarts.
     bot: String,
     calls: PluginCalls,
@@ -206,14 +226,14 @@ pub struct ChildAgent {
 impl ChildAgent {
     /// Starts a child for `open` and opens the agent in it.
     pub async fn start(
-        launch: Launch,
+        launcher: Box<dyn Launcher>,
         bot: String,
         open: Open,
         deadline: Option<Duration>,
         place: Option<OwnedSemaphorePermit>,
     ) -> Result<ChildAgent, ErrorInfo> {
         let agent = ChildAgent {
-            launch,
+            launcher,
             calls: metrics::plugin_calls(&bot),
             bot,
             open: Mutex::new(open),
@@ -230,28 +250,7 @@ impl ChildAgent {
 
     async fn spawn(&self) -> Result<Process, ErrorInfo> {
         let open = self.open.lock().await.clone();
-        match &self.launch {
-            Launch::Worker(library) => {
-                let mut process = worker::spawn(library)?;
-                let open = WorkerRequest::Open(open);
-                match process.exchange::<Value>(&open, self.deadline, "worker").await {
-                    Ok(_) => Ok(process),
-                    Err(e) => {
-                        process.kill().await;
-                        Err(e.into())
-                    }
-                }
-            }
-            Launch::Engine(entry) => engine::start(entry, &open, self.deadline).await,
-        }
-    }
-
-    /// `worker` or `engine`, as errors name the process.
-    fn what(&self) -> &'static str {
-        match self.launch {
-            Launch::Worker(_) => "worker",
-            Launch::Engine(_) => "engine",
-        }
+        self.launcher.start(&open, self.deadline).await
     }
 
     /// One request/reply with the child, restarting it first if it died earlier.
@@ -264,7 +263,8 @@ impl ChildAgent {
         }
         let process = slot.as_mut().expect("just started");
         let started = Instant::now();
-        let result = process.exchange(&WorkerRequest::Call(call), self.deadline, self.what()).await;
+        let result =
+            process.exchange(&Request::Call(call), self.deadline, self.launcher.what()).await;
         self.calls.record(started.elapsed());
         match result {
             Ok(value) => Ok(value),

@@ -10,15 +10,14 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
 
+use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{ChildStderr, Command};
 use yomi_plugin::call::Open;
 use yomi_protocol::{BotInfo, ErrorCode, ErrorInfo};
 
-use super::child::Process;
-use super::worker::WorkerRequest;
+use super::child::{open_in, Launcher, Process};
 use crate::runtime::engines::{EngineEntry, EngineSpec};
 
 /// The protocol's name, said in both directions of the handshake.
@@ -149,28 +148,27 @@ pub fn handshake_all(specs: &[EngineSpec]) -> Vec<Result<EngineEntry, ErrorInfo>
 }
 
 /// Starts an engine for an agent: the handshake, then `open` within the decision deadline.
-pub async fn start(
-    entry: &Arc<EngineEntry>,
-    open: &Open,
-    deadline: Option<Duration>,
-) -> Result<Process, ErrorInfo> {
-    let (mut process, declared) = greet(&entry.spec).await?;
-    if declared.info.games != entry.info.games || declared.info.options != entry.info.options {
-        process.kill().await;
-        return Err(ErrorInfo::new(
-            ErrorCode::BotError,
-            format!(
-                "engine `{}` declares other games or options than when this server started; restart the server to take them",
-                entry.spec.name
-            ),
-        ));
-    }
-    let request = WorkerRequest::Open(open.clone());
-    match process.exchange::<Value>(&request, deadline, "engine").await {
-        Ok(_) => Ok(process),
-        Err(e) => {
+pub struct EngineLaunch(pub Arc<EngineEntry>);
+
+#[async_trait]
+impl Launcher for EngineLaunch {
+    async fn start(&self, open: &Open, deadline: Option<Duration>) -> Result<Process, ErrorInfo> {
+        let entry = &self.0;
+        let (process, declared) = greet(&entry.spec).await?;
+        if declared.info.games != entry.info.games || declared.info.options != entry.info.options {
             process.kill().await;
-            Err(e.into())
+            return Err(ErrorInfo::new(
+                ErrorCode::BotError,
+                format!(
+                    "engine `{}` declares other games or options than when this server started; restart the server to take them",
+                    entry.spec.name
+                ),
+            ));
         }
+        open_in(process, open, deadline, self.what()).await
+    }
+
+    fn what(&self) -> &'static str {
+        "engine"
     }
 }

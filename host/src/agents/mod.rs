@@ -25,7 +25,9 @@ use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 pub use in_process::InProcessAgent;
 
 use crate::runtime::registry::{BotRef, BotSource};
-use child::{ChildAgent, Launch};
+use child::{ChildAgent, Launcher};
+use engine::EngineLaunch;
+use worker::WorkerLaunch;
 
 /// How to start a bot's agent besides its options and context.
 #[derive(Default)]
@@ -50,10 +52,10 @@ pub async fn open_bot(
     context: AgentContext,
     placement: Placement,
 ) -> Result<Arc<dyn AgentHandle>, ErrorInfo> {
-    let launch = match &bot.source {
-        BotSource::Engine(engine) => Launch::Engine(engine.clone()),
+    let launcher: Box<dyn Launcher> = match &bot.source {
+        BotSource::Engine(engine) => Box::new(EngineLaunch(engine.clone())),
         BotSource::Plugin(plugin) if placement.isolate => {
-            Launch::Worker(plugin.loaded.path.clone())
+            Box::new(WorkerLaunch { library: plugin.loaded.path.clone() })
         }
         BotSource::Plugin(plugin) => {
             return Ok(Arc::new(InProcessAgent::open(plugin, bot, options, context).await?))
@@ -61,7 +63,7 @@ pub async fn open_bot(
     };
     let open = Open::Agent { bot: bot.info.name.clone(), options, context };
     let agent =
-        ChildAgent::start(launch, bot.qualified(), open, placement.deadline, placement.place)
+        ChildAgent::start(launcher, bot.qualified(), open, placement.deadline, placement.place)
             .await?;
     Ok(Arc::new(agent))
 }

@@ -5,26 +5,18 @@
 //! [`ChildAgent`](super::child::ChildAgent), as for engines.
 
 use std::io::{BufRead, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
+use async_trait::async_trait;
 use serde_json::Value;
 use tokio::process::Command;
-use yomi_plugin::call::{Call, CallReply, Open};
+use yomi_plugin::call::{CallReply, Open};
 use yomi_plugin::loader::{LoadedPlugin, PluginHandle};
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
-use super::child::Process;
-
-/// One line from the host to a worker.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WorkerRequest {
-    Open(Open),
-    Call(Call),
-}
+use super::child::{open_in, Launcher, Process, Request};
 
 /// The child side: `yomi worker --library PATH`. Serves until stdin closes or the host dies.
 pub fn serve_worker(library: &Path) -> anyhow::Result<()> {
@@ -35,15 +27,15 @@ pub fn serve_worker(library: &Path) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
     for line in stdin.lock().lines() {
         let line = line?;
-        let reply: Result<Value, ErrorInfo> = match serde_json::from_str::<WorkerRequest>(&line) {
+        let reply: Result<Value, ErrorInfo> = match serde_json::from_str::<Request>(&line) {
             Err(e) => {
                 Err(ErrorInfo::new(ErrorCode::InvalidRequest, format!("worker: bad request: {e}")))
             }
-            Ok(WorkerRequest::Open(open)) => plugin.open(&open).map(|h| {
+            Ok(Request::Open(open)) => plugin.open(&open).map(|h| {
                 handle = Some(h);
                 Value::Null
             }),
-            Ok(WorkerRequest::Call(call)) => match handle.as_mut() {
+            Ok(Request::Call(call)) => match handle.as_mut() {
                 Some(h) => h.invoke::<Value>(&call),
                 None => Err(ErrorInfo::new(ErrorCode::InvalidRequest, "worker: call before open")),
             },
@@ -70,11 +62,23 @@ fn exit_with_parent() {
     }
 }
 
-/// Starts `yomi worker --library PATH` (this same binary); the agent is opened by the caller.
-pub fn spawn(library: &Path) -> Result<Process, ErrorInfo> {
-    let exe =
-        std::env::current_exe().map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?;
-    let mut command = Command::new(exe);
-    command.arg("worker").arg("--library").arg(library);
-    Process::spawn(command, Stdio::inherit(), "a worker")
+/// Starts `yomi worker --library PATH` (this same binary) for an agent of one of its bots.
+pub struct WorkerLaunch {
+    pub library: PathBuf,
+}
+
+#[async_trait]
+impl Launcher for WorkerLaunch {
+    async fn start(&self, open: &Open, deadline: Option<Duration>) -> Result<Process, ErrorInfo> {
+        let exe = std::env::current_exe()
+            .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?;
+        let mut command = Command::new(exe);
+        command.arg("worker").arg("--library").arg(&self.library);
+        let process = Process::spawn(command, Stdio::inherit(), "a worker")?;
+        open_in(process, open, deadline, self.what()).await
+    }
+
+    fn what(&self) -> &'static str {
+        "worker"
+    }
 }
