@@ -242,6 +242,34 @@ fn a_crashing_engine_costs_its_call_and_is_started_again() {
 }
 
 #[test]
+fn engines_keep_the_deadline_and_the_cap_on_processes() {
+    let data = temp_dir();
+    let dir = data.path().to_str().unwrap();
+    let (slow, rps) = (broken_engine("slow", "slow"), rps_engine("rps-py"));
+    let args = ["--data-dir", dir, "--engine", &slow, "--engine", &rps, "--max-workers", "2"];
+    let mut server = Server::stdio(&args);
+    let conn = server.conn();
+    // A 20 ms engine under a 5 ms deadline: killed at each decision, counted, restarted.
+    let result = conn.ok(
+        "match.run",
+        json!({"game": "rps", "games": 2, "seed": 1, "game_options": {"rounds": 1},
+               "policy": {"deadline_ms": 5, "on_timeout": "forfeit"},
+               "seats": [{"bot": "engine/slow"}, {"bot": "example/rps"}]}),
+    );
+    assert_eq!(result["failures"][0]["timeout"], 2, "{result}");
+    assert_eq!(result["scores"], json!([0.0, 2.0]), "{result}");
+    // Each engine agent holds one of the two places while it lives.
+    let first = conn.ok("agent.new", json!({"bot": "engine/rps-py"}))["agent"].clone();
+    conn.ok("agent.new", json!({"bot": "engine/rps-py"}));
+    let full = conn.request("agent.new", json!({"bot": "engine/rps-py"}));
+    assert_eq!(error_code(&full).as_deref(), Some("limit_exceeded"), "{full}");
+    assert!(full["error"]["message"].as_str().unwrap().contains("--max-workers 2"), "{full}");
+    conn.ok("agent.new", json!({"bot": "example/rps"}));
+    conn.ok("agent.drop", json!({"agent": first}));
+    conn.ok("agent.new", json!({"bot": "engine/rps-py"}));
+}
+
+#[test]
 fn no_client_can_make_the_server_run_a_command() {
     let data = temp_dir();
     let marker = data.path().join("ran");

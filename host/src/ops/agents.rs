@@ -29,7 +29,7 @@ pub async fn open_agent(
     let context = AgentContext { seed, data_dir: session.shared.config.data_dir.clone() };
     let mut placement = Placement { deadline: Some(ENGINE_CALL_DEADLINE), ..Placement::default() };
     if runs_apart(bot, false) {
-        placement.place = session.shared.budgets.workers(1).await?;
+        placement.place = Some(session.shared.budgets.worker_now()?);
     }
     open_bot(bot, options.clone(), context, placement).await
 }
