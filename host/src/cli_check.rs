@@ -28,7 +28,8 @@ pub struct CheckArgs {
     /// The bots to check: `plugin/bot` or `engine/NAME`, with a preset or options as a match
     /// seat takes them (`stud/fuzzy:preset=adaptive`, `example/rps:reading=1`,
     /// `...:isolate=true`). Name engines with `--engine NAME=COMMAND` or the engines file.
-    #[arg(value_name = "BOT", required_unless_present = "all", conflicts_with = "all")]
+    /// Without a BOT or `--all`, the engines named with `--engine`.
+    #[arg(value_name = "BOT", conflicts_with = "all")]
     pub bots: Vec<String>,
     /// Check every bot of every loaded plugin, and every engine.
     #[arg(long)]
@@ -53,7 +54,16 @@ pub struct CheckArgs {
 /// Runs the check on each bot asked for; exits 1 when any of them fails.
 pub fn check(common: &Common, args: CheckArgs) -> anyhow::Result<ExitCode> {
     let (registry, engine_problems) = common.registry_and_engine_problems()?;
-    let mut seats = if args.all { every_bot(&registry) } else { parse_seats(&args.bots)? };
+    let mut seats = match (args.all, args.bots.is_empty()) {
+        (true, _) => every_bot(&registry),
+        (false, false) => parse_seats(&args.bots)?,
+        (false, true) if !common.engines.is_empty() => {
+            common.engines.iter().map(|e| engine_seat(&e.name)).collect()
+        }
+        (false, true) => anyhow::bail!(
+            "name the bots to check (plugin/bot, engine/NAME), --all, or --engine NAME=COMMAND"
+        ),
+    };
     if args.all {
         seats.extend(engine_problems.iter().map(|(spec, _)| engine_seat(&spec.name)));
     }

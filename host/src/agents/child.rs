@@ -37,7 +37,8 @@ pub enum Request {
 /// ([`super::worker::WorkerLaunch`]) or an engine ([`super::engine::EngineLaunch`]).
 #[async_trait]
 pub trait Launcher: Send + Sync {
-    /// Starts a child and opens the agent in it, each exchange within `deadline`.
+    /// Starts a child and opens the agent in it (a worker within the decision deadline, an
+    /// engine within its handshake's).
     async fn start(&self, open: &Open, deadline: Option<Duration>) -> Result<Process, ErrorInfo>;
     /// `worker` or `engine`, as errors name the process.
     fn what(&self) -> &'static str;
@@ -259,7 +260,15 @@ impl ChildAgent {
         if slot.is_none() {
             metrics::worker_restart(&self.bot);
             tokio::time::sleep(restart_pause(self.quick_deaths.load(Ordering::Relaxed))).await;
-            *slot = Some(self.spawn().await?);
+            match self.spawn().await {
+                Ok(process) => *slot = Some(process),
+                // A child that cannot even start (an engine dying before its handshake) is a
+                // crash loop too.
+                Err(e) => {
+                    self.quick_deaths.fetch_add(1, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
         }
         let process = slot.as_mut().expect("just started");
         let started = Instant::now();

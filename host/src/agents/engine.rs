@@ -26,9 +26,9 @@ pub const PROTOCOL: &str = "yomi-engine";
 /// The protocol version this host speaks.
 pub const VERSION: u32 = 1;
 
-/// How long an engine may take to start and answer `hello` (an interpreter loading its
-/// libraries), whatever the decision deadline.
-pub const HANDSHAKE_DEADLINE: Duration = Duration::from_secs(20);
+/// How long an engine may take to start and answer `hello` and `open` (an interpreter loading
+/// its libraries), whatever the decision deadline.
+const HANDSHAKE_DEADLINE: Duration = Duration::from_secs(20);
 
 /// The host's first line: `{"hello": {"protocol": "yomi-engine", "version": 1}}`.
 #[derive(Debug, Serialize)]
@@ -147,12 +147,12 @@ pub fn handshake_all(specs: &[EngineSpec]) -> Vec<Result<EngineEntry, ErrorInfo>
     results
 }
 
-/// Starts an engine for an agent: the handshake, then `open` within the decision deadline.
+/// Starts an engine for an agent: the handshake, then `open`.
 pub struct EngineLaunch(pub Arc<EngineEntry>);
 
 #[async_trait]
 impl Launcher for EngineLaunch {
-    async fn start(&self, open: &Open, deadline: Option<Duration>) -> Result<Process, ErrorInfo> {
+    async fn start(&self, open: &Open, _decisions: Option<Duration>) -> Result<Process, ErrorInfo> {
         let entry = &self.0;
         let (process, declared) = greet(&entry.spec).await?;
         if declared.info.games != entry.info.games || declared.info.options != entry.info.options {
@@ -165,7 +165,8 @@ impl Launcher for EngineLaunch {
                 ),
             ));
         }
-        open_in(process, open, deadline, self.what()).await
+        // Opening is part of starting, not a decision: it gets the handshake's time.
+        open_in(process, open, Some(HANDSHAKE_DEADLINE), self.what()).await
     }
 
     fn what(&self) -> &'static str {
