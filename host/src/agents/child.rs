@@ -270,22 +270,28 @@ impl ChildAgent {
                 }
             }
         }
-        let process = slot.as_mut().expect("just started");
+        // Out of the slot for the exchange: if the caller gives up mid-call (a referee's deadline
+        // around this one), the child is dropped, and so killed, with its answer still owed;
+        // left in the slot it would hand that stale answer to the next call.
+        let mut process = slot.take().expect("just started");
         let started = Instant::now();
         let result =
             process.exchange(&Request::Call(call), self.deadline, self.launcher.what()).await;
         self.calls.record(started.elapsed());
         match result {
-            Ok(value) => Ok(value),
-            Err(Failed::Answered(e)) => Err(e),
+            Ok(value) => {
+                *slot = Some(process);
+                Ok(value)
+            }
+            Err(Failed::Answered(e)) => {
+                *slot = Some(process);
+                Err(e)
+            }
             Err(Failed::Broken(e)) => {
-                if let Some(dead) = slot.take() {
-                    let quick = dead.started.elapsed() < QUICK_DEATH;
-                    let deaths =
-                        if quick { self.quick_deaths.load(Ordering::Relaxed) + 1 } else { 0 };
-                    self.quick_deaths.store(deaths, Ordering::Relaxed);
-                    dead.kill().await;
-                }
+                let quick = process.started.elapsed() < QUICK_DEATH;
+                let deaths = if quick { self.quick_deaths.load(Ordering::Relaxed) + 1 } else { 0 };
+                self.quick_deaths.store(deaths, Ordering::Relaxed);
+                process.kill().await;
                 Err(e)
             }
         }
@@ -325,6 +331,8 @@ impl AgentHandle for ChildAgent {
 
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use super::*;
 
     #[test]
@@ -332,6 +340,53 @@ mod tests {
         let pauses: Vec<u64> = (0..10).map(|n| restart_pause(n).as_millis() as u64).collect();
         assert_eq!(pauses, [0, 10, 20, 40, 80, 160, 320, 640, 1000, 1000]);
         assert_eq!(restart_pause(u32::MAX), Duration::from_secs(1));
+    }
+
+    /// A shell child whose first process answers its first call late, and every later process
+    /// at once: `late`, then `fresh`.
+    struct LateOnce(PathBuf);
+
+    #[async_trait]
+    impl Launcher for LateOnce {
+        async fn start(
+            &self,
+            open: &Open,
+            deadline: Option<Duration>,
+        ) -> Result<Process, ErrorInfo> {
+            let script = r#"read l; echo '{"ok":true}'
+                if [ -e "$0" ]; then first=fresh; delay=0; else touch "$0"; first=late; delay=0.5; fi
+                read l; sleep $delay; echo "{\"ok\":true,\"result\":{\"action\":\"$first\"}}"
+                while read l; do echo '{"ok":true,"result":{"action":"fresh"}}'; done"#;
+            let mut command = tokio::process::Command::new("sh");
+            command.arg("-c").arg(script).arg(&self.0);
+            let process = Process::spawn(command, Stdio::null(), "a test child")?;
+            open_in(process, open, deadline, "test child").await
+        }
+
+        fn what(&self) -> &'static str {
+            "test child"
+        }
+    }
+
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn a_call_given_up_on_leaves_no_stale_answer_for_the_next() {
+        let marker = std::env::temp_dir().join(format!("yomi-late-once-{}", std::process::id()));
+        let _ = std::fs::remove_file(&marker);
+        let open = Open::Agent {
+            bot: "t".into(),
+            options: Options::new(),
+            context: yomi_plugin::AgentContext::default(),
+        };
+        let launcher = Box::new(LateOnce(marker.clone()));
+        let agent = ChildAgent::start(launcher, "t".into(), open, None, None).await.unwrap();
+        let request = ActRequest { observation: Value::Null, legal: vec![], explain: false };
+        let given_up =
+            tokio::time::timeout(Duration::from_millis(50), agent.act(request.clone())).await;
+        assert!(given_up.is_err(), "the caller gave up on the late answer");
+        let next = agent.act(request).await.unwrap();
+        assert_eq!(next.action, "fresh", "a new child answers, not the old one's late answer");
+        let _ = std::fs::remove_file(&marker);
     }
 
     #[test]
