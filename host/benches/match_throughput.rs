@@ -34,6 +34,7 @@ fn release_dir() -> PathBuf {
 fn direct(registry: &Registry, game: &str, bot: &str, seats: usize, games: u64) -> f64 {
     let g = registry.resolve_game(game).unwrap();
     let b = registry.resolve_bot(bot, Some(game), None).unwrap();
+    let bot_plugin = b.plugin().expect("a plugin's bot");
     let game_options = resolve(&g.info.options, &g.info.presets, None, &Options::new()).unwrap();
     let bot_options = resolve(&b.info.options, &b.info.presets, None, &Options::new()).unwrap();
     let start = Instant::now();
@@ -46,7 +47,7 @@ fn direct(registry: &Registry, game: &str, bot: &str, seats: usize, games: u64) 
         let mut agents: Vec<_> = (0..seats)
             .map(|s| {
                 let context = AgentContext { seed: i * 10 + s as u64, ..AgentContext::default() };
-                b.plugin
+                bot_plugin
                     .loaded
                     .open(&Open::Agent {
                         bot: b.info.name.clone(),

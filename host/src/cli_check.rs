@@ -1,8 +1,9 @@
 //! `yomi check`: the conformance check of the plugin kit (`yomi_plugin::testing`) run on bots as
 //! this host serves them. A bot's agents are started as a match's seats start theirs (in this
-//! process, or in a `yomi worker` with `isolate=true`), behind the host's `AgentHandle`, so any
-//! kind of seat the host learns to start can be checked the same way; its games are the loaded
-//! plugins' games, called as the host's referee calls them.
+//! process, in a `yomi worker` with `isolate=true`, or in its engine's process), behind the
+//! host's `AgentHandle`, so any kind of seat the host learns to start can be checked the same
+//! way; its games are the loaded plugins' games, called as the host's referee calls them. An
+//! engine's report starts with its handshake.
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -11,7 +12,7 @@ use std::time::Duration;
 use clap::Args;
 use serde_json::{json, Value};
 use tokio::runtime::{Handle, Runtime};
-use yomi_plugin::testing::{self, Arena, Config};
+use yomi_plugin::testing::{self, Arena, Config, Line, Report};
 use yomi_plugin::{ActReply, ActRequest, Agent, Game, GameOver};
 use yomi_protocol::{BotInfo, Decision, ErrorInfo, GameInfo, GameOutcome, Options};
 
@@ -19,15 +20,18 @@ use crate::agents::AgentHandle;
 use crate::cli_common::Common;
 use crate::matches::game::{HostedGame, RefereedGame};
 use crate::matches::seat::{BotSeat, SeatEnv, SeatPlan};
-use crate::runtime::registry::{BotRef, Registry};
+use crate::runtime::engines::{EngineEntry, ENGINE_PREFIX};
+use crate::runtime::registry::{BotRef, BotSource, Registry};
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The bots to check: `plugin/bot`, with a preset or options as a match seat takes them
-    /// (`stud/fuzzy:preset=adaptive`, `example/rps:reading=1`, `...:isolate=true`).
-    #[arg(value_name = "BOT", required_unless_present = "all", conflicts_with = "all")]
+    /// The bots to check: `plugin/bot` or `engine/NAME`, with a preset or options as a match
+    /// seat takes them (`stud/fuzzy:preset=adaptive`, `example/rps:reading=1`,
+    /// `...:isolate=true`). Name engines with `--engine NAME=COMMAND` or the engines file.
+    /// Without a BOT or `--all`, the engines named with `--engine`.
+    #[arg(value_name = "BOT", conflicts_with = "all")]
     pub bots: Vec<String>,
-    /// Check every bot of every loaded plugin.
+    /// Check every bot of every loaded plugin, and every engine.
     #[arg(long)]
     pub all: bool,
     /// Games in each seating (each game, seat count and seat of the bot).
@@ -49,8 +53,20 @@ pub struct CheckArgs {
 
 /// Runs the check on each bot asked for; exits 1 when any of them fails.
 pub fn check(common: &Common, args: CheckArgs) -> anyhow::Result<ExitCode> {
-    let registry = common.registry()?;
-    let seats = if args.all { every_bot(&registry) } else { parse_seats(&args.bots)? };
+    let (registry, engine_problems) = common.registry_and_engine_problems()?;
+    let mut seats = match (args.all, args.bots.is_empty()) {
+        (true, _) => every_bot(&registry),
+        (false, false) => parse_seats(&args.bots)?,
+        (false, true) if !common.engines.is_empty() => {
+            common.engines.iter().map(|e| engine_seat(&e.name)).collect()
+        }
+        (false, true) => anyhow::bail!(
+            "name the bots to check (plugin/bot, engine/NAME), --all, or --engine NAME=COMMAND"
+        ),
+    };
+    if args.all {
+        seats.extend(engine_problems.iter().map(|(spec, _)| engine_seat(&spec.name)));
+    }
     if seats.is_empty() {
         anyhow::bail!("no bot to check: no plugin is loaded (see `yomi plugins`)");
     }
@@ -60,8 +76,6 @@ pub fn check(common: &Common, args: CheckArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let mut reports = Vec::new();
     for seat in &seats {
-        let bot =
-            registry.resolve_bot(&seat.bot, None, None).map_err(|e| anyhow::anyhow!(e.message))?;
         let config = Config {
             games: args.games as usize,
             seed: args.seed,
@@ -69,6 +83,18 @@ pub fn check(common: &Common, args: CheckArgs) -> anyhow::Result<ExitCode> {
             options: seat.options.clone(),
             max_p99,
         };
+        let failed =
+            engine_problems.iter().find(|(spec, _)| engine_seat(&spec.name).bot == seat.bot);
+        if let Some((_, problem)) = failed {
+            let report = handshake_failed(&seat.bot, &config, problem);
+            if !args.json {
+                out!("{report}")?;
+            }
+            reports.push(report);
+            continue;
+        }
+        let bot =
+            registry.resolve_bot(&seat.bot, None, None).map_err(|e| anyhow::anyhow!(e.message))?;
         let arena = HostArena {
             registry: registry.clone(),
             bot,
@@ -76,7 +102,10 @@ pub fn check(common: &Common, args: CheckArgs) -> anyhow::Result<ExitCode> {
             deadline,
             runtime: &runtime,
         };
-        let report = testing::check(&arena, &config);
+        let mut report = testing::check(&arena, &config);
+        if let BotSource::Engine(engine) = &arena.bot.source {
+            report.checks.insert(0, handshake_passed(engine));
+        }
         if !args.json {
             out!("{report}")?;
         }
@@ -109,7 +138,40 @@ fn parse_seats(specs: &[String]) -> anyhow::Result<Vec<BotSeat>> {
     specs.iter().map(|s| BotSeat::parse(s).map_err(|e| anyhow::anyhow!(e.message))).collect()
 }
 
-/// Every bot of the newest build of each loaded plugin, by its qualified name.
+/// The seat of `engine/NAME` with its defaults.
+fn engine_seat(name: &str) -> BotSeat {
+    BotSeat::parse(&format!("{ENGINE_PREFIX}/{name}")).expect("an engine name is one word")
+}
+
+/// The first line of an engine's report: what its handshake declared.
+fn handshake_passed(engine: &EngineEntry) -> Line {
+    Line::pass(
+        "handshake",
+        format!(
+            "`{}` {} speaks {} version {}: {} game(s), {} option(s), {} preset(s), {} method(s)",
+            engine.engine_name,
+            engine.version,
+            crate::agents::engine::PROTOCOL,
+            crate::agents::engine::VERSION,
+            engine.info.games.len(),
+            engine.info.options.len(),
+            engine.info.presets.len(),
+            engine.info.methods.len()
+        ),
+    )
+}
+
+/// The report of an engine whose handshake failed: nothing else can be checked.
+fn handshake_failed(bot: &str, config: &Config, problem: &ErrorInfo) -> Report {
+    let mut report = Report::new(bot.to_string(), config.seed, config.games);
+    report.add(Line::fail("handshake", problem.message.clone()));
+    for check in testing::CHECKS {
+        report.add(Line::skip(check, "the handshake failed"));
+    }
+    report
+}
+
+/// Every bot of the newest build of each loaded plugin, by its qualified name, and every engine.
 fn every_bot(registry: &Registry) -> Vec<BotSeat> {
     let names = registry
         .latest()
@@ -123,10 +185,13 @@ fn every_bot(registry: &Registry) -> Vec<BotSeat> {
                 .collect::<Vec<_>>()
         })
         .collect::<Vec<_>>();
-    names
-        .into_iter()
-        .map(|bot| BotSeat { bot, preset: None, options: Options::new(), isolate: false })
-        .collect()
+    let bots = names.into_iter().map(|bot| BotSeat {
+        bot,
+        preset: None,
+        options: Options::new(),
+        isolate: false,
+    });
+    bots.chain(registry.engines().iter().map(|e| engine_seat(&e.spec.name))).collect()
 }
 
 /// A bot as this host serves it.

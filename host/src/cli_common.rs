@@ -1,12 +1,19 @@
-//! The options every command shares (`--plugins`, `--data-dir`, `-v`) and what they resolve to:
-//! the plugin directories, the data directory, the registry of loaded plugins.
+//! The options every command shares (`--plugins`, `--engine`, `--data-dir`, `-v`) and what they
+//! resolve to: the plugin directories, the data directory, the registry of loaded plugins and
+//! engines.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
 
+use yomi_protocol::ErrorInfo;
+
+use crate::runtime::engines::{EngineSpec, ENGINES_FILE};
 use crate::runtime::registry::Registry;
+
+/// An engine that could not be added, and why.
+pub type EngineProblem = (EngineSpec, ErrorInfo);
 
 /// Options every command shares.
 #[derive(Debug, Args, Clone)]
@@ -15,6 +22,15 @@ pub struct Common {
     /// Default: the directory of the yomi binary.
     #[arg(long = "plugins", value_name = "DIR", global = true)]
     pub plugins: Vec<PathBuf>,
+    /// An engine: a bot in any language that COMMAND serves over the engine protocol, seated as
+    /// `engine/NAME` (repeatable; see PROTOCOL.md, "Engines"). Added to the data directory's
+    /// engines.toml; a NAME given here wins over the file's.
+    #[arg(long = "engine", value_name = "NAME=COMMAND", global = true, value_parser = EngineSpec::parse_flag)]
+    pub engines: Vec<EngineSpec>,
+    /// Start none of the engines of the data directory's engines.toml (a yomi that an engine
+    /// starts for its own use).
+    #[arg(long, global = true)]
+    pub no_engines_file: bool,
     /// Where services and tournaments keep state that survives restarts.
     /// Default: $YOMI_DATA_DIR, else $XDG_DATA_HOME/yomi, else ~/.local/share/yomi.
     #[arg(long, value_name = "DIR", global = true)]
@@ -56,12 +72,47 @@ impl Common {
     }
 
     /// Loads the plugins: everything discovered in the directories, and each named library file
-    /// (whose directory becomes a plugin directory). Problems are logged on stderr.
+    /// (whose directory becomes a plugin directory); then the engines, each asked what it is.
+    /// Problems are logged on stderr.
     pub fn registry(&self) -> anyhow::Result<Arc<Registry>> {
+        Ok(self.registry_and_engine_problems()?.0)
+    }
+
+    /// [`Common::registry`], and each engine that could not be added with why.
+    pub fn registry_and_engine_problems(
+        &self,
+    ) -> anyhow::Result<(Arc<Registry>, Vec<EngineProblem>)> {
         let (registry, files) = self.empty_registry()?;
         registry.discover();
         load_files(&registry, &files);
-        Ok(Arc::new(registry))
+        let specs = self.engine_specs()?;
+        let results = crate::agents::engine::handshake_all(&specs);
+        let mut problems = Vec::new();
+        for (spec, result) in specs.into_iter().zip(results) {
+            if let Err(e) = result.and_then(|entry| registry.add_engine(entry)) {
+                tracing::warn!("{}", e.message);
+                problems.push((spec, e));
+            }
+        }
+        Ok((Arc::new(registry), problems))
+    }
+
+    /// The engines the operator named: the data directory's engines.toml (unless
+    /// `--no-engines-file`), then `--engine`, which replaces a file's engine of the same name.
+    pub fn engine_specs(&self) -> anyhow::Result<Vec<EngineSpec>> {
+        let file = self.data_dir().join(ENGINES_FILE);
+        let mut specs = match !self.no_engines_file && file.is_file() {
+            true => EngineSpec::read_file(&file).map_err(anyhow::Error::msg)?,
+            false => Vec::new(),
+        };
+        for flag in &self.engines {
+            if self.engines.iter().filter(|e| e.name == flag.name).count() > 1 {
+                anyhow::bail!("--engine `{}` is given twice", flag.name);
+            }
+            specs.retain(|s| s.name != flag.name);
+            specs.push(flag.clone());
+        }
+        Ok(specs)
     }
 
     /// The registry a one-shot `yomi <plugin> ...` command needs: only that plugin's library

@@ -145,20 +145,24 @@ impl Default for Config {
     }
 }
 
+/// The names of the checks [`check`] makes, in the order it makes them.
+pub const CHECKS: [&str; 7] = [
+    "declaration",
+    "legal play",
+    "deterministic",
+    "bad observation",
+    "bad options",
+    "configure",
+    "latency",
+];
+
 /// Checks one bot.
 pub fn check(arena: &dyn Arena, config: &Config) -> Report {
     let mut report = Report::new(arena.name(), config.seed, config.games);
     let (line, resolved) = checks::declaration(arena, config.preset.as_deref(), &config.options);
     report.add(line);
     let Some((options, games)) = resolved else {
-        for check in [
-            "legal play",
-            "deterministic",
-            "bad observation",
-            "bad options",
-            "configure",
-            "latency",
-        ] {
+        for &check in &CHECKS[1..] {
             report.add(Line::skip(check, "the declaration failed"));
         }
         return report;

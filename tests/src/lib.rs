@@ -56,6 +56,19 @@ pub fn library(lib_name: &str) -> PathBuf {
     path
 }
 
+/// The flaws of the broken-bot fixtures (the `nonconform` plugin's bots, the broken engines of
+/// tests/engines/broken.py), each with the one check of `yomi check` it fails and the arguments
+/// that show it. The unseeded bot plays more games, so that two runs cannot agree by chance.
+pub const FLAWS: [(&str, &str, &[&str]); 7] = [
+    ("misdeclared", "declaration", &["--games", "1"]),
+    ("illegal", "legal play", &["--games", "1"]),
+    ("unseeded", "deterministic", &["--games", "4"]),
+    ("fragile", "bad observation", &["--games", "1"]),
+    ("touchy", "bad options", &["--games", "1"]),
+    ("stubborn", "configure", &["--games", "1"]),
+    ("slow", "latency", &["--games", "1", "--max-p99-ms", "5"]),
+];
+
 /// A fresh empty directory, removed when dropped.
 pub fn temp_dir() -> tempfile::TempDir {
     tempfile::Builder::new().prefix("yomi-e2e-").tempdir().expect("temp dir")

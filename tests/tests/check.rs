@@ -4,7 +4,7 @@
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
-use yomi_e2e::{json_out, library, target_dir, yomi_bin};
+use yomi_e2e::{json_out, library, target_dir, yomi_bin, FLAWS};
 
 /// `yomi check ARGS...` over the build's plugins, plus the nonconforming fixture when asked.
 fn yomi_check(with_fixture: bool, args: &[&str]) -> Output {
@@ -57,17 +57,7 @@ fn every_bot_in_the_repository_passes() {
 
 #[test]
 fn each_broken_bot_fails_the_check_it_breaks() {
-    // The unseeded bot plays more games, so that two runs cannot agree by chance.
-    let cases: [(&str, &str, &[&str]); 7] = [
-        ("misdeclared", "declaration", &["--games", "1"]),
-        ("illegal", "legal play", &["--games", "1"]),
-        ("unseeded", "deterministic", &["--games", "4"]),
-        ("fragile", "bad observation", &["--games", "1"]),
-        ("touchy", "bad options", &["--games", "1"]),
-        ("stubborn", "configure", &["--games", "1"]),
-        ("slow", "latency", &["--games", "1", "--max-p99-ms", "5"]),
-    ];
-    for (bot, broken, extra) in cases {
+    for (bot, broken, extra) in FLAWS {
         let bot = format!("nonconform/{bot}");
         let args = [&[bot.as_str(), "--json"][..], extra].concat();
         let out = yomi_check(true, &args);

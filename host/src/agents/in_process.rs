@@ -1,6 +1,8 @@
 //! An agent living in a plugin loaded into this process, called off the reactor (see
 //! `runtime::executor`).
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -13,7 +15,7 @@ use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 use super::{read_act_text, AgentHandle};
 use crate::runtime::executor;
 use crate::runtime::metrics::{self, PluginCalls};
-use crate::runtime::registry::BotRef;
+use crate::runtime::registry::{BotRef, PluginEntry};
 
 /// An agent living in a plugin loaded into this process.
 pub struct InProcessAgent {
@@ -22,13 +24,15 @@ pub struct InProcessAgent {
 }
 
 impl InProcessAgent {
+    /// Opens an agent of `bot`, one of `plugin`'s bots.
     pub async fn open(
+        plugin: &Arc<PluginEntry>,
         bot: &BotRef,
         options: Options,
         context: AgentContext,
     ) -> Result<InProcessAgent, ErrorInfo> {
         let request = Open::Agent { bot: bot.info.name.clone(), options, context };
-        let handle = executor::Handle::open(bot.plugin.clone(), request).await?;
+        let handle = executor::Handle::open(plugin.clone(), request).await?;
         Ok(InProcessAgent { handle, calls: metrics::plugin_calls(&bot.qualified()) })
     }
 

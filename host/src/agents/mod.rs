@@ -1,21 +1,72 @@
 //! Agents: one async interface, [`AgentHandle`], in front of every bot whatever serves it — a
-//! plugin in this process ([`in_process`]), a `yomi worker` child process ([`worker`]), a
-//! connected client playing a seat ([`client`]), or recorded moves replayed ([`scripted`]).
+//! plugin in this process ([`in_process`]), a child process ([`child`]: a `yomi worker`
+//! ([`worker`]) or an engine ([`engine`])), a connected client playing a seat ([`client`]), or
+//! recorded moves replayed ([`scripted`]).
 //! (The author's side of a bot is the plugin kit's `Agent` trait; this is the host's view.)
 
+pub mod child;
 pub mod client;
+pub mod engine;
 pub mod in_process;
 pub mod scripted;
 pub mod worker;
 
+use std::sync::Arc;
+use std::time::Duration;
+
 use async_trait::async_trait;
 use serde_json::Value;
-use yomi_plugin::call::ActText;
-use yomi_plugin::GameOver;
+use tokio::sync::OwnedSemaphorePermit;
+use yomi_plugin::call::{ActText, Open};
+use yomi_plugin::{AgentContext, GameOver};
 use yomi_protocol::envelope::without_position;
 use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
 pub use in_process::InProcessAgent;
+
+use crate::runtime::registry::{BotRef, BotSource};
+use child::{ChildAgent, Launcher};
+use engine::EngineLaunch;
+use worker::WorkerLaunch;
+
+/// How to start a bot's agent besides its options and context.
+#[derive(Default)]
+pub struct Placement {
+    /// Run a plugin's bot in a `yomi worker` process (an engine always has a process of its own).
+    pub isolate: bool,
+    /// How long one call of a child process may take before it is killed.
+    pub deadline: Option<Duration>,
+    /// The process's place among the server's `--max-workers`, when the agent holds its own.
+    pub place: Option<OwnedSemaphorePermit>,
+}
+
+/// Whether `bot`'s agent runs in a process of its own when placed so.
+pub fn runs_apart(bot: &BotRef, isolate: bool) -> bool {
+    isolate || matches!(bot.source, BotSource::Engine(_))
+}
+
+/// Starts an agent of `bot`: in this process, in a worker, or in its engine.
+pub async fn open_bot(
+    bot: &BotRef,
+    options: yomi_protocol::Options,
+    context: AgentContext,
+    placement: Placement,
+) -> Result<Arc<dyn AgentHandle>, ErrorInfo> {
+    let launcher: Box<dyn Launcher> = match &bot.source {
+        BotSource::Engine(engine) => Box::new(EngineLaunch(engine.clone())),
+        BotSource::Plugin(plugin) if placement.isolate => {
+            Box::new(WorkerLaunch { library: plugin.loaded.path.clone() })
+        }
+        BotSource::Plugin(plugin) => {
+            return Ok(Arc::new(InProcessAgent::open(plugin, bot, options, context).await?))
+        }
+    };
+    let open = Open::Agent { bot: bot.info.name.clone(), options, context };
+    let agent =
+        ChildAgent::start(launcher, bot.qualified(), open, placement.deadline, placement.place)
+            .await?;
+    Ok(Arc::new(agent))
+}
 
 /// Reads an `act` request's text into values, refusing what `agent.act`'s parameters would have
 /// refused had they been read into values: a number too large for a float.

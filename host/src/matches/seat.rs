@@ -6,15 +6,13 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use yomi_plugin::call::Open;
 use yomi_plugin::AgentContext;
 use yomi_protocol::options::resolve;
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use crate::agents::client::{ClientAgent, ClientLink};
 use crate::agents::scripted::ScriptedAgent;
-use crate::agents::worker::WorkerAgent;
-use crate::agents::{AgentHandle, InProcessAgent};
+use crate::agents::{open_bot, runs_apart, AgentHandle, Placement};
 use crate::runtime::costs::Budgets;
 use crate::runtime::registry::{BotRef, Registry};
 
@@ -119,9 +117,9 @@ impl SeatPlan {
         matches!(self, SeatPlan::Client { .. })
     }
 
-    /// Whether the seat runs in a `yomi worker` process of its own.
+    /// Whether the seat runs in a process of its own (a `yomi worker` or an engine).
     pub fn is_isolated(&self) -> bool {
-        matches!(self, SeatPlan::Bot { isolate: true, .. })
+        matches!(self, SeatPlan::Bot { bot, isolate, .. } if runs_apart(bot, *isolate))
     }
 
     pub fn label(&self) -> String {
@@ -135,8 +133,8 @@ impl SeatPlan {
     pub fn header(&self, seed: u64) -> Value {
         match self {
             SeatPlan::Bot { bot, options, isolate } => json!({
-                "bot": bot.qualified(), "plugin_version": bot.plugin.loaded.manifest.version,
-                "build": bot.plugin.build, "options": options, "seed": seed, "isolate": isolate,
+                "bot": bot.qualified(), "plugin_version": bot.version(),
+                "build": bot.build(), "options": options, "seed": seed, "isolate": isolate,
             }),
             SeatPlan::Client { name } => json!({"client": name}),
         }
@@ -146,13 +144,14 @@ impl SeatPlan {
     pub async fn start(&self, seed: u64, env: &SeatEnv) -> Result<Arc<dyn AgentHandle>, ErrorInfo> {
         match self {
             SeatPlan::Bot { bot, options, isolate } => {
-                let context = AgentContext { seed, data_dir: env.data_dir.clone(), client: env.client.clone() };
-                if *isolate {
-                    let open = Open::Agent { bot: bot.info.name.clone(), options: options.clone(), context };
-                    Ok(Arc::new(WorkerAgent::start(bot.plugin.loaded.path.clone(), bot.qualified(), open, env.deadline).await?))
-                } else {
-                    Ok(Arc::new(InProcessAgent::open(bot, options.clone(), context).await?))
-                }
+                let context = AgentContext {
+                    seed,
+                    data_dir: env.data_dir.clone(),
+                    client: env.client.clone(),
+                };
+                let placement =
+                    Placement { isolate: *isolate, deadline: env.deadline, place: None };
+                open_bot(bot, options.clone(), context, placement).await
             }
             SeatPlan::Client { .. } => match &env.clients {
                 ClientSeats::Connected(link) => {
@@ -177,7 +176,7 @@ pub struct SeatEnv {
     pub data_dir: Option<std::path::PathBuf>,
     /// Who the seats' agents work for (`AgentContext::client`); `None` on the command line.
     pub client: Option<String>,
-    /// The decision deadline, which isolated workers enforce by killing the process.
+    /// The decision deadline, which isolated workers and engines enforce by killing the process.
     pub deadline: Option<Duration>,
     pub clients: ClientSeats,
     /// The server's worker and game budgets a match draws from; `None` on the command line,

@@ -11,11 +11,12 @@ use yomi_protocol::ops::meta::Done;
 use yomi_protocol::options::{apply_changes, check_params, resolve};
 use yomi_protocol::{ActReply, ErrorCode, ErrorInfo, Options};
 
-use crate::agents::{AgentHandle, InProcessAgent};
+use crate::agents::{open_bot, runs_apart, AgentHandle, Placement};
 use crate::runtime::registry::BotRef;
 use crate::session::{AgentSlot, Session};
 
-/// Opens an in-process agent of `bot` with a complete option set.
+/// Opens an agent of `bot` with a complete option set: in this process, or in its engine, which
+/// holds a place among the server's `--max-workers` while the agent lives.
 pub async fn open_agent(
     bot: &BotRef,
     options: &Options,
@@ -27,17 +28,25 @@ pub async fn open_agent(
         data_dir: session.shared.config.data_dir.clone(),
         client: session.client.clone(),
     };
-    Ok(Arc::new(InProcessAgent::open(bot, options.clone(), context).await?))
+    let mut placement = Placement { deadline: Some(ENGINE_CALL_DEADLINE), ..Placement::default() };
+    if runs_apart(bot, false) {
+        placement.place = Some(session.shared.budgets.worker_now()?);
+    }
+    open_bot(bot, options.clone(), context, placement).await
 }
+
+/// How long one call of an agent's engine may take before the engine is killed (a match sets
+/// its own deadline).
+const ENGINE_CALL_DEADLINE: std::time::Duration = std::time::Duration::from_secs(60);
 
 fn describe(id: &str, slot: &AgentSlot) -> Agent {
     Agent {
         agent: id.to_string(),
         bot: slot.bot.qualified(),
-        plugin: slot.bot.plugin.name().to_string(),
-        version: slot.bot.plugin.loaded.manifest.version.clone(),
-        build: slot.bot.plugin.build.clone(),
-        generation: slot.bot.plugin.generation,
+        plugin: slot.bot.origin().to_string(),
+        version: slot.bot.version().to_string(),
+        build: slot.bot.build().to_string(),
+        generation: slot.bot.generation(),
         options: slot.options.clone(),
         seed: slot.seed,
     }

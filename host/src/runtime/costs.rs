@@ -128,6 +128,16 @@ impl Budgets {
         Ok(Some(permit.expect("the workers semaphore is never closed")))
     }
 
+    /// A place for one process that an agent holds while it lives (an engine's, for `agent.new`):
+    /// at once, or `limit_exceeded` while every place is taken, since the agent would hold its
+    /// session's requests for as long as it waited.
+    pub fn worker_now(&self) -> Result<OwnedSemaphorePermit, ErrorInfo> {
+        self.workers.clone().try_acquire_owned().map_err(|_| {
+            let what = "an agent in a process of its own, while every place is taken".to_string();
+            exceeded(what, self.max_workers as u64, "--max-workers")
+        })
+    }
+
     /// Waits for a turn to play one game.
     pub async fn game(&self) -> Turn {
         Turns::take(&self.games, self.client).await

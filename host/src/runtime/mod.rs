@@ -8,6 +8,7 @@ pub mod auth;
 pub mod blocking;
 pub mod config;
 pub mod costs;
+pub mod engines;
 pub mod executor;
 pub mod limits;
 pub mod metrics;

@@ -15,6 +15,8 @@ use sha2::{Digest, Sha256};
 use yomi_plugin::loader::LoadedPlugin;
 use yomi_protocol::{BotInfo, ErrorCode, ErrorInfo, GameInfo};
 
+use super::engines::{EngineEntry, ENGINE_PREFIX};
+
 /// One loaded build of a plugin.
 #[derive(Debug)]
 pub struct PluginEntry {
@@ -45,17 +47,71 @@ impl PluginEntry {
     }
 }
 
-/// A bot resolved to the plugin build that serves it.
+/// A bot resolved to what serves it.
 #[derive(Debug, Clone)]
 pub struct BotRef {
-    pub plugin: Arc<PluginEntry>,
+    pub source: BotSource,
     pub info: BotInfo,
 }
 
+/// What serves a bot: a plugin build, or an engine the operator named.
+#[derive(Debug, Clone)]
+pub enum BotSource {
+    Plugin(Arc<PluginEntry>),
+    Engine(Arc<EngineEntry>),
+}
+
 impl BotRef {
-    /// `plugin/bot`, the unambiguous name.
+    /// A bot of a plugin build.
+    pub fn plugin_bot(plugin: Arc<PluginEntry>, info: BotInfo) -> BotRef {
+        BotRef { source: BotSource::Plugin(plugin), info }
+    }
+
+    /// The plugin build serving the bot; `None` for an engine.
+    pub fn plugin(&self) -> Option<&Arc<PluginEntry>> {
+        match &self.source {
+            BotSource::Plugin(p) => Some(p),
+            BotSource::Engine(_) => None,
+        }
+    }
+
+    /// `plugin/bot` (`engine/NAME`), the unambiguous name.
     pub fn qualified(&self) -> String {
-        format!("{}/{}", self.plugin.name(), self.info.name)
+        format!("{}/{}", self.origin(), self.info.name)
+    }
+
+    /// The plugin's name, or `engine`.
+    pub fn origin(&self) -> &str {
+        match &self.source {
+            BotSource::Plugin(p) => p.name(),
+            BotSource::Engine(_) => ENGINE_PREFIX,
+        }
+    }
+
+    /// The plugin's or the engine's version.
+    pub fn version(&self) -> &str {
+        match &self.source {
+            BotSource::Plugin(p) => &p.loaded.manifest.version,
+            BotSource::Engine(e) => &e.version,
+        }
+    }
+
+    /// Which build serves the bot (see [`PluginEntry::build`], [`EngineSpec::build`]).
+    ///
+    /// [`EngineSpec::build`]: super::engines::EngineSpec::build
+    pub fn build(&self) -> &str {
+        match &self.source {
+            BotSource::Plugin(p) => &p.build,
+            BotSource::Engine(e) => &e.build,
+        }
+    }
+
+    /// The plugin build's generation; an engine has only one.
+    pub fn generation(&self) -> u32 {
+        match &self.source {
+            BotSource::Plugin(p) => p.generation,
+            BotSource::Engine(_) => 1,
+        }
     }
 }
 
@@ -76,6 +132,8 @@ pub struct Registry {
     /// libraries (test fixtures that hang, abort or panic on purpose) cannot be loaded by request.
     plugin_names_only: bool,
     plugins: RwLock<Vec<Arc<PluginEntry>>>,
+    /// The engines the operator named that answered their handshake.
+    engines: RwLock<Vec<Arc<EngineEntry>>>,
 }
 
 impl Registry {
@@ -102,7 +160,12 @@ impl Registry {
                 })
             })
             .collect::<Result<_, _>>()?;
-        Ok(Registry { dirs, plugin_names_only, plugins: RwLock::default() })
+        Ok(Registry {
+            dirs,
+            plugin_names_only,
+            plugins: RwLock::default(),
+            engines: RwLock::default(),
+        })
     }
 
     /// Loads every `libyomi_*` library in the plugin directories. Problems (a broken file, a
@@ -239,7 +302,42 @@ impl Registry {
         })
     }
 
-    /// Resolves `plugin/bot` or a bare bot name. A bare name must be unique among the bots that
+    /// Adds an engine that answered its handshake; a second engine of the same name is refused.
+    pub fn add_engine(&self, engine: EngineEntry) -> Result<(), ErrorInfo> {
+        let mut engines = self.engines.write().unwrap();
+        if engines.iter().any(|e| e.spec.name == engine.spec.name) {
+            return Err(ErrorInfo::new(
+                ErrorCode::Conflict,
+                format!("engine `{}` is named twice; skipped", engine.spec.name),
+            ));
+        }
+        engines.push(Arc::new(engine));
+        Ok(())
+    }
+
+    /// The engines, in the order they were named.
+    pub fn engines(&self) -> Vec<Arc<EngineEntry>> {
+        self.engines.read().unwrap().clone()
+    }
+
+    /// `engine/NAME`, if it plays `game` (when one is given).
+    fn resolve_engine(&self, name: &str, game: Option<&str>) -> Result<BotRef, ErrorInfo> {
+        let engine = self.engines().into_iter().find(|e| e.spec.name == name).ok_or_else(|| {
+            ErrorInfo::new(
+                ErrorCode::UnknownBot,
+                format!("no engine `{name}` (the operator names engines; see `yomi bots`)"),
+            )
+        })?;
+        if let Some(g) = game.filter(|g| !engine.info.games.iter().any(|x| x == g)) {
+            return Err(ErrorInfo::new(
+                ErrorCode::UnknownBot,
+                format!("engine `{name}` does not play `{g}`"),
+            ));
+        }
+        Ok(BotRef { info: engine.info.clone(), source: BotSource::Engine(engine) })
+    }
+
+    /// Resolves `plugin/bot`, `engine/NAME` or a bare bot name. A bare name must be unique among the bots that
     /// play `game` (or among all bots when no game is given).
     pub fn resolve_bot(
         &self,
@@ -248,6 +346,9 @@ impl Registry {
         generation: Option<u32>,
     ) -> Result<BotRef, ErrorInfo> {
         if let Some((plugin, bot)) = spec.split_once('/') {
+            if plugin == ENGINE_PREFIX {
+                return self.resolve_engine(bot, game);
+            }
             let entry = self.plugin(plugin, generation)?;
             let info =
                 entry.loaded.manifest.bots.iter().find(|b| b.name == bot).cloned().ok_or_else(
@@ -258,7 +359,7 @@ impl Registry {
                         )
                     },
                 )?;
-            return Ok(BotRef { plugin: entry, info });
+            return Ok(BotRef::plugin_bot(entry, info));
         }
         let candidates: Vec<BotRef> = self
             .latest()
@@ -266,7 +367,7 @@ impl Registry {
             .flat_map(|p| {
                 let bots: Vec<BotInfo> =
                     p.loaded.manifest.bots.iter().filter(|b| b.name == spec).cloned().collect();
-                bots.into_iter().map(move |info| BotRef { plugin: p.clone(), info })
+                bots.into_iter().map(move |info| BotRef::plugin_bot(p.clone(), info))
             })
             .filter(|b| game.is_none_or(|g| b.info.games.iter().any(|x| x == g)))
             .collect();
@@ -274,11 +375,9 @@ impl Registry {
             1 => {
                 let found = candidates.into_iter().next().unwrap();
                 match generation {
-                    Some(g) => self.resolve_bot(
-                        &format!("{}/{}", found.plugin.name(), spec),
-                        game,
-                        Some(g),
-                    ),
+                    Some(g) => {
+                        self.resolve_bot(&format!("{}/{}", found.origin(), spec), game, Some(g))
+                    }
                     None => Ok(found),
                 }
             }
@@ -344,6 +443,15 @@ impl Registry {
                 })
             })
             .collect();
+        // The engines' commands stay with the operator: a client sees what they play.
+        let engines = self.engines().into_iter().map(|e| {
+            let mut v = serde_json::to_value(&e.info).unwrap_or_default();
+            v["plugin"] = json!(ENGINE_PREFIX);
+            v["id"] = json!(e.qualified());
+            v["engine"] = json!({"name": e.engine_name, "version": e.version});
+            v
+        });
+        let bots: Vec<Value> = bots.into_iter().chain(engines).collect();
         let plugins: Vec<Value> = latest.iter().map(|p| p.describe()).collect();
         json!({"games": games, "bots": bots, "plugins": plugins})
     }

@@ -40,15 +40,18 @@ pub struct Line {
 }
 
 impl Line {
-    pub(crate) fn pass(check: &'static str, detail: impl Into<String>) -> Line {
+    /// A check passed.
+    pub fn pass(check: &'static str, detail: impl Into<String>) -> Line {
         Line { check, status: Status::Pass, detail: detail.into() }
     }
 
-    pub(crate) fn fail(check: &'static str, detail: impl Into<String>) -> Line {
+    /// A check failed.
+    pub fn fail(check: &'static str, detail: impl Into<String>) -> Line {
         Line { check, status: Status::Fail, detail: detail.into() }
     }
 
-    pub(crate) fn skip(check: &'static str, detail: impl Into<String>) -> Line {
+    /// A check that does not apply.
+    pub fn skip(check: &'static str, detail: impl Into<String>) -> Line {
         Line { check, status: Status::Skip, detail: detail.into() }
     }
 }
@@ -108,11 +111,13 @@ pub struct Report {
 }
 
 impl Report {
-    pub(crate) fn new(bot: String, seed: u64, games: usize) -> Report {
+    /// An empty report (a host adds checks of its own, such as an engine's handshake).
+    pub fn new(bot: String, seed: u64, games: usize) -> Report {
         Report { bot, passed: true, seed, games, checks: Vec::new(), latency: None }
     }
 
-    pub(crate) fn add(&mut self, line: Line) {
+    /// Adds a check's line; a failed one fails the report.
+    pub fn add(&mut self, line: Line) {
         self.passed &= line.status != Status::Fail;
         self.checks.push(line);
     }
