@@ -158,10 +158,11 @@ impl Curve {
         ]
     }
 
-    /// `options` with the knob set from the target, when the limit is on.
+    /// `options` with the knob set from the target, when the limit is on (an option set without
+    /// `limit_strength`, as a bot's own tests build one from its options alone, is not limited).
     pub fn apply(&self, options: &Options) -> Result<Options, ErrorInfo> {
         let mut out = options.clone();
-        if opt::bool(options, LIMIT)? {
+        if options.contains_key(LIMIT) && opt::bool(options, LIMIT)? {
             let value = self.value_for(opt::f64(options, STRENGTH)?);
             out.insert(self.option.clone(), serde_json::json!(value));
         }
@@ -253,6 +254,8 @@ mod tests {
         assert_eq!(c.apply(&options).unwrap()["delta"], json!(0.3));
         options.insert(LIMIT.into(), json!(true));
         assert_eq!(c.apply(&options).unwrap()["delta"], json!(0.5));
+        options.remove(LIMIT);
+        assert_eq!(c.apply(&options).unwrap()["delta"], json!(0.3), "no limit option: no limit");
     }
 
     #[test]
