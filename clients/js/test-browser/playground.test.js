@@ -89,6 +89,9 @@ test("a battle against delta-nash, played to the end through the page", async ()
   await page.getByTestId("game").selectOption("battle");
   await page.getByTestId("bot").selectOption("battle/delta-nash");
   await page.getByTestId("preset").selectOption("human-like");
+  // The bot at once, without its human pace: this test is about its held choice (the rps test
+  // covers the pace).
+  await page.getByTestId("pace").uncheck();
   await page.getByTestId("start").click();
 
   // Turn 1: the bot chooses at once, you after it; nothing of its choice shows until you choose.
