@@ -44,6 +44,9 @@ pub enum Command {
     Match(crate::cli_play::MatchArgs),
     /// Run, resume or list tournaments.
     Tournament(crate::cli_play::TournamentArgs),
+    /// Rate every preset of a game against the random bot (Elo with a 95 % interval), and a
+    /// bot's strength knob: `yomi ladder battle --knob battle/delta-nash:delta=0,0.2,0.5`.
+    Ladder(crate::cli_ladder::LadderArgs),
     /// Play a recorded transcript again and check it plays out identically.
     Replay(crate::cli_play::ReplayArgs),
     /// Print the JSON Schema of the protocol: each operation's parameters and result, the
@@ -175,6 +178,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Match(args) => crate::cli_play::play_match(&cli.common, args),
         Command::Tournament(args) => crate::cli_play::tournament(&cli.common, args),
         Command::Replay(args) => crate::cli_play::replay(&cli.common, args),
+        Command::Ladder(args) => crate::cli_ladder::ladder(&cli.common, args),
         Command::Check(args) => crate::cli_check::check(&cli.common, args),
         Command::Schema => {
             out!("{}", crate::ops::schema::text())?;
@@ -233,7 +237,7 @@ fn plugin_command(common: &Common, plugin: &str, args: &[String]) -> anyhow::Res
     let registry = common.registry_for(plugin)?;
     let entry = registry.plugin(plugin, None).map_err(|e| {
         let known: Vec<String> = registry.latest().iter().map(|p| p.name().to_string()).collect();
-        anyhow::anyhow!("{} (loaded plugins: {}; built-in commands: serve, bots, plugins, match, tournament, replay, check, repro)", e.message, known.join(", "))
+        anyhow::anyhow!("{} (loaded plugins: {}; built-in commands: serve, bots, plugins, match, tournament, ladder, replay, check, repro)", e.message, known.join(", "))
     })?;
     if args.first().is_none_or(|word| asks_for_help(word)) {
         let manifest = &entry.loaded.manifest;

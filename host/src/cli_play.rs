@@ -162,7 +162,7 @@ pub struct ReplayArgs {
     pub json: bool,
 }
 
-fn parse_game_options(pairs: &[String]) -> anyhow::Result<Options> {
+pub(crate) fn parse_game_options(pairs: &[String]) -> anyhow::Result<Options> {
     let mut options = Options::new();
     for pair in pairs {
         let (k, v) = pair
@@ -186,11 +186,11 @@ fn bot_seats(specs: &[String]) -> anyhow::Result<Vec<BotSeat>> {
     specs.iter().map(|s| BotSeat::parse(s).map_err(|e| anyhow::anyhow!(e.message))).collect()
 }
 
-fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+pub(crate) fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     Ok(tokio::runtime::Builder::new_multi_thread().enable_all().build()?)
 }
 
-fn bar(total: u64, what: &str) -> ProgressBar {
+pub(crate) fn bar(total: u64, what: &str) -> ProgressBar {
     if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         return ProgressBar::hidden();
     }

@@ -48,7 +48,16 @@ pub fn catalog_table(catalog: &Value) -> String {
             );
         }
         for p in b["presets"].as_array().unwrap_or(&empty) {
-            let _ = writeln!(out, "      preset {:<18} {}", s(&p["name"]), s(&p["description"]));
+            let elo = match (p["elo"].as_f64(), p["elo_ci95"].as_array()) {
+                (Some(elo), Some(ci)) => format!(
+                    " (Elo {elo:.0} [{:.0}, {:.0}])",
+                    ci[0].as_f64().unwrap_or(elo),
+                    ci[1].as_f64().unwrap_or(elo)
+                ),
+                _ => String::new(),
+            };
+            let _ =
+                writeln!(out, "      preset {:<18} {}{elo}", s(&p["name"]), s(&p["description"]));
         }
         for m in b["methods"].as_array().unwrap_or(&empty) {
             let _ = writeln!(out, "      method {:<18} {}", s(&m["name"]), s(&m["description"]));

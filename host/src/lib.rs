@@ -42,6 +42,7 @@ pub mod server;
 pub mod cli;
 mod cli_check;
 mod cli_common;
+mod cli_ladder;
 mod cli_play;
 mod cli_records;
 mod cli_text;

@@ -85,8 +85,15 @@ function showBots() {
 
 function showPresets() {
   const bot = botById($("bot").value);
-  fill($("preset"), [["", "(defaults)"], ...bot.presets.map((p) => [p.name, `${p.name}: ${p.description}`])]);
+  fill($("preset"), [["", "(defaults)"], ...bot.presets.map((p) => [p.name, `${p.name}${eloText(p)}: ${p.description}`])]);
   showOptions();
+}
+
+/** A preset's measured strength (`yomi ladder`: Elo, the random bot at 0), as ` (Elo 420 ± 35)`. */
+function eloText(preset) {
+  if (preset.elo == null) return "";
+  const [lo, hi] = preset.elo_ci95 ?? [preset.elo, preset.elo];
+  return ` (Elo ${Math.round(preset.elo)} ± ${Math.round((hi - lo) / 2)})`;
 }
 
 /** The controls show the defaults with the chosen preset applied. */
@@ -180,6 +187,8 @@ async function takeTurn(turn, generation) {
   if (turn.seat !== play.youSeat) {
     const reply = await play.client.act(play.agents[turn.seat], turn.observation, turn.legal, { explain: true });
     if (generation !== play.generation) return reply.action;
+    await think(reply, turn.seat);
+    if (generation !== play.generation) return reply.action;
     const decision = ++play.decisions;
     play.held.push({ decision, seat: turn.seat, reply });
     $("explain").replaceChildren(
@@ -192,6 +201,17 @@ async function takeTurn(turn, generation) {
   const action = await chooseAction(turn.legal);
   if (generation === play.generation) log(`you: ${play.drawing.label(action)}`);
   return action;
+}
+
+/** Waits the bot's suggested think time (`think_ms`) while "Human pace" is on, so its move comes
+ * at a person's pace; the server never waits, the page does. */
+async function think(reply, seat) {
+  if (!reply.think_ms || !$("pace").checked) return;
+  const seconds = (reply.think_ms / 1000).toFixed(1);
+  $("explain").replaceChildren(
+    el("p", { class: "hint held", "data-testid": "bot-thinking", "data-think-ms": reply.think_ms }, `The bot (seat ${seat}) is thinking… (${seconds} s)`),
+    play.lastExplain ?? "");
+  await new Promise((resolve) => setTimeout(resolve, reply.think_ms));
 }
 
 /** Shows the bots' held choices: their step has been played. */

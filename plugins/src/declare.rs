@@ -219,6 +219,28 @@ impl Declaration {
         self
     }
 
+    /// The game's measured ladder (`include_str!("../ladder.json")`, written by `yomi ladder`), for
+    /// the bots declared so far: their presets get their Elo, and a bot with a measured strength
+    /// knob gets the `limit_strength` and `strength` options, which set the knob from a target
+    /// Elo before the bot sees its options (see [`crate::ladder`]). Call it after the bots.
+    pub fn ladder(mut self, text: &str) -> Declaration {
+        let ladder = crate::ladder::Ladder::parse(text).unwrap_or_else(|e| panic!("{}", e.message));
+        for entry in &mut self.bots {
+            let qualified = format!("{}/{}", self.name, entry.info.name);
+            ladder.rate_presets(&qualified, &mut entry.info.presets);
+            if let Some(curve) = ladder.curve(&qualified) {
+                entry.info.options.extend(curve.options());
+                let new = std::mem::replace(&mut entry.new, Box::new(|_, _| unreachable!()));
+                entry.new = Box::new(move |options, ctx| {
+                    let inner = new(&curve.apply(options)?, ctx)?;
+                    Ok(Box::new(crate::ladder::Limited { inner, curve: curve.clone() })
+                        as Box<dyn Agent>)
+                });
+            }
+        }
+        self
+    }
+
     /// The names of the entries, for "no such bot" messages.
     fn names<'a>(names: impl Iterator<Item = &'a String>) -> String {
         names.map(String::as_str).collect::<Vec<_>>().join(", ")

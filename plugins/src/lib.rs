@@ -5,7 +5,7 @@
 //! and exports it with one line: `yomi_plugin::declare_plugin!(MyPlugin, declaration);`. That
 //! generates the [`Plugin`] and the C entry point the host looks for. [`cli::run`] parses a
 //! plugin's CLI commands, [`repro::output`] prints its reproduction rows, and [`typed`] lets a bot
-//! read serde types instead of JSON. Rust has no stable ABI, so nothing but `#[repr(C)]` tables,
+//! read serde types instead of JSON, and [`think`] suggests a human think time per decision. Rust has no stable ABI, so nothing but `#[repr(C)]` tables,
 //! byte buffers and UTF-8 JSON ever crosses between host and plugin ([`abi`], carrying the
 //! [`call`]s, which [`dispatch`] hands to the author's traits); every call is wrapped in
 //! `catch_unwind`, so a panicking bot becomes an error reply, not a dead host.
@@ -27,6 +27,7 @@ pub mod capability;
 pub mod cli;
 pub mod declare;
 pub mod dispatch;
+pub mod ladder;
 #[cfg(feature = "host")]
 pub mod loader;
 pub mod misfit;
@@ -34,6 +35,7 @@ pub mod referee;
 pub mod repro;
 pub mod rng;
 pub mod testing;
+pub mod think;
 pub mod typed;
 
 pub use api::{Agent, CommandContext, Game, Plugin, Service, ServiceAgent};

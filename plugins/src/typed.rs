@@ -20,17 +20,25 @@ pub struct Choice<A> {
     pub action: A,
     /// The bot's reasoning, given when the caller asked (`explain`).
     pub explain: Option<Value>,
+    /// A suggested think time (see [`crate::think`]).
+    pub think_ms: Option<u64>,
 }
 
 impl<A> Choice<A> {
     /// A decision without an explanation.
     pub fn new(action: A) -> Choice<A> {
-        Choice { action, explain: None }
+        Choice { action, explain: None, think_ms: None }
     }
 
     /// A decision with the bot's reasoning beside it.
     pub fn explained(action: A, explain: Value) -> Choice<A> {
-        Choice { action, explain: Some(explain) }
+        Choice { action, explain: Some(explain), think_ms: None }
+    }
+
+    /// The same decision with a suggested think time.
+    pub fn think(mut self, think_ms: Option<u64>) -> Choice<A> {
+        self.think_ms = think_ms;
+        self
     }
 }
 
@@ -87,7 +95,7 @@ impl<T: TypedAgent> Typed<T> {
         let action = serde_json::to_value(&choice.action).map_err(|e| {
             ErrorInfo::new(ErrorCode::Internal, format!("the action does not serialize: {e}"))
         })?;
-        Ok(ActReply { action, explain: choice.explain })
+        Ok(ActReply { action, explain: choice.explain, think_ms: choice.think_ms })
     }
 }
 

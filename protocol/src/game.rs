@@ -37,17 +37,28 @@ pub struct ActReply {
     /// The bot's reasoning, when the request asked for it and the bot gives one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explain: Option<Value>,
+    /// How long a person would take over this decision, in milliseconds (PROTOCOL.md, "Human
+    /// think time"): a suggestion for the client's pace; the server never waits on it. None when
+    /// the bot has no think-time model or its personality turned it off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub think_ms: Option<u64>,
 }
 
 impl ActReply {
     /// A decision without an explanation.
     pub fn new(action: Value) -> ActReply {
-        ActReply { action, explain: None }
+        ActReply { action, explain: None, think_ms: None }
     }
 
     /// A decision with the bot's reasoning beside it.
     pub fn explained(action: Value, explain: Value) -> ActReply {
-        ActReply { action, explain: Some(explain) }
+        ActReply { action, explain: Some(explain), think_ms: None }
+    }
+
+    /// The same decision with a suggested think time (none leaves it without one).
+    pub fn with_think_ms(mut self, think_ms: Option<u64>) -> ActReply {
+        self.think_ms = think_ms;
+        self
     }
 }
 
@@ -58,6 +69,9 @@ impl From<ActReply> for Value {
         map.insert("action".into(), reply.action);
         if let Some(explain) = reply.explain {
             map.insert("explain".into(), explain);
+        }
+        if let Some(ms) = reply.think_ms {
+            map.insert("think_ms".into(), ms.into());
         }
         Value::Object(map)
     }

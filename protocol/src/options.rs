@@ -185,6 +185,13 @@ pub struct Preset {
     pub description: String,
     /// The option values it sets; options it does not name keep their defaults.
     pub options: Options,
+    /// Its strength measured by `yomi ladder`: Elo against the game's reference pool, the random
+    /// bot at 0 (None for a preset never measured, and for game presets).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elo: Option<f64>,
+    /// The 95 % interval of [`elo`](Preset::elo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elo_ci95: Option<[f64; 2]>,
 }
 
 impl Preset {
@@ -194,7 +201,13 @@ impl Preset {
             Value::Object(map) => map.into_iter().collect(),
             _ => Options::new(),
         };
-        Preset { name: name.into(), description: description.into(), options }
+        Preset {
+            name: name.into(),
+            description: description.into(),
+            options,
+            elo: None,
+            elo_ci95: None,
+        }
     }
 }
 

@@ -65,7 +65,10 @@ fn whole_session(conn: &mut Conn) {
     let a = conn.ok("agent.new", json!({"bot": "rps", "preset": "reader", "seed": 5}));
     let id = a["agent"].as_str().unwrap().to_string();
     assert_eq!(a["bot"], json!("example/rps"));
-    assert_eq!(a["options"], json!({"bias": 0.0, "favourite": "rock", "reading": 1}));
+    assert_eq!(
+        a["options"],
+        json!({"bias": 0.0, "favourite": "rock", "reading": 1, "think_scale": 1.0})
+    );
     assert_eq!(a["seed"], json!(5));
     let explained = conn.ok("agent.act", with_agent(&id, rps_turn("rock", true)));
     assert_eq!(explained["action"], json!("paper"));
@@ -73,6 +76,8 @@ fn whole_session(conn: &mut Conn) {
         explained["explain"],
         json!({"reason": "beats your last hand", "opponent_last": "rock"})
     );
+    // A suggested human think time rides along; the reply did not wait for it.
+    assert!(explained["think_ms"].as_u64().is_some_and(|ms| ms > 0), "{explained}");
     for (last, beat) in [("rock", "paper"), ("paper", "scissors"), ("scissors", "rock")] {
         assert_eq!(answer(conn, &id, last), beat);
     }
@@ -86,7 +91,10 @@ fn whole_session(conn: &mut Conn) {
     }
     // ... and back, through a preset; unnamed options return to the defaults.
     let back = conn.ok("agent.configure", json!({"agent": id, "preset": "reader"}));
-    assert_eq!(back["options"], json!({"bias": 0.0, "favourite": "rock", "reading": 1}));
+    assert_eq!(
+        back["options"],
+        json!({"bias": 0.0, "favourite": "rock", "reading": 1, "think_scale": 1.0})
+    );
     assert_eq!(answer(conn, &id, "rock"), "paper");
     // A full bias makes it throw its favourite whatever you did.
     conn.ok(
@@ -100,13 +108,19 @@ fn whole_session(conn: &mut Conn) {
     // agent.swap with nothing named: same bot, fresh instance, options carried over.
     let swapped = conn.ok("agent.swap", json!({"agent": id}));
     assert_eq!(swapped["agent"], json!(id));
-    assert_eq!(swapped["options"], json!({"bias": 1.0, "favourite": "scissors", "reading": 1}));
+    assert_eq!(
+        swapped["options"],
+        json!({"bias": 1.0, "favourite": "scissors", "reading": 1, "think_scale": 1.0})
+    );
     assert_eq!(swapped["seed"], json!(5), "the agent keeps its seed");
     assert_eq!(answer(conn, &id, "paper"), "scissors");
     // agent.swap with new options: they replace the old ones (over the defaults).
     let swapped = conn
         .ok("agent.swap", json!({"agent": id, "bot": "example/rps", "options": {"reading": 2}}));
-    assert_eq!(swapped["options"], json!({"bias": 0.0, "favourite": "rock", "reading": 2}));
+    assert_eq!(
+        swapped["options"],
+        json!({"bias": 0.0, "favourite": "rock", "reading": 2, "think_scale": 1.0})
+    );
     assert_eq!(answer(conn, &id, "paper"), "rock");
 
     // Observing is accepted (the rps bot learns nothing from it, but the call must reach it).

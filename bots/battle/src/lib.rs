@@ -75,6 +75,8 @@ fn declaration() -> Declaration {
             player(Kind::DeltaNash, "delta-nash", "Human-like: averages the equilibria of n noisy, optionally biased, win-rate matrices (paper §5.3-6.2)"),
             player(Kind::Exploiter, "exploiter", "δ-Nash that models its opponent as a biased δ-Nash player and best-responds when confident (the paper, ch. 7)"),
         ])
+        // Every preset's Elo and the strength curves, measured by `yomi ladder` (README, "Strength").
+        .ladder(include_str!("../ladder.json"))
         .commands(
             vec![
                 CommandInfo::new("analyze", "`yomi battle analyze --parties thesis --active A,D [--hp 5,5,5,5,4,4] [--turn N] [--json]`: a position's win-rate matrix, Nash strategies and value"),

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::{seeded, Rng as SeededRng};
+use yomi_plugin::think::{self, entropy_bits, Effort, Pace};
 use yomi_plugin::{
     ActReply, ActRequest, Agent, AgentContext, ErrorInfo, OptionSpec, Options, Preset,
 };
@@ -43,6 +44,12 @@ impl Kind {
     }
 
     pub fn options(self) -> Vec<OptionSpec> {
+        let mut options = self.own_options();
+        options.push(think::option());
+        options
+    }
+
+    fn own_options(self) -> Vec<OptionSpec> {
         match self {
             Kind::Nash => vec![],
             Kind::DeltaNash => personality::options(),
@@ -147,6 +154,25 @@ pub struct Player {
     side: Option<usize>,
     /// The solved tables, with this agent's allowance of new rule sets.
     tables: Tables,
+    /// Its suggested think times.
+    pace: Pace,
+}
+
+/// Battle's think-time model (README, "Think time"): a turn takes about a second, up to two
+/// more when the bot's own strategy is spread over several actions and the battle is down to
+/// its last Pokémon.
+const THINK: think::Model = think::Model {
+    base: 900.0,
+    per_choice: 250.0,
+    per_doubt: 700.0,
+    per_stage: 600.0,
+    sigma: 0.35,
+};
+
+/// How far the battle has gone: 0 with every Pokémon standing, 1 when each side has one left.
+fn stage(s: &State) -> f64 {
+    let fainted = 6 - (s.alive(0) + s.alive(1));
+    (fainted as f64 / 4.0).min(1.0)
 }
 
 impl Player {
@@ -161,6 +187,7 @@ impl Player {
             table: None,
             side: None,
             tables: Tables::new(ctx),
+            pace: Pace::new(ctx.seed),
         };
         p.configure(options)?;
         Ok(p)
@@ -286,13 +313,17 @@ impl Agent for Player {
         };
         let k = sample_index(&probs, &mut self.rng);
         let action = allowed[k].clone();
+        let effort =
+            Effort { choices: probs.len(), doubt: entropy_bits(&probs), stage: stage(&state) };
+        let think_ms = self.pace.think_ms(&THINK, effort);
         Ok(if request.explain {
             explain["strategy"] = json!(probs);
             explain["actions"] = json!(allowed);
             ActReply::explained(action, explain)
         } else {
             ActReply::new(action)
-        })
+        }
+        .with_think_ms(think_ms))
     }
 
     fn observe(&mut self, event: &Value) -> Result<(), ErrorInfo> {
@@ -300,6 +331,8 @@ impl Agent for Player {
     }
 
     fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {
+        let mut pace = self.pace.clone();
+        pace.configure(options)?;
         match self.kind {
             Kind::Nash => self.personality = Personality::NASH,
             Kind::DeltaNash => self.personality = Personality::from_options(options)?,
@@ -323,6 +356,7 @@ impl Agent for Player {
                 self.exploit = Some(settings);
             }
         }
+        self.pace = pace;
         Ok(())
     }
 

@@ -179,3 +179,50 @@ fn a_malformed_observation_is_an_error_not_a_panic() {
         error.message
     );
 }
+
+/// `strength` maps a target Elo to δ through the checked-in ladder: a higher target, a smaller δ,
+/// and the ends of the measured range give its ends; without `limit_strength` δ is as given.
+#[test]
+fn strength_sets_delta_monotonically_from_the_ladder() {
+    let m = BattlePlugin.manifest();
+    let info = m.bots.iter().find(|b| b.name == "delta-nash").unwrap();
+    let spec = info.options.iter().find(|o| o.name == "strength").expect("a strength option");
+    let yomi_plugin::protocol::OptionKind::Int { min: Some(lo), max: Some(hi) } = spec.kind else {
+        panic!("strength is a bounded int: {spec:?}")
+    };
+    let delta_at = |overrides: Value| {
+        let mut a = agent("delta-nash", None, overrides, 1);
+        a.act(&first_request(true)).unwrap().explain.unwrap()["personality"]["delta"]
+            .as_f64()
+            .unwrap()
+    };
+    let deltas: Vec<f64> = (lo..=hi)
+        .step_by(((hi - lo) / 8).max(1) as usize)
+        .map(|elo| delta_at(json!({"limit_strength": true, "strength": elo})))
+        .collect();
+    assert!(deltas.windows(2).all(|w| w[1] <= w[0]), "{deltas:?}");
+    assert!(deltas[0] > deltas[deltas.len() - 1], "{deltas:?}");
+    assert_eq!(delta_at(json!({"limit_strength": false, "strength": lo, "delta": 0.3})), 0.3);
+    let err = options("delta-nash", None, json!({"strength": hi + 1})).unwrap_err();
+    assert!(err.contains("out of range"), "{err}");
+}
+
+/// Each decision suggests a think time; `think_scale` 0 turns it off and 2 doubles it, the move
+/// staying the same (think times draw from a stream of their own).
+#[test]
+fn decisions_carry_a_think_time_that_never_changes_the_move() {
+    let reply = |scale: f64| {
+        let mut a = agent("delta-nash", None, json!({"think_scale": scale}), 5);
+        a.act(&first_request(false)).unwrap()
+    };
+    let (normal, off, double) = (reply(1.0), reply(0.0), reply(2.0));
+    assert_eq!(
+        (normal.action.clone(), off.action.clone()),
+        (double.action.clone(), normal.action.clone())
+    );
+    let ms = normal.think_ms.expect("a think time");
+    assert!((300..10_000).contains(&ms), "{ms}");
+    assert_eq!(off.think_ms, None);
+    let doubled = double.think_ms.unwrap() as f64 / ms as f64;
+    assert!((doubled - 2.0).abs() < 0.01, "{doubled}");
+}

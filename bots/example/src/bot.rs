@@ -6,6 +6,7 @@ use serde::Deserialize;
 use serde_json::json;
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::Rng as SeededRng;
+use yomi_plugin::think::{self, entropy_bits, Effort, Pace};
 use yomi_plugin::typed::{Choice, TypedAgent};
 use yomi_plugin::{ErrorInfo, Options};
 
@@ -17,7 +18,14 @@ pub struct RpsBot {
     bias: f64,
     reading: i64,
     rng: SeededRng,
+    /// Its suggested think times (`think_scale`; see `yomi_plugin::think`).
+    pace: Pace,
 }
+
+/// The think-time model of a throw: about half a second, longer the more the bot's own strategy
+/// is spread over the three hands (a reader who knows your last hand throws at once).
+const THINK: think::Model =
+    think::Model { base: 500.0, per_choice: 150.0, per_doubt: 300.0, per_stage: 0.0, sigma: 0.3 };
 
 /// What the bot reads of the game's observation: only the opponent's last hand, so an external
 /// client may send just `{"opponent_last": "rock"}` (or `{}` before the first throw).
@@ -34,9 +42,25 @@ impl RpsBot {
             bias: 0.0,
             reading: 0,
             rng: SeededRng::seed_from_u64(seed),
+            pace: Pace::new(seed),
         };
         bot.configure(options)?;
         Ok(bot)
+    }
+}
+
+impl RpsBot {
+    /// The chance of each hand (in `Hand::ALL` order) this bot throws after `last`.
+    fn strategy(&self, last: Option<Hand>) -> [f64; 3] {
+        let mut probs = [0.0; 3];
+        let at = |h: Hand| Hand::ALL.iter().position(|x| *x == h).expect("a hand");
+        probs[at(self.favourite)] += self.bias;
+        match (self.reading, last) {
+            (1, Some(h)) => probs[at(h.beaten_by())] += 1.0 - self.bias,
+            (2, Some(h)) => probs[at(h.beaten_by().beaten_by())] += 1.0 - self.bias,
+            _ => probs.iter_mut().for_each(|p| *p += (1.0 - self.bias) / 3.0),
+        }
+        probs
     }
 }
 
@@ -67,17 +91,20 @@ impl TypedAgent for RpsBot {
                 _ => (Hand::ALL[self.rng.gen_range(0..3)], "uniform"),
             }
         };
+        let effort = Effort { choices: 3, doubt: entropy_bits(&self.strategy(last)), stage: 0.0 };
+        let think_ms = self.pace.think_ms(&THINK, effort);
         Ok(if explain {
             Choice::explained(hand, json!({"reason": why, "opponent_last": last.map(Hand::name)}))
         } else {
             Choice::new(hand)
-        })
+        }
+        .think(think_ms))
     }
 
     fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {
         self.favourite = Hand::parse(opt::str(options, "favourite")?)?;
         self.bias = opt::f64(options, "bias")?;
         self.reading = opt::i64(options, "reading")?;
-        Ok(())
+        self.pace.configure(options)
     }
 }

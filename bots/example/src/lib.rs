@@ -77,6 +77,8 @@ fn declaration() -> Declaration {
             Preset::new("reader", "always beats your last hand", json!({"reading": 1})),
         ]),
     )
+    // Every preset's Elo and the strength curves, measured by `yomi ladder` (README, "Strength").
+    .ladder(include_str!("../ladder.json"))
     .commands(
         vec![CommandInfo::new(
             "beats",
@@ -120,6 +122,7 @@ pub fn bot_options() -> Vec<OptionSpec> {
             Some(2),
             "0: ignores you; 1: beats your last hand; 2: expects you to read it and beats that",
         ),
+        yomi_plugin::think::option(),
     ]
 }
 

@@ -75,13 +75,15 @@ fn declaration() -> Declaration {
                     "assess",
                     "params {observation, legal?}: D value of each hand card, hand/board D totals, ahead, phase, rule scores",
                 )]),
-            BotEntry::new("student", "A rule-based player built from the students' habits of the paper's table 1", |options, _ctx| bots::student::StudentBot::new(options))
+            BotEntry::new("student", "A rule-based player built from the students' habits of the paper's table 1", |options, ctx| bots::student::StudentBot::new(options, ctx.seed))
                 .options(bots::student::options())
                 .presets(bots::student::presets()),
             BotEntry::new("random", "A uniformly random legal card", |options, ctx| bots::baseline::RandomBot::new(options, ctx.seed))
                 .options(bots::baseline::random_options()),
             BotEntry::new("greedy", "The first legal card; never passes while a card is playable", |_, _| Ok(bots::baseline::GreedyBot)),
         ].map(|bot| bot.games(&["sevens"])))
+        // Every preset's Elo and the strength curves, measured by `yomi ladder` (README, "Strength").
+        .ladder(include_str!("../ladder.json"))
         .commands(
             vec![
                 CommandInfo::new("repro", "`yomi repro sevens [--json] [--games N] [--seed S]`: the paper's experiments and ours"),

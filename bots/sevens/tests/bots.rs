@@ -233,3 +233,44 @@ fn predictor_reads_a_deterministic_habit() {
         "forced moves are not scored"
     );
 }
+
+/// `strength` maps a target Elo to the D-value player's temperature through the checked-in ladder:
+/// a higher target, a lower temperature, the strongest target all but the paper's player
+/// (temperature 0: the bound is the strongest measured Elo rounded down).
+#[test]
+fn strength_sets_the_temperature_monotonically_from_the_ladder() {
+    let d = position([&["6S", "8H", "JH", "KH", "2C"], &FILL, &["3C"]], &[], [3, 3, 3]);
+    let temperature_at = |elo: i64| {
+        let mut bot = agent("dvalue", None, json!({"limit_strength": true, "strength": elo}), 1);
+        let request = ActRequest {
+            observation: d.observation.clone(),
+            legal: d.legal.clone(),
+            explain: true,
+        };
+        bot.act(&request).unwrap().explain.unwrap()["temperature"].as_f64().unwrap()
+    };
+    let manifest = yomi_plugin::Plugin::manifest(&yomi_sevens::SevensPlugin);
+    let bot = manifest.bots.iter().find(|b| b.name == "dvalue").unwrap();
+    let spec = bot.options.iter().find(|o| o.name == "strength").expect("a strength option");
+    let yomi_plugin::protocol::OptionKind::Int { min: Some(lo), max: Some(hi) } = spec.kind else {
+        panic!("strength is a bounded int: {spec:?}")
+    };
+    let temperatures: Vec<f64> = (lo..=hi).step_by(20).chain([hi]).map(temperature_at).collect();
+    assert!(temperatures.windows(2).all(|w| w[1] <= w[0]), "{temperatures:?}");
+    assert!(temperatures[temperatures.len() - 1] < 0.05, "{temperatures:?}");
+    assert!(temperatures[0] > 4.0, "{temperatures:?}");
+}
+
+/// Every decision suggests a think time; `think_scale` 0 leaves it out.
+#[test]
+fn decisions_carry_a_think_time() {
+    let d = position([&["6S", "8H", "JH", "KH", "2C"], &FILL, &["3C"]], &[], [3, 3, 3]);
+    let request = ActRequest { observation: d.observation, legal: d.legal, explain: false };
+    for bot in ["dvalue", "student"] {
+        let reply = agent(bot, None, json!({}), 1).act(&request).unwrap();
+        let ms = reply.think_ms.expect("a think time");
+        assert!((200..20_000).contains(&ms), "{bot}: {ms}");
+        let off = agent(bot, None, json!({"think_scale": 0}), 1).act(&request).unwrap();
+        assert_eq!(off.think_ms, None);
+    }
+}

@@ -75,6 +75,7 @@ pub fn player_options(model: Option<(&str, &str)>) -> Vec<OptionSpec> {
         OptionSpec::choice("bluff_late", "check", &["check", "carry"], "bluff mode at turns 6-7: check = the condition afresh at each reveal and interval; carry = kept once entered at turn 5"),
         OptionSpec::choice("passive_limit", "rescale", &["rescale", "cap"], "passive bets: rescale = (3.6) with upper replaced by passive_cap x upper; cap = (3.6) as it is, capped at passive_cap x upper"),
         OptionSpec::bool("adapt", false, "adapt the bluff margin to the classified opponent style (x0.75 against tight, x1.5 against loose)"),
+        yomi_plugin::think::option(),
     ]
 }
 
@@ -141,6 +142,8 @@ fn declaration() -> Declaration {
         .bot(baseline_bot("calling-station", "never drops; opens and calls the minimum", baseline::Kind::CallingStation))
         .bot(player_bot("fuzzy", "the paper's fuzzy bluffing player: superiority estimation, learning tendencies, bluffs both ways", None))
         .bots(MODELS.iter().map(|(n, d, drop, bet)| player_bot(n, d, Some((drop, bet)))))
+        // Every preset's Elo and the strength curves, measured by `yomi ladder` (README, "Strength").
+        .ladder(include_str!("../ladder.json"))
         .commands(
             vec![
                 CommandInfo::new("eval", "`yomi stud eval [--json] C1 .. C7`: category, score 0-9 and ranks of the best hand"),

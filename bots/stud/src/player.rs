@@ -7,6 +7,7 @@ use rand::Rng;
 use serde_json::{json, Value};
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::{seeded, Rng as SeededRng};
+use yomi_plugin::think::{self, entropy_bits, Effort, Pace};
 use yomi_plugin::{ActReply, ActRequest, Agent, ErrorCode, ErrorInfo, Options};
 
 use crate::bluff::{looks, looks_of_each, BluffScore, Looks};
@@ -214,6 +215,29 @@ pub struct FuzzyPlayer {
     must_drop: bool,
     pub games: Vec<GameRecord>,
     pub opp: OppStats,
+    /// Its suggested think times.
+    pace: Pace,
+}
+
+/// Stud's think-time model (README, "Think time"): a second for a routine action, more with more
+/// ways to act, up to a second and a half more when dropping is a close call (the binary entropy
+/// of the fuzzy drop intention), and more on the late streets, where the pot is big.
+const THINK: think::Model = think::Model {
+    base: 1200.0,
+    per_choice: 300.0,
+    per_doubt: 1500.0,
+    per_stage: 1500.0,
+    sigma: 0.4,
+};
+
+/// What makes a decision hard: how many actions, how close the drop call, how late the street.
+fn effort(view: &View, explain: &Value) -> Effort {
+    let doubt = explain["drop_intention"].as_f64().map_or(0.0, |p| {
+        let p = p.clamp(0.0, 1.0);
+        entropy_bits(&[p, 1.0 - p])
+    });
+    let stage = (f64::from(view.turn).max(1.0) - 1.0) / 6.0;
+    Effort { choices: view.offered.len(), doubt, stage }
 }
 
 /// The decision and its reasons.
@@ -236,6 +260,11 @@ impl FuzzyPlayer {
             must_drop: false,
             games: vec![],
             opp: OppStats::default(),
+            pace: {
+                let mut pace = Pace::new(seed);
+                pace.configure(options)?;
+                pace
+            },
         })
     }
 
@@ -520,11 +549,13 @@ impl Agent for FuzzyPlayer {
     fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
         let view = View::read(request)?;
         let d = self.decide(&view)?;
+        let think_ms = self.pace.think_ms(&THINK, effort(&view, &d.explain));
         Ok(if request.explain {
             ActReply::explained(d.action, d.explain)
         } else {
             ActReply::new(d.action)
-        })
+        }
+        .with_think_ms(think_ms))
     }
 
     fn observe(&mut self, event: &Value) -> Result<(), ErrorInfo> {
@@ -538,7 +569,9 @@ impl Agent for FuzzyPlayer {
     }
 
     fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {
-        self.cfg = Config::from_options(options)?;
+        let cfg = Config::from_options(options)?;
+        self.pace.configure(options)?;
+        self.cfg = cfg;
         Ok(())
     }
 

@@ -164,7 +164,11 @@ export class Client {
   catalog() { return this.request("catalog"); }
   /** `options`: `{game, preset, options, seed, generation}`. */
   newAgent(bot, options = {}) { return this.request("agent.new", { bot, ...options }); }
-  /** Resolves with `{action, explain?}`. */
+  /**
+   * A decision: `{action, explain?, think_ms?}`. `think_ms` is the bot's suggested think time for
+   * a human pace (absent when its `think_scale` is 0); the caller decides whether to wait it.
+   * Target an Elo with `newAgent(bot, {options: {limit_strength: true, strength: 300}})`.
+   */
   act(agent, observation, legal, { explain = false } = {}) {
     return this.request("agent.act", { agent, observation, legal, explain });
   }

@@ -89,6 +89,9 @@ test("a battle against delta-nash, played to the end through the page", async ()
   await page.getByTestId("game").selectOption("battle");
   await page.getByTestId("bot").selectOption("battle/delta-nash");
   await page.getByTestId("preset").selectOption("human-like");
+  // The bot at once, without its human pace: this test is about its held choice (the rps test
+  // covers the pace).
+  await page.getByTestId("pace").uncheck();
   await page.getByTestId("start").click();
 
   // Turn 1: the bot chooses at once, you after it; nothing of its choice shows until you choose.
@@ -344,6 +347,12 @@ test("rock-paper-scissors is drawn by the example plugin's own view", async () =
     // The view's own buttons, one per legal hand; the board lists every throw so far.
     assert.deepEqual(await page.locator("[data-testid=action]").evaluateAll((b) => b.map((n) => n.dataset.hand)), ["rock", "paper", "scissors"]);
     assert.equal(await page.getByTestId("rps-round").count(), thrown);
+    if (thrown === 0) {
+      // Human pace: the page waits the bot's suggested think time before its move is in.
+      const thinking = page.getByTestId("bot-thinking");
+      await thinking.waitFor();
+      assert.ok(Number(await thinking.getAttribute("data-think-ms")) > 0, "think_ms is a positive suggestion");
+    }
     await page.getByTestId("bot-waiting").waitFor();
     assert.equal(await assertBotChoiceHidden(page), 1, "both hands are thrown at once: the bot's waits unseen");
     await rock.click();

@@ -37,6 +37,10 @@ for (const transport of ["tcp", "ws"]) {
       const reply = await client.act(agent.agent, { opponent_last: "rock" }, ["rock", "paper", "scissors"], { explain: true });
       assert.equal(reply.action, "paper");
       assert.equal(reply.explain.reason, "beats your last hand");
+      // The bot's suggested think time for a human pace; the same seed, the same suggestion.
+      assert.equal(reply.think_ms, 657);
+      const limited = await client.newAgent("battle/delta-nash", { options: { limit_strength: true, strength: 300 } });
+      assert.deepEqual([limited.options.limit_strength, limited.options.strength], [true, 300]);
       const changed = await client.configure(agent.agent, { options: { reading: 2 } });
       assert.equal(changed.options.reading, 2);
       const after = await client.act(agent.agent, { opponent_last: "rock" }, ["rock", "paper", "scissors"]);

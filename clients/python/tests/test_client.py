@@ -20,6 +20,14 @@ def test_handshake_catalog_and_an_explained_decision(server):
         reply = yomi.act(agent, {"opponent_last": "rock"}, RPS, explain=True)
         assert reply["action"] == "paper"
         assert reply["explain"]["reason"] == "beats your last hand"
+        # The bot's suggested think time for a human pace; the same seed, the same suggestion.
+        assert reply["think_ms"] == 657
+        assert "think_ms" not in yomi.act(
+            yomi.new_agent("example/rps", seed=42, options={"think_scale": 0})["agent"],
+            {"opponent_last": "rock"}, RPS)
+        strong = yomi.new_agent("battle/delta-nash",
+                                options={"limit_strength": True, "strength": 300})
+        assert (strong["options"]["limit_strength"], strong["options"]["strength"]) == (True, 300)
         assert yomi.configure(agent, options={"reading": 2})["options"]["reading"] == 2
         assert yomi.act(agent, {"opponent_last": "rock"}, RPS)["action"] == "scissors"
         assert yomi.drop(agent) == {"dropped": agent}

@@ -4,12 +4,14 @@
 //! - [`schedule`]: which bots meet, in which seat orders, on which deals.
 //! - [`standings`]: scores, pairing tables and Elo from finished games.
 //! - [`rating`]: Elo arithmetic and the SPRT.
+//! - [`ladder`]: one Elo per bot fitted to a whole round robin, a reference bot at 0.
 //! - [`store`]: the SQLite records that make a tournament survive `kill -9`.
 //! - [`shard`]: one block of the schedule per machine, and ids every shard agrees on.
 //! - [`merge`]: shards' records into one tournament, with standings over the whole.
 //! - [`liveness`]: which tournaments recorded as running a live process is playing.
 //! - [`runner`]: plays the schedule with games in parallel, committing each before it counts.
 
+pub mod ladder;
 pub mod liveness;
 pub mod merge;
 pub mod rating;

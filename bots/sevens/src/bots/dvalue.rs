@@ -42,12 +42,13 @@ use rand::SeedableRng;
 use serde_json::{json, Value};
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::Rng as SeededRng;
+use yomi_plugin::think::{self, Pace};
 use yomi_plugin::{ActReply, ActRequest, Agent, ErrorCode, ErrorInfo, OptionSpec, Options};
 
 use super::readings::{
     self, AkHold, EndgamePass, JudgementScope, MoveJudgement, Readings, SingleHold,
 };
-use super::{choose, probabilities, Move, Scored};
+use super::{choose, effort, probabilities, Move, Scored, THINK};
 use crate::dvalue::{self, Judgement};
 use crate::view::View;
 
@@ -110,6 +111,7 @@ pub fn options() -> Vec<OptionSpec> {
     ]
     .into_iter()
     .chain(readings::options())
+    .chain([think::option()])
     .collect()
 }
 
@@ -281,6 +283,7 @@ pub struct DValueBot {
     temperature: f64,
     config: Config,
     rng: SeededRng,
+    pace: Pace,
 }
 
 impl DValueBot {
@@ -289,6 +292,7 @@ impl DValueBot {
             temperature: 0.0,
             config: Config::default(),
             rng: SeededRng::seed_from_u64(seed),
+            pace: Pace::new(seed),
         };
         bot.configure(options)?;
         Ok(bot)
@@ -301,8 +305,9 @@ impl Agent for DValueBot {
         let (scored, j, phase) = score(&view, &self.config);
         let i = choose(&scored, self.temperature, &mut self.rng);
         let action = scored[i].mv.to_json();
+        let think_ms = self.pace.think_ms(&THINK, effort(&scored, self.temperature, phase));
         if !request.explain {
-            return Ok(ActReply::new(action));
+            return Ok(ActReply::new(action).with_think_ms(think_ms));
         }
         let probs = probabilities(&scored, self.temperature);
         let moves: Vec<Value> = scored
@@ -317,7 +322,7 @@ impl Agent for DValueBot {
         let mut explain = assessment(&view, &j, phase);
         explain["moves"] = json!(moves);
         explain["temperature"] = json!(self.temperature);
-        Ok(ActReply::explained(action, explain))
+        Ok(ActReply::explained(action, explain).with_think_ms(think_ms))
     }
 
     fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {
@@ -334,6 +339,7 @@ impl Agent for DValueBot {
                 ),
             ));
         }
+        self.pace.configure(options)?;
         self.temperature = opt::f64(options, "temperature")?;
         self.config = Config {
             phases,

@@ -8,9 +8,11 @@ pub mod student;
 
 use rand::Rng;
 use serde_json::{json, Value};
+use yomi_plugin::think::{self, entropy_bits, Effort};
 
 use crate::card::Card;
 use crate::game::PASS;
+use dvalue::Phase;
 
 /// A move: a card or a pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +51,32 @@ impl Scored {
     pub fn to_json(&self) -> Value {
         json!({"action": self.mv.to_json(), "score": self.score, "rules": self.rules})
     }
+}
+
+/// Sevens' think-time model (README, "Think time"): a card takes under a second when it is the
+/// only one, longer with more playable cards, close scores and in the middle game, where holding
+/// decides the hand.
+pub const THINK: think::Model = think::Model {
+    base: 700.0,
+    per_choice: 400.0,
+    per_doubt: 600.0,
+    per_stage: 500.0,
+    sigma: 0.35,
+};
+
+/// Score differences a person still weighs against each other: the doubt of a decision is the
+/// entropy of the softmax of the scores at this temperature (or the bot's own, if higher).
+const DELIBERATION: f64 = 2.0;
+
+/// What makes a choice among `scored` hard for a player at `temperature`, at `phase`.
+pub fn effort(scored: &[Scored], temperature: f64, phase: Phase) -> Effort {
+    let stage = match phase {
+        Phase::Opening => 0.0,
+        Phase::Middle => 1.0,
+        Phase::Endgame => 0.5,
+    };
+    let doubt = entropy_bits(&probabilities(scored, temperature.max(DELIBERATION)));
+    Effort { choices: scored.len(), doubt, stage }
 }
 
 /// Index of the chosen move: the first best at temperature 0; otherwise a draw with probability

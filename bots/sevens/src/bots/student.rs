@@ -19,9 +19,11 @@
 
 use serde_json::{json, Value};
 use yomi_plugin::api::opt;
+use yomi_plugin::think::{self, Pace};
 use yomi_plugin::{ActReply, ActRequest, Agent, ErrorInfo, OptionSpec, Options, Preset};
 
-use super::{Move, Scored};
+use super::dvalue::Phases;
+use super::{effort, Move, Scored, THINK};
 use crate::card::{Card, CardSet};
 use crate::view::View;
 
@@ -56,6 +58,7 @@ pub fn options() -> Vec<OptionSpec> {
             Some(20),
             "hold (pass) only while more passes than this are left",
         ),
+        think::option(),
     ]
 }
 
@@ -159,11 +162,17 @@ fn ends(view: &View) -> [u8; 8] {
 pub struct StudentBot {
     habits: Habits,
     memory: Memory,
+    pace: Pace,
 }
 
 impl StudentBot {
-    pub fn new(options: &Options) -> Result<StudentBot, ErrorInfo> {
-        let mut bot = StudentBot { habits: Habits::default(), memory: Memory::default() };
+    /// A student; `seed` draws only its think times (its play is deterministic).
+    pub fn new(options: &Options, seed: u64) -> Result<StudentBot, ErrorInfo> {
+        let mut bot = StudentBot {
+            habits: Habits::default(),
+            memory: Memory::default(),
+            pace: Pace::new(seed),
+        };
         bot.configure(options)?;
         Ok(bot)
     }
@@ -244,13 +253,17 @@ impl Agent for StudentBot {
             None => first_best(&all).unwrap_or(Move::Pass),
         };
         let action = mv.to_json();
+        let scored: Vec<Scored> = judged.iter().map(|(s, _)| s.clone()).collect();
+        let phase = Phases::default().of(view.judge().board_d);
+        let think_ms = self.pace.think_ms(&THINK, effort(&scored, 0.0, phase));
         Ok(if request.explain {
             let cards: Vec<Value> =
                 judged.iter().map(|(s, held)| json!({"move": s.to_json(), "held": held})).collect();
             ActReply::explained(action, json!({"cards": cards, "may_hold": may_hold}))
         } else {
             ActReply::new(action)
-        })
+        }
+        .with_think_ms(think_ms))
     }
 
     fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {
@@ -266,6 +279,6 @@ impl Agent for StudentBot {
             hand_state: opt::bool(options, "hand_state")?,
             keep_passes: opt::i64(options, "keep_passes")? as u32,
         };
-        Ok(())
+        self.pace.configure(options)
     }
 }

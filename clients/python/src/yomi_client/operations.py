@@ -37,7 +37,10 @@ class Operations:
                                                   options=options, seed=seed, generation=generation))
 
     def act(self, agent: str, observation: Any, legal: list, *, explain: bool = False):
-        """A decision: `{"action": ..., "explain": ...}`."""
+        """A decision: `{"action": ..., "explain": ..., "think_ms": ...}`. `think_ms` is the bot's
+        suggested think time for a human pace (absent when its `think_scale` is 0): wait it or not,
+        as the game likes; the server never does. A bot with a `strength` option plays at a target
+        Elo when created with `options={"limit_strength": True, "strength": 300}`."""
         return self.request("agent.act", agent=agent, observation=observation, legal=legal,
                             explain=explain)
 
