@@ -13,6 +13,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 use yomi_host::matches::seat::{BotSeat, SeatEnv};
+use yomi_host::runtime::auth::Role;
 use yomi_host::runtime::registry::Registry;
 use yomi_host::tournament::runner::{self, Start};
 use yomi_host::tournament::schedule::{Format, TournamentSpec};
@@ -134,7 +135,8 @@ fn main() {
     let only: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let registry = Registry::new(&[release_dir()]).expect("the release directory");
     registry.discover();
-    let catalog = registry.catalog();
+    let catalog = serde_json::to_value(yomi_host::ops::plugins::catalog(&registry, Role::Operator))
+        .expect("the catalog serializes");
     let games: u64 =
         std::env::var("YOMI_BENCH_GAMES").ok().and_then(|g| g.parse().ok()).unwrap_or(200);
     let secs: f64 =

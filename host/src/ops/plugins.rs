@@ -1,10 +1,11 @@
 //! `catalog`, `plugin.list` and `plugin.load`: the loaded plugins as the protocol describes them.
 
-use yomi_protocol::ops::plugins::{Catalog, CatalogBot, CatalogGame, Load, Plugin};
+use yomi_protocol::ops::plugins::{Catalog, CatalogBot, CatalogGame, EngineTag, Load, Plugin};
 use yomi_protocol::ErrorInfo;
 
 use crate::runtime::auth::Role;
 use crate::runtime::blocking::blocking;
+use crate::runtime::engines::ENGINE_PREFIX;
 use crate::runtime::registry::{PluginEntry, Registry};
 use crate::runtime::url::plugin_view_path;
 use crate::session::Session;
@@ -45,11 +46,19 @@ pub fn catalog(registry: &Registry, role: Role) -> Catalog {
             id: format!("{plugin}/{}", info.name),
             plugin: plugin.into(),
             info: info.clone(),
+            engine: None,
         })
+    });
+    // The engines' commands stay with the operator: a client sees what they play.
+    let engines = registry.engines().into_iter().map(|e| CatalogBot {
+        id: e.qualified(),
+        plugin: ENGINE_PREFIX.into(),
+        info: e.info.clone(),
+        engine: Some(EngineTag { name: e.engine_name.clone(), version: e.version.clone() }),
     });
     Catalog {
         games: games.collect(),
-        bots: bots.collect(),
+        bots: bots.chain(engines).collect(),
         plugins: latest.iter().map(|p| describe(p, role)).collect(),
     }
 }

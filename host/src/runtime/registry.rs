@@ -10,7 +10,6 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
-use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use yomi_plugin::loader::LoadedPlugin;
 use yomi_protocol::{BotInfo, ErrorCode, ErrorInfo, GameInfo};
@@ -32,18 +31,6 @@ pub struct PluginEntry {
 impl PluginEntry {
     pub fn name(&self) -> &str {
         &self.loaded.manifest.name
-    }
-
-    pub fn describe(&self) -> Value {
-        let m = &self.loaded.manifest;
-        json!({
-            "name": m.name, "version": m.version, "build": self.build, "generation": self.generation,
-            "path": self.source, "description": m.description,
-            "games": m.games.iter().map(|g| &g.name).collect::<Vec<_>>(),
-            "bots": m.bots.iter().map(|b| &b.name).collect::<Vec<_>>(),
-            "commands": m.commands,
-            "view": m.view.as_ref().map(|_| super::url::plugin_view_path(&m.name)),
-        })
     }
 }
 
@@ -417,43 +404,6 @@ impl Registry {
                     format!("no game `{name}` (see `yomi bots`)"),
                 )
             })
-    }
-
-    /// The catalog: games and bots of the newest build of each plugin, with schemas and presets.
-    pub fn catalog(&self) -> Value {
-        let latest = self.latest();
-        let games: Vec<Value> = latest
-            .iter()
-            .flat_map(|p| {
-                p.loaded.manifest.games.iter().map(move |g| {
-                    let mut v = serde_json::to_value(g).unwrap_or_default();
-                    v["plugin"] = json!(p.name());
-                    v
-                })
-            })
-            .collect();
-        let bots: Vec<Value> = latest
-            .iter()
-            .flat_map(|p| {
-                p.loaded.manifest.bots.iter().map(move |b| {
-                    let mut v = serde_json::to_value(b).unwrap_or_default();
-                    v["plugin"] = json!(p.name());
-                    v["id"] = json!(format!("{}/{}", p.name(), b.name));
-                    v
-                })
-            })
-            .collect();
-        // The engines' commands stay with the operator: a client sees what they play.
-        let engines = self.engines().into_iter().map(|e| {
-            let mut v = serde_json::to_value(&e.info).unwrap_or_default();
-            v["plugin"] = json!(ENGINE_PREFIX);
-            v["id"] = json!(e.qualified());
-            v["engine"] = json!({"name": e.engine_name, "version": e.version});
-            v
-        });
-        let bots: Vec<Value> = bots.into_iter().chain(engines).collect();
-        let plugins: Vec<Value> = latest.iter().map(|p| p.describe()).collect();
-        json!({"games": games, "bots": bots, "plugins": plugins})
     }
 }
 

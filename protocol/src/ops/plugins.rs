@@ -72,4 +72,17 @@ pub struct CatalogBot {
     /// The bot as its plugin declares it: options, presets, service methods.
     #[serde(flatten)]
     pub info: BotInfo,
+    /// For an engine (`engine/NAME`, plugin `engine`): what it named itself in its handshake.
+    /// Its command stays with the operator.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<EngineTag>,
+}
+
+/// An engine's own name and version, from its handshake.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EngineTag {
+    /// The name the engine gave itself.
+    pub name: String,
+    /// The engine's own version.
+    pub version: String,
 }
