@@ -52,6 +52,7 @@ fn direct(registry: &Registry, game: &str, bot: &str, seats: usize, games: u64) 
                         bot: b.info.name.clone(),
                         options: bot_options.clone(),
                         context,
+                        cancel: Default::default(),
                     })
                     .unwrap()
             })

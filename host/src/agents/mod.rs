@@ -10,6 +10,7 @@ pub mod worker;
 
 use async_trait::async_trait;
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 use yomi_plugin::call::ActText;
 use yomi_plugin::GameOver;
 use yomi_protocol::envelope::without_position;
@@ -44,4 +45,17 @@ pub trait AgentHandle: Send + Sync {
     /// `options` is the complete, schema-checked set.
     async fn configure(&self, options: Options) -> Result<(), ErrorInfo>;
     async fn call(&self, method: String, params: Value) -> Result<Value, ErrorInfo>;
+    /// [`call`](AgentHandle::call) that stops when `stop` is cancelled. By default the call goes
+    /// on and its answer is dropped; an agent that can stop its bot does so.
+    async fn call_until(
+        &self,
+        method: String,
+        params: Value,
+        stop: CancellationToken,
+    ) -> Result<Value, ErrorInfo> {
+        tokio::select! {
+            result = self.call(method, params) => result,
+            _ = stop.cancelled() => Err(yomi_plugin::cancel::error()),
+        }
+    }
 }

@@ -148,7 +148,7 @@ impl SeatPlan {
             SeatPlan::Bot { bot, options, isolate } => {
                 let context = AgentContext { seed, data_dir: env.data_dir.clone() };
                 if *isolate {
-                    let open = Open::Agent { bot: bot.info.name.clone(), options: options.clone(), context };
+                    let open = Open::Agent { bot: bot.info.name.clone(), options: options.clone(), context, cancel: Default::default() };
                     Ok(Arc::new(WorkerAgent::start(bot.plugin.loaded.path.clone(), bot.qualified(), open, env.deadline).await?))
                 } else {
                     Ok(Arc::new(InProcessAgent::open(bot, options.clone(), context).await?))
