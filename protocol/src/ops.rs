@@ -54,6 +54,7 @@ operations! {
     MatchReplay => "match.replay",
     TournamentRun => "tournament.run",
     TournamentList => "tournament.list",
+    Cancel => "cancel",
 }
 
 #[cfg(test)]

@@ -227,7 +227,8 @@ pub async fn call(session: &mut Session, p: Call) -> Result<Value, ErrorInfo> {
     // The declared bounds are checked here, before the bot does any work.
     check_params(&method.params, &p.params)
         .map_err(|e| ErrorInfo::new(e.code, format!("`{}`: {}", p.method, e.message)))?;
-    slot.agent.clone().call(p.method, p.params).await
+    let stop = session.stop();
+    slot.agent.clone().call_until(p.method, p.params, stop).await
 }
 
 #[derive(Debug, Deserialize)]

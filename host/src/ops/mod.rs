@@ -2,6 +2,7 @@
 //! from the request and applies them to the session.
 
 pub mod agents;
+pub mod cancel;
 pub mod matches;
 pub mod meta;
 pub mod plugins;
@@ -10,6 +11,7 @@ pub mod tournaments;
 use serde_json::Value;
 use yomi_protocol::{ErrorCode, ErrorInfo, Op, Reply, Request, OPERATIONS};
 
+use crate::requests::cancelled;
 use crate::runtime::auth::{self, Role};
 use crate::runtime::metrics;
 use crate::session::Session;
@@ -26,7 +28,7 @@ pub async fn handle_line(session: &mut Session, text: &str) -> Option<Reply> {
             let id = request.id.clone();
             // Only known names become labels, so a client cannot grow the label set.
             let op = Op::parse(&request.op).map_or("unknown", Op::name);
-            match dispatch(session, request).await {
+            match cancellable(session, op, request).await {
                 Ok(Some(result)) => {
                     metrics::request(op, Ok(()));
                     Some(Reply::ok(id, result))
@@ -40,6 +42,28 @@ pub async fn handle_line(session: &mut Session, text: &str) -> Option<Reply> {
             }
         }
     }
+}
+
+/// Dispatches a request as one of the session's running requests, which a `cancel` can stop: its
+/// work is then dropped and it answers `cancelled`.
+async fn cancellable(
+    session: &mut Session,
+    op: &'static str,
+    request: Request<'_>,
+) -> Result<Option<Value>, ErrorInfo> {
+    if op == Op::Cancel.name() {
+        return dispatch(session, request).await;
+    }
+    let running = session.requests.start(&request.id, op);
+    let stop = running.stop.clone();
+    session.current = Some(running);
+    let result = tokio::select! {
+        biased;
+        _ = stop.cancelled() => Err(cancelled(op)),
+        result = dispatch(session, request) => result,
+    };
+    session.current = None;
+    result
 }
 
 /// Routes a request to its operation. `Ok(None)` means the operation runs in the background and
@@ -87,6 +111,7 @@ pub async fn dispatch(
             return tournaments::run(session, id, request.params()?).await.map(|_| None)
         }
         Op::TournamentList => tournaments::list(session).await,
+        Op::Cancel => cancel::run(session, request.params()?),
     };
     reply.map(Some)
 }
