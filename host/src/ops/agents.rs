@@ -158,6 +158,22 @@ pub struct Act<'a> {
     pub legal: &'a RawValue,
     #[serde(default)]
     pub explain: bool,
+    /// Many positions at once instead of `observation` and `legal`: one decision each, in order.
+    #[serde(borrow, default)]
+    pub positions: Option<Vec<&'a RawValue>>,
+}
+
+/// One position of a batched `agent.act`.
+#[derive(Debug, Deserialize)]
+struct Position<'a> {
+    #[serde(borrow, default = "json_null")]
+    observation: &'a RawValue,
+    #[serde(borrow, default = "empty_json_array", deserialize_with = "json_array")]
+    legal: &'a RawValue,
+    /// Answer as a fresh agent of the same bot and options with this seed would: reproducible,
+    /// and blind to what the agent has learned.
+    #[serde(default)]
+    seed: Option<u64>,
 }
 
 fn json_null() -> &'static RawValue {
@@ -181,11 +197,66 @@ fn json_array<'de, D: Deserializer<'de>>(from: D) -> Result<&'de RawValue, D::Er
     }
 }
 
-/// A decision for an external game client: observation and legal actions in, action out.
+/// A decision for an external game client: observation and legal actions in, action out; or
+/// one decision for each of many positions.
 pub async fn act(session: &mut Session, p: Act<'_>) -> Result<Value, ErrorInfo> {
+    if let Some(positions) = &p.positions {
+        let single = !std::ptr::eq(p.observation, json_null()) || p.legal.get() != "[]";
+        if single {
+            let message = "give either `positions` or one position's `observation` and `legal`";
+            return Err(ErrorInfo::new(ErrorCode::InvalidParams, message));
+        }
+        return act_batch(session, &p.agent, positions, p.explain).await;
+    }
     let agent = session.agent(&p.agent)?.agent.clone();
     let request = ActText { observation: p.observation, legal: p.legal, explain: p.explain };
     Ok(agent.act_text(request).await?.into())
+}
+
+/// A batched `agent.act`: the positions are answered in order, each on its own (one that cannot
+/// be read or that the bot refuses gets an `{"error": ..}` in its place).
+async fn act_batch(
+    session: &Session,
+    agent: &str,
+    positions: &[&RawValue],
+    explain: bool,
+) -> Result<Value, ErrorInfo> {
+    let limit = session.shared.config.limits.max_batch;
+    if positions.len() > limit {
+        return Err(ErrorInfo::new(
+            ErrorCode::LimitExceeded,
+            format!(
+                "{} positions in one `agent.act`, over the server's limit (--max-batch {limit})",
+                positions.len()
+            ),
+        ));
+    }
+    let slot = session.agent(agent)?;
+    let mut decisions = Vec::with_capacity(positions.len());
+    for raw in positions {
+        let decision = match serde_json::from_str::<Position>(raw.get()) {
+            Err(e) => Err(ErrorInfo::new(
+                ErrorCode::InvalidParams,
+                format!("bad position: {}", without_position(&e)),
+            )),
+            Ok(position) => {
+                let request =
+                    ActText { observation: position.observation, legal: position.legal, explain };
+                match position.seed {
+                    None => slot.agent.act_text(request).await,
+                    Some(seed) => match open_agent(&slot.bot, &slot.options, seed, session).await {
+                        Ok(fresh) => fresh.act_text(request).await,
+                        Err(e) => Err(e),
+                    },
+                }
+            }
+        };
+        decisions.push(match decision {
+            Ok(reply) => reply.into(),
+            Err(error) => json!({ "error": error }),
+        });
+    }
+    Ok(json!({ "decisions": decisions }))
 }
 
 #[derive(Debug, Deserialize)]
@@ -265,6 +336,22 @@ mod tests {
         assert_eq!(p.legal.get(), r#"[ "rock" ]"#);
         let p = act(r#"{"id":1,"op":"agent.act","agent":"a1"}"#).unwrap();
         assert_eq!((p.observation.get(), p.legal.get()), ("null", "[]"), "the defaults");
+    }
+
+    #[test]
+    fn a_batch_keeps_each_positions_text_and_reads_each_on_its_own() {
+        let line = r#"{"id":1,"op":"agent.act","agent":"a1","positions":[{"observation":{"x": 1},"legal":["a"],"seed":4},{"legal":"a"}]}"#;
+        let positions = act(line).unwrap().positions.unwrap();
+        assert_eq!(positions.len(), 2);
+        let first: Position = serde_json::from_str(positions[0].get()).unwrap();
+        assert_eq!(
+            (first.observation.get(), first.legal.get(), first.seed),
+            (r#"{"x": 1}"#, r#"["a"]"#, Some(4))
+        );
+        assert!(
+            serde_json::from_str::<Position>(positions[1].get()).is_err(),
+            "only this one fails"
+        );
     }
 
     #[test]
