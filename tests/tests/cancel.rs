@@ -7,7 +7,9 @@ use std::net::TcpListener;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use yomi_e2e::{error_code, library, rps_turn, target_dir, temp_dir, with_agent, Conn, Server};
+use yomi_e2e::{
+    error_code, library, rps_turn, target_dir, temp_dir, with_agent, workers_of, Conn, Server,
+};
 
 /// Sends `{"id": id, "op": op, ...params}` without waiting for the reply.
 fn send(conn: &mut Conn, id: &str, op: &str, params: Value) {
@@ -234,6 +236,32 @@ fn a_match_and_a_tournament_are_cancelled_and_the_tournament_resumes() {
     send(conn, "stop-again", "cancel", json!({"request": "again"}));
     let got = replies(conn, &["again", "stop-again"]);
     assert_cancelled(&got["again"]);
+}
+
+#[test]
+fn a_cancelled_match_kills_its_isolated_bots_and_the_next_match_starts_new_ones() {
+    let (server, _) = server_with_metrics();
+    let mut conn = server.connect();
+    // An isolated bot that never answers: its match runs until it is cancelled.
+    let hanging =
+        json!({"bot": "misbehave/misbehave", "options": {"on_act": "hang"}, "isolate": true});
+    let seats = json!([hanging, {"bot": "example/rps", "isolate": true}]);
+    send(&mut conn, "m", "match.run", json!({"game": "rps", "seats": seats}));
+    let start = Instant::now();
+    while workers_of(server.pid()) < 2 {
+        assert!(start.elapsed() < Duration::from_secs(10), "the workers never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    send(&mut conn, "stop", "cancel", json!({"request": "m"}));
+    let got = replies(&mut conn, &["m", "stop"]);
+    assert_cancelled(&got["m"]);
+    while workers_of(server.pid()) > 0 {
+        assert!(start.elapsed() < Duration::from_secs(10), "the workers outlived their match");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let isolated = json!([{"bot": "example/rps", "isolate": true}, {"bot": "example/rps"}]);
+    let result = conn.ok("match.run", json!({"game": "rps", "games": 2, "seats": isolated}));
+    assert_eq!(result["games"], json!(2));
 }
 
 #[test]
