@@ -90,6 +90,7 @@ pub fn plugin_call(plugins: &[LoadedPlugin], data: &[u8]) {
                 bot: bot.name.clone(),
                 options: options::defaults(&bot.options),
                 context: AgentContext { seed: 1, ..AgentContext::default() },
+                cancel: Default::default(),
             };
             let mut agent = plugin.open(&open).expect("a bot opens with its defaults");
             let _ = agent.invoke_raw::<serde_json::Value>(data);

@@ -54,6 +54,7 @@ fn direct(registry: &Registry, game: &str, bot: &str, seats: usize, games: u64) 
                         bot: b.info.name.clone(),
                         options: bot_options.clone(),
                         context,
+                        cancel: Default::default(),
                     })
                     .unwrap()
             })

@@ -42,6 +42,7 @@ fn bench(c: &mut Criterion) {
         bot: "rps".into(),
         options: options.clone(),
         context: AgentContext { seed: 1, ..AgentContext::default() },
+        cancel: Default::default(),
     };
     let mut handle = plugin.open(&open).unwrap();
     let call = Call::Act(request.clone());

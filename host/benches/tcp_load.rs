@@ -8,6 +8,11 @@
 //! `YOMI_BENCH_SECS` sets the seconds per throughput cell (default 3), `YOMI_BENCH_N` the
 //! round trips per latency row (default 20000), `YOMI_BENCH_CONNECTIONS` the connection counts
 //! (default `1,10,100`).
+//!
+//! A last table gives decisions per second of battle/delta-nash and stud/fuzzy asked one
+//! position per `agent.act` and `YOMI_BENCH_BATCH` positions (default 32; 0 skips the table) per
+//! batched `agent.act`, over TCP at 1 and 100 connections; the positions are the real ones of a
+//! match the server plays first. `YOMI_BENCH_ONLY=batch` prints that table alone.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -80,12 +85,12 @@ impl Client {
 
     /// Makes an rps agent in this session (its id is `a1`).
     fn new_agent(&mut self) {
-        self.round_trip(
-            "{\"id\":0,\"op\":\"agent.new\",\"bot\":\"example/rps\",\"preset\":\"reader\"}\n",
-        );
+        self.round_trip(RPS_AGENT);
     }
 }
 
+const RPS_AGENT: &str =
+    "{\"id\":0,\"op\":\"agent.new\",\"bot\":\"example/rps\",\"preset\":\"reader\"}\n";
 const PING: &str = "{\"id\":1,\"op\":\"ping\"}\n";
 const ACT: &str = "{\"id\":2,\"op\":\"agent.act\",\"agent\":\"a1\",\"observation\":{\"opponent_last\":\"rock\"},\"legal\":[\"rock\",\"paper\",\"scissors\"]}\n";
 
@@ -148,9 +153,20 @@ fn throughput(
     connections: usize,
     secs: u64,
 ) -> (f64, Latencies) {
+    throughput_of(transport, RPS_AGENT, request, connections, secs)
+}
+
+/// [`throughput`] with each connection's agent `a1` made by the `agent.new` line `new_agent`.
+fn throughput_of(
+    transport: Transport,
+    new_agent: &str,
+    request: &'static str,
+    connections: usize,
+    secs: u64,
+) -> (f64, Latencies) {
     let mut clients: Vec<Client> = (0..connections).map(|_| Client::connect(transport)).collect();
     for client in &mut clients {
-        client.new_agent();
+        client.round_trip(new_agent);
     }
     let start = Arc::new(Barrier::new(connections + 1));
     let workers: Vec<_> = clients
@@ -192,6 +208,12 @@ fn main() {
         "127.0.0.1:0",
     ]);
     let tcp = server.addr.unwrap();
+    if std::env::var("YOMI_BENCH_ONLY").as_deref() == Ok("batch") {
+        println!("load average before: {}", load_average());
+        batches(Transport::Tcp(tcp), secs);
+        println!("load average after: {}", load_average());
+        return;
+    }
     let http = http_addr(&server);
     println!("yomi serve --tcp {tcp} --http {http} (release build), client and server on the same machine");
     println!("load average before: {}", load_average());
@@ -226,8 +248,78 @@ fn main() {
             );
         }
     }
+    batches(Transport::Tcp(tcp), secs);
     println!();
     println!("load average after: {}", load_average());
+}
+
+/// Decisions per second, one position per `agent.act` against batches, for two game bots.
+fn batches(transport: Transport, secs: u64) {
+    let size = env_number("YOMI_BENCH_BATCH", 32) as usize;
+    if size == 0 {
+        return;
+    }
+    println!();
+    println!("decisions per second over TCP, closed loop, {secs} s per cell: one position per");
+    println!("agent.act, or {size} positions per batched agent.act");
+    println!("| bot | connections | single decisions/s | batched decisions/s | batched/single |");
+    println!("|---|---:|---:|---:|---:|");
+    for (game, bot) in [("battle", "battle/delta-nash"), ("stud", "stud/fuzzy")] {
+        let positions = positions_of(transport, game, bot);
+        let single = act_line(&positions[..1], false);
+        let cycled: Vec<serde_json::Value> = positions.iter().cycle().take(size).cloned().collect();
+        let batch = act_line(&cycled, true);
+        let (single, batch): (&'static str, &'static str) = (single.leak(), batch.leak());
+        let new_agent =
+            format!("{}\n", serde_json::json!({"id": 0, "op": "agent.new", "bot": bot}));
+        for connections in [1, 100] {
+            let (single_rate, _) = throughput_of(transport, &new_agent, single, connections, secs);
+            let (batch_rate, _) = throughput_of(transport, &new_agent, batch, connections, secs);
+            let batched = batch_rate * size as f64;
+            println!(
+                "| {bot} | {connections} | {single_rate:.0} | {batched:.0} | {:.2} |",
+                batched / single_rate
+            );
+        }
+    }
+}
+
+/// The positions seat 0 saw in one game of `bot` against itself, from the match's transcript.
+fn positions_of(transport: Transport, game: &str, bot: &str) -> Vec<serde_json::Value> {
+    let mut client = Client::connect(transport);
+    let run = serde_json::json!({"id": 1, "op": "match.run", "game": game, "seed": 1, "games": 1,
+        "transcript": true, "seats": [{"bot": bot}, {"bot": bot}]});
+    let Client::Tcp { writer, reader, line } = &mut client else { panic!("TCP only") };
+    writer.write_all(format!("{run}\n").as_bytes()).unwrap();
+    let reply = loop {
+        line.clear();
+        reader.read_line(line).unwrap();
+        let message: serde_json::Value = serde_json::from_str(line).unwrap();
+        if message.get("id").is_some() {
+            break message;
+        }
+    };
+    let transcript = reply["result"]["transcript"].as_array().expect("a transcript").clone();
+    let positions: Vec<serde_json::Value> = transcript
+        .iter()
+        .filter(|l| l["type"] == "decision" && l["seat"] == 0)
+        .map(|l| serde_json::json!({"observation": l["observation"], "legal": l["legal"]}))
+        .collect();
+    assert!(!positions.is_empty(), "no decision of seat 0 in {reply}");
+    positions
+}
+
+/// An `agent.act` line for agent `a1`: the one position, or all of them as a batch.
+fn act_line(positions: &[serde_json::Value], batch: bool) -> String {
+    let mut act = serde_json::json!({"id": 2, "op": "agent.act", "agent": "a1"});
+    match batch {
+        true => act["positions"] = serde_json::json!(positions),
+        false => {
+            act["observation"] = positions[0]["observation"].clone();
+            act["legal"] = positions[0]["legal"].clone();
+        }
+    }
+    format!("{act}\n")
 }
 
 /// The machine's load (Linux), printed with the figures: the numbers mean little on a busy machine.

@@ -33,6 +33,7 @@ pub mod matches;
 
 pub mod tournament;
 
+pub mod requests;
 pub mod session;
 
 pub mod ops;

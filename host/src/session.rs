@@ -16,6 +16,7 @@ use yomi_protocol::{ErrorCode, ErrorInfo, Options, Reply, RequestId};
 
 use crate::agents::client::Mailbox;
 use crate::agents::AgentHandle;
+use crate::requests::{cancelled, Requests, Running};
 use crate::runtime::auth::{Access, Role};
 use crate::runtime::config::Shared;
 use crate::runtime::costs::Budgets;
@@ -51,6 +52,10 @@ pub struct Session {
     background: TaskTracker,
     /// Cancels the background operations when the client goes away.
     cancel: CancellationToken,
+    /// The requests running now, which `cancel` can stop.
+    pub requests: Requests,
+    /// The request being dispatched now, until it replies or goes to the background.
+    pub current: Option<Running>,
     /// What the client may do: set once per connection (at `hello` or the WebSocket upgrade).
     pub access: Access,
     /// This session's number in the server, by which its games take turns with other clients'.
@@ -77,6 +82,7 @@ impl Session {
         access: Access,
         address: Option<IpAddr>,
     ) -> Session {
+        let cancel = CancellationToken::new();
         Session {
             client: address.map(client_key),
             outbox,
@@ -86,7 +92,9 @@ impl Session {
             matches_started: 0,
             mailbox: Arc::default(),
             background: TaskTracker::new(),
-            cancel: CancellationToken::new(),
+            requests: Requests::new(cancel.clone()),
+            current: None,
+            cancel,
             shared,
             access,
             number: SESSIONS.fetch_add(1, Ordering::Relaxed),
@@ -103,28 +111,41 @@ impl Session {
         self.access.role()
     }
 
-    /// Runs a long operation in the background; its result becomes the reply to `id`.
+    /// Runs a long operation in the background; its result becomes the reply to `id`. It stays
+    /// among the session's running requests until then, so a `cancel` can stop it (dropping its
+    /// work, as a client's hang-up does).
     pub fn spawn(
-        &self,
+        &mut self,
         op: &'static str,
         id: RequestId,
         work: impl Future<Output = Result<Value, ErrorInfo>> + Send + 'static,
     ) {
         let outbox = self.outbox.clone();
-        let cancel = self.cancel.clone();
+        let requests = self.requests.clone();
+        let running = self.current.take().unwrap_or_else(|| self.requests.start(&id, op));
         self.background.spawn(async move {
-            let reply = tokio::select! {
-                result = work => {
-                    metrics::request(op, result.as_ref().map(|_| ()).map_err(|e| e.code));
-                    match result {
-                        Ok(v) => Reply::ok(id, v),
-                        Err(e) => Reply::err(Some(id), e),
-                    }
-                }
-                _ = cancel.cancelled() => return,
+            let result = tokio::select! {
+                biased;
+                _ = running.stop.cancelled() => match requests.session_ended() {
+                    // Nobody to tell when the client is gone.
+                    true => return,
+                    false => Err(cancelled(op)),
+                },
+                result = work => result,
             };
+            metrics::request(op, result.as_ref().map(|_| ()).map_err(|e| e.code));
+            let reply = match result {
+                Ok(v) => Reply::ok(id, v),
+                Err(e) => Reply::err(Some(id), e),
+            };
+            drop(running);
             let _ = outbox.reply(&reply).await;
         });
+    }
+
+    /// Cancelled when the request being dispatched is cancelled or the client goes away.
+    pub fn stop(&self) -> CancellationToken {
+        self.current.as_ref().map_or_else(|| self.cancel.child_token(), |r| r.stop.clone())
     }
 
     /// Whether the client holds the operator's role (larger limits).

@@ -14,6 +14,7 @@
 
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::AtomicBool;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -118,6 +119,11 @@ pub struct PluginTable {
     pub command: unsafe extern "C" fn(*const u8, usize) -> RawBuffer,
     /// Frees a buffer this library returned.
     pub free: unsafe extern "C" fn(RawBuffer),
+    /// `invoke` with a cancel flag: `(handle, Call JSON, flag) -> CallReply`. `flag` is null or an
+    /// `AtomicBool` the host keeps alive during the call and raises to ask it to stop; the
+    /// plugin's code reads it through [`crate::cancel::cancelled`].
+    pub invoke_cancellable:
+        unsafe extern "C" fn(*mut c_void, *const u8, usize, *const AtomicBool) -> RawBuffer,
 }
 
 // SAFETY: the table holds only function pointers and a number.
@@ -163,6 +169,7 @@ impl<E: PluginInstance> TableFor<E> {
         close,
         command: command::<E>,
         free,
+        invoke_cancellable,
     };
 }
 
@@ -229,7 +236,7 @@ unsafe extern "C" fn open<E: PluginInstance>(
         // SAFETY: forwarded from this function's contract.
         let request: Open = unsafe { parse(ptr, len)? };
         let handle = match request {
-            Open::Agent { bot, options, context } => {
+            Open::Agent { bot, options, context, .. } => {
                 Handle::Agent(E::get().new_agent(&bot, &options, &context)?)
             }
             Open::Game { game, options, seed } => {
@@ -256,6 +263,18 @@ unsafe extern "C" fn invoke(handle: *mut c_void, ptr: *const u8, len: usize) -> 
         let handle = unsafe { &mut *(handle as *mut Handle) };
         handle.dispatch_incoming(call)
     }))
+}
+
+/// # Safety
+/// As [`invoke`]; `flag` must be null or an `AtomicBool` that stays alive during the call.
+unsafe extern "C" fn invoke_cancellable(
+    handle: *mut c_void,
+    ptr: *const u8,
+    len: usize,
+    flag: *const AtomicBool,
+) -> RawBuffer {
+    // SAFETY: forwarded from this function's contract.
+    unsafe { crate::cancel::during(flag, || invoke(handle, ptr, len)) }
 }
 
 /// # Safety

@@ -11,6 +11,8 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use yomi_protocol::{ActReply, ActRequest, Decision, ErrorCode, ErrorInfo, GameOutcome, Options};
 
+use crate::cancel::CancelFlag;
+
 /// What an agent is given at birth besides its options.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct AgentContext {
@@ -52,6 +54,10 @@ pub enum Open {
         options: Options,
         /// Its seed and data directory.
         context: AgentContext,
+        /// The host's flag for cancelling this agent's calls (see [`crate::cancel`]); never
+        /// crosses the boundary as JSON, only lent by address with each call.
+        #[serde(skip)]
+        cancel: CancelFlag,
     },
     /// A game of one of the plugin's rule sets.
     Game {

@@ -23,6 +23,7 @@
 pub mod abi;
 pub mod api;
 pub mod call;
+pub mod cancel;
 pub mod capability;
 pub mod cli;
 pub mod declare;

@@ -17,6 +17,7 @@ use crate::abi::{
 };
 use crate::api::CommandContext;
 use crate::call::{Call, CallReply, Open};
+use crate::cancel::CancelFlag;
 
 /// Why a library could not be used as a plugin.
 #[derive(Debug, thiserror::Error)]
@@ -155,7 +156,11 @@ impl LoadedPlugin {
         if ptr.is_null() {
             return Err(ErrorInfo::new(ErrorCode::Internal, "plugin opened no handle"));
         }
-        Ok(PluginHandle { table: self.table, ptr })
+        let cancel = match request {
+            Open::Agent { cancel, .. } => cancel.clone(),
+            Open::Game { .. } => CancelFlag::default(),
+        };
+        Ok(PluginHandle { table: self.table, ptr, cancel })
     }
 
     /// Runs one of the plugin's CLI subcommands and returns its output text.
@@ -178,6 +183,8 @@ impl LoadedPlugin {
 pub struct PluginHandle {
     table: &'static PluginTable,
     ptr: *mut c_void,
+    /// Lent to the plugin with every call: the opener raises it to stop the running call.
+    cancel: CancelFlag,
 }
 
 // SAFETY: a handle is used by one thread at a time (`&mut self`), and the plugin contract requires
@@ -198,7 +205,12 @@ impl PluginHandle {
         unsafe {
             take_reply(
                 self.table,
-                (self.table.invoke)(self.ptr, call_json.as_ptr(), call_json.len()),
+                (self.table.invoke_cancellable)(
+                    self.ptr,
+                    call_json.as_ptr(),
+                    call_json.len(),
+                    self.cancel.as_ptr(),
+                ),
             )
         }
     }

@@ -59,6 +59,8 @@ pub enum ErrorCode {
     LimitExceeded,
     /// Something failed inside the host.
     Internal,
+    /// The client cancelled the request (`cancel`); its work was stopped or its answer dropped.
+    Cancelled,
 }
 
 /// All codes with their wire names, for documentation and tests.
@@ -89,6 +91,7 @@ pub const ALL_CODES: &[(ErrorCode, &str)] = &[
     (ErrorCode::Unauthorized, "unauthorized"),
     (ErrorCode::LimitExceeded, "limit_exceeded"),
     (ErrorCode::Internal, "internal"),
+    (ErrorCode::Cancelled, "cancelled"),
 ];
 
 /// The error object of a failed reply.

@@ -523,6 +523,21 @@ pub fn rps_turn(opponent_last: &str, explain: bool) -> Value {
     })
 }
 
+/// The `yomi worker` processes whose parent is `pid` (Linux: read from `/proc`).
+pub fn workers_of(pid: u32) -> usize {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
+    entries
+        .flatten()
+        .filter(|e| {
+            let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+            // pid (comm) state ppid ...: the comm may hold spaces, so split after its ')'.
+            let ppid = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(1));
+            let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+            ppid == Some(&pid.to_string()) && cmdline.split(|&b| b == 0).any(|w| w == b"worker")
+        })
+        .count()
+}
+
 /// Adds `"agent": id` to a params object.
 pub fn with_agent(agent: &str, params: Value) -> Value {
     let mut params = params;

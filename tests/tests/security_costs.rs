@@ -7,7 +7,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use yomi_e2e::{error_code, temp_dir, yomi_bin, Server};
+use yomi_e2e::{error_code, temp_dir, workers_of, yomi_bin, Server};
 
 /// `tournament.run` of `bots` bots of `bot` with these extra fields.
 fn tournament(game: &str, bot: &str, bots: usize, extra: Value) -> Value {
@@ -106,21 +106,6 @@ fn sessions_without_a_seed_draw_theirs_from_the_os_and_say_which() {
         .map(|_| fixed.connect().ok("agent.new", json!({"bot": "example/rps"}))["seed"].clone())
         .collect();
     assert_eq!(seeds[0], seeds[1]);
-}
-
-/// The `yomi worker` processes whose parent is `pid`.
-fn workers_of(pid: u32) -> usize {
-    let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
-    entries
-        .flatten()
-        .filter(|e| {
-            let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
-            // pid (comm) state ppid ...: the comm may hold spaces, so split after its ')'.
-            let ppid = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(1));
-            let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
-            ppid == Some(&pid.to_string()) && cmdline.split(|&b| b == 0).any(|w| w == b"worker")
-        })
-        .count()
 }
 
 #[test]

@@ -104,8 +104,8 @@ fn local(
     rng: &mut impl Rng,
     rep: &mut Report,
 ) {
-    for _ in 0..steps {
-        if rep.err <= target {
+    for step in 0..steps {
+        if rep.err <= target || stop_asked(step) {
             return;
         }
         rep.steps += 1;
@@ -134,8 +134,8 @@ fn anneal(
     let cooling = (t1 / t0).powf(1.0 / steps.max(1) as f64);
     let mut temp = t0;
     let mut best = t.clone();
-    for _ in 0..steps {
-        if rep.err <= target {
+    for step in 0..steps {
+        if rep.err <= target || stop_asked(step) {
             break;
         }
         rep.steps += 1;
@@ -153,6 +153,15 @@ fn anneal(
         temp *= cooling;
     }
     *t = best;
+}
+
+/// Steps between two looks at whether the host cancelled the call (a power of two).
+const CANCEL_EVERY: usize = 1 << 12;
+
+/// Whether the host has cancelled the call, looked at every [`CANCEL_EVERY`] steps: a cancelled
+/// search ends early (its answer is dropped).
+fn stop_asked(step: usize) -> bool {
+    step & (CANCEL_EVERY - 1) == 0 && yomi_plugin::cancel::cancelled()
 }
 
 /// `n` faces of a plain (uniform, independent) die.

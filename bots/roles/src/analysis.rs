@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use rand::Rng;
 use serde::Serialize;
 use yomi_plugin::repro::{mean_ci, wilson};
-use yomi_plugin::ErrorInfo;
+use yomi_plugin::{cancel, ErrorInfo};
 
 use crate::enumerate::assignments;
 use crate::exact::ExactSampler;
@@ -95,6 +95,7 @@ pub fn never_exact(
     let mut guess_sum = 0.0;
     let mut log_q = vec![0.0; all.len()];
     for _ in 0..games {
+        cancel::check()?;
         visited += (layer.len() * all.len()) as u64;
         if visited > EXACT_BUDGET {
             return Ok(None);
@@ -150,6 +151,7 @@ pub fn never_simulated(
     let mut never_count = 0u64;
     let mut guesses = Vec::with_capacity(runs as usize);
     for _ in 0..runs {
+        cancel::check()?;
         let mut current = problem.clone();
         let mut got = vec![false; problem.n()];
         let mut guess = 0.0;

@@ -11,7 +11,10 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 
 use crate::model::{invalid, Assignment, Problem};
-use yomi_plugin::ErrorInfo;
+use yomi_plugin::{cancel, ErrorInfo};
+
+/// Steps between two looks at whether the host cancelled the call (a few microseconds' worth).
+const CANCEL_EVERY: u64 = 1 << 12;
 
 /// Burn-in and thinning of a chain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,9 +74,12 @@ impl Chain {
         }
     }
 
-    /// Runs `steps` steps.
+    /// Runs `steps` steps, or fewer once the host cancels the call (the caller checks).
     pub fn run(&mut self, steps: u64, rng: &mut impl Rng) {
-        for _ in 0..steps {
+        for done in 0..steps {
+            if done % CANCEL_EVERY == 0 && cancel::cancelled() {
+                return;
+            }
             self.step(rng);
         }
     }
@@ -93,8 +99,10 @@ pub fn sample(
     chain.run(config.burn_in, rng);
     let mut out = Vec::with_capacity(count);
     for _ in 0..count {
+        cancel::check()?;
         chain.run(config.thin, rng);
         out.push(chain.state.clone());
     }
+    cancel::check()?;
     Ok(out)
 }

@@ -145,6 +145,17 @@ export class Client {
     });
   }
 
+  /** Sends one request; returns `{id, reply}`: `id` is what `cancel(id)` names, `reply` the promise `request` gives. */
+  start(op, params = {}) {
+    const id = this.nextId;
+    return { id, reply: this.request(op, params) };
+  }
+
+  /** Stops the request with this id (or, with `{all: true}`, every request of the session); resolves with `{stopped}`. The stopped request rejects with the code `cancelled`. */
+  cancel(request, { all = false } = {}) {
+    return this.request("cancel", all ? { all: true } : { request });
+  }
+
   /** Calls `listener(message, name)` for each event named `name` (`"*"`: every event). Returns an unsubscribe function. */
   on(name, listener) {
     if (!this.listeners.has(name)) this.listeners.set(name, new Set());
@@ -171,6 +182,10 @@ export class Client {
    */
   act(agent, observation, legal, { explain = false } = {}) {
     return this.request("agent.act", { agent, observation, legal, explain });
+  }
+  /** Many positions (`{observation, legal, seed?}`) in one request; resolves with `{decisions}`, in order, `{error}` in place of a position the bot refuses. */
+  actBatch(agent, positions, { explain = false } = {}) {
+    return this.request("agent.act", { agent, positions, explain });
   }
   /** `change`: `{options, preset}`; the agent keeps what it has learned. */
   configure(agent, change) { return this.request("agent.configure", { agent, ...change }); }

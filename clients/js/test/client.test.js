@@ -69,6 +69,26 @@ for (const transport of ["tcp", "ws"]) {
     }
   });
 
+  test(`${transport}: a request is cancelled by its id; many positions go in one request`, async () => {
+    const client = await Client.connect(address());
+    try {
+      // A match waiting for this client's move runs until it is cancelled.
+      const match = client.start("match.run", { game: "rps", seats: [{ bot: "example/rps" }, { client: "me" }] });
+      assert.deepEqual(await client.cancel(match.id), { stopped: [{ request: match.id, op: "match.run" }] });
+      await assert.rejects(match.reply, (e) => e instanceof YomiError && e.code === "cancelled");
+      assert.deepEqual(await client.cancel(null, { all: true }), { stopped: [] });
+      const { agent } = await client.newAgent("example/rps", { preset: "reader" });
+      const { decisions } = await client.actBatch(agent, [
+        { observation: { opponent_last: "rock" }, legal: ["rock", "paper", "scissors"] },
+        { observation: { opponent_last: "rock" }, legal: "rock" },
+      ]);
+      assert.deepEqual(decisions[0], { action: "paper" });
+      assert.equal(decisions[1].error.code, "invalid_params");
+    } finally {
+      client.close();
+    }
+  });
+
   test(`${transport}: a whole battle against delta-nash from a client seat`, async () => {
     const client = await Client.connect(address());
     try {

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from yomi_client import BotFailure, Client, InvalidOption, NotFound, RequestError, YomiError
+from yomi_client import BotFailure, Cancelled, Client, InvalidOption, NotFound, RequestError, YomiError
 from yomi_client.aio import AsyncClient
 
 RPS = ["rock", "paper", "scissors"]
@@ -160,3 +160,32 @@ def test_matches_replays_tournaments_and_plugins(server):
         with pytest.raises(NotFound) as e:
             yomi.load_plugin("libyomi_nothing_here.so")
         assert e.value.code == "not_found"
+
+
+def test_a_request_is_cancelled_by_its_id_and_many_positions_go_in_one_request(server):
+    with Client.tcp(*server) as yomi:
+        # A match waiting for this client's move runs until it is cancelled.
+        match = yomi.send("match.run", game="rps", seats=[{"bot": "example/rps"}, {"client": "me"}])
+        assert yomi.cancel(match) == {"stopped": [{"request": match, "op": "match.run"}]}
+        with pytest.raises(Cancelled) as e:
+            yomi.wait(match)
+        assert e.value.code == "cancelled"
+        assert yomi.cancel(all=True) == {"stopped": []}
+        agent = yomi.new_agent("example/rps", preset="reader")["agent"]
+        decisions = yomi.act_batch(agent, [
+            {"observation": {"opponent_last": "rock"}, "legal": RPS},
+            {"observation": {"opponent_last": "rock"}, "legal": "rock"},
+        ])["decisions"]
+        assert decisions[0]["action"] == "paper"
+        assert decisions[1]["error"]["code"] == "invalid_params"
+
+
+def test_the_asyncio_client_cancels_too(server):
+    async def main():
+        yomi = await AsyncClient.tcp(*server)
+        async with yomi:
+            match, result = yomi.start("match.run", game="rps", seats=[{"bot": "example/rps"}, {"client": "me"}])
+            assert (await yomi.cancel(match))["stopped"] == [{"request": match, "op": "match.run"}]
+            with pytest.raises(Cancelled):
+                await result
+    asyncio.run(main())

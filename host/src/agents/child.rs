@@ -377,6 +377,7 @@ mod tests {
             bot: "t".into(),
             options: Options::new(),
             context: yomi_plugin::AgentContext::default(),
+            cancel: Default::default(),
         };
         let launcher = Box::new(LateOnce(marker.clone()));
         let agent = ChildAgent::start(launcher, "t".into(), open, None, None).await.unwrap();

@@ -12,6 +12,10 @@ use yomi_plugin::AgentContext;
 use yomi_plugin::GameOver;
 use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
+use tokio::sync::Mutex;
+use tokio_util::sync::CancellationToken;
+use yomi_plugin::cancel::{self, CancelFlag};
+
 use super::{read_act_text, AgentHandle};
 use crate::runtime::executor;
 use crate::runtime::metrics::{self, PluginCalls};
@@ -21,6 +25,11 @@ use crate::runtime::registry::{BotRef, PluginEntry};
 pub struct InProcessAgent {
     handle: executor::Handle,
     calls: PluginCalls,
+    /// Raised to stop the service call running in the plugin (see `yomi_plugin::cancel`).
+    cancel: CancelFlag,
+    /// Service calls take turns: the flag belongs to one call from before it starts until after
+    /// it ends, even when its client stopped waiting for it.
+    turn: Arc<Mutex<()>>,
 }
 
 impl InProcessAgent {
@@ -31,9 +40,12 @@ impl InProcessAgent {
         options: Options,
         context: AgentContext,
     ) -> Result<InProcessAgent, ErrorInfo> {
-        let request = Open::Agent { bot: bot.info.name.clone(), options, context };
+        let cancel = CancelFlag::default();
+        let request =
+            Open::Agent { bot: bot.info.name.clone(), options, context, cancel: cancel.clone() };
         let handle = executor::Handle::open(plugin.clone(), request).await?;
-        Ok(InProcessAgent { handle, calls: metrics::plugin_calls(&bot.qualified()) })
+        let calls = metrics::plugin_calls(&bot.qualified());
+        Ok(InProcessAgent { handle, calls, cancel, turn: Arc::default() })
     }
 
     async fn invoke<T: DeserializeOwned + Send + 'static>(
@@ -77,5 +89,51 @@ impl AgentHandle for InProcessAgent {
 
     async fn call(&self, method: String, params: Value) -> Result<Value, ErrorInfo> {
         self.invoke(&Call::Service(Service { method, params })).await
+    }
+
+    /// Runs the call in a task of its own that keeps its turn until the plugin returns, and
+    /// raises the flag when `stop` fires, so a bot that polls it stops at once, even after
+    /// the client that asked has gone.
+    async fn call_until(
+        &self,
+        method: String,
+        params: Value,
+        stop: CancellationToken,
+    ) -> Result<Value, ErrorInfo> {
+        let (turn, handle, flag) = (self.turn.clone(), self.handle.clone(), self.cancel.clone());
+        let calls = self.calls.clone();
+        let stopped = stop.clone();
+        let task = tokio::spawn(async move {
+            let _turn = tokio::select! {
+                turn = turn.lock_owned() => turn,
+                _ = stop.cancelled() => return None,
+            };
+            flag.lower();
+            let running = metrics::ServiceCall::start();
+            let started = std::time::Instant::now();
+            let call = Call::Service(Service { method, params });
+            let mut invoke = std::pin::pin!(handle.invoke::<Value>(&call));
+            let result = tokio::select! {
+                result = &mut invoke => Some(result),
+                _ = stop.cancelled() => {
+                    flag.raise();
+                    let _ = invoke.await;
+                    None
+                }
+            };
+            calls.record(started.elapsed());
+            flag.lower();
+            drop(running);
+            result
+        });
+        tokio::select! {
+            joined = task => match joined {
+                Ok(Some(result)) => result,
+                Ok(None) => Err(cancel::error()),
+                Err(e) => Err(ErrorInfo::new(ErrorCode::Internal, format!("service call failed: {e}"))),
+            },
+            // Answered `cancelled` by the caller; the task stops the plugin and ends by itself.
+            _ = stopped.cancelled() => Err(cancel::error()),
+        }
     }
 }

@@ -17,6 +17,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use serde_json::Value;
 use tokio::sync::OwnedSemaphorePermit;
+use tokio_util::sync::CancellationToken;
 use yomi_plugin::call::{ActText, Open};
 use yomi_plugin::{AgentContext, GameOver};
 use yomi_protocol::envelope::without_position;
@@ -61,7 +62,8 @@ pub async fn open_bot(
             return Ok(Arc::new(InProcessAgent::open(plugin, bot, options, context).await?))
         }
     };
-    let open = Open::Agent { bot: bot.info.name.clone(), options, context };
+    let open =
+        Open::Agent { bot: bot.info.name.clone(), options, context, cancel: Default::default() };
     let agent =
         ChildAgent::start(launcher, bot.qualified(), open, placement.deadline, placement.place)
             .await?;
@@ -95,4 +97,17 @@ pub trait AgentHandle: Send + Sync {
     /// `options` is the complete, schema-checked set.
     async fn configure(&self, options: Options) -> Result<(), ErrorInfo>;
     async fn call(&self, method: String, params: Value) -> Result<Value, ErrorInfo>;
+    /// [`call`](AgentHandle::call) that stops when `stop` is cancelled. By default the call goes
+    /// on and its answer is dropped; an agent that can stop its bot does so.
+    async fn call_until(
+        &self,
+        method: String,
+        params: Value,
+        stop: CancellationToken,
+    ) -> Result<Value, ErrorInfo> {
+        tokio::select! {
+            result = self.call(method, params) => result,
+            _ = stop.cancelled() => Err(yomi_plugin::cancel::error()),
+        }
+    }
 }

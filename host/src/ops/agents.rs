@@ -3,13 +3,17 @@
 
 use std::sync::Arc;
 
+use serde_json::value::RawValue;
 use serde_json::Value;
 use yomi_plugin::call::ActText;
 use yomi_plugin::AgentContext;
-use yomi_protocol::ops::agents::{Act, Agent, Call, Configure, Drop, Dropped, New, Observe, Swap};
+use yomi_protocol::envelope::without_position;
+use yomi_protocol::ops::agents::{
+    Act, Acted, Agent, BatchDecision, Call, Configure, Drop, Dropped, New, Observe, Position, Swap,
+};
 use yomi_protocol::ops::meta::Done;
 use yomi_protocol::options::{apply_changes, check_params, resolve};
-use yomi_protocol::{ActReply, ErrorCode, ErrorInfo, Options};
+use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use crate::agents::{open_bot, runs_apart, AgentHandle, Placement};
 use crate::runtime::registry::BotRef;
@@ -110,11 +114,66 @@ pub async fn swap(session: &mut Session, p: Swap) -> Result<Agent, ErrorInfo> {
     Ok(describe(&p.agent, slot))
 }
 
-/// A decision for an external game client: observation and legal actions in, action out.
-pub async fn act(session: &mut Session, p: Act<'_>) -> Result<ActReply, ErrorInfo> {
+/// A decision for an external game client: observation and legal actions in, action out; or
+/// one decision for each of many positions.
+pub async fn act(session: &mut Session, p: Act<'_>) -> Result<Acted, ErrorInfo> {
+    if let Some(positions) = &p.positions {
+        let single = p.observation.get() != "null" || p.legal.get() != "[]";
+        if single {
+            let message = "give either `positions` or one position's `observation` and `legal`";
+            return Err(ErrorInfo::new(ErrorCode::InvalidParams, message));
+        }
+        return act_batch(session, &p.agent, positions, p.explain).await;
+    }
     let agent = session.agent(&p.agent)?.agent.clone();
     let request = ActText { observation: p.observation, legal: p.legal, explain: p.explain };
-    agent.act_text(request).await
+    agent.act_text(request).await.map(Acted::One)
+}
+
+/// A batched `agent.act`: the positions are answered in order, each on its own (one that cannot
+/// be read or that the bot refuses gets an `{"error": ..}` in its place).
+async fn act_batch(
+    session: &Session,
+    agent: &str,
+    positions: &[&RawValue],
+    explain: bool,
+) -> Result<Acted, ErrorInfo> {
+    let limit = session.shared.config.limits.max_batch;
+    if positions.len() > limit {
+        return Err(ErrorInfo::new(
+            ErrorCode::LimitExceeded,
+            format!(
+                "{} positions in one `agent.act`, over the server's limit (--max-batch {limit})",
+                positions.len()
+            ),
+        ));
+    }
+    let slot = session.agent(agent)?;
+    let mut decisions = Vec::with_capacity(positions.len());
+    for raw in positions {
+        let decision = match serde_json::from_str::<Position>(raw.get()) {
+            Err(e) => Err(ErrorInfo::new(
+                ErrorCode::InvalidParams,
+                format!("bad position: {}", without_position(&e)),
+            )),
+            Ok(position) => {
+                let request =
+                    ActText { observation: position.observation, legal: position.legal, explain };
+                match position.seed {
+                    None => slot.agent.act_text(request).await,
+                    Some(seed) => match open_agent(&slot.bot, &slot.options, seed, session).await {
+                        Ok(fresh) => fresh.act_text(request).await,
+                        Err(e) => Err(e),
+                    },
+                }
+            }
+        };
+        decisions.push(match decision {
+            Ok(reply) => BatchDecision::Decided(reply),
+            Err(error) => BatchDecision::Failed { error },
+        });
+    }
+    Ok(Acted::Batch { decisions })
 }
 
 pub async fn observe(session: &mut Session, p: Observe) -> Result<Done, ErrorInfo> {
@@ -142,7 +201,8 @@ pub async fn call(session: &mut Session, p: Call) -> Result<Value, ErrorInfo> {
     // The declared bounds are checked here, before the bot does any work.
     check_params(&method.params, &p.params)
         .map_err(|e| ErrorInfo::new(e.code, format!("`{}`: {}", p.method, e.message)))?;
-    slot.agent.clone().call(p.method, p.params).await
+    let stop = session.stop();
+    slot.agent.clone().call_until(p.method, p.params, stop).await
 }
 
 pub fn drop(session: &mut Session, p: Drop) -> Result<Dropped, ErrorInfo> {
@@ -153,4 +213,28 @@ pub fn drop(session: &mut Session, p: Drop) -> Result<Dropped, ErrorInfo> {
 
 pub fn list(session: &Session) -> Vec<Agent> {
     session.agents.iter().map(|(id, slot)| describe(id, slot)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use yomi_protocol::envelope::Request;
+
+    use super::*;
+
+    #[test]
+    fn a_batch_keeps_each_positions_text_and_reads_each_on_its_own() {
+        let line = r#"{"id":1,"op":"agent.act","agent":"a1","positions":[{"observation":{"x": 1},"legal":["a"],"seed":4},{"legal":"a"}]}"#;
+        let p: Act<'_> = Request::parse(line).map_err(|(_, e)| e).unwrap().params().unwrap();
+        let positions = p.positions.unwrap();
+        assert_eq!(positions.len(), 2);
+        let first: Position = serde_json::from_str(positions[0].get()).unwrap();
+        assert_eq!(
+            (first.observation.get(), first.legal.get(), first.seed),
+            (r#"{"x": 1}"#, r#"["a"]"#, Some(4))
+        );
+        assert!(
+            serde_json::from_str::<Position>(positions[1].get()).is_err(),
+            "only this one fails"
+        );
+    }
 }

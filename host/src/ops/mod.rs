@@ -2,6 +2,7 @@
 //! from the request and applies them to the session.
 
 pub mod agents;
+pub mod cancel;
 pub mod matches;
 pub mod meta;
 pub mod plugins;
@@ -10,10 +11,12 @@ pub mod tournaments;
 
 use serde::Serialize;
 use serde_json::Value;
+use yomi_protocol::ops::agents::Acted;
 use yomi_protocol::ops::{self as wire, Operation};
 use yomi_protocol::{ErrorCode, ErrorInfo, Op, Reply, Request, OPERATIONS};
 
 use self::schema::HostSpecs;
+use crate::requests::cancelled;
 use crate::runtime::auth;
 use crate::runtime::metrics;
 use crate::session::Session;
@@ -30,7 +33,7 @@ pub async fn handle_line(session: &mut Session, text: &str) -> Option<Reply> {
             let id = request.id.clone();
             // Only known names become labels, so a client cannot grow the label set.
             let op = Op::parse(&request.op).map_or("unknown", Op::name);
-            match dispatch(session, request).await {
+            match cancellable(session, op, request).await {
                 Ok(Some(result)) => {
                     metrics::request(op, Ok(()));
                     Some(Reply::ok(id, result))
@@ -51,6 +54,28 @@ type Params<'a, O> = <O as Operation<HostSpecs>>::Params<'a>;
 
 /// Operation `O`'s reply, as the protocol's table gives it.
 pub type ReplyOf<O> = <O as Operation<HostSpecs>>::Reply;
+
+/// Dispatches a request as one of the session's running requests, which a `cancel` can stop: its
+/// work is then dropped and it answers `cancelled`.
+async fn cancellable(
+    session: &mut Session,
+    op: &'static str,
+    request: Request<'_>,
+) -> Result<Option<Value>, ErrorInfo> {
+    if op == Op::Cancel.name() {
+        return dispatch(session, request).await;
+    }
+    let running = session.requests.start(&request.id, op);
+    let stop = running.stop.clone();
+    session.current = Some(running);
+    let result = tokio::select! {
+        biased;
+        _ = stop.cancelled() => Err(cancelled(op)),
+        result = dispatch(session, request) => result,
+    };
+    session.current = None;
+    result
+}
 
 /// Routes a request to its operation. `Ok(None)` means the operation runs in the background and
 /// sends its own reply.
@@ -93,9 +118,11 @@ pub async fn dispatch(
         Op::AgentSwap => answer!(AgentSwap, |p| agents::swap(session, p).await?),
         Op::AgentAct => {
             let p: Params<'_, wire::AgentAct> = request.params()?;
-            let decision: ReplyOf<wire::AgentAct> = agents::act(session, p).await?;
-            // Moved into its `Value`, not copied: the hot path of a game client.
-            Ok(decision.into())
+            match agents::act(session, p).await? {
+                // Moved into its `Value`, not copied: the hot path of a game client.
+                Acted::One(decision) => Ok(decision.into()),
+                batch => reply::<wire::AgentAct>(batch),
+            }
         }
         Op::AgentObserve => answer!(AgentObserve, |p| agents::observe(session, p).await?),
         Op::AgentCall => {
@@ -118,6 +145,7 @@ pub async fn dispatch(
             return tournaments::run(session, id, p).await.map(|_| None);
         }
         Op::TournamentList => answer!(TournamentList, |_| tournaments::list(session).await?),
+        Op::Cancel => answer!(Cancel, |p| cancel::run(session, p)?),
     }
     .map(Some)
 }

@@ -37,6 +37,9 @@ pub struct Limits {
     /// read (at most 256 lines are queued either way; one longer line still goes out alone).
     #[arg(long, value_name = "BYTES", default_value_t = 4 << 20, value_parser = positive)]
     pub max_outbox_bytes: usize,
+    /// Positions one batched `agent.act` may carry; more fail with `limit_exceeded`.
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = positive)]
+    pub max_batch: usize,
 }
 
 /// Replies and events queued for one client before the session stops reading its requests
@@ -53,6 +56,7 @@ impl Default for Limits {
             max_agents: 256,
             max_background: 16,
             max_outbox_bytes: 4 << 20,
+            max_batch: 1000,
         }
     }
 }

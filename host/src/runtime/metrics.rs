@@ -27,6 +27,7 @@ const PLUGIN_CALL_SECONDS: &str = "yomi_plugin_call_seconds";
 const MATCH_GAMES: &str = "yomi_match_games_total";
 const TOURNAMENT_GAMES: &str = "yomi_tournament_games_total";
 const WORKER_RESTARTS: &str = "yomi_worker_restarts_total";
+const SERVICE_CALLS_RUNNING: &str = "yomi_service_calls_running";
 
 /// Latency buckets from 10 µs (a heuristic bot's decision) to 10 s (a deep search).
 const CALL_BUCKETS: &[f64] =
@@ -99,6 +100,10 @@ fn describe() {
     describe_counter!(MATCH_GAMES, "Games played in matches, by game");
     describe_counter!(TOURNAMENT_GAMES, "Tournament games played and recorded, by game");
     describe_counter!(WORKER_RESTARTS, "Isolated bots' worker processes started again after dying");
+    describe_gauge!(
+        SERVICE_CALLS_RUNNING,
+        "Service calls (agent.call) running inside in-process bots now, cancelled ones until they stop"
+    );
 }
 
 /// A connection opened (`transport` is "tcp", "stdio" or "websocket"); the gauge falls when the
@@ -135,7 +140,25 @@ pub fn plugin_calls(bot: &str) -> PluginCalls {
     PluginCalls(histogram!(PLUGIN_CALL_SECONDS, "bot" => bot.to_string()))
 }
 
+/// A service call running in a bot of this process: the gauge falls when the plugin returns,
+/// which shows whether a cancelled call (or a gone client's) really stopped.
+pub struct ServiceCall(());
+
+impl ServiceCall {
+    pub fn start() -> ServiceCall {
+        gauge!(SERVICE_CALLS_RUNNING).increment(1.0);
+        ServiceCall(())
+    }
+}
+
+impl Drop for ServiceCall {
+    fn drop(&mut self) {
+        gauge!(SERVICE_CALLS_RUNNING).decrement(1.0);
+    }
+}
+
 /// See [`plugin_calls`].
+#[derive(Clone)]
 pub struct PluginCalls(Histogram);
 
 impl PluginCalls {

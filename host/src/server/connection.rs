@@ -100,7 +100,7 @@ pub async fn serve_frames<F, D, Fut>(
     // writer, queueing a reply): only then may a request's quick plugin calls run in line.
     let mut waited = false;
     tracing::debug!(peer, "session started");
-    loop {
+    'serve: loop {
         let unauthenticated = handshake_end.filter(|_| session.role().is_none());
         let next = noting_wait(&mut waited, async {
             tokio::select! {
@@ -127,24 +127,45 @@ pub async fn serve_frames<F, D, Fut>(
                 break;
             }
             Next::Line(Line::Text(text)) => {
+                // Read on while the request runs: a cancel is answered at once (from a client
+                // that may make requests at all), other lines wait their turn.
+                let requests = session.requests.clone();
+                let may_cancel = session.role().is_some();
+                let urgent = |line: &str| may_cancel && ops::cancel::is_cancel(line);
                 let work = pin!(ops::handle_line(&mut session, &text));
                 let work = calls.request(std::mem::take(&mut waited), work);
-                tokio::select! {
-                    reply = work => match reply {
-                        Some(reply) => reply,
-                        None => continue,
-                    },
-                    // A bot that never answers must not keep the server from shutting down ...
-                    _ = grace_expired(&shutdown, &grace_start) => {
-                        tracing::warn!(peer, "shutting down with a request still running; abandoning it");
-                        break;
+                let mut work = pin!(work);
+                loop {
+                    tokio::select! {
+                        // The work first: its first poll registers the request, which a cancel
+                        // read in the same wake-up must find.
+                        biased;
+                        reply = &mut work => match reply {
+                            Some(reply) => break reply,
+                            None => continue 'serve,
+                        },
+                        // A bot that never answers must not keep the server from shutting down ...
+                        _ = grace_expired(&shutdown, &grace_start) => {
+                            tracing::warn!(peer, "shutting down with a request still running; abandoning it");
+                            break 'serve;
+                        }
+                        ahead = cancel_or_gone(&mut input, urgent) => match ahead {
+                            Some(cancel) => {
+                                let drop_queued = |pick: &mut dyn FnMut(&str) -> bool| input.drop_queued(pick);
+                                for reply in ops::cancel::urgent(&requests, &cancel, drop_queued) {
+                                    if !send(&outbox, &reply, &unwritable, &shutdown).await {
+                                        break 'serve;
+                                    }
+                                }
+                            }
+                            // ... nor a gone client's connection slot.
+                            None => {
+                                tracing::warn!(peer, "client input ended with a request still running; abandoning it");
+                                break 'serve;
+                            }
+                        },
+                        _ = unwritable.cancelled() => break 'serve,
                     }
-                    // ... nor a gone client's connection slot.
-                    _ = ended_beyond_grace(&mut input) => {
-                        tracing::warn!(peer, "client input ended with a request still running; abandoning it");
-                        break;
-                    }
-                    _ = unwritable.cancelled() => break,
                 }
             }
             Next::Line(Line::TooLong) => Reply::err(
@@ -166,15 +187,7 @@ pub async fn serve_frames<F, D, Fut>(
                 ),
             ),
         };
-        // A full outbox means the client is not reading: wait for room (the writer closes the
-        // connection after --write-timeout), but never past shutdown.
-        let sent = tokio::select! {
-            biased;
-            sent = outbox.reply(&reply) => sent.is_ok(),
-            _ = unwritable.cancelled() => false,
-            _ = shutdown.cancelled() => false,
-        };
-        if !sent {
+        if !send(&outbox, &reply, &unwritable, &shutdown).await {
             break;
         }
         if session.access == Access::Refused {
@@ -197,6 +210,23 @@ pub async fn serve_frames<F, D, Fut>(
         }
     }
     tracing::debug!(peer, "session ended");
+}
+
+/// Queues a reply. A full outbox means the client is not reading: waits for room (the writer
+/// closes the connection after --write-timeout), but never past shutdown. False when the client
+/// can take nothing more.
+async fn send(
+    outbox: &Outbox,
+    reply: &Reply,
+    unwritable: &CancellationToken,
+    shutdown: &CancellationToken,
+) -> bool {
+    tokio::select! {
+        biased;
+        sent = outbox.reply(reply) => sent.is_ok(),
+        _ = unwritable.cancelled() => false,
+        _ = shutdown.cancelled() => false,
+    }
 }
 
 /// Completes at `deadline`, never without one.
@@ -253,11 +283,18 @@ async fn grace_expired(shutdown: &CancellationToken, start: &OnceLock<Instant>) 
     tokio::time::sleep_until(start + SHUTDOWN_GRACE).await;
 }
 
-/// Completes [`SHUTDOWN_GRACE`] after a network client's input ended. A half-closed client still
-/// gets the replies that are ready within the grace; a gone one frees its slot after it.
-async fn ended_beyond_grace<F: Frames>(input: &mut Input<F>) {
-    input.until_ended().await;
-    tokio::time::sleep(SHUTDOWN_GRACE).await;
+/// Reads ahead while a request runs (see [`Input::read_ahead`]): the next cancel, or `None`
+/// [`SHUTDOWN_GRACE`] after a network client's input ended. A half-closed client still gets the
+/// replies that are ready within the grace; a gone one frees its slot after it.
+async fn cancel_or_gone<F: Frames>(
+    input: &mut Input<F>,
+    urgent: impl Fn(&str) -> bool,
+) -> Option<String> {
+    let cancel = input.read_ahead(urgent).await;
+    if cancel.is_none() {
+        tokio::time::sleep(SHUTDOWN_GRACE).await;
+    }
+    cancel
 }
 
 /// Writes queued lines to a byte stream, one per line; see [`deliver`].

@@ -133,30 +133,45 @@ impl<F: Frames> Input<F> {
         }
     }
 
-    /// Reads ahead while a request runs. Completes only when a network client's input ended (hung up,
-    /// or half-closed: the two look alike) or failed; lines that arrive meanwhile are kept for
-    /// [`Input::next`]. Stays pending on stdio, and stops reading once [`OUTBOX_LINES`] lines or
+    /// Reads ahead while a request runs; lines that arrive meanwhile are kept for [`Input::next`],
+    /// except those `urgent` picks (a `cancel`), which are returned at once to be answered before
+    /// the queue. Completes with `None` only when a network client's input ended (hung up, or
+    /// half-closed: the two look alike) or failed; the parent process on stdio may close its
+    /// end and still get its answers. Stops reading once [`OUTBOX_LINES`] lines or
     /// `--max-outbox-bytes` bytes wait, so a pipelining client cannot grow them without bound.
-    pub async fn until_ended(&mut self) {
+    pub async fn read_ahead(&mut self, urgent: impl Fn(&str) -> bool) -> Option<String> {
         loop {
             if self.ended.is_some() {
-                return;
+                return match self.remote {
+                    true => None,
+                    false => std::future::pending().await,
+                };
             }
-            let full = self.early.len() >= OUTBOX_LINES || self.early_bytes >= self.max_early_bytes;
-            if !self.remote || full {
+            if self.early.len() >= OUTBOX_LINES || self.early_bytes >= self.max_early_bytes {
                 return std::future::pending().await;
             }
             match read(&mut self.lines).await {
+                Next::Line(Line::Text(text)) if urgent(&text) => return Some(text),
                 Next::Line(line) => {
                     self.early_bytes += line_bytes(&line);
                     self.early.push_back(line);
                 }
-                end => {
-                    self.ended = Some(end);
-                    return;
-                }
+                end => self.ended = Some(end),
             }
         }
+    }
+
+    /// Removes the queued request lines `drop` picks (a cancel's targets).
+    pub fn drop_queued(&mut self, drop: &mut dyn FnMut(&str) -> bool) {
+        let mut dropped = 0;
+        self.early.retain(|line| match line {
+            Line::Text(text) if drop(text) => {
+                dropped += text.len();
+                false
+            }
+            _ => true,
+        });
+        self.early_bytes -= dropped;
     }
 }
 

@@ -10,6 +10,8 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::envelope::without_position;
+use crate::error::ErrorInfo;
+use crate::game::ActReply;
 use crate::options::Options;
 
 /// `agent.new`'s parameters.
@@ -90,6 +92,55 @@ pub struct Act<'a> {
     /// Ask the bot for an `explain` object with its reasoning.
     #[serde(default)]
     pub explain: bool,
+    /// Many positions at once instead of `observation` and `legal`: one decision each, in order
+    /// (each kept as its text and read on its own, so one bad position fails only itself).
+    #[serde(borrow, default)]
+    #[schemars(with = "Option<Vec<Position<'static>>>")]
+    pub positions: Option<Vec<&'a RawValue>>,
+}
+
+/// One position of a batched `agent.act`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(rename = "AgentActPosition")]
+pub struct Position<'a> {
+    /// What the agent's seat sees in this position.
+    #[serde(borrow, default = "json_null")]
+    #[schemars(with = "Value")]
+    pub observation: &'a RawValue,
+    /// The actions the agent may choose from in this position.
+    #[serde(borrow, default = "empty_json_array", deserialize_with = "json_array")]
+    #[schemars(with = "Vec<Value>")]
+    pub legal: &'a RawValue,
+    /// Answer as a fresh agent of the same bot and options with this seed would: reproducible,
+    /// and blind to what the agent has learned.
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// `agent.act`'s reply: one decision, or one per position of a batch.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Acted {
+    /// The decision for the one position asked.
+    One(ActReply),
+    /// The decisions for a batch's positions, in order.
+    Batch {
+        /// One per position: its decision, or the error that position alone met.
+        decisions: Vec<BatchDecision>,
+    },
+}
+
+/// One position's outcome in a batch.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum BatchDecision {
+    /// The bot's decision.
+    Decided(ActReply),
+    /// What went wrong with this position (unreadable, refused by the bot ...).
+    Failed {
+        /// The error, as a failed reply would carry it.
+        error: ErrorInfo,
+    },
 }
 
 fn json_null() -> &'static RawValue {

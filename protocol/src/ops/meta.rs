@@ -3,6 +3,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::envelope::RequestId;
+
 /// `hello`'s parameters: an optional client introduction, and the token of a network client.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct Hello {
@@ -50,3 +52,31 @@ pub struct NoParams {}
 /// The reply of an operation that has nothing to say but that it was done: `{}`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Done {}
+
+/// `cancel`'s parameters: one request by its envelope id, or every request of the session.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct Cancel {
+    /// The envelope id of the request to stop.
+    #[serde(default)]
+    pub request: Option<RequestId>,
+    /// Stop every request of the session instead.
+    #[serde(default)]
+    pub all: bool,
+}
+
+/// `cancel`'s reply: the requests it stopped (each also answered `cancelled`); empty when the
+/// ones it named had already answered.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Stopped {
+    /// What was stopped.
+    pub stopped: Vec<StoppedRequest>,
+}
+
+/// A request a `cancel` stopped.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct StoppedRequest {
+    /// Its envelope id.
+    pub request: RequestId,
+    /// Its operation.
+    pub op: String,
+}

@@ -113,7 +113,7 @@ operations! {
     AgentNew => "agent.new": agents::New => agents::Agent,
     AgentConfigure => "agent.configure": agents::Configure => agents::Agent,
     AgentSwap => "agent.swap": agents::Swap => agents::Agent,
-    AgentAct => "agent.act": agents::Act<'a> => crate::game::ActReply,
+    AgentAct => "agent.act": agents::Act<'a> => agents::Acted,
     AgentObserve => "agent.observe": agents::Observe => meta::Done,
     AgentCall => "agent.call": agents::Call => Value,
     AgentDrop => "agent.drop": agents::Drop => agents::Dropped,
@@ -125,6 +125,7 @@ operations! {
     MatchReplay => "match.replay": matches::Replay => matches::Replayed,
     TournamentRun => "tournament.run": tournaments::Run<S::Tournament> => tournaments::Summary,
     TournamentList => "tournament.list": meta::NoParams => Vec<tournaments::Listed>,
+    Cancel => "cancel": meta::Cancel => meta::Stopped,
 }
 
 #[cfg(test)]

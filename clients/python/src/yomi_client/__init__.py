@@ -9,6 +9,7 @@
 from .client import Client
 from .errors import (
     BotFailure,
+    Cancelled,
     ConnectionClosed,
     InvalidOption,
     NotFound,
@@ -24,6 +25,7 @@ __all__ = [
     "NotFound",
     "InvalidOption",
     "BotFailure",
+    "Cancelled",
     "ConnectionClosed",
     "Refused",
 ]

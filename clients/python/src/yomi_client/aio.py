@@ -4,7 +4,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
-from typing import Any, Awaitable, Callable, Dict, List, Optional, Union
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Tuple, Union
 
 from .errors import closed, error_from_reply
 from .operations import MatchFollower, Operations
@@ -80,12 +80,16 @@ class AsyncClient(Operations):
         return lambda: self._listeners[event].remove(listener)
 
     def request(self, op: str, **params: Any) -> "asyncio.Future[Any]":
+        return self.start(op, **params)[1]
+
+    def start(self, op: str, **params: Any) -> "Tuple[int, asyncio.Future[Any]]":
+        """Sends a request; returns its id (what `cancel` names) and the future of its result."""
         request_id = self._next_id
         self._next_id += 1
         future = asyncio.get_running_loop().create_future()
         self._pending[request_id] = future
         self._writer.write((json.dumps({**params, "id": request_id, "op": op}) + "\n").encode())
-        return future
+        return request_id, future
 
     async def play_match(self, params: dict, on_turn: Callable[[dict], Union[Any, Awaitable[Any]]],
                          on_event: Optional[Listener] = None) -> dict:

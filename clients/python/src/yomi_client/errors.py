@@ -41,6 +41,10 @@ class ConnectionClosed(YomiError):
     """The server or a client seat went away."""
 
 
+class Cancelled(YomiError):
+    """The request was stopped by a `cancel` of this session."""
+
+
 class Refused(YomiError):
     """Not allowed now: a forbidden path, a conflicting state, a plugin that does not load, a
     limit reached, or a missing or wrong token."""
@@ -51,6 +55,7 @@ _FAMILIES = {
     NotFound: ["unknown_agent", "unknown_bot", "unknown_game", "unknown_preset", "unknown_method", "unknown_plugin", "not_found"],
     InvalidOption: ["invalid_option", "ambiguous_bot"],
     BotFailure: ["bot_error", "plugin_panic", "timeout", "crashed", "illegal_action"],
+    Cancelled: ["cancelled"],
     ConnectionClosed: ["disconnected"],
     Refused: ["forbidden", "conflict", "plugin_load", "limit_exceeded", "unauthorized"],
     YomiError: ["internal"],  # something failed inside the server: no family to act on

@@ -44,6 +44,20 @@ class Operations:
         return self.request("agent.act", agent=agent, observation=observation, legal=legal,
                             explain=explain)
 
+    def act_batch(self, agent: str, positions: list, *, explain: bool = False):
+        """Many decisions in one request: `positions` are `{"observation", "legal", "seed"?}`;
+        the result's `decisions` answers each in order, `{"error": {code, message}}` in place of
+        a position the bot refuses."""
+        return self.request("agent.act", agent=agent, positions=positions, explain=explain)
+
+    def cancel(self, request: Any = None, *, all: bool = False):
+        """Stops the request with id `request` (or every request of the session with
+        `all=True`); the result's `stopped` lists what it stopped. The stopped request's own
+        reply is an error with the code `cancelled`."""
+        if all:
+            return self.request("cancel", all=True)
+        return self.request("cancel", request=request)
+
     def configure(self, agent: str, *, options: Optional[dict] = None, preset: Optional[str] = None):
         """Changes a live agent's personality; it keeps what it has learned."""
         return self.request("agent.configure", **_given(agent=agent, options=options, preset=preset))

@@ -1,0 +1,69 @@
+//! End-to-end tests of batched `agent.act`: many positions in one request, answered in order,
+//! one bad position failing only itself, seeds reproducing a fresh agent's decision, and the
+//! operator's bound on the count.
+
+use serde_json::{json, Value};
+use yomi_e2e::{error_code, rps_turn, Server};
+
+/// `rps_turn`'s observation and legal actions as one position.
+fn position(opponent_last: &str) -> Value {
+    let turn = rps_turn(opponent_last, false);
+    json!({"observation": turn["observation"], "legal": turn["legal"]})
+}
+
+#[test]
+fn positions_are_answered_in_order_and_a_bad_one_fails_alone() {
+    let mut server = Server::stdio(&[]);
+    let conn = server.conn();
+    let made = conn.ok("agent.new", json!({"bot": "example/rps", "seed": 3}));
+    let agent = made["agent"].as_str().unwrap();
+    let mut seeded = position("paper");
+    seeded["seed"] = json!(11);
+    let positions = json!([
+        position("rock"),
+        {"observation": position("rock")["observation"], "legal": "rock"},
+        seeded,
+        seeded,
+        position("scissors"),
+    ]);
+    let result = conn.ok("agent.act", json!({"agent": agent, "positions": positions}));
+    let decisions = result["decisions"].as_array().unwrap();
+    assert_eq!(decisions.len(), 5, "{result}");
+    let legal = rps_turn("rock", false)["legal"].clone();
+    for i in [0, 2, 3, 4] {
+        let action = &decisions[i]["action"];
+        assert!(legal.as_array().unwrap().contains(action), "position {i}: {result}");
+    }
+    assert_eq!(decisions[1]["error"]["code"], json!("invalid_params"), "{result}");
+    assert_eq!(decisions[2], decisions[3], "one seed, one decision");
+    // A seeded position is answered as a fresh agent with that seed answers it.
+    let fresh = conn.ok("agent.new", json!({"bot": "example/rps", "seed": 11}));
+    let turn = rps_turn("paper", false);
+    let mut act = json!({"agent": fresh["agent"]});
+    act["observation"] = turn["observation"].clone();
+    act["legal"] = turn["legal"].clone();
+    assert_eq!(conn.ok("agent.act", act)["action"], decisions[2]["action"]);
+    // Nothing is an empty batch.
+    let empty = conn.ok("agent.act", json!({"agent": agent, "positions": []}));
+    assert_eq!(empty, json!({"decisions": []}));
+}
+
+#[test]
+fn a_batch_is_bounded_and_is_one_form_or_the_other() {
+    let mut server = Server::stdio(&["--max-batch", "2"]);
+    let conn = server.conn();
+    let made = conn.ok("agent.new", json!({"bot": "example/rps"}));
+    let agent = made["agent"].as_str().unwrap();
+    let three = json!([position("rock"), position("rock"), position("rock")]);
+    let reply = conn.request("agent.act", json!({"agent": agent, "positions": three}));
+    assert_eq!(error_code(&reply).as_deref(), Some("limit_exceeded"), "{reply}");
+    assert!(reply["error"]["message"].as_str().unwrap().contains("--max-batch 2"), "{reply}");
+    let mut both = position("rock");
+    both["agent"] = json!(agent);
+    both["positions"] = json!([position("rock")]);
+    assert_eq!(conn.err("agent.act", both), "invalid_params");
+    let not_a_list = json!({"agent": agent, "positions": {"observation": null}});
+    assert_eq!(conn.err("agent.act", not_a_list), "invalid_params");
+    let unknown = json!({"agent": "a404", "positions": [position("rock")]});
+    assert_eq!(conn.err("agent.act", unknown), "unknown_agent");
+}
