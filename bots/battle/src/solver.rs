@@ -111,7 +111,7 @@ impl Table {
                         let at = b as usize * 9;
                         let h = self.decode(at, t);
                         let block = &mut mine[at - start..at - start + 9];
-                        solved += Outcomes::new(self, &h, next).solve_into(self, block);
+                        solved += Outcomes::new(self, &h, next).solve_into(block);
                     }
                     solved
                 }));
@@ -332,7 +332,7 @@ mod tests {
                 let s = table.decode(idx, t);
                 if table.engine.status(&s) == Status::Play {
                     let block = Outcomes::new(&table, &s, next);
-                    assert_eq!(block.matrix(&table, s.active), table.matrix(&s), "{s:?}");
+                    assert_eq!(block.matrix(s.active), table.matrix(&s), "{s:?}");
                     checked += 1;
                 }
             }
