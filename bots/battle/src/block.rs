@@ -3,13 +3,16 @@
 //! moves, so the block first computes those outcomes once (at most 3 × 3 × 4 × 4 = 144 instead of
 //! 9 × 25 entries), then gathers each position's matrix from them and solves its LP.
 
-use crate::engine::{Action, State};
+use crate::engine::State;
 use crate::lp::{self, Matrix};
 use crate::rules::MAX_HP;
 use crate::solver::Table;
 
 /// `NO_MOVE` in a side's move slot: that side switched (or was already in) and does not attack.
 const NO_MOVE: usize = 3;
+
+/// HP values an active can have (0 to [`MAX_HP`]).
+const SIDE: usize = MAX_HP as usize + 1;
 
 /// The outcomes of one HP vector: `w[slot0][slot1][m0][m1]` is the folded value after the turn in
 /// which party 1's `slot0` and party 2's `slot1` are active after the switches and side k used
@@ -34,6 +37,9 @@ impl Outcomes {
         let total = [state.total_hp(0), state.total_hp(1)];
         let mut w = [[[[f64::NAN; 4]; 4]; 3]; 3];
         let mut range = (f64::INFINITY, f64::NEG_INFINITY);
+        // Settled values by the actives' HP after the turn, reused for every pair of actives
+        // (validity is tracked per pair; the buffer is filled only where used).
+        let mut settled = [0.0f64; SIDE * SIDE];
         for slot0 in (0..3u8).filter(|&k| state.hp_of(0, k as usize) > 0) {
             for slot1 in (0..3u8).filter(|&k| state.hp_of(1, k as usize) > 0) {
                 let s = State { active: [slot0, slot1], ..state };
@@ -48,9 +54,9 @@ impl Outcomes {
                     d
                 };
                 let (dealt0, dealt1) = (dealt(0, slot0, slot1), dealt(1, slot1, slot0));
-                // Different move pairs often leave the same HPs: settle each result once (NaN:
-                // not yet; a settled value is never NaN).
-                let mut settled = [[f64::NAN; MAX_HP as usize + 1]; MAX_HP as usize + 1];
+                // Different move pairs often leave the same HPs: settle each result once (bit
+                // hp0 * SIDE + hp1 of `known` set: already in `settled`).
+                let mut known = 0u64;
                 for (m0, row) in w[slot0 as usize][slot1 as usize].iter_mut().enumerate() {
                     let d0 = dealt0[m0];
                     for (m1, entry) in row.iter_mut().enumerate() {
@@ -63,12 +69,14 @@ impl Outcomes {
                             let hp0 = start0.saturating_sub(d1);
                             (hp0, if hp0 > 0 { start1.saturating_sub(d0) } else { start1 })
                         };
-                        let value = &mut settled[hp0 as usize][hp1 as usize];
-                        if value.is_nan() {
-                            *value = table.settle(&s, base, alive, total, [hp0, hp1], next);
+                        let key = hp0 as usize * SIDE + hp1 as usize;
+                        if known >> key & 1 == 0 {
+                            known |= 1 << key;
+                            settled[key] = table.settle(&s, base, alive, total, [hp0, hp1], next);
                         }
-                        *entry = *value;
-                        range = (range.0.min(*value), range.1.max(*value));
+                        let value = settled[key];
+                        *entry = value;
+                        range = (range.0.min(value), range.1.max(value));
                     }
                 }
             }
@@ -76,25 +84,30 @@ impl Outcomes {
         Outcomes { state, w, range }
     }
 
-    /// Where an action leaves its side: the active slot after the switch, and its move.
+    /// Where each legal action of `side` (in [`crate::engine::Engine::legal`]'s order: the three
+    /// moves, then a switch to each benched Pokémon with HP) leaves it: the active slot after the
+    /// switch and its move. Read off the HP vector without building the actions.
     #[inline]
-    fn split(active: u8, a: Action) -> (usize, usize) {
-        match a {
-            Action::Move(m) => (active as usize, m as usize),
-            Action::Switch(k) => (k as usize, NO_MOVE),
+    fn choices(&self, side: usize, active: u8) -> ([(usize, usize); 5], usize) {
+        let mut out = [(active as usize, NO_MOVE); 5];
+        for (m, c) in out[..NO_MOVE].iter_mut().enumerate() {
+            c.1 = m;
         }
+        let mut n = NO_MOVE;
+        for k in (0..3u8).filter(|&k| k != active && self.state.hp_of(side, k as usize) > 0) {
+            out[n] = (k as usize, NO_MOVE);
+            n += 1;
+        }
+        (out, n)
     }
 
     /// The payoff matrix of this HP vector's decision state with `active` (both with HP > 0).
-    pub fn matrix(&self, table: &Table, active: [u8; 2]) -> Matrix {
-        let s = State { active, ..self.state };
-        let rows = table.engine.legal(&s, 0);
-        let cols = table.engine.legal(&s, 1);
-        let mut m = Matrix::new(rows.len(), cols.len());
-        for (i, a) in rows.as_slice().iter().enumerate() {
-            let (slot0, m0) = Outcomes::split(active[0], *a);
-            for (j, b) in cols.as_slice().iter().enumerate() {
-                let (slot1, m1) = Outcomes::split(active[1], *b);
+    pub fn matrix(&self, active: [u8; 2]) -> Matrix {
+        let (rows, r) = self.choices(0, active[0]);
+        let (cols, c) = self.choices(1, active[1]);
+        let mut m = Matrix::new(r, c);
+        for (i, &(slot0, m0)) in rows[..r].iter().enumerate() {
+            for (j, &(slot1, m1)) in cols[..c].iter().enumerate() {
                 m.w[i][j] = self.w[slot0][slot1][m0][m1];
             }
         }
@@ -104,16 +117,13 @@ impl Outcomes {
     /// Solves every decision state of the HP vector into `out` (its nine entries, actives in
     /// index order); entries of positions with a fainted active are left as they are. Returns
     /// the number of decision states.
-    pub fn solve_into(&self, table: &Table, out: &mut [f32]) -> u64 {
+    pub fn solve_into(&self, out: &mut [f32]) -> u64 {
         let mut solved = 0;
         let (lo, hi) = self.range;
         for a0 in (0..3u8).filter(|&k| self.state.hp_of(0, k as usize) > 0) {
             for a1 in (0..3u8).filter(|&k| self.state.hp_of(1, k as usize) > 0) {
-                out[a0 as usize * 3 + a1 as usize] = if lo == hi {
-                    lo as f32
-                } else {
-                    lp::value(&self.matrix(table, [a0, a1])) as f32
-                };
+                out[a0 as usize * 3 + a1 as usize] =
+                    if lo == hi { lo as f32 } else { lp::value(&self.matrix([a0, a1])) as f32 };
                 solved += 1;
             }
         }

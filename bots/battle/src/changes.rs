@@ -10,35 +10,118 @@ use crate::solver::Table;
 /// The HP vectors (indices of 9-entry blocks, ascending) of a layer whose next layer is `next`
 /// and whose layer after that is `after`: every predecessor of an HP vector whose values differ
 /// between the two. A predecessor has, on each side, the same HPs or one Pokémon with more HP by
-/// at most the largest damage a move deals (it was hit this turn); a faint replacement only
-/// changes actives, which the 9-entry block covers.
+/// a hit it can take ([`Losses`]); a faint replacement only changes actives, which the 9-entry
+/// block covers. The two sides' hits are independent offsets, so the predecessors are found one
+/// side at a time (a dilation by party 2's hits, then by party 1's) rather than by every pair.
 pub fn dirty_blocks(table: &Table, next: &[f32], after: &[f32]) -> Vec<u32> {
-    let stride = table.block_strides();
-    let radix = table.radix();
-    let most = table.engine.max_damage() as usize;
-    let mut dirty = vec![false; next.len() / 9];
-    let blocks = next.chunks_exact(9).zip(after.chunks_exact(9));
-    for (b, _) in blocks.enumerate().filter(|(_, (x, y))| !same_bits(x, y)) {
-        let hp = table.decode(b * 9, 1).hp;
-        // Each side's ways to have been one hit higher: block offsets (0 = not hit).
-        let raised = |side: usize| {
-            let mut offsets = vec![0usize];
-            for k in side * 3..side * 3 + 3 {
-                let room = (radix[k] - 1 - hp[k] as usize).min(most);
-                offsets.extend((1..=room).map(|loss| loss * stride[k]));
-            }
-            offsets
-        };
-        let (ours, theirs) = (raised(0), raised(1));
-        for o0 in &ours {
-            for o1 in &theirs {
-                dirty[b + o0 + o1] = true;
+    let losses = Losses::new(table);
+    let blocks = next.len() / 9;
+    let changed: Vec<bool> =
+        next.chunks_exact(9).zip(after.chunks_exact(9)).map(|(x, y)| !same_bits(x, y)).collect();
+    let hit_two = losses.dilate(table, 1, &changed);
+    let dirty = losses.dilate(table, 0, &hit_two);
+    debug_assert_eq!(dirty.len(), blocks);
+    (0..blocks as u32).filter(|&b| dirty[b as usize]).collect()
+}
+
+/// The HP each Pokémon can lose in one turn: one of the damages the other party's moves deal
+/// it, or, when that leaves it at 0 HP, anything up to the largest of them.
+struct Losses {
+    /// `dealt[k]`: bit d set when some opposing move deals Pokémon k (flat slot) damage d.
+    dealt: [u64; 6],
+    /// The largest damage Pokémon k can take.
+    most: [u8; 6],
+}
+
+impl Losses {
+    fn new(table: &Table) -> Losses {
+        let (mut dealt, mut most) = ([0u64; 6], [0u8; 6]);
+        for k in 0..6 {
+            let (side, slot) = (k / 3, (k % 3) as u8);
+            for attacker in 0..3u8 {
+                for m in 0..3u8 {
+                    let d = table.engine.damage_between(1 - side, attacker, m, slot);
+                    dealt[k] |= 1 << d.min(63);
+                    most[k] = most[k].max(d);
+                }
             }
         }
+        Losses { dealt, most }
     }
-    (0..dirty.len() as u32).filter(|&b| dirty[b as usize]).collect()
+
+    /// Whether Pokémon k, now at `hp`, can have lost `loss` HP this turn.
+    fn possible(&self, k: usize, hp: u8, loss: usize) -> bool {
+        if hp == 0 {
+            loss <= self.most[k] as usize
+        } else {
+            loss < 64 && self.dealt[k] >> loss & 1 == 1
+        }
+    }
+
+    /// `marked` and every block one hit on `side` before a marked one (block indices).
+    fn dilate(&self, table: &Table, side: usize, marked: &[bool]) -> Vec<bool> {
+        let stride = table.block_strides();
+        let radix = table.radix();
+        let mut out = marked.to_vec();
+        for b in (0..marked.len()).filter(|&b| marked[b]) {
+            let hp = table.decode(b * 9, 1).hp;
+            for k in side * 3..side * 3 + 3 {
+                let room = radix[k] - 1 - hp[k] as usize;
+                for loss in (1..=room).filter(|&l| self.possible(k, hp[k], l)) {
+                    out[b + loss * stride[k]] = true;
+                }
+            }
+        }
+        out
+    }
 }
 
 fn same_bits(x: &[f32], y: &[f32]) -> bool {
     x.iter().zip(y).all(|(a, b)| a.to_bits() == b.to_bits())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Engine, State, Status};
+    use crate::rules::Rules;
+
+    /// Every decision state one turn before a changed HP vector (found by playing every action
+    /// pair) lies in a dirty block, for the seed's parties and random custom ones.
+    #[test]
+    fn every_predecessor_of_a_changed_block_is_dirty() {
+        let mut rng = yomi_plugin::rng::seeded(30);
+        let custom = crate::first_move::random_parties(&mut rng, false);
+        let thesis = crate::rules::preset_parties("thesis").unwrap();
+        for parties in [thesis, custom] {
+            let table = Table::solve(Engine::new(Rules::new(parties, false, 6).unwrap()), 2);
+            let layers = table.layers();
+            for t in 1..layers.len() - 1 {
+                let (next, after) = (&layers[t], &layers[t + 1]);
+                let changed = |b: usize| !same_bits(&next[b * 9..b * 9 + 9], &after[b * 9..][..9]);
+                let mut dirty = vec![false; next.len() / 9];
+                dirty_blocks(&table, next, after)
+                    .into_iter()
+                    .for_each(|b| dirty[b as usize] = true);
+                let mut checked = 0;
+                for idx in 0..next.len() {
+                    let s: State = table.decode(idx, t as u8);
+                    if table.engine.status(&s) != Status::Play {
+                        continue;
+                    }
+                    let (rows, cols) = (table.engine.legal(&s, 0), table.engine.legal(&s, 1));
+                    for a in rows.as_slice() {
+                        for b in cols.as_slice() {
+                            let n = table.engine.resolve(&s, [*a, *b]);
+                            if changed(table.index(&n) / 9) {
+                                assert!(dirty[idx / 9], "turn {t}: {s:?} then {n:?}");
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+                assert!(checked > 0, "turn {t}: no change to follow");
+            }
+        }
+    }
 }

@@ -19,6 +19,9 @@ use crate::engine::{Action, Engine, State, Status};
 use crate::lp::Matrix;
 use crate::rules::{MAX_HP, MAX_TURN_LIMIT};
 
+/// Runs of blocks per worker in a layer: enough that a worker which drew cheap blocks takes more.
+const CHUNKS_PER_THREAD: usize = 16;
+
 /// Most values a table may hold: the largest table checked rules allow.
 pub const MAX_VALUES: usize = (MAX_TURN_LIMIT as usize - 1) * 9 * (MAX_HP as usize + 1).pow(6);
 
@@ -83,8 +86,10 @@ impl Table {
         table
     }
 
-    /// Solves the HP vectors `todo` (ascending block indices) of turn `t` into `out`, the
-    /// blocks split evenly over `threads` workers.
+    /// Solves the HP vectors `todo` (ascending block indices) of turn `t` into `out` on
+    /// `threads` workers. Blocks differ in cost (one with fainted Pokémon has fewer positions and
+    /// those sit at low indices), so the work is cut into [`CHUNKS_PER_THREAD`] runs per worker
+    /// handed out in turn, rather than one even share each.
     fn solve_blocks(
         &self,
         t: u8,
@@ -93,29 +98,38 @@ impl Table {
         out: &mut [f32],
         threads: usize,
     ) -> u64 {
-        let per = todo.len().div_ceil(threads.max(1)).max(1);
+        let threads = threads.max(1);
+        let per = todo.len().div_ceil(threads * CHUNKS_PER_THREAD).max(1);
         let parts: Vec<&[u32]> = todo.chunks(per).collect();
+        let mut jobs = Vec::with_capacity(parts.len());
+        let (mut rest, mut offset) = (out, 0);
+        for (p, part) in parts.iter().enumerate() {
+            let end = parts.get(p + 1).map_or(self.layer_len, |n| n[0] as usize * 9);
+            let (mine, tail) = std::mem::take(&mut rest).split_at_mut(end - offset);
+            jobs.push((*part, offset, mine));
+            (rest, offset) = (tail, end);
+        }
+        let queue = std::sync::Mutex::new(jobs.into_iter());
         std::thread::scope(|scope| {
-            let mut rest = out;
-            let mut offset = 0;
-            let mut workers = Vec::with_capacity(parts.len());
-            for (p, part) in parts.iter().enumerate() {
-                let end = parts.get(p + 1).map_or(self.layer_len, |n| n[0] as usize * 9);
-                let (mine, tail) = std::mem::take(&mut rest).split_at_mut(end - offset);
-                rest = tail;
-                let start = offset;
-                offset = end;
-                workers.push(scope.spawn(move || {
-                    let mut solved = 0;
-                    for &b in part.iter() {
-                        let at = b as usize * 9;
-                        let h = self.decode(at, t);
-                        let block = &mut mine[at - start..at - start + 9];
-                        solved += Outcomes::new(self, &h, next).solve_into(self, block);
-                    }
-                    solved
-                }));
-            }
+            let workers: Vec<_> = (0..threads.min(parts.len()))
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut solved = 0;
+                        loop {
+                            // Taken in its own statement: the lock is released before the work.
+                            let job = queue.lock().expect("queue").next();
+                            let Some((part, start, mine)) = job else { break };
+                            for &b in part {
+                                let at = b as usize * 9;
+                                let h = self.decode(at, t);
+                                let block = &mut mine[at - start..at - start + 9];
+                                solved += Outcomes::new(self, &h, next).solve_into(block);
+                            }
+                        }
+                        solved
+                    })
+                })
+                .collect();
             workers.into_iter().map(|w| w.join().expect("solver worker")).sum()
         })
     }
@@ -332,7 +346,7 @@ mod tests {
                 let s = table.decode(idx, t);
                 if table.engine.status(&s) == Status::Play {
                     let block = Outcomes::new(&table, &s, next);
-                    assert_eq!(block.matrix(&table, s.active), table.matrix(&s), "{s:?}");
+                    assert_eq!(block.matrix(s.active), table.matrix(&s), "{s:?}");
                     checked += 1;
                 }
             }
