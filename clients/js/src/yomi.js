@@ -31,6 +31,8 @@ export class BotFailure extends YomiError {}
 export class ConnectionClosed extends YomiError {}
 /** Not allowed now: a forbidden path, a conflicting state, a plugin that does not load, a limit, a token. */
 export class Refused extends YomiError {}
+/** The request was stopped by a `cancel` (its own, or a hang-up's). */
+export class Cancelled extends YomiError {}
 
 /** Each code's family, as the Python client has them; a code from a newer server is a plain `YomiError`. */
 const FAMILIES = new Map([
@@ -40,6 +42,7 @@ const FAMILIES = new Map([
   [BotFailure, ["bot_error", "plugin_panic", "timeout", "crashed", "illegal_action"]],
   [ConnectionClosed, ["disconnected"]],
   [Refused, ["forbidden", "conflict", "plugin_load", "limit_exceeded", "unauthorized"]],
+  [Cancelled, ["cancelled"]],
   [YomiError, ["internal"]], // something failed inside the server: no family to act on
 ]);
 /** Every error code this client knows (a test checks it against protocol/schema.json). */
@@ -74,6 +77,7 @@ export const OPERATION_METHODS = {
   "match.replay": "replay",
   "tournament.run": "tournament",
   "tournament.list": "tournaments",
+  cancel: "cancel",
 };
 
 /** One protocol session. Replies are matched to requests by id; events go to `on` listeners. */

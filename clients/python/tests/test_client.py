@@ -176,7 +176,7 @@ def test_a_request_is_cancelled_by_its_id_and_many_positions_go_in_one_request(s
             {"observation": {"opponent_last": "rock"}, "legal": RPS},
             {"observation": {"opponent_last": "rock"}, "legal": "rock"},
         ])["decisions"]
-        assert decisions[0]["action"] == "paper"
+        assert decisions[0]["action"] == "paper" and decisions[0]["think_ms"] > 0
         assert decisions[1]["error"]["code"] == "invalid_params"
 
 

@@ -120,7 +120,7 @@ OPERATION_METHODS = {
     "agent.new": "new_agent",
     "agent.configure": "configure",
     "agent.swap": "swap",
-    "agent.act": "act",
+    "agent.act": ("act", "act_batch"),  # one position, or many
     "agent.observe": "observe",
     "agent.call": "call",
     "agent.drop": "drop",
@@ -132,6 +132,7 @@ OPERATION_METHODS = {
     "match.replay": "replay",
     "tournament.run": "run_tournament",
     "tournament.list": "tournaments",
+    "cancel": "cancel",
 }
 
 
