@@ -13,8 +13,8 @@ use std::time::Instant;
 
 use serde_json::Value;
 use yomi_host::matches::seat::{BotSeat, SeatEnv};
+use yomi_host::registry::Registry;
 use yomi_host::runtime::auth::Role;
-use yomi_host::runtime::registry::Registry;
 use yomi_host::tournament::runner::{self, Start};
 use yomi_host::tournament::schedule::{Format, TournamentSpec};
 use yomi_host::tournament::store::Store;

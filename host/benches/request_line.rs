@@ -12,10 +12,10 @@ use std::time::{Duration, Instant};
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use tokio::sync::mpsc::Receiver;
 use yomi_host::ops::handle_line;
+use yomi_host::registry::Registry;
 use yomi_host::runtime::config::{ServeConfig, Shared};
 use yomi_host::runtime::executor::on_game_thread;
 use yomi_host::runtime::outbox::Outbox;
-use yomi_host::runtime::registry::Registry;
 use yomi_host::session::Session;
 
 const PING: &str = "{\"id\":1,\"op\":\"ping\"}";

@@ -121,7 +121,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(&cli);
     let outcome = run(cli);
-    crate::runtime::registry::remove_shadow_copies();
+    crate::registry::remove_shadow_copies();
     match outcome {
         Ok(code) => code,
         Err(e) if crate::cli_out::is_closed_stdout(&e) => ExitCode::SUCCESS,

@@ -20,8 +20,8 @@ use crate::agents::AgentHandle;
 use crate::cli_common::Common;
 use crate::matches::game::{HostedGame, RefereedGame};
 use crate::matches::seat::{BotSeat, SeatEnv, SeatPlan};
-use crate::runtime::engines::{EngineEntry, ENGINE_PREFIX};
-use crate::runtime::registry::{BotRef, BotSource, Registry};
+use crate::registry::engines::{EngineEntry, ENGINE_PREFIX};
+use crate::registry::{BotRef, BotSource, Registry};
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {

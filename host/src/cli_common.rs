@@ -9,8 +9,8 @@ use clap::Args;
 
 use yomi_protocol::ErrorInfo;
 
-use crate::runtime::engines::{EngineSpec, ENGINES_FILE};
-use crate::runtime::registry::Registry;
+use crate::registry::engines::{EngineSpec, ENGINES_FILE};
+use crate::registry::Registry;
 
 /// An engine that could not be added, and why.
 pub type EngineProblem = (EngineSpec, ErrorInfo);

@@ -15,7 +15,7 @@ use yomi_protocol::Options;
 use crate::cli_common::Common;
 use crate::cli_play::{bar, parse_game_options, runtime};
 use crate::matches::seat::{BotSeat, SeatEnv};
-use crate::runtime::registry::Registry;
+use crate::registry::Registry;
 use crate::tournament::ladder::{Rating, Results};
 use crate::tournament::liveness;
 use crate::tournament::runner::{self as tournaments, Start, Tournament};

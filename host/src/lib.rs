@@ -25,6 +25,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 // First, so the printing macros are in scope in every later module.
 #[macro_use]
 mod cli_out;
+pub mod registry;
 pub mod runtime;
 
 pub mod agents;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// The layers, bottom first. A top-level module `cli_*` belongs to `cli`.
 const LAYERS: &[&str] =
-    &["runtime", "agents", "matches", "tournament", "session", "ops", "server", "cli"];
+    &["registry", "runtime", "agents", "matches", "tournament", "session", "ops", "server", "cli"];
 
 /// The layer of a source file, from its first path component under `src/`.
 fn layer_of(relative: &Path) -> Option<usize> {

@@ -18,7 +18,7 @@ use yomi_plugin::call::Open;
 use yomi_protocol::{BotInfo, ErrorCode, ErrorInfo};
 
 use super::child::{open_in, Launcher, Process};
-use crate::runtime::engines::{EngineEntry, EngineSpec};
+use crate::registry::engines::{EngineEntry, EngineSpec};
 
 /// The protocol's name, said in both directions of the handshake.
 pub const PROTOCOL: &str = "yomi-engine";

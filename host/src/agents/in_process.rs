@@ -17,9 +17,9 @@ use tokio_util::sync::CancellationToken;
 use yomi_plugin::cancel::{self, CancelFlag};
 
 use super::{read_act_text, AgentHandle};
+use crate::registry::{BotRef, PluginEntry};
 use crate::runtime::executor;
 use crate::runtime::metrics::{self, PluginCalls};
-use crate::runtime::registry::{BotRef, PluginEntry};
 
 /// An agent living in a plugin loaded into this process.
 pub struct InProcessAgent {

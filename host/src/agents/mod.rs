@@ -25,7 +25,7 @@ use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
 pub use in_process::InProcessAgent;
 
-use crate::runtime::registry::{BotRef, BotSource};
+use crate::registry::{BotRef, BotSource};
 use child::{ChildAgent, Launcher};
 use engine::EngineLaunch;
 use worker::WorkerLaunch;

@@ -7,8 +7,8 @@ use serde_json::Value;
 use yomi_plugin::call::{Apply, Call, DefaultAction, Open};
 use yomi_protocol::{Decision, ErrorInfo, GameOutcome, Options};
 
+use crate::registry::GameRef;
 use crate::runtime::executor;
-use crate::runtime::registry::GameRef;
 
 /// A game in progress.
 pub struct HostedGame {

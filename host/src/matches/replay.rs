@@ -8,7 +8,7 @@ use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use super::runner::{self, MatchPlan, MatchSpec, PlayedMatch};
 use super::seat::{BotSeat, ClientSeats, SeatEnv, SeatSpec};
-use crate::runtime::registry::Registry;
+use crate::registry::Registry;
 
 /// The match spec a header describes (bots with their complete recorded options).
 pub fn spec_from_header(header: &Value) -> Result<MatchSpec, ErrorInfo> {

@@ -15,8 +15,8 @@ use super::policy::{FailureCounts, Policy};
 use super::referee::{self, GameRecord};
 use super::seat::{SeatEnv, SeatPlan, SeatSpec};
 use crate::agents::AgentHandle;
+use crate::registry::{GameRef, Registry};
 use crate::runtime::costs::Budgets;
-use crate::runtime::registry::{GameRef, Registry};
 
 /// Most games one match may ask for.
 pub const MAX_GAMES: u32 = 1_000_000;

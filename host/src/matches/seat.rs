@@ -13,8 +13,8 @@ use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 use crate::agents::client::{ClientAgent, ClientLink};
 use crate::agents::scripted::ScriptedAgent;
 use crate::agents::{open_bot, runs_apart, AgentHandle, Placement};
+use crate::registry::{BotRef, Registry};
 use crate::runtime::costs::Budgets;
-use crate::runtime::registry::{BotRef, Registry};
 
 /// A seat as a client or a script asks for it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]

@@ -16,7 +16,7 @@ use yomi_protocol::options::{apply_changes, check_params, resolve};
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use crate::agents::{open_bot, runs_apart, AgentHandle, Placement};
-use crate::runtime::registry::BotRef;
+use crate::registry::BotRef;
 use crate::session::{AgentSlot, Session};
 
 /// Opens an agent of `bot` with a complete option set: in this process, or in its engine, which

@@ -3,10 +3,10 @@
 use yomi_protocol::ops::plugins::{Catalog, CatalogBot, CatalogGame, EngineTag, Load, Plugin};
 use yomi_protocol::ErrorInfo;
 
+use crate::registry::engines::ENGINE_PREFIX;
+use crate::registry::{PluginEntry, Registry};
 use crate::runtime::auth::Role;
 use crate::runtime::blocking::blocking;
-use crate::runtime::engines::ENGINE_PREFIX;
-use crate::runtime::registry::{PluginEntry, Registry};
 use crate::runtime::url::plugin_view_path;
 use crate::session::Session;
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::auth::Auth;
 use super::costs::{Budgets, CostLimits};
 use super::limits::Limits;
-use super::registry::Registry;
+use crate::registry::Registry;
 
 /// Limits and settings shared by every connection.
 #[derive(Debug, Clone)]

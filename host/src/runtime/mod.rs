@@ -1,4 +1,4 @@
-//! Runtime helpers every upper layer uses: the loaded plugins ([`registry`]), where each plugin
+//! Runtime helpers every upper layer uses: where each plugin
 //! call runs ([`executor`]), other blocking work off the reactor ([`blocking`]), a client's
 //! outgoing queue ([`outbox`]), the settings shared by every connection ([`config`]), its limits
 //! and timeouts ([`limits`]), what one request may cost ([`costs`]), and the Prometheus metrics
@@ -8,10 +8,8 @@ pub mod auth;
 pub mod blocking;
 pub mod config;
 pub mod costs;
-pub mod engines;
 pub mod executor;
 pub mod limits;
 pub mod metrics;
 pub mod outbox;
-pub mod registry;
 pub mod url;

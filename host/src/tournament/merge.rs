@@ -15,7 +15,7 @@ use super::shard::Shard;
 use super::standings::Finished;
 use super::store::{GameRow, Store};
 use crate::matches::policy::FailureCounts;
-use crate::runtime::registry::Registry;
+use crate::registry::Registry;
 
 /// One shard's records, read from its data directory.
 pub struct ShardRecords {

@@ -19,9 +19,9 @@ use super::store::{GameRow, Store, StoredTournament};
 use crate::matches::referee::GameRecord;
 use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch};
 use crate::matches::seat::{SeatEnv, SeatPlan, SeatSpec};
+use crate::registry::{GameRef, Registry};
 use crate::runtime::blocking::blocking;
 use crate::runtime::executor::on_game_thread;
-use crate::runtime::registry::{GameRef, Registry};
 
 /// A checked tournament, ready to run.
 pub struct Tournament {

@@ -41,7 +41,7 @@ use yomi_plugin::loader::PluginHandle;
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
 use super::blocking::blocking;
-use super::registry::PluginEntry;
+use crate::registry::PluginEntry;
 
 mod in_line;
 

@@ -1,4 +1,5 @@
-//! The loaded plugins and how names resolve to them.
+//! The loaded plugins and the operator's engines, and how bot and game names resolve to them:
+//! the domain every other layer builds on, so the bottom layer.
 //!
 //! Plugins are found in the plugin directories (files named `libyomi_*` / `yomi_*.dll`); other
 //! libraries there can be loaded on request with `plugin.load`. Loading a different build of a
@@ -14,7 +15,9 @@ use sha2::{Digest, Sha256};
 use yomi_plugin::loader::LoadedPlugin;
 use yomi_protocol::{BotInfo, ErrorCode, ErrorInfo, GameInfo};
 
-use super::engines::{EngineEntry, ENGINE_PREFIX};
+pub mod engines;
+
+use self::engines::{EngineEntry, ENGINE_PREFIX};
 
 /// One loaded build of a plugin.
 #[derive(Debug)]
@@ -85,7 +88,7 @@ impl BotRef {
 
     /// Which build serves the bot (see [`PluginEntry::build`], [`EngineSpec::build`]).
     ///
-    /// [`EngineSpec::build`]: super::engines::EngineSpec::build
+    /// [`EngineSpec::build`]: self::engines::EngineSpec::build
     pub fn build(&self) -> &str {
         match &self.source {
             BotSource::Plugin(p) => &p.build,
