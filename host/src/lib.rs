@@ -34,7 +34,6 @@ pub mod matches;
 
 pub mod tournament;
 
-pub mod requests;
 pub mod session;
 
 pub mod ops;

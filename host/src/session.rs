@@ -17,13 +17,13 @@ use yomi_protocol::{ErrorCode, ErrorInfo, Options, Reply, RequestId};
 use crate::agents::client::Mailbox;
 use crate::agents::AgentHandle;
 use crate::registry::BotRef;
-use crate::requests::{cancelled, Requests, Running};
 use crate::runtime::auth::{Access, Role};
 use crate::runtime::config::Shared;
 use crate::runtime::costs::Budgets;
 use crate::runtime::limits::Limits;
 use crate::runtime::metrics;
 use crate::runtime::outbox::Outbox;
+use crate::runtime::requests::{cancelled, Requests, Running};
 
 /// An agent the session owns, with what it was made from.
 pub struct AgentSlot {

@@ -6,8 +6,8 @@
 use yomi_protocol::ops::meta::{Cancel, Stopped, StoppedRequest};
 use yomi_protocol::{ErrorCode, ErrorInfo, Op, Reply, Request, RequestId};
 
-use crate::requests::{cancelled, Requests, Which};
 use crate::runtime::metrics;
+use crate::runtime::requests::{cancelled, Requests, Which};
 use crate::session::Session;
 
 /// The requests a cancel names.

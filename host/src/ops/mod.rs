@@ -16,9 +16,9 @@ use yomi_protocol::ops::{self as wire, Operation};
 use yomi_protocol::{ErrorCode, ErrorInfo, Op, Reply, Request, OPERATIONS};
 
 use self::schema::HostSpecs;
-use crate::requests::cancelled;
 use crate::runtime::auth;
 use crate::runtime::metrics;
+use crate::runtime::requests::cancelled;
 use crate::session::Session;
 
 /// Answers one request line. Never fails: every problem becomes an error reply. Returns None

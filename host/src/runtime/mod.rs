@@ -1,7 +1,8 @@
 //! Runtime helpers every upper layer uses: where each plugin
 //! call runs ([`executor`]), other blocking work off the reactor ([`blocking`]), a client's
 //! outgoing queue ([`outbox`]), the settings shared by every connection ([`config`]), its limits
-//! and timeouts ([`limits`]), what one request may cost ([`costs`]), and the Prometheus metrics
+//! and timeouts ([`limits`]), what one request may cost ([`costs`]), a session's running requests and
+//! their cancellation ([`requests`]), and the Prometheus metrics
 //! ([`metrics`]).
 
 pub mod auth;
@@ -12,4 +13,5 @@ pub mod executor;
 pub mod limits;
 pub mod metrics;
 pub mod outbox;
+pub mod requests;
 pub mod url;
