@@ -84,14 +84,20 @@ pub async fn serve_frames<F, D, Fut>(
     Fut: Future<Output = ()> + Send + 'static,
 {
     let limits = shared.config.limits.clone();
-    let max_line = shared.config.max_line_bytes;
     let (outbox, queue) = Outbox::with_bytes(OUTBOX_LINES, limits.max_outbox_bytes);
     // Cancelled when the writer gives up on the client: nothing more can reach it.
     let unwritable = CancellationToken::new();
     let mut writer = tokio::spawn(deliver(queue, unwritable.clone()));
-    let mut input = Input::new(frames, &limits, client.remote);
-    let grace_start = OnceLock::new();
-    let mut session = Session::with_access(shared, outbox.clone(), client.access, client.address);
+    let mut conn = Conn {
+        input: Input::new(frames, &limits, client.remote),
+        max_line: shared.config.max_line_bytes,
+        outbox: outbox.clone(),
+        unwritable,
+        shutdown,
+        grace_start: OnceLock::new(),
+        peer,
+    };
+    let mut session = Session::with_access(shared, outbox, client.access, client.address);
     // A client without a token gets a short while to give one, so strangers hold no slot.
     let handshake = Limits::enabled(limits.handshake_timeout).filter(|_| client.remote);
     let handshake_end = handshake.map(|limit| Instant::now() + limit);
@@ -100,94 +106,43 @@ pub async fn serve_frames<F, D, Fut>(
     // writer, queueing a reply): only then may a request's quick plugin calls run in line.
     let mut waited = false;
     tracing::debug!(peer, "session started");
-    'serve: loop {
+    loop {
         let unauthenticated = handshake_end.filter(|_| session.role().is_none());
         let next = noting_wait(&mut waited, async {
             tokio::select! {
-                _ = shutdown.cancelled() => None,
-                _ = unwritable.cancelled() => None,
+                _ = conn.shutdown.cancelled() => None,
+                _ = conn.unwritable.cancelled() => None,
                 _ = until(unauthenticated) => Some(Next::Close(format!(
                     "no token given within {} s (--handshake-timeout)",
                     handshake.unwrap_or_default().as_secs_f64()
                 ))),
-                next = input.next(|| session.is_idle()) => Some(next),
+                next = conn.input.next(|| session.is_idle()) => Some(next),
             }
         })
         .await;
-        let Some(next) = next else { break };
-        let reply = match next {
-            Next::HungUp => break,
-            Next::Close(reason) => {
+        let step = match next {
+            None | Some(Next::HungUp) => Step::Stop,
+            Some(Next::Close(reason)) => {
                 tracing::warn!(peer, "closing the connection: {reason}");
-                break;
+                Step::Stop
             }
-            Next::Line(Line::Text(text)) if text.trim().is_empty() => continue,
-            Next::Line(Line::Text(text)) if client.remote && looks_like_http(&text) => {
+            Some(Next::Line(Line::Text(text))) if text.trim().is_empty() => Step::Next,
+            Some(Next::Line(Line::Text(text))) if client.remote && looks_like_http(&text) => {
                 tracing::warn!(peer, "closing the connection: it sent HTTP, not JSON lines (a web page posting to the TCP port?)");
-                break;
+                Step::Stop
             }
-            Next::Line(Line::Text(text)) => {
-                // Read on while the request runs: a cancel is answered at once (from a client
-                // that may make requests at all), other lines wait their turn.
-                let requests = session.requests.clone();
-                let may_cancel = session.role().is_some();
-                let urgent = |line: &str| may_cancel && ops::cancel::is_cancel(line);
-                let work = pin!(ops::handle_line(&mut session, &text));
-                let work = calls.request(std::mem::take(&mut waited), work);
-                let mut work = pin!(work);
-                loop {
-                    tokio::select! {
-                        // The work first: its first poll registers the request, which a cancel
-                        // read in the same wake-up must find.
-                        biased;
-                        reply = &mut work => match reply {
-                            Some(reply) => break reply,
-                            None => continue 'serve,
-                        },
-                        // A bot that never answers must not keep the server from shutting down ...
-                        _ = grace_expired(&shutdown, &grace_start) => {
-                            tracing::warn!(peer, "shutting down with a request still running; abandoning it");
-                            break 'serve;
-                        }
-                        ahead = cancel_or_gone(&mut input, urgent) => match ahead {
-                            Some(cancel) => {
-                                let drop_queued = |pick: &mut dyn FnMut(&str) -> bool| input.drop_queued(pick);
-                                for reply in ops::cancel::urgent(&requests, &cancel, drop_queued) {
-                                    if !send(&outbox, &reply, &unwritable, &shutdown).await {
-                                        break 'serve;
-                                    }
-                                }
-                            }
-                            // ... nor a gone client's connection slot.
-                            None => {
-                                tracing::warn!(peer, "client input ended with a request still running; abandoning it");
-                                break 'serve;
-                            }
-                        },
-                        _ = unwritable.cancelled() => break 'serve,
-                    }
-                }
+            Some(Next::Line(Line::Text(text))) => {
+                let waited = std::mem::take(&mut waited);
+                conn.answer(&mut session, &calls, waited, &text).await
             }
-            Next::Line(Line::TooLong) => Reply::err(
-                None,
-                ErrorInfo::new(
-                    ErrorCode::LineTooLong,
-                    format!("line longer than {max_line} bytes; it was skipped"),
-                ),
-            ),
-            Next::Line(Line::NotUtf8) => Reply::err(
-                None,
-                ErrorInfo::new(ErrorCode::MalformedJson, "line is not UTF-8; it was skipped"),
-            ),
-            Next::Line(Line::Binary) => Reply::err(
-                None,
-                ErrorInfo::new(
-                    ErrorCode::InvalidRequest,
-                    "binary frames are not accepted; send each request as a JSON text frame",
-                ),
-            ),
+            Some(Next::Line(unreadable)) => Step::Reply(conn.refusal(unreadable)),
         };
-        if !send(&outbox, &reply, &unwritable, &shutdown).await {
+        let reply = match step {
+            Step::Reply(reply) => reply,
+            Step::Next => continue,
+            Step::Stop => break,
+        };
+        if !conn.send(&reply).await {
             break;
         }
         if session.access == Access::Refused {
@@ -197,8 +152,10 @@ pub async fn serve_frames<F, D, Fut>(
         waited = false;
     }
     session.close().await;
-    // The session holds a sender too: both must go for the writer to see the end of the queue.
+    // The session and the connection hold the queue's senders: both must go for the writer to
+    // see the end of the queue.
     drop(session);
+    let Conn { shutdown, grace_start, outbox, .. } = conn;
     drop(outbox);
     // Replies already queued still go out, unless the client does not take them by the end of
     // the shutdown grace.
@@ -212,20 +169,106 @@ pub async fn serve_frames<F, D, Fut>(
     tracing::debug!(peer, "session ended");
 }
 
-/// Queues a reply. A full outbox means the client is not reading: waits for room (the writer
-/// closes the connection after --write-timeout), but never past shutdown. False when the client
-/// can take nothing more.
-async fn send(
-    outbox: &Outbox,
-    reply: &Reply,
-    unwritable: &CancellationToken,
-    shutdown: &CancellationToken,
-) -> bool {
-    tokio::select! {
-        biased;
-        sent = outbox.reply(reply) => sent.is_ok(),
-        _ = unwritable.cancelled() => false,
-        _ = shutdown.cancelled() => false,
+/// What the connection loop does after a line.
+enum Step {
+    /// Send this reply, then read on.
+    Reply(Reply),
+    /// Nothing to send (a blank line, or a reply that comes later): read on.
+    Next,
+    /// The connection is over.
+    Stop,
+}
+
+/// One connection's input and output, beside its session.
+struct Conn<'p, F: Frames> {
+    input: Input<F>,
+    max_line: usize,
+    outbox: Outbox,
+    /// Cancelled when the writer gives up on the client.
+    unwritable: CancellationToken,
+    shutdown: CancellationToken,
+    /// When this connection first saw the shutdown (see [`grace_expired`]).
+    grace_start: OnceLock<Instant>,
+    peer: &'p str,
+}
+
+impl<F: Frames> Conn<'_, F> {
+    /// Answers a request line. While it runs the connection reads on: a cancel is answered at
+    /// once (from a client that may make requests at all), other lines wait their turn.
+    async fn answer(
+        &mut self,
+        session: &mut Session,
+        calls: &executor::Client,
+        waited: bool,
+        text: &str,
+    ) -> Step {
+        let peer = self.peer;
+        let requests = session.requests.clone();
+        let may_cancel = session.role().is_some();
+        let urgent = |line: &str| may_cancel && ops::cancel::is_cancel(line);
+        let work = pin!(ops::handle_line(session, text));
+        let mut work = pin!(calls.request(waited, work));
+        loop {
+            tokio::select! {
+                // The work first: its first poll registers the request, which a cancel read in
+                // the same wake-up must find.
+                biased;
+                reply = &mut work => return reply.map_or(Step::Next, Step::Reply),
+                // A bot that never answers must not keep the server from shutting down ...
+                _ = grace_expired(&self.shutdown, &self.grace_start) => {
+                    tracing::warn!(peer, "shutting down with a request still running; abandoning it");
+                    return Step::Stop;
+                }
+                ahead = cancel_or_gone(&mut self.input, urgent) => match ahead {
+                    Some(cancel) => {
+                        let input = &mut self.input;
+                        let drop_queued = |pick: &mut dyn FnMut(&str) -> bool| input.drop_queued(pick);
+                        for reply in ops::cancel::urgent(&requests, &cancel, drop_queued) {
+                            if !self.send(&reply).await {
+                                return Step::Stop;
+                            }
+                        }
+                    }
+                    // ... nor a gone client's connection slot.
+                    None => {
+                        tracing::warn!(peer, "client input ended with a request still running; abandoning it");
+                        return Step::Stop;
+                    }
+                },
+                _ = self.unwritable.cancelled() => return Step::Stop,
+            }
+        }
+    }
+
+    /// The reply to a line that is not a request's text.
+    fn refusal(&self, line: Line) -> Reply {
+        let error = match line {
+            Line::TooLong => ErrorInfo::new(
+                ErrorCode::LineTooLong,
+                format!("line longer than {} bytes; it was skipped", self.max_line),
+            ),
+            Line::NotUtf8 => {
+                ErrorInfo::new(ErrorCode::MalformedJson, "line is not UTF-8; it was skipped")
+            }
+            Line::Binary => ErrorInfo::new(
+                ErrorCode::InvalidRequest,
+                "binary frames are not accepted; send each request as a JSON text frame",
+            ),
+            Line::Text(_) => unreachable!("a text line is a request"),
+        };
+        Reply::err(None, error)
+    }
+
+    /// Queues a reply. A full outbox means the client is not reading: waits for room (the writer
+    /// closes the connection after --write-timeout), but never past shutdown. False when the
+    /// client can take nothing more.
+    async fn send(&self, reply: &Reply) -> bool {
+        tokio::select! {
+            biased;
+            sent = self.outbox.reply(reply) => sent.is_ok(),
+            _ = self.unwritable.cancelled() => false,
+            _ = self.shutdown.cancelled() => false,
+        }
     }
 }
 
