@@ -67,7 +67,7 @@ fn quick_bots_that_turn_to_hang_stall_no_one() {
     let mut server = Server::tcp_with_dir(dir.path());
     let reactor_threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     let quick_answers = 200;
-    // Connected first, before any bot hangs.
+    // Connected first, so that no connection is the server's only client.
     let mut other = server.connect();
     other.ok("agent.new", json!({"bot": "example/rps", "preset": "reader"}));
     let mut turned: Vec<_> = (0..reactor_threads + 2)

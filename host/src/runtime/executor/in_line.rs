@@ -1,15 +1,17 @@
 //! Quick plugin calls run in line, on the reactor thread whose request asked for them.
 //!
-//! Handing a call to the blocking pool and its answer back costs two wake-ups across threads,
-//! which on a virtual machine is more than a small bot's whole call (BENCHMARKS.md, "Quick calls
-//! in line"). A call runs in line only when all of these hold:
-//! - its handle has been quick lately (its [`Pace`]): a bot that thinks stays on the pool, and
-//!   one that turns slow goes back to it after one slow call;
+//! Handing a call to a lane and its answer back costs two wake-ups across threads, which on a
+//! virtual machine is more than a small bot's whole call (BENCHMARKS.md, "Quick calls in line").
+//! A call runs in line only when all of these hold:
+//! - its handle has been quick lately (its [`Pace`]): a bot that thinks stays on the lanes, and
+//!   one that turns slow goes back to them after one slow call;
 //! - all but one of the runtime's reactor threads are free of such calls: one is always left to
 //!   poll the I/O driver and run every other task, even when a quick bot hangs in line for good;
 //! - the call is made during the first poll of a client's request, before which the connection
 //!   had nothing to read (so the request has woken no task into this thread's own run slot,
-//!   where no other thread could take it while the bot runs).
+//!   where no other thread could take it while the bot runs);
+//! - more than one client is connected: a lone client is answered sooner through a lane, whose
+//!   look for the next call keeps the processors from idling between its requests.
 //!
 //! A reactor thread held in line does not poll the I/O driver, and the free one may be asleep,
 //! waiting to be told of work: a watchdog thread spawns an empty task on the runtime once a call
@@ -76,6 +78,8 @@ const WATCH: Duration = Duration::from_millis(100);
 static IN_LINE: AtomicUsize = AtomicUsize::new(0);
 /// Calls started in line so far: the watchdog tells a call that spans a tick from a new one.
 static STARTED: AtomicUsize = AtomicUsize::new(0);
+/// Clients connected now.
+static CLIENTS: AtomicUsize = AtomicUsize::new(0);
 
 thread_local! {
     /// While a request's first poll runs on this thread: how many calls may run in line at once
@@ -83,7 +87,7 @@ thread_local! {
     static ALLOWED: Cell<usize> = const { Cell::new(0) };
 }
 
-/// A connected client, whose requests are scoped by [`Client::request`].
+/// A connected client, counted until dropped; its requests are scoped by [`Client::request`].
 pub struct Client {
     /// How many calls may run in line at once on the client's runtime: all of its reactor
     /// threads but one (none on a runtime with one thread, or outside a runtime).
@@ -91,13 +95,18 @@ pub struct Client {
 }
 
 impl Client {
-    /// A client of the current runtime, which becomes the one the watchdog wakes.
+    /// Counts a client of the current runtime, which becomes the one the watchdog wakes.
     pub fn connected() -> Client {
-        let Ok(runtime) = Handle::try_current() else { return Client { limit: 0 } };
+        let Ok(runtime) = Handle::try_current() else { return Client::counted(0) };
         let limit = runtime.metrics().num_workers() - 1;
         if limit > 0 {
             watchdog().runtime.lock().unwrap_or_else(|p| p.into_inner()).replace(runtime);
         }
+        Client::counted(limit)
+    }
+
+    fn counted(limit: usize) -> Client {
+        CLIENTS.fetch_add(1, Ordering::Relaxed);
         Client { limit }
     }
 
@@ -109,6 +118,12 @@ impl Client {
         work: Pin<&'a mut F>,
     ) -> Request<'a, F> {
         Request { work, allowed: if fresh { self.limit } else { 0 } }
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        CLIENTS.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -200,7 +215,7 @@ impl<F: Future + ?Sized> Future for Request<'_, F> {
 /// allow it now. Dropped unused (the handle was busy), it counts nothing.
 pub fn admit(pace: &Pace) -> Option<Slot> {
     let limit = ALLOWED.get();
-    if limit == 0 || !pace.is_quick() {
+    if limit == 0 || CLIENTS.load(Ordering::Relaxed) < 2 || !pace.is_quick() {
         return None;
     }
     if IN_LINE.fetch_add(1, Ordering::SeqCst) >= limit {
@@ -215,7 +230,7 @@ pub struct Slot(());
 
 impl Slot {
     /// Runs the plugin call `f` here, in line, and counts its time in `pace`. A host-side panic
-    /// in `f` is an internal error, as on the pool.
+    /// in `f` is an internal error, as on a lane.
     pub fn run<T>(
         self,
         pace: &Pace,
@@ -294,25 +309,27 @@ mod tests {
     #[test]
     fn a_call_runs_in_line_only_when_every_rule_allows() {
         let quick = quick_pace();
-        let client = Client { limit: 1 };
-        let ran = first_poll_of(&client, true, || in_line(&quick));
+        let one = Client::counted(1);
+        assert!(first_poll_of(&one, true, || in_line(&quick)).is_none(), "a lone client");
+        let two = Client::counted(1);
+        let ran = first_poll_of(&two, true, || in_line(&quick));
         assert_eq!(ran.unwrap().unwrap(), std::thread::current().id());
-        assert!(first_poll_of(&client, false, || in_line(&quick)).is_none(), "not fresh");
-        let single_thread = Client { limit: 0 };
+        assert!(first_poll_of(&two, false, || in_line(&quick)).is_none(), "not fresh");
+        let single_thread = Client::counted(0);
         assert!(first_poll_of(&single_thread, true, || in_line(&quick)).is_none(), "one thread");
         assert!(in_line(&quick).is_none(), "outside a request's first poll");
-        assert!(first_poll_of(&client, true, || in_line(&Pace::default())).is_none(), "not quick");
-        // All but one reactor thread in line already: the next call goes to the pool.
-        let nested = first_poll_of(&client, true, || {
+        assert!(first_poll_of(&two, true, || in_line(&Pace::default())).is_none(), "not quick");
+        // All but one reactor thread in line already: the next call goes to a lane.
+        let nested = first_poll_of(&two, true, || {
             let slot = admit(&quick).expect("the first call goes in line");
-            slot.run(&quick, || Ok(first_poll_of(&client, true, || in_line(&quick)).is_none()))
+            slot.run(&quick, || Ok(first_poll_of(&one, true, || in_line(&quick)).is_none()))
         });
         assert!(nested.unwrap(), "only one call in line at once with a limit of one");
         // A place given back unused (the handle was busy) counts nothing.
-        first_poll_of(&client, true, || drop(admit(&quick).expect("admitted")));
+        first_poll_of(&two, true, || drop(admit(&quick).expect("admitted")));
         assert_eq!(IN_LINE.load(Ordering::SeqCst), 0);
         // A host-side panic is an internal error, and frees the place in line.
-        let panicked = first_poll_of(&client, true, || {
+        let panicked = first_poll_of(&two, true, || {
             admit(&quick)
                 .expect("admitted")
                 .run(&quick, || -> Result<(), _> { panic!("a host bug") })

@@ -2,32 +2,35 @@
 //! game's) is made through a [`Handle`], and [`choose`] alone decides where it runs. Plugin code
 //! may think for a long time, or never return: it must never keep other clients waiting.
 //!
-//! The ways a call runs, why each is kept, and what it earned against the others in one run on a
-//! loaded 2-vCPU machine (BENCHMARKS.md, "One executor for plugin calls"; medians of interleaved
-//! runs):
-//! - **on a game thread**, right where it is made ([`on_game_thread`]): a tournament game without
-//!   a decision deadline runs whole on one blocking thread, so a tiny game pays one trip to the
+//! The ways a call runs, why each is kept, and what it earned against the others (BENCHMARKS.md,
+//! "One executor for plugin calls"; `agent.act` / `ping` requests per second over TCP, medians of
+//! interleaved runs, and tournament games per second against a direct loop):
+//! - **on a game thread**, right where it is made ([`on_game_thread`]): a tournament game without a
+//!   decision deadline runs whole on one blocking thread, so a tiny game pays one trip to the
 //!   pool per player, not a hand-over per call. Host overhead against a direct loop, rps: about
-//!   2× with it, 5.4–5.8× with every call handed over.
+//!   2× with it, 3.9–29× with every call handed over (loaded machine).
 //! - **in line** on the reactor thread of a client's request (`in_line`), when its bot has been
-//!   quick lately and another reactor thread is left free: no wake-up across threads at all.
-//!   `agent.act` / `ping` requests per second over TCP at 10 and 100 connections: 0.89 and 0.87
-//!   with it, 0.68 and 0.52 with every call on the pool. It rests on two things tokio does not
-//!   promise: that a woken reactor thread takes over the I/O driver (the idle-client test in
-//!   `tests/tests/concurrency.rs` fails without the watchdog's wake-up), and that a request's own
-//!   wake-ups do not wait in the run slot of the thread held in line (no test catches that one).
-//! - **on tokio's blocking pool**: every other call, and the close of every handle (a destructor
-//!   may never return either). A bot stuck there holds one pool thread and nothing else.
+//!   quick lately and other reactor threads are left free: no wake-up across threads at all.
+//!   At 10 and 100 connections on a loaded machine 0.89 and 0.87 with it, 0.68 and 0.52 with
+//!   every call on the pool. It rests on two things tokio does not promise (the run slot a
+//!   request's wake-up lands in, and a free thread taking over the I/O driver once woken): the
+//!   e2e tests of `tests/tests/concurrency.rs` with quick bots that hang fail if a tokio upgrade
+//!   breaks either.
+//! - **on a lane** (`lanes`): threads that look for the next call before they sleep, so a call
+//!   starts without a wake-up. They serve a lone client, whose processors would otherwise halt
+//!   between its requests: on a quiet machine one connection's `agent.act` runs at 48,400 req/s
+//!   with them and 18,400 without (2.6×), while at 10 and 100 connections the two are within the
+//!   runs' spread (0.95–1.07). On a loaded machine they cost more than they give, which is why
+//!   a removal measured there once looked right.
+//! - **on tokio's blocking pool**: a lane's rescue when every lane is stuck in a bot that never
+//!   returns, and the close of every handle (a destructor may never return either).
 //!
-//! Lanes (threads that looked for the next call before they slept) were measured in the same run
-//! and removed: on their own 0.41 and 0.77 at 10 and 100 connections against the pool's 0.68 and
-//! 0.52, and beside calls in line 0.75 and 0.88 against the pool's 0.89 and 0.87; threads that
-//! spin cost most when the machine is busy. An isolated bot's calls are not made here: they are
-//! messages to its worker process (`agents::worker`).
+//! An isolated bot's calls are not made here: they are messages to its worker process
+//! (`agents::worker`).
 //!
-//! `YOMI_EXECUTOR` (a comma-separated list of `game-thread`, `in-line`, `pool`; unset: all) names
-//! the ways a process may use, the pool always among them, so one build can be measured against
-//! itself with a way left out.
+//! `YOMI_EXECUTOR` (a comma-separated list of `game-thread`, `in-line`, `lanes`; unset: all three)
+//! names the ways a process may use besides the pool, so one build can be measured against
+//! itself with each way left out.
 
 use std::cell::Cell;
 use std::future::Future;
@@ -44,6 +47,7 @@ use super::blocking::blocking;
 use crate::registry::PluginEntry;
 
 mod in_line;
+mod lanes;
 
 pub use in_line::Client;
 use in_line::{Pace, Slot};
@@ -58,22 +62,24 @@ thread_local! {
 struct Ways {
     game_thread: bool,
     in_line: bool,
+    lanes: bool,
 }
 
 impl Ways {
-    const ALL: Ways = Ways { game_thread: true, in_line: true };
+    const ALL: Ways = Ways { game_thread: true, in_line: true, lanes: true };
 
     /// Reads a `YOMI_EXECUTOR` value.
     fn parse(text: &str) -> Result<Ways, String> {
-        let mut ways = Ways { game_thread: false, in_line: false };
+        let mut ways = Ways { game_thread: false, in_line: false, lanes: false };
         for name in text.split(',').map(str::trim).filter(|name| !name.is_empty()) {
             match name {
                 "game-thread" => ways.game_thread = true,
                 "in-line" => ways.in_line = true,
+                "lanes" => ways.lanes = true,
                 "pool" => {}
                 other => {
                     return Err(format!(
-                        "YOMI_EXECUTOR: unknown way '{other}' (known: game-thread, in-line, pool)"
+                        "YOMI_EXECUTOR: unknown way '{other}' (known: game-thread, in-line, lanes, pool)"
                     ))
                 }
             }
@@ -100,8 +106,8 @@ enum Way<'a> {
     Here,
     /// In line on this reactor thread, with the handle already taken.
     InLine(Slot, MutexGuard<'a, Closing>),
-    /// Handed over to the blocking pool.
-    Pool,
+    /// Handed over: to a lane when `lanes`, otherwise to the blocking pool.
+    Elsewhere { lanes: bool },
 }
 
 /// The one place that decides how a plugin call runs. `open` is the handle the call is made on
@@ -119,7 +125,20 @@ fn choose<'a>(open: Option<&'a OpenHandle>) -> Way<'a> {
             }
         }
     }
-    Way::Pool
+    Way::Elsewhere { lanes: ways.lanes }
+}
+
+/// Runs plugin code `f` off the reactor: on a lane, or on the blocking pool.
+async fn elsewhere<T: Send + 'static>(
+    lanes: bool,
+    f: impl FnOnce() -> Result<T, ErrorInfo> + Send + 'static,
+) -> Result<T, ErrorInfo> {
+    if !lanes {
+        return blocking(f).await;
+    }
+    lanes::run(f).await.unwrap_or_else(|| {
+        Err(ErrorInfo::new(ErrorCode::Internal, "plugin call did not finish: it panicked"))
+    })
 }
 
 /// Runs `work` to completion on one game thread (a blocking thread whose plugin calls run right
@@ -172,8 +191,14 @@ impl Handle {
     /// Opens a handle in `plugin` (constructors are plugin code too, and may be slow).
     pub async fn open(plugin: Arc<PluginEntry>, request: Open) -> Result<Handle, ErrorInfo> {
         let open = move || plugin.loaded.open(&request);
-        let handed_over = matches!(choose(None), Way::Pool);
-        let handle = if handed_over { blocking(open).await? } else { open()? };
+        let handed_over = match choose(None) {
+            Way::Elsewhere { lanes } => Some(lanes),
+            Way::Here | Way::InLine(..) => None,
+        };
+        let handle = match handed_over {
+            Some(lanes) => elsewhere(lanes, open).await?,
+            None => open()?,
+        };
         let handle = Mutex::new(Closing(Some(handle)));
         Ok(Handle(Arc::new(OpenHandle { handle, pace: Pace::default() })))
     }
@@ -187,16 +212,16 @@ impl Handle {
     ) -> Result<T, ErrorInfo> {
         let call = serde_json::to_vec(call)
             .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("unwritable call: {e}")))?;
-        match choose(Some(&self.0)) {
+        let lanes = match choose(Some(&self.0)) {
             // A game thread has nothing else to run: no pace to keep.
             Way::Here => return invoke_raw(&mut lock(&self.0.handle), &call),
             Way::InLine(slot, mut handle) => {
                 return slot.run(&self.0.pace, || invoke_raw(&mut handle, &call))
             }
-            Way::Pool => {}
-        }
+            Way::Elsewhere { lanes } => lanes,
+        };
         let shared = self.0.clone();
-        blocking(move || {
+        elsewhere(lanes, move || {
             let mut handle = lock(&shared.handle);
             let started = Instant::now();
             let result = invoke_raw(&mut handle, &call);
@@ -238,18 +263,18 @@ mod tests {
 
     #[test]
     fn the_ways_are_named_in_yomi_executor() {
-        assert_eq!(Ways::parse("game-thread, in-line"), Ok(Ways::ALL));
-        let pool_only = Ways { game_thread: false, in_line: false };
+        assert_eq!(Ways::parse("game-thread, in-line,lanes"), Ok(Ways::ALL));
+        let pool_only = Ways { game_thread: false, in_line: false, lanes: false };
         assert_eq!(Ways::parse("pool"), Ok(pool_only));
         assert_eq!(Ways::parse(""), Ok(pool_only));
-        assert_eq!(Ways::parse("in-line,pool"), Ok(Ways { in_line: true, ..pool_only }));
-        let err = Ways::parse("game-thread,inline").unwrap_err();
+        assert_eq!(Ways::parse("lanes"), Ok(Ways { lanes: true, ..pool_only }));
+        let err = Ways::parse("lanes,inline").unwrap_err();
         assert!(err.contains("unknown way 'inline'"), "{err}");
     }
 
     #[test]
     fn a_call_runs_right_here_only_on_a_game_thread() {
-        assert!(matches!(choose(None), Way::Pool));
+        assert!(matches!(choose(None), Way::Elsewhere { .. }));
         GAME_THREAD.set(true);
         assert!(matches!(choose(None), Way::Here));
         GAME_THREAD.set(false);
