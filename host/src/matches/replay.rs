@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use serde_json::{json, Value};
+use yomi_protocol::ops::matches::Replayed;
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use super::runner::{self, MatchPlan, MatchSpec, PlayedMatch};
@@ -58,26 +59,14 @@ pub fn spec_from_header(header: &Value) -> Result<MatchSpec, ErrorInfo> {
     })
 }
 
-/// The outcome of a replay.
-#[derive(Debug, serde::Serialize)]
-pub struct ReplayReport {
-    pub identical: bool,
-    pub lines: usize,
-    pub scores: Vec<f64>,
-    /// The first line that differs (1-based), with what the file says and what the replay did.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub divergence: Option<Value>,
-    /// Plugins whose build differs from the one recorded.
-    pub build_changes: Vec<String>,
-}
-
-/// Plays the recorded match again and compares it line by line (timings aside). Client seats
+/// Plays the recorded match again and compares it line by line (timings aside), reporting as
+/// `match.replay` answers. Client seats
 /// replay their recorded moves.
 pub async fn replay(
     registry: &Registry,
     recorded: &[Value],
     data_dir: Option<std::path::PathBuf>,
-) -> Result<ReplayReport, ErrorInfo> {
+) -> Result<Replayed, ErrorInfo> {
     let header = &recorded[0];
     let spec = spec_from_header(header)?;
     let plan = MatchPlan::new(registry, spec)?;
@@ -98,7 +87,7 @@ pub async fn replay(
     let divergence = divergence.or_else(|| {
         (recorded.len() != log.len()).then(|| json!({"line": recorded.len().min(log.len()) + 1, "recorded_lines": recorded.len(), "replayed_lines": log.len()}))
     });
-    Ok(ReplayReport {
+    Ok(Replayed {
         identical: divergence.is_none(),
         lines: log.len(),
         scores: result.scores,

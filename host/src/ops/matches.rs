@@ -107,7 +107,5 @@ pub fn play_move(session: &Session, p: Move) -> Result<Done, ErrorInfo> {
 pub async fn replay(session: &Session, p: Replay) -> Result<Replayed, ErrorInfo> {
     let lines = transcript::parse(&p.transcript)?;
     let data_dir = session.shared.config.data_dir.clone();
-    let report = replay::replay(&session.shared.registry, &lines, data_dir).await?;
-    let replay::ReplayReport { identical, lines, scores, divergence, build_changes } = report;
-    Ok(Replayed { identical, lines, scores, divergence, build_changes })
+    replay::replay(&session.shared.registry, &lines, data_dir).await
 }
