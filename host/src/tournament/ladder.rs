@@ -7,8 +7,9 @@
 //! against the others, and the chain of results ties it to the reference. A prior of one virtual
 //! draw between every bot and the reference (BayesElo's device) keeps a bot that never lost finite.
 
-use super::rating::PairwiseTally;
+use super::rating::Tally;
 use super::standings::Finished;
+use yomi_protocol::ops::tournaments::Pairwise;
 
 /// Natural log-odds to Elo.
 const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
@@ -47,7 +48,7 @@ impl Results {
             for (seat_i, &i) in seats.iter().enumerate() {
                 r.games[i] += 1;
                 for (seat_j, &j) in seats.iter().enumerate().filter(|&(_, &j)| j != i) {
-                    let mut t = PairwiseTally::default();
+                    let mut t = Pairwise::default();
                     t.add(game.scores[seat_i], game.scores[seat_j]);
                     r.score[i][j] += t.score();
                     r.n[i][j] += 1.0;

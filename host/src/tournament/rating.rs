@@ -5,6 +5,7 @@
 //! games.
 
 use serde::{Deserialize, Serialize};
+use yomi_protocol::ops::tournaments::Pairwise;
 
 /// The Elo difference that an expected score `s` (0 < s < 1) corresponds to.
 pub fn elo_from_score(s: f64) -> f64 {
@@ -12,16 +13,21 @@ pub fn elo_from_score(s: f64) -> f64 {
     -400.0 * (1.0 / s - 1.0).log10()
 }
 
-/// A bot's pairwise results against the rest of the field.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct PairwiseTally {
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
+/// The arithmetic of a bot's pairwise results against the rest of the field (the protocol's
+/// [`Pairwise`], which the standings report as they are).
+pub trait Tally {
+    /// Counts one comparison: a higher score wins, an equal one draws.
+    fn add(&mut self, my_score: f64, their_score: f64);
+    /// Comparisons counted.
+    fn n(&self) -> u64;
+    /// Mean score per comparison (win 1, draw 0.5).
+    fn score(&self) -> f64;
+    /// Elo against the field and its 95 % interval from the score's standard error.
+    fn elo(&self) -> (f64, [f64; 2]);
 }
 
-impl PairwiseTally {
-    pub fn add(&mut self, my_score: f64, their_score: f64) {
+impl Tally for Pairwise {
+    fn add(&mut self, my_score: f64, their_score: f64) {
         if my_score > their_score {
             self.wins += 1;
         } else if my_score < their_score {
@@ -31,20 +37,18 @@ impl PairwiseTally {
         }
     }
 
-    pub fn n(&self) -> u64 {
+    fn n(&self) -> u64 {
         self.wins + self.draws + self.losses
     }
 
-    /// Mean score per comparison (win 1, draw 0.5).
-    pub fn score(&self) -> f64 {
+    fn score(&self) -> f64 {
         if self.n() == 0 {
             return 0.5;
         }
         (self.wins as f64 + 0.5 * self.draws as f64) / self.n() as f64
     }
 
-    /// Elo against the field and its 95 % interval from the score's standard error.
-    pub fn elo(&self) -> (f64, [f64; 2]) {
+    fn elo(&self) -> (f64, [f64; 2]) {
         let n = self.n() as f64;
         let s = self.score();
         if n == 0.0 {
@@ -116,7 +120,7 @@ impl SprtSpec {
 
     /// The log-likelihood ratio of the results so far (win/draw/loss of the first bot), with the
     /// normal approximation used by chess engine testing (the GSPRT of fishtest and cutechess).
-    pub fn state(&self, t: &PairwiseTally) -> SprtState {
+    pub fn state(&self, t: &Pairwise) -> SprtState {
         let lower = (self.beta / (1.0 - self.alpha)).ln();
         let upper = ((1.0 - self.beta) / self.alpha).ln();
         let n = t.n() as f64;
@@ -155,8 +159,8 @@ mod tests {
 
     #[test]
     fn interval_contains_estimate_and_shrinks() {
-        let small = PairwiseTally { wins: 6, draws: 0, losses: 4 };
-        let big = PairwiseTally { wins: 600, draws: 0, losses: 400 };
+        let small = Pairwise { wins: 6, draws: 0, losses: 4 };
+        let big = Pairwise { wins: 600, draws: 0, losses: 400 };
         let (e, [lo, hi]) = small.elo();
         let (e2, [lo2, hi2]) = big.elo();
         assert!(lo < e && e < hi && lo2 < e2 && e2 < hi2);
@@ -167,12 +171,9 @@ mod tests {
     #[test]
     fn sprt_accepts_clear_results() {
         let spec = SprtSpec::parse("0,20").unwrap();
-        assert_eq!(spec.state(&PairwiseTally { wins: 900, draws: 0, losses: 100 }).decision, "H1");
-        assert_eq!(spec.state(&PairwiseTally { wins: 100, draws: 0, losses: 900 }).decision, "H0");
-        assert_eq!(
-            spec.state(&PairwiseTally { wins: 5, draws: 0, losses: 5 }).decision,
-            "continue"
-        );
+        assert_eq!(spec.state(&Pairwise { wins: 900, draws: 0, losses: 100 }).decision, "H1");
+        assert_eq!(spec.state(&Pairwise { wins: 100, draws: 0, losses: 900 }).decision, "H0");
+        assert_eq!(spec.state(&Pairwise { wins: 5, draws: 0, losses: 5 }).decision, "continue");
         assert!(SprtSpec::parse("10,0").is_err());
         assert!(SprtSpec::parse("0,10,0.6,0.05").is_err());
     }

@@ -12,7 +12,6 @@ use tokio::sync::mpsc;
 use yomi_protocol::ops::tournaments::{self as wire, Listed, Summary};
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
-use super::rating::PairwiseTally;
 use super::schedule::{Schedule, Slot, TournamentSpec};
 use super::standings::{self, Finished};
 use super::store::{GameRow, Store, StoredTournament};
@@ -22,6 +21,7 @@ use crate::matches::seat::{SeatEnv, SeatPlan, SeatSpec};
 use crate::registry::{GameRef, Registry};
 use crate::runtime::blocking::blocking;
 use crate::runtime::executor::on_game_thread;
+use yomi_protocol::ops::tournaments::Pairwise;
 
 /// A checked tournament, ready to run.
 pub struct Tournament {
@@ -169,7 +169,7 @@ pub async fn run(
     let total = t.scheduled();
     let todo = Todo { next: t.slots(), done };
     // The SPRT looks at the first bot's pairwise record, kept up to date game by game.
-    let mut sprt_tally = PairwiseTally::default();
+    let mut sprt_tally = Pairwise::default();
     finished.iter().for_each(|g| standings::add_pairwise(&mut sprt_tally, 0, g));
     let stop = StopOnDrop::default();
     let mut decided = sprt_decided(&t, &sprt_tally);
@@ -364,7 +364,7 @@ async fn play_slot(t: &Tournament, slot: Slot, env: &SeatEnv) -> Result<PlayedGa
     Ok(PlayedGame { slot, record, transcript })
 }
 
-fn sprt_decided(t: &Tournament, first_bot: &PairwiseTally) -> bool {
+fn sprt_decided(t: &Tournament, first_bot: &Pairwise) -> bool {
     t.spec.sprt.as_ref().is_some_and(|sprt| sprt.state(first_bot).decision != "continue")
 }
 

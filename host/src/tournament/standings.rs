@@ -3,7 +3,7 @@
 
 use yomi_protocol::ops::tournaments::{Pairing, Pairwise, Sprt, Standing, Standings};
 
-use super::rating::{PairwiseTally, SprtState};
+use super::rating::{SprtState, Tally};
 use super::schedule::{Schedule, Slot, TournamentSpec};
 use super::store::StoredGame;
 use crate::matches::policy::{FailureCounts, FailureKind};
@@ -37,7 +37,7 @@ pub fn standings(
     games: &[Finished],
 ) -> Standings {
     let bots = labels.len();
-    let mut tally = vec![PairwiseTally::default(); bots];
+    let mut tally = vec![Pairwise::default(); bots];
     let mut played = vec![0u64; bots];
     let mut score = vec![0.0f64; bots];
     let mut failures = vec![FailureCounts::default(); bots];
@@ -59,13 +59,12 @@ pub fn standings(
     let mut rows: Vec<Standing> = (0..bots)
         .map(|b| {
             let (elo, ci) = tally[b].elo();
-            let PairwiseTally { wins, draws, losses } = tally[b];
             Standing {
                 bot: labels[b].clone(),
                 games: played[b],
                 score: score[b],
                 score_rate: if played[b] > 0 { score[b] / played[b] as f64 } else { 0.0 },
-                pairwise: Pairwise { wins, draws, losses },
+                pairwise: tally[b],
                 elo: finite(elo),
                 elo_ci95: [finite(ci[0]), finite(ci[1])],
                 failures: failures[b].clone(),
@@ -91,7 +90,7 @@ pub fn standings(
 }
 
 /// Adds `bot`'s comparisons against every other bot of one game (nothing if it did not play).
-pub fn add_pairwise(tally: &mut PairwiseTally, bot: usize, game: &Finished) {
+pub fn add_pairwise(tally: &mut Pairwise, bot: usize, game: &Finished) {
     let Some(seat) = game.slot.seats.iter().position(|&b| b == bot) else { return };
     for (other_seat, &other) in game.slot.seats.iter().enumerate() {
         if other != bot {
