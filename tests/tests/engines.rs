@@ -209,6 +209,13 @@ fn engines_take_seats_over_the_protocol_and_their_stderr_is_logged_under_their_n
     assert_eq!(error_code(&bad).as_deref(), Some("bot_error"), "{bad}");
     assert!(bad["error"]["message"].as_str().unwrap().contains("TypeError"), "{bad}");
     assert_eq!(conn.ok("agent.act", act)["action"], "paper");
+    // A seeded position would start an engine process of its own: refused, that position alone.
+    let position = json!({"observation": seen, "legal": ["rock", "paper", "scissors"]});
+    let mut seeded = position.clone();
+    seeded["seed"] = json!(1);
+    let batch = conn.ok("agent.act", json!({"agent": id, "positions": [position, seeded]}));
+    assert_eq!(batch["decisions"][0]["action"], "paper", "{batch}");
+    assert_eq!(batch["decisions"][1]["error"]["code"], "invalid_params", "{batch}");
     server.wait_log(&["Traceback (most recent call last): engine=rps-py"]);
 
     let conn = server.conn();

@@ -161,6 +161,13 @@ async fn act_batch(
                     ActText { observation: position.observation, legal: position.legal, explain };
                 match position.seed {
                     None => slot.agent.act_text(request).await,
+                    // A fresh agent of a bot that runs apart is a process started for one
+                    // position: a batch could start a thousand from one line.
+                    Some(_) if runs_apart(&slot.bot, false) => Err(ErrorInfo::new(
+                        ErrorCode::InvalidParams,
+                        "a position's `seed` needs a bot of this process; an engine answers \
+                         positions without one",
+                    )),
                     Some(seed) => match open_agent(&slot.bot, &slot.options, seed, session).await {
                         Ok(fresh) => fresh.act_text(request).await,
                         Err(e) => Err(e),
