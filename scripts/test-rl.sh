@@ -4,17 +4,10 @@
 # training loop. Installs the client's `rl` extra from PyPI into a private venv under target/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export YOMI_BIN="${YOMI_BIN:-$PWD/target/release/yomi}"
-if [[ ! -x "$YOMI_BIN" ]]; then
-  cargo build --release --workspace
-fi
+source scripts/lib.sh
+use_release_binary
 venv="$PWD/target/rl-test/venv"
-if [[ ! -x "$venv/bin/pytest" ]] || ! "$venv/bin/python" -c "import gymnasium, pettingzoo" 2>/dev/null; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --upgrade pip
-  "$venv/bin/pip" install --quiet "./clients/python[rl,test]"
-fi
-"$venv/bin/pip" install --quiet --no-deps --force-reinstall ./clients/python
+client_venv "$venv" "rl,test"
 
 echo "== RL environments (pytest)"
 (cd clients/python && "$venv/bin/pytest" -q -p no:cacheprovider tests/test_envs.py tests/test_envs_encodings.py)

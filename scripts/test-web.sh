@@ -5,10 +5,8 @@
 # Installs what it needs; skips only the browser test, saying so, when no Chromium can be had.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export YOMI_BIN="${YOMI_BIN:-$PWD/target/release/yomi}"
-if [[ ! -x "$YOMI_BIN" ]]; then
-  cargo build --release --workspace
-fi
+source scripts/lib.sh
+use_release_binary
 work="$PWD/target/web-test"
 mkdir -p "$work"
 
@@ -16,12 +14,7 @@ echo "== JavaScript client (node --test)"
 node --experimental-websocket --test clients/js/test/
 
 echo "== Python client (pytest)"
-if [[ ! -x "$work/venv/bin/pytest" ]]; then
-  python3 -m venv "$work/venv"
-  "$work/venv/bin/pip" install --quiet --upgrade pip
-  "$work/venv/bin/pip" install --quiet pytest
-fi
-"$work/venv/bin/pip" install --quiet --no-deps --force-reinstall ./clients/python
+client_venv "$work/venv" "test"
 (cd clients/python && "$work/venv/bin/pytest" -q -p no:cacheprovider)
 
 echo "== Playground in headless Chromium"
