@@ -20,7 +20,7 @@ use crate::tournament::merge;
 use crate::tournament::rating::SprtSpec;
 use crate::tournament::runner::{self as tournaments, Start};
 use crate::tournament::schedule::{Format, TournamentSpec};
-use crate::tournament::shard::Shard;
+use crate::tournament::shard;
 use crate::tournament::store::Store;
 use crate::tournament::{liveness, standings};
 
@@ -342,7 +342,7 @@ fn print_summary(summary: &Summary, json: bool) -> std::io::Result<()> {
 fn spec_of(args: &TournamentArgs) -> anyhow::Result<TournamentSpec> {
     let shard = match &args.shard {
         Some(text) => {
-            Some(Shard::parse(text, args.shards).map_err(|e| anyhow::anyhow!(e.message))?)
+            Some(shard::parse(text, args.shards).map_err(|e| anyhow::anyhow!(e.message))?)
         }
         None => None,
     };

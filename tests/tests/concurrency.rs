@@ -1,6 +1,7 @@
 //! Many TCP clients at once: each session is answered on its own, and a request that never ends
 //! on one connection does not stall the others.
 
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -72,18 +73,8 @@ fn quick_bots_that_turn_to_hang_stall_no_one() {
     other.ok("agent.new", json!({"bot": "example/rps", "preset": "reader"}));
     let mut turned: Vec<_> = (0..reactor_threads + 2)
         .map(|_| {
-            let mut conn = server.connect();
-            conn.ok("plugin.load", json!({"path": lib}));
-            let options = json!({"hang_after": quick_answers});
-            let agent = conn.ok("agent.new", json!({"bot": "misbehave", "options": options}))
-                ["agent"]
-                .as_str()
-                .unwrap()
-                .to_string();
-            for _ in 0..quick_answers {
-                let act = with_agent(&agent, rps_turn("rock", false));
-                assert_eq!(conn.ok("agent.act", act)["action"], json!("rock"));
-            }
+            let (mut conn, agent) = hangs_after(&server, &lib, quick_answers);
+            quick_turns(&mut conn, &agent, quick_answers);
             let id = conn.next_id();
             conn.send(&json!({"id": id, "op": "agent.act", "agent": agent, "observation": {}, "legal": ["rock"]}));
             // Time for the server's other threads to go idle, as they would between clients.
@@ -104,6 +95,28 @@ fn quick_bots_that_turn_to_hang_stall_no_one() {
     server.terminate();
     let status = server.wait_exit(Duration::from_secs(20));
     assert!(status.success(), "exit status {status}; log:\n{}", server.log());
+}
+
+/// A new client of `server` with an agent of the misbehaving bot (loaded from `lib`) that answers
+/// `quick_answers` times, then hangs for good; the agent's id.
+fn hangs_after(server: &Server, lib: &Path, quick_answers: u64) -> (Conn, String) {
+    let mut conn = server.connect();
+    conn.ok("plugin.load", json!({"path": lib}));
+    let options = json!({"hang_after": quick_answers});
+    let agent = conn.ok("agent.new", json!({"bot": "misbehave", "options": options}))["agent"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    (conn, agent)
+}
+
+/// `turns` quick answers of `agent`, one round trip each: enough of them earn its calls a place
+/// in line on a reactor thread.
+fn quick_turns(conn: &mut Conn, agent: &str, turns: u64) {
+    for _ in 0..turns {
+        let act = with_agent(agent, rps_turn("rock", false));
+        assert_eq!(conn.ok("agent.act", act)["action"], json!("rock"));
+    }
 }
 
 /// How long another client may wait for one reply while a bot hangs: far beyond any round trip,
@@ -132,13 +145,7 @@ fn one_quick_bot_hangs(busy: bool) {
     let lib = install_misbehave(dir.path());
     let server = Server::tcp_with_dir(dir.path());
     let quick_answers = 200;
-    let mut hung = server.connect();
-    hung.ok("plugin.load", json!({"path": lib}));
-    let options = json!({"hang_after": quick_answers});
-    let agent = hung.ok("agent.new", json!({"bot": "misbehave", "options": options}))["agent"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (mut hung, agent) = hangs_after(&server, &lib, quick_answers);
     let others: Vec<Conn> = (0..3)
         .map(|_| {
             let mut conn = server.connect();
@@ -170,10 +177,7 @@ fn one_quick_bot_hangs(busy: bool) {
                 );
             });
         }
-        for _ in 0..quick_answers {
-            let act = with_agent(&agent, rps_turn("rock", false));
-            assert_eq!(hung.ok("agent.act", act)["action"], json!("rock"));
-        }
+        quick_turns(&mut hung, &agent, quick_answers);
         let id = hung.next_id();
         hung.send(&json!({"id": id, "op": "agent.act", "agent": agent, "observation": {}, "legal": ["rock"]}));
         if !busy {
@@ -196,6 +200,43 @@ fn a_quick_bot_that_hangs_stalls_no_busy_client() {
 #[test]
 fn a_quick_bot_that_hangs_stalls_no_idle_client() {
     one_quick_bot_hangs(false);
+}
+
+/// A client pipelines a few `ping`s and, in the same write, an `agent.act` of a quick bot that
+/// hangs on it. Answering the first `ping` woke the connection's writer into its reactor thread's
+/// own run slot, where no other thread may take it: had the act gone in line on that thread, the
+/// `ping` replies would never be written. They are all written, and another client is served.
+#[test]
+fn replies_before_a_pipelined_hang_are_written() {
+    let dir = temp_dir();
+    let lib = install_misbehave(dir.path());
+    let server = Server::tcp_with_dir(dir.path());
+    let quick_answers = 50;
+    let mut other = server.connect();
+    other.ok("agent.new", json!({"bot": "example/rps", "preset": "reader"}));
+    let (mut hung, agent) = hangs_after(&server, &lib, quick_answers);
+    quick_turns(&mut hung, &agent, quick_answers);
+    let pings = 3;
+    let mut lines = String::new();
+    for n in 0..pings {
+        lines += &format!("{}\n", json!({"id": format!("ping-{n}"), "op": "ping"}));
+    }
+    lines += &format!(
+        "{}\n",
+        json!({"id": "hang", "op": "agent.act", "agent": agent, "observation": {}, "legal": ["rock"]})
+    );
+    hung.send_raw(lines.as_bytes());
+    for n in 0..pings {
+        let reply = hung.recv_within(STALL).unwrap_or_else(|| {
+            panic!("the reply to ping-{n} was never written: a hung bot holds the writer")
+        });
+        assert_eq!(reply["id"], json!(format!("ping-{n}")), "{reply}");
+        assert_eq!(reply["result"], json!({"pong": true}), "{reply}");
+    }
+    let act = answered(&mut other, "agent.act", with_agent("a1", rps_turn("rock", false)));
+    assert_eq!(act["action"], json!("paper"));
+    server.connect().assert_alive();
+    assert!(hung.recv_within(Duration::from_millis(20)).is_none(), "the hung bot answered");
 }
 
 /// Dropping an agent runs the bot's destructor, which is plugin code too: one that never returns

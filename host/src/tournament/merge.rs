@@ -6,12 +6,12 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use yomi_protocol::ops::tournaments::Summary;
+use yomi_protocol::ops::tournaments::{Shard, Summary};
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
 use super::runner::{self, Tournament};
 use super::schedule::TournamentSpec;
-use super::shard::Shard;
+use super::shard::Block;
 use super::standings::Finished;
 use super::store::{GameRow, Store};
 use crate::matches::policy::FailureCounts;

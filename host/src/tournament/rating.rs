@@ -5,7 +5,7 @@
 //! games.
 
 use serde::{Deserialize, Serialize};
-use yomi_protocol::ops::tournaments::Pairwise;
+use yomi_protocol::ops::tournaments::{Pairwise, Sprt};
 
 /// The Elo difference that an expected score `s` (0 < s < 1) corresponds to.
 pub fn elo_from_score(s: f64) -> f64 {
@@ -77,16 +77,6 @@ fn five_percent() -> f64 {
     0.05
 }
 
-/// Where an SPRT stands.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SprtState {
-    pub llr: f64,
-    pub lower: f64,
-    pub upper: f64,
-    /// "H0" or "H1" once a bound is crossed, else "continue".
-    pub decision: &'static str,
-}
-
 impl SprtSpec {
     /// Parses `elo0,elo1[,alpha,beta]`.
     pub fn parse(text: &str) -> Result<SprtSpec, String> {
@@ -119,8 +109,9 @@ impl SprtSpec {
     }
 
     /// The log-likelihood ratio of the results so far (win/draw/loss of the first bot), with the
-    /// normal approximation used by chess engine testing (the GSPRT of fishtest and cutechess).
-    pub fn state(&self, t: &Pairwise) -> SprtState {
+    /// normal approximation used by chess engine testing (the GSPRT of fishtest and cutechess),
+    /// and where the test stands with it.
+    pub fn state(&self, t: &Pairwise) -> Sprt {
         let lower = (self.beta / (1.0 - self.alpha)).ln();
         let upper = ((1.0 - self.beta) / self.alpha).ln();
         let n = t.n() as f64;
@@ -141,7 +132,7 @@ impl SprtSpec {
         } else {
             "continue"
         };
-        SprtState { llr, lower, upper, decision }
+        Sprt { llr, lower, upper, decision: decision.into() }
     }
 }
 

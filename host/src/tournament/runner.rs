@@ -9,10 +9,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use tokio::sync::mpsc;
-use yomi_protocol::ops::tournaments::{self as wire, Listed, Summary};
+use yomi_protocol::ops::tournaments::{Listed, Pairwise, Summary};
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use super::schedule::{Schedule, Slot, TournamentSpec};
+use super::shard::Block;
 use super::standings::{self, Finished};
 use super::store::{GameRow, Store, StoredTournament};
 use crate::matches::referee::GameRecord;
@@ -21,7 +22,6 @@ use crate::matches::seat::{SeatEnv, SeatPlan, SeatSpec};
 use crate::registry::{GameRef, Registry};
 use crate::runtime::blocking::blocking;
 use crate::runtime::executor::on_game_thread;
-use yomi_protocol::ops::tournaments::Pairwise;
 
 /// A checked tournament, ready to run.
 pub struct Tournament {
@@ -376,7 +376,7 @@ pub fn summary(t: &Tournament, finished: &[Finished], status: &str) -> Summary {
         game: t.spec.game.clone(),
         games: finished.len() as u64,
         scheduled: t.scheduled(),
-        shard: t.spec.shard.map(|s| wire::Shard { index: s.index, count: s.count }),
+        shard: t.spec.shard,
         standings: standings::standings(&t.spec, &t.labels, t.seats, finished),
     }
 }

@@ -8,10 +8,11 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use yomi_plugin::rng::derive_seed;
+use yomi_protocol::ops::tournaments::Shard;
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use super::rating::SprtSpec;
-use super::shard::Shard;
+use super::shard::Block;
 use crate::matches::policy::Policy;
 use crate::matches::seat::BotSeat;
 use crate::runtime::costs::exceeded;

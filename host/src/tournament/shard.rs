@@ -5,46 +5,51 @@
 
 use std::ops::Range;
 
-use serde::{Deserialize, Serialize};
+use yomi_protocol::ops::tournaments::Shard;
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
 /// Most shards one tournament can be split into.
 pub const MAX_SHARDS: u32 = 100_000;
 
-/// Shard `index` (counted from 0, as `$JOB_COMPLETION_INDEX` is) of `count`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct Shard {
-    pub index: u32,
-    pub count: u32,
+/// Parses shard `I/N`, or `I` with the count given apart (`--shard $SLURM_ARRAY_TASK_ID
+/// --shards 4`); shards are counted from 0, as `$JOB_COMPLETION_INDEX` is.
+pub fn parse(text: &str, count: Option<u32>) -> Result<Shard, ErrorInfo> {
+    let bad = |m: String| ErrorInfo::new(ErrorCode::InvalidParams, m);
+    let number = |s: &str, what: &str| {
+        s.trim()
+            .parse::<u32>()
+            .map_err(|_| bad(format!("{what} `{s}` in --shard `{text}` is not a whole number")))
+    };
+    let shard = match (text.split_once('/'), count) {
+        (Some((i, n)), None) => Shard { index: number(i, "shard")?, count: number(n, "count")? },
+        (Some(_), Some(_)) => {
+            return Err(bad(format!("--shard `{text}` already names the count; drop --shards")))
+        }
+        (None, Some(n)) => Shard { index: number(text, "shard")?, count: n },
+        (None, None) => {
+            return Err(bad(format!("--shard `{text}` needs a count: I/N or --shards N")))
+        }
+    };
+    shard.check()?;
+    Ok(shard)
 }
 
-impl Shard {
-    /// Parses `I/N`, or `I` with the count given apart (`--shard $SLURM_ARRAY_TASK_ID --shards 4`).
-    pub fn parse(text: &str, count: Option<u32>) -> Result<Shard, ErrorInfo> {
-        let bad = |m: String| ErrorInfo::new(ErrorCode::InvalidParams, m);
-        let number = |s: &str, what: &str| {
-            s.trim()
-                .parse::<u32>()
-                .map_err(|_| bad(format!("{what} `{s}` in --shard `{text}` is not a whole number")))
-        };
-        let shard = match (text.split_once('/'), count) {
-            (Some((i, n)), None) => {
-                Shard { index: number(i, "shard")?, count: number(n, "count")? }
-            }
-            (Some(_), Some(_)) => {
-                return Err(bad(format!("--shard `{text}` already names the count; drop --shards")))
-            }
-            (None, Some(n)) => Shard { index: number(text, "shard")?, count: n },
-            (None, None) => {
-                return Err(bad(format!("--shard `{text}` needs a count: I/N or --shards N")))
-            }
-        };
-        shard.check()?;
-        Ok(shard)
-    }
-
+/// What the host makes of a shard (the protocol's [`Shard`], which a spec and a summary carry
+/// as it is): its block of the schedule and its id in the records.
+pub trait Block {
     /// Checks `index < count <= MAX_SHARDS`.
-    pub fn check(&self) -> Result<(), ErrorInfo> {
+    fn check(&self) -> Result<(), ErrorInfo>;
+    /// The schedule positions this shard plays: the `index`-th of `count` contiguous blocks
+    /// whose sizes differ by at most one game.
+    fn range(&self, total: u64) -> Range<u64>;
+    /// The shard's own tournament id in its records: `BASE-shard-I-of-N`.
+    fn tournament_id(&self, base: &str) -> String;
+    /// The id of the whole tournament, from a shard's id (`None` if `id` is not this shard's).
+    fn base_id<'a>(&self, id: &'a str) -> Option<&'a str>;
+}
+
+impl Block for Shard {
+    fn check(&self) -> Result<(), ErrorInfo> {
         if self.count == 0 || self.count > MAX_SHARDS || self.index >= self.count {
             return Err(ErrorInfo::new(
                 ErrorCode::InvalidParams,
@@ -57,20 +62,16 @@ impl Shard {
         Ok(())
     }
 
-    /// The schedule positions this shard plays: the `index`-th of `count` contiguous blocks whose
-    /// sizes differ by at most one game.
-    pub fn range(&self, total: u64) -> Range<u64> {
+    fn range(&self, total: u64) -> Range<u64> {
         let bound = |i: u32| total * i as u64 / self.count as u64;
         bound(self.index)..bound(self.index + 1)
     }
 
-    /// The shard's own tournament id in its records: `BASE-shard-I-of-N`.
-    pub fn tournament_id(&self, base: &str) -> String {
+    fn tournament_id(&self, base: &str) -> String {
         format!("{base}-shard-{}-of-{}", self.index, self.count)
     }
 
-    /// The id of the whole tournament, from a shard's id (`None` if `id` is not this shard's).
-    pub fn base_id<'a>(&self, id: &'a str) -> Option<&'a str> {
+    fn base_id<'a>(&self, id: &'a str) -> Option<&'a str> {
         id.strip_suffix(&format!("-shard-{}-of-{}", self.index, self.count))
     }
 }
@@ -81,12 +82,12 @@ mod tests {
 
     #[test]
     fn both_forms_parse_and_bad_ones_are_refused() {
-        assert_eq!(Shard::parse("2/4", None).unwrap(), Shard { index: 2, count: 4 });
-        assert_eq!(Shard::parse("3", Some(4)).unwrap(), Shard { index: 3, count: 4 });
+        assert_eq!(parse("2/4", None).unwrap(), Shard { index: 2, count: 4 });
+        assert_eq!(parse("3", Some(4)).unwrap(), Shard { index: 3, count: 4 });
         for (text, count) in
             [("4/4", None), ("1", None), ("1/2", Some(2)), ("x/2", None), ("0/0", None)]
         {
-            assert!(Shard::parse(text, count).is_err(), "{text} {count:?}");
+            assert!(parse(text, count).is_err(), "{text} {count:?}");
         }
     }
 

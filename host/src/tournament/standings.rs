@@ -1,9 +1,9 @@
 //! Standings from finished games: each bot's score, pairwise record and Elo with its interval,
 //! each pairing's score table, failures per bot, and the SPRT where one was asked for.
 
-use yomi_protocol::ops::tournaments::{Pairing, Pairwise, Sprt, Standing, Standings};
+use yomi_protocol::ops::tournaments::{Pairing, Pairwise, Standing, Standings};
 
-use super::rating::{SprtState, Tally};
+use super::rating::Tally;
 use super::schedule::{Schedule, Slot, TournamentSpec};
 use super::store::StoredGame;
 use crate::matches::policy::{FailureCounts, FailureKind};
@@ -82,10 +82,7 @@ pub fn standings(
             scores: pair_scores[p].clone(),
         })
         .collect();
-    let sprt = spec.sprt.as_ref().map(|sprt| {
-        let SprtState { llr, lower, upper, decision } = sprt.state(&tally[0]);
-        Sprt { llr, lower, upper, decision: decision.into() }
-    });
+    let sprt = spec.sprt.as_ref().map(|sprt| sprt.state(&tally[0]));
     Standings { standings: rows, pairings, sprt }
 }
 
@@ -169,6 +166,7 @@ fn failures_text(failures: &FailureCounts) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use yomi_protocol::ops::tournaments::Sprt;
 
     fn row(bot: &str, score: f64, elo: f64, ci: [f64; 2], failures: FailureCounts) -> Standing {
         let rate = score / 10.0;

@@ -9,7 +9,8 @@
 //!   poll the I/O driver and run every other task, even when a quick bot hangs in line for good;
 //! - the call is made during the first poll of a client's request, before which the connection
 //!   had nothing to read (so the request has woken no task into this thread's own run slot,
-//!   where no other thread could take it while the bot runs);
+//!   where no other thread could take it while the bot runs: the e2e test
+//!   `replies_before_a_pipelined_hang_are_written` fails without this rule);
 //! - more than one client is connected: a lone client is answered sooner through a lane, whose
 //!   look for the next call keeps the processors from idling between its requests.
 //!
