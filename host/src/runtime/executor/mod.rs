@@ -3,25 +3,28 @@
 //! may think for a long time, or never return: it must never keep other clients waiting.
 //!
 //! The ways a call runs, why each is kept, and what it earned against the others (BENCHMARKS.md,
-//! "One executor for plugin calls"; `agent.act` / `ping` requests per second over TCP, medians of
-//! interleaved runs, and tournament games per second against a direct loop):
+//! "Each way of the executor against the others": `agent.act` requests per second over TCP with
+//! each way left out in turn, medians of interleaved runs of one build; and "One executor for
+//! plugin calls" for tournament games per second against a direct loop). A simpler executor with
+//! only the pool and one of in line or lanes loses 46–76 % where the other carries the load:
 //! - **on a game thread**, right where it is made ([`on_game_thread`]): a tournament game without a
 //!   decision deadline runs whole on one blocking thread, so a tiny game pays one trip to the
 //!   pool per player, not a hand-over per call. Host overhead against a direct loop, rps: about
 //!   2× with it, 3.9–29× with every call handed over (loaded machine).
 //! - **in line** on the reactor thread of a client's request (`in_line`), when its bot has been
 //!   quick lately and other reactor threads are left free: no wake-up across threads at all.
-//!   At 10 and 100 connections on a loaded machine 0.89 and 0.87 with it, 0.68 and 0.52 with
-//!   every call on the pool. It rests on two things tokio does not promise (the run slot a
+//!   `agent.act` at 10 and 100 connections on a quiet machine: 79,000 and 84,700 req/s with
+//!   every way, 42,300 and 77,400 without it (lanes and pool only), 52,500 and 49,700 on the pool
+//!   alone. It rests on two things tokio does not promise (the run slot a
 //!   request's wake-up lands in, and a free thread taking over the I/O driver once woken): the
 //!   e2e tests of `tests/tests/concurrency.rs` with quick bots that hang fail if a tokio upgrade
 //!   breaks either.
 //! - **on a lane** (`lanes`): threads that look for the next call before they sleep, so a call
 //!   starts without a wake-up. They serve a lone client, whose processors would otherwise halt
-//!   between its requests: on a quiet machine one connection's `agent.act` runs at 48,400 req/s
-//!   with them and 18,400 without (2.6×), while at 10 and 100 connections the two are within the
-//!   runs' spread (0.95–1.07). On a loaded machine they cost more than they give, which is why
-//!   a removal measured there once looked right.
+//!   between its requests: on a quiet machine one connection's `agent.act` runs at 48,600 req/s
+//!   with every way and 11,600 without the lanes, while at 10 and 100 connections in line
+//!   carries the load (within the runs' spread without lanes). On a loaded machine they cost more
+//!   than they give, which is why a removal measured there once looked right.
 //! - **on tokio's blocking pool**: a lane's rescue when every lane is stuck in a bot that never
 //!   returns, and the close of every handle (a destructor may never return either).
 //!
