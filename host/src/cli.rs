@@ -291,7 +291,7 @@ fn serve(common: &Common, args: ServeArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
         let shutdown = CancellationToken::new();
-        tokio::spawn(signal_shutdown(shutdown.clone()));
+        tokio::spawn(signal_shutdown(shutdown.clone())?);
         if let Some(addr) = args.metrics {
             crate::runtime::metrics::serve(addr)?;
         }
@@ -334,23 +334,34 @@ fn serve(common: &Common, args: ServeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Cancels `shutdown` on Ctrl-C or SIGTERM.
-async fn signal_shutdown(shutdown: CancellationToken) {
-    let ctrl_c = tokio::signal::ctrl_c();
-    #[cfg(unix)]
-    {
-        let mut term =
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(s) => s,
-                Err(_) => return,
-            };
+/// A task that cancels `shutdown` on Ctrl-C or SIGTERM. The handlers are registered here, before
+/// anything is served: a signal sent as soon as the first reply is out must shut down cleanly,
+/// not meet the default action and kill the process.
+#[cfg(unix)]
+fn signal_shutdown(
+    shutdown: CancellationToken,
+) -> std::io::Result<impl std::future::Future<Output = ()>> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let (mut term, mut interrupt) =
+        (signal(SignalKind::terminate())?, signal(SignalKind::interrupt())?);
+    Ok(async move {
         tokio::select! {
-            _ = ctrl_c => {}
             _ = term.recv() => {}
+            _ = interrupt.recv() => {}
         }
-    }
-    #[cfg(not(unix))]
-    let _ = ctrl_c.await;
-    tracing::info!("shutting down");
-    shutdown.cancel();
+        tracing::info!("shutting down");
+        shutdown.cancel();
+    })
+}
+
+/// A task that cancels `shutdown` on Ctrl-C.
+#[cfg(not(unix))]
+fn signal_shutdown(
+    shutdown: CancellationToken,
+) -> std::io::Result<impl std::future::Future<Output = ()>> {
+    Ok(async move {
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("shutting down");
+        shutdown.cancel();
+    })
 }
