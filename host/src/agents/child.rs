@@ -149,7 +149,7 @@ impl Process {
         }
     }
 
-    /// Ends the child.
+    /// Ends the child and waits until it is gone.
     pub async fn kill(mut self) {
         let _ = self.child.kill().await;
     }
@@ -326,6 +326,12 @@ impl AgentHandle for ChildAgent {
 
     async fn call(&self, method: String, params: Value) -> Result<Value, ErrorInfo> {
         self.invoke(Call::Service(Service { method, params })).await
+    }
+
+    async fn close(&self) {
+        if let Some(process) = self.process.lock().await.take() {
+            process.kill().await;
+        }
     }
 }
 

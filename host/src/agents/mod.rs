@@ -96,6 +96,10 @@ pub trait AgentHandle: Send + Sync {
     }
     /// `options` is the complete, schema-checked set.
     async fn configure(&self, options: Options) -> Result<(), ErrorInfo>;
+    /// Ends the agent's worker process, if it has one, and waits until it is gone, so a match
+    /// gives its places among `--max-workers` back only once its processes are. Agents in this
+    /// process have nothing to end.
+    async fn close(&self) {}
     async fn call(&self, method: String, params: Value) -> Result<Value, ErrorInfo>;
     /// [`call`](AgentHandle::call) that stops when `stop` is cancelled. By default the call goes
     /// on and its answer is dropped; an agent that can stop its bot does so.

@@ -200,8 +200,12 @@ pub async fn play(
     let result = run(plan, &agents, budgets, &mut log, |index, record, totals| {
         progress(Progress::Game { index, record, totals })
     })
-    .await?;
-    Ok(PlayedMatch { result, log })
+    .await;
+    // Killing a worker does not end it at once: its place is given back once it has ended.
+    for agent in &agents {
+        agent.close().await;
+    }
+    Ok(PlayedMatch { result: result?, log })
 }
 
 /// Plays every game of the plan with `agents`, appending transcript lines to `log` and calling
