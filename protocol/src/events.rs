@@ -6,8 +6,8 @@
 //! ([`crate::schema`]) all come from it, and the host's outbox takes an [`Event`], so a line's
 //! name and payload cannot disagree and a payload cannot drift from its schema.
 //!
-//! Each payload's fields are declared by name, the order in which the host wrote them when it
-//! built payloads as JSON maps, so an event's lines look as they always did.
+//! The host writes every line through a JSON map (see its outbox), so keys come out sorted by name
+//! whatever the order of a payload's fields here.
 
 use schemars::{JsonSchema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
@@ -70,50 +70,50 @@ events! {
 /// the match, so a client learns the match's id before its first `your_turn`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct MatchStarted {
-    /// The match's transcript header: game, plugin and build, game options, seed, games, policy
-    /// and seats (PROTOCOL.md, "Transcripts").
-    pub header: Value,
     /// The match's id, which its other events, its reply and `match.move` name.
     #[serde(rename = "match")]
     pub match_id: String,
+    /// The match's transcript header: game, plugin and build, game options, seed, games, policy
+    /// and seats (PROTOCOL.md, "Transcripts").
+    pub header: Value,
 }
 
 /// A seat the client plays must decide: answer with `match.move`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct YourTurn {
-    /// The actions the seat may choose from; the move must be one of them.
-    pub legal: Vec<Value>,
     /// The match's id.
     #[serde(rename = "match")]
     pub match_id: String,
-    /// What the seat sees now; its shape is the game's.
-    pub observation: Value,
     /// The seat that decides.
     pub seat: usize,
+    /// What the seat sees now; its shape is the game's.
+    pub observation: Value,
+    /// The actions the seat may choose from; the move must be one of them.
+    pub legal: Vec<Value>,
 }
 
 /// Something happened in a game of a match, as a seat the client plays sees it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct MatchEvent {
-    /// The game's event, the same value a bot's `observe` gets; its shape is the game's.
-    pub game_event: Value,
     /// The match's id.
     #[serde(rename = "match")]
     pub match_id: String,
     /// The seat it is shown to.
     pub seat: usize,
+    /// The game's event, the same value a bot's `observe` gets; its shape is the game's.
+    pub game_event: Value,
 }
 
 /// A game of a match ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct MatchProgress {
+    /// The match's id.
+    #[serde(rename = "match")]
+    pub match_id: String,
     /// The games played so far, this one included (1 after the first).
     pub game: u32,
     /// The games the match plays.
     pub games: u32,
-    /// The match's id.
-    #[serde(rename = "match")]
-    pub match_id: String,
     /// How this game ended.
     pub record: GameRecord,
     /// Each seat's scores summed over the games so far.
@@ -123,24 +123,24 @@ pub struct MatchProgress {
 /// How one game of a match ended: what `match.progress` reports, and what a tournament records.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct GameRecord {
+    /// Each seat's score (a forfeit scores 0 for its seat, 1 for every other).
+    pub scores: Vec<f64>,
+    /// The game's own account of the result (its shape is the game's); a forfeit's is
+    /// `{"forfeit": {"seat", "kind"}}`.
+    pub summary: Value,
     /// Each seat's failures in this game, by kind.
     pub failures: Vec<FailureCounts>,
     /// The seat that forfeited the game, and why; absent when none did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forfeit: Option<(usize, FailureKind)>,
-    /// Each seat's score (a forfeit scores 0 for its seat, 1 for every other).
-    pub scores: Vec<f64>,
-    /// The decisions and chance steps the game took.
+    /// The steps the game took: each one round of decisions (simultaneous ones count once).
     pub steps: usize,
-    /// The game's own account of the result (its shape is the game's); a forfeit's is
-    /// `{"forfeit": {"seat", "kind"}}`.
-    pub summary: Value,
 }
 
 /// A tournament of `tournament.run` started (or resumed).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct TournamentStarted {
-    /// The tournament's id in the records.
+    /// The tournament's id in the records (not a request's id: the line is still an event).
     pub id: String,
     /// The games this process plays (a shard's block, or the whole schedule).
     pub scheduled: u64,
@@ -150,10 +150,10 @@ pub struct TournamentStarted {
 /// next one says where the tournament stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct TournamentProgress {
-    /// Games recorded so far.
-    pub games: u64,
     /// The tournament's id.
     pub id: String,
+    /// Games recorded so far.
+    pub games: u64,
     /// Games scheduled in all.
     pub total: u64,
 }
@@ -166,15 +166,15 @@ mod tests {
     #[test]
     fn a_line_is_the_name_then_the_payload_and_reads_back() {
         let turn = YourTurn {
-            legal: vec![json!("rock"), json!("paper")],
             match_id: "m1".into(),
-            observation: json!({"round": 1}),
             seat: 1,
+            observation: json!({"round": 1}),
+            legal: vec![json!("rock"), json!("paper")],
         };
         let text = serde_json::to_string(&Event::from(turn.clone())).unwrap();
         assert_eq!(
             text,
-            r#"{"event":"your_turn","legal":["rock","paper"],"match":"m1","observation":{"round":1},"seat":1}"#
+            r#"{"event":"your_turn","match":"m1","seat":1,"observation":{"round":1},"legal":["rock","paper"]}"#
         );
         assert_eq!(serde_json::from_str::<Event>(&text).unwrap(), Event::YourTurn(turn));
     }

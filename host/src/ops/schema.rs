@@ -60,8 +60,9 @@ mod tests {
         for (name, payload) in section(&schema, "events", yomi_protocol::EVENTS) {
             assert!(payload["$ref"].is_string(), "{name}: the payload is a named type");
         }
+        // Every field the host always writes is required: what a client may count on.
         let your_turn = schema.pointer("/$defs/results/YourTurn/required").unwrap();
-        assert_eq!(your_turn, &serde_json::json!(["legal", "match", "observation", "seat"]));
+        assert_eq!(your_turn, &serde_json::json!(["match", "seat", "observation", "legal"]));
     }
 
     #[test]
