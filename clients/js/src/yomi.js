@@ -290,7 +290,9 @@ export class Client {
     } catch {
       return; // the server only sends JSON; ignore anything else
     }
-    if (typeof message.event === "string" && message.id === undefined) {
+    // An event names its kind and is no reply: replies have `ok`, while `id` cannot tell them
+    // apart (a tournament's events carry the tournament's).
+    if (typeof message.event === "string" && message.ok === undefined) {
       const name = message.event;
       for (const key of [name, "*"]) {
         for (const listener of this.listeners.get(key) ?? []) listener(message, name);

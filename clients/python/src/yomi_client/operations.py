@@ -149,6 +149,12 @@ EVENTS = {
 }
 
 
+def is_event(message: dict) -> bool:
+    """Whether a line from the server is an event: it names its kind and is no reply. Replies
+    have `ok`; `id` cannot tell them apart, as a tournament's events carry the tournament's."""
+    return isinstance(message.get("event"), str) and "ok" not in message
+
+
 class MatchFollower:
     """Recognises the events of the one match a client-seat helper is playing: the first
     `match.started` or `your_turn` after its `match.run` names it (the server may send the
