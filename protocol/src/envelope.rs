@@ -1,4 +1,5 @@
-//! Request, reply and event envelopes: one JSON object per line each way.
+//! Request and reply envelopes: one JSON object per line each way (events are in
+//! [`crate::events`]).
 
 use std::borrow::Cow;
 
@@ -245,32 +246,6 @@ impl Reply {
     }
 }
 
-/// An unsolicited message from the host (match progress, a seat's turn...). Events have no id;
-/// `event` names the kind and the other fields are its payload.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Event {
-    /// The kind of event (`match.progress`, ...): what a client dispatches on.
-    pub event: String,
-    /// The event's payload, as fields beside `event` in the same object.
-    #[serde(flatten)]
-    pub body: Map<String, Value>,
-}
-
-impl Event {
-    /// Builds an event from a name and a JSON object payload (a non-object payload is put under `data`).
-    pub fn new(event: impl Into<String>, body: Value) -> Event {
-        let body = match body {
-            Value::Object(map) => map,
-            other => {
-                let mut map = Map::new();
-                map.insert("data".into(), other);
-                map
-            }
-        };
-        Event { event: event.into(), body }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -355,13 +330,5 @@ mod tests {
         let text = serde_json::to_string(&reply).unwrap();
         assert_eq!(serde_json::from_str::<Reply>(&text).unwrap(), reply);
         assert!(text.contains(r#""code":"unknown_op""#));
-    }
-
-    #[test]
-    fn events_flatten_their_body() {
-        let ev = Event::new("match.progress", json!({"games": 3}));
-        let text = serde_json::to_string(&ev).unwrap();
-        assert_eq!(text, r#"{"event":"match.progress","games":3}"#);
-        assert_eq!(serde_json::from_str::<Event>(&text).unwrap(), ev);
     }
 }

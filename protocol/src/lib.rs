@@ -11,6 +11,7 @@
 
 pub mod envelope;
 pub mod error;
+pub mod events;
 pub mod failures;
 pub mod game;
 pub mod manifest;
@@ -18,8 +19,9 @@ pub mod ops;
 pub mod options;
 pub mod schema;
 
-pub use envelope::{Event, Reply, Request, RequestId};
+pub use envelope::{Reply, Request, RequestId};
 pub use error::{ErrorCode, ErrorInfo};
+pub use events::{Event, EVENTS};
 pub use failures::{FailureCounts, FailureKind};
 pub use game::{ActReply, ActRequest, Decision, GameOutcome};
 pub use manifest::{BotInfo, GameInfo, PluginManifest};

@@ -4,6 +4,7 @@
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
+use yomi_protocol::events::TournamentStarted;
 use yomi_protocol::manifest::{CommandInfo, MethodInfo};
 use yomi_protocol::options::{apply_changes, defaults, resolve, OptionKind};
 use yomi_protocol::{
@@ -134,8 +135,12 @@ fn envelopes_round_trip() {
         anonymous,
         json!({"id": null, "ok": false, "error": {"code": "malformed_json", "message": "bad"}})
     );
-    // Events wrap a non-object payload under `data`.
-    assert_eq!(round_trip(&Event::new("tick", json!(3))), json!({"event": "tick", "data": 3}));
+    // An event's payload sits beside its name.
+    let started = Event::from(TournamentStarted { id: "t1".into(), scheduled: 3 });
+    assert_eq!(
+        round_trip(&started),
+        json!({"event": "tournament.started", "id": "t1", "scheduled": 3})
+    );
 }
 
 #[test]

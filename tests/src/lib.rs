@@ -446,7 +446,8 @@ impl Conn {
     pub fn reply(&mut self) -> Value {
         loop {
             let value = self.recv();
-            if value.get("event").is_some() && value.get("id").is_none() {
+            // Not `id`: a tournament's events carry the tournament's.
+            if value.get("event").is_some() && value.get("ok").is_none() {
                 self.events.push(value);
             } else {
                 return value;

@@ -80,6 +80,20 @@ export const OPERATION_METHODS = {
   cancel: "cancel",
 };
 
+/**
+ * Every event of the protocol (protocol/schema.json) with its payload's fields, the line's fields
+ * beside `event`; a test fails when the schema has an event or a field this table lacks.
+ * `playMatch` follows the events that carry `match`, `tournament` the `tournament.*` ones.
+ */
+export const EVENTS = {
+  "match.started": ["header", "match"],
+  your_turn: ["legal", "match", "observation", "seat"],
+  "match.event": ["game_event", "match", "seat"],
+  "match.progress": ["game", "games", "match", "record", "scores"],
+  "tournament.started": ["id", "scheduled"],
+  "tournament.progress": ["games", "id", "total"],
+};
+
 /** One protocol session. Replies are matched to requests by id; events go to `on` listeners. */
 export class Client {
   /** `transport` has `send(line)` and `close()`, and calls `onLine(text)` and `onClose()`. */
@@ -220,7 +234,8 @@ export class Client {
    * `onEvent` gets its `tournament.*` events while it runs.
    */
   async tournament(spec, onEvent = () => {}) {
-    const offs = ["tournament.started", "tournament.progress"].map((n) => this.on(n, onEvent));
+    const names = Object.keys(EVENTS).filter((name) => name.startsWith("tournament."));
+    const offs = names.map((name) => this.on(name, onEvent));
     try {
       return await this.request("tournament.run", spec);
     } finally {
@@ -244,21 +259,21 @@ export class Client {
       if (names && matchId === null) matchId = message.match;
       return matchId !== null && message.match === matchId;
     };
-    const offs = [
-      this.on("match.started", (m, name) => mine(m, true) && onEvent(m, name)),
-      this.on("match.event", (m, name) => mine(m) && onEvent(m, name)),
-      this.on("match.progress", (m, name) => mine(m) && onEvent(m, name)),
-      this.on("your_turn", async (turn, name) => {
-        if (!mine(turn, true)) return;
-        onEvent(turn, name);
-        try {
-          const action = await onTurn(turn);
-          await this.move(turn.match, turn.seat, action);
-        } catch (e) {
-          failure ??= e;
-        }
-      }),
-    ];
+    const takeTurn = async (turn) => {
+      try {
+        const action = await onTurn(turn);
+        await this.move(turn.match, turn.seat, action);
+      } catch (e) {
+        failure ??= e;
+      }
+    };
+    const names = Object.keys(EVENTS).filter((name) => EVENTS[name].includes("match"));
+    const offs = names.map((name) =>
+      this.on(name, (message) => {
+        if (!mine(message, name === "match.started" || name === "your_turn")) return;
+        onEvent(message, name);
+        if (name === "your_turn") takeTurn(message);
+      }));
     try {
       const result = await this.request("match.run", params);
       if (failure) throw failure;
@@ -275,7 +290,9 @@ export class Client {
     } catch {
       return; // the server only sends JSON; ignore anything else
     }
-    if (typeof message.event === "string" && message.id === undefined) {
+    // An event names its kind and is no reply: replies have `ok`, while `id` cannot tell them
+    // apart (a tournament's events carry the tournament's).
+    if (typeof message.event === "string" && message.ok === undefined) {
       const name = message.event;
       for (const key of [name, "*"]) {
         for (const listener of this.listeners.get(key) ?? []) listener(message, name);

@@ -134,8 +134,12 @@ test("tcp: matches, replays, tournaments and plugins", async () => {
     assert.equal(replayed.lines, result.transcript.length);
     assert.equal(replayed.identical, false);
     assert.equal(replayed.divergence.line, 1);
-    const summary = await client.tournament({ game: "rps", bots: seats, games_per_pair: 2, seed: 3 });
+    const events = [];
+    const summary = await client.tournament({ game: "rps", bots: seats, games_per_pair: 2, seed: 3 }, (m, name) => events.push([name, m]));
     assert.equal(summary.status, "finished");
+    // Its events reach the caller, though they carry the tournament's `id`.
+    assert.deepEqual(events[0], ["tournament.started", { event: "tournament.started", id: summary.id, scheduled: summary.scheduled }]);
+    assert.deepEqual(events.at(-1), ["tournament.progress", { event: "tournament.progress", id: summary.id, games: summary.games, total: summary.scheduled }]);
     assert.ok(summary.games > 0 && summary.games === summary.scheduled);
     assert.deepEqual(summary.standings.map((row) => row.games), [summary.games, summary.games]);
     const listed = (await client.tournaments()).find((t) => t.id === summary.id);

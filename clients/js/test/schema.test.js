@@ -1,9 +1,10 @@
 // The client against the protocol's schema (protocol/schema.json, `yomi schema`): every operation
-// and error code of the server has its method and its error family here. No server needed.
+// and error code of the server has its method and its error family here, and every event its
+// entry in EVENTS. No server needed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { BY_CODE, Client, OPERATION_METHODS } from "../src/yomi.js";
+import { BY_CODE, Client, EVENTS, OPERATION_METHODS } from "../src/yomi.js";
 
 const schema = JSON.parse(readFileSync(new URL("../../../protocol/schema.json", import.meta.url), "utf8"));
 
@@ -52,4 +53,30 @@ test("no method names an operation the schema lacks", () => {
 test("every error code has its family", () => {
   const missing = schema.errors.filter((code) => !BY_CODE.has(code));
   assert.deepEqual(missing, [], "error codes without a family");
+});
+
+for (const name of Object.keys(schema.events).sort()) {
+  test(`event ${name}: the client knows it and its fields`, () => {
+    assert.ok(name in EVENTS, `the schema's event \`${name}\` is not in EVENTS`);
+    const payload = definition(schema.events[name].$ref);
+    assert.deepEqual([...EVENTS[name]].sort(), Object.keys(payload.properties).sort());
+    // The fields the match helpers read are always there.
+    if (EVENTS[name].includes("match")) assert.ok(payload.required.includes("match"), name);
+  });
+}
+
+test("no event is known that the schema lacks", () => {
+  const unknown = Object.keys(EVENTS).filter((name) => !(name in schema.events));
+  assert.deepEqual(unknown, []);
+});
+
+test("playMatch follows every match event, tournament every tournament event", () => {
+  const listened = (client) => [...client.listeners].filter(([, set]) => set.size).map(([n]) => n).sort();
+  const names = Object.keys(schema.events);
+  let { client } = recording();
+  client.playMatch({ game: "rps" }, () => "rock").catch(() => {});
+  assert.deepEqual(listened(client), names.filter((n) => (EVENTS[n] ?? []).includes("match")).sort());
+  ({ client } = recording());
+  client.tournament({ game: "rps" }).catch(() => {});
+  assert.deepEqual(listened(client), names.filter((n) => n.startsWith("tournament.")).sort());
 });

@@ -152,8 +152,15 @@ def test_matches_replays_tournaments_and_plugins(server):
         assert (result["games"], result["seed"], len(result["scores"])) == (3, 7, 2)
         replayed = yomi.replay("\n".join(json.dumps(line) for line in result["transcript"]))
         assert replayed["identical"], replayed
+        events = []
+        yomi.on("*", events.append)
         summary = yomi.run_tournament({"game": "rps", "bots": seats, "games_per_pair": 2, "seed": 3})
         assert summary["status"] == "finished" and summary["games"] == summary["scheduled"] > 0
+        # Its events reach the listeners, though they carry the tournament's `id`.
+        assert events[0] == {"event": "tournament.started", "id": summary["id"],
+                             "scheduled": summary["scheduled"]}
+        assert events[-1] == {"event": "tournament.progress", "id": summary["id"],
+                              "games": summary["games"], "total": summary["scheduled"]}
         assert sorted(row["games"] for row in summary["standings"]) == [summary["games"]] * 2
         listed = {t["id"]: t for t in yomi.tournaments()}
         assert listed[summary["id"]]["status"] == "finished"

@@ -1,5 +1,6 @@
 """The client against the protocol's schema (protocol/schema.json, `yomi schema`): every operation
-and error code of the server has its method and its exception family here. No server needed."""
+and error code of the server has its method and its exception family here, and every event its
+entry in EVENTS. No server needed."""
 import inspect
 import json
 from pathlib import Path
@@ -7,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from yomi_client.errors import _BY_CODE
-from yomi_client.operations import OPERATION_METHODS, Operations
+from yomi_client.operations import EVENTS, OPERATION_METHODS, MatchFollower, Operations
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[3] / "protocol" / "schema.json").read_text())
 
@@ -66,3 +67,26 @@ def test_no_method_names_an_operation_the_schema_lacks():
 def test_every_error_code_has_its_family():
     missing = [code for code in SCHEMA["errors"] if code not in _BY_CODE]
     assert not missing, f"error codes without an exception family: {missing}"
+
+
+@pytest.mark.parametrize("event", sorted(SCHEMA["events"]))
+def test_every_event_is_known_with_its_fields(event):
+    assert event in EVENTS, f"the schema's event `{event}` is not in EVENTS"
+    payload = definition(SCHEMA["events"][event]["$ref"])
+    assert sorted(EVENTS[event]) == sorted(payload["properties"]), event
+    # The fields the match helpers read are always there.
+    required = set(payload.get("required", []))
+    assert required >= {"match"} & set(EVENTS[event]), event
+
+
+def test_no_event_is_known_that_the_schema_lacks():
+    assert set(EVENTS) <= set(SCHEMA["events"])
+
+
+def test_the_match_helpers_follow_every_match_event_and_only_those():
+    follower = MatchFollower()
+    assert follower.mine({"event": "match.started", "match": "m1", "header": {}})
+    for event, fields in sorted(EVENTS.items()):
+        line = {"event": event, **{field: "m1" for field in fields}}
+        assert follower.mine(line) == ("match" in fields), event
+    assert not follower.mine({"event": "match.shiny", "match": "m1"})

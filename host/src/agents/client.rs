@@ -5,8 +5,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use serde_json::{json, Value};
+use serde_json::Value;
 use tokio::sync::oneshot;
+use yomi_protocol::events::{Event, MatchEvent, YourTurn};
 use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
 use super::AgentHandle;
@@ -60,8 +61,8 @@ impl ClientAgent {
         ClientAgent { link, seat }
     }
 
-    async fn send(&self, event: &str, body: Value) -> Result<(), ErrorInfo> {
-        self.link.outbox.event(event, body).await
+    async fn send(&self, event: impl Into<Event>) -> Result<(), ErrorInfo> {
+        self.link.outbox.event(event).await
     }
 }
 
@@ -71,10 +72,12 @@ impl AgentHandle for ClientAgent {
         let (tx, rx) = oneshot::channel();
         let key = (self.link.match_id.clone(), self.seat);
         self.link.mailbox.pending.lock().unwrap().insert(key, tx);
-        self.send(
-            "your_turn",
-            json!({"match": self.link.match_id, "seat": self.seat, "observation": request.observation, "legal": request.legal}),
-        )
+        self.send(YourTurn {
+            legal: request.legal,
+            match_id: self.link.match_id.clone(),
+            observation: request.observation,
+            seat: self.seat,
+        })
         .await?;
         let action = rx
             .await
@@ -83,10 +86,11 @@ impl AgentHandle for ClientAgent {
     }
 
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo> {
-        self.send(
-            "match.event",
-            json!({"match": self.link.match_id, "seat": self.seat, "game_event": event}),
-        )
+        self.send(MatchEvent {
+            game_event: event,
+            match_id: self.link.match_id.clone(),
+            seat: self.seat,
+        })
         .await
     }
 

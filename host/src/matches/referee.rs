@@ -22,17 +22,8 @@ mod tests;
 /// A game longer than this many steps is a broken referee, not a long game.
 const MAX_STEPS: usize = 1_000_000;
 
-/// The result of one game.
-#[derive(Debug, Clone, Serialize)]
-pub struct GameRecord {
-    pub scores: Vec<f64>,
-    pub summary: Value,
-    pub failures: Vec<FailureCounts>,
-    /// The seat that forfeited, and why.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub forfeit: Option<(usize, FailureKind)>,
-    pub steps: usize,
-}
+/// How one game ended: a wire type, as `match.progress` events carry it.
+pub use yomi_protocol::events::GameRecord;
 
 /// Plays `game` to the end, then tells every seat how it ended (a forfeit too). `log` receives
 /// the transcript lines of this game.

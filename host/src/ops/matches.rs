@@ -4,7 +4,7 @@
 //! can answer `your_turn` events with `match.move`), progress streams as events, and the reply
 //! with the request's id comes when the match ends.
 
-use serde_json::{json, Value};
+use yomi_protocol::events::{Event, MatchProgress, MatchStarted};
 use yomi_protocol::ops as wire;
 use yomi_protocol::ops::matches::{Move, Replay, Replayed, Run, Summary};
 use yomi_protocol::ops::meta::Done;
@@ -50,11 +50,11 @@ pub fn run(session: &mut Session, id: RequestId, mut p: Run<MatchSpec>) -> Resul
     let want_transcript = p.transcript;
     session.spawn("match.run", id, async move {
         // Progress is produced inside a synchronous callback; a forwarder streams it in order.
-        let (events, mut queue) = tokio::sync::mpsc::unbounded_channel::<(&str, Value)>();
+        let (events, mut queue) = tokio::sync::mpsc::unbounded_channel::<Event>();
         let forward_box = outbox.clone();
         let forwarder = tokio::spawn(async move {
-            while let Some((name, body)) = queue.recv().await {
-                let _ = forward_box.event(name, body).await;
+            while let Some(event) = queue.recv().await {
+                let _ = forward_box.event(event).await;
             }
         });
         let games = plan.spec.games;
@@ -62,18 +62,26 @@ pub fn run(session: &mut Session, id: RequestId, mut p: Run<MatchSpec>) -> Resul
         let played = runner::play(&plan, &env, |progress| {
             let event = match progress {
                 Progress::Started(header) => {
-                    let body = json!({"match": progress_id, "header": header});
+                    let started =
+                        MatchStarted { header: header.clone(), match_id: progress_id.clone() };
                     // Queued at once, before any seat can send `your_turn`: a client learns the
                     // match id before its first turn. Only a client that stopped reading (a full
                     // queue) gets it through the forwarder instead.
-                    if outbox.try_event("match.started", body.clone()) {
+                    if outbox.try_event(started.clone()) {
                         return;
                     }
-                    ("match.started", body)
+                    started.into()
                 }
                 Progress::Game { index, record, totals } => {
                     metrics::match_games(&plan.spec.game, 1);
-                    ("match.progress", json!({"match": progress_id, "game": index + 1, "games": games, "record": record, "scores": totals}))
+                    MatchProgress {
+                        game: index + 1,
+                        games,
+                        match_id: progress_id.clone(),
+                        record: record.clone(),
+                        scores: totals.to_vec(),
+                    }
+                    .into()
                 }
             };
             let _ = events.send(event);

@@ -29,6 +29,8 @@ pub fn text() -> String {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::Map;
+
     use super::*;
 
     /// The file clients test themselves against is the schema of these types.
@@ -43,15 +45,30 @@ mod tests {
         );
     }
 
+    /// The schema's `section`, after checking that it has an entry for each of `names` and no other.
+    fn section<'a>(schema: &'a Value, section: &str, names: &[&str]) -> &'a Map<String, Value> {
+        let entries = schema[section].as_object().unwrap();
+        let mut expected = names.to_vec();
+        expected.sort_unstable();
+        assert!(entries.keys().eq(expected), "{section}: {:?}", entries.keys());
+        entries
+    }
+
+    #[test]
+    fn every_event_kind_is_in_the_schema_with_its_payload() {
+        let schema = document();
+        for (name, payload) in section(&schema, "events", yomi_protocol::EVENTS) {
+            assert!(payload["$ref"].is_string(), "{name}: the payload is a named type");
+        }
+        // Every field the host always writes is required: what a client may count on.
+        let your_turn = schema.pointer("/$defs/results/YourTurn/required").unwrap();
+        assert_eq!(your_turn, &serde_json::json!(["match", "seat", "observation", "legal"]));
+    }
+
     #[test]
     fn every_operation_and_error_code_is_in_the_schema() {
         let schema = document();
-        let operations = schema["operations"].as_object().unwrap();
-        let names: Vec<&str> = operations.keys().map(String::as_str).collect();
-        let mut expected = yomi_protocol::OPERATIONS.to_vec();
-        expected.sort_unstable();
-        assert_eq!(names, expected);
-        for (name, shape) in operations {
+        for (name, shape) in section(&schema, "operations", yomi_protocol::OPERATIONS) {
             assert!(shape["params"]["$ref"].is_string(), "{name}: params are a named type");
             // `true` is the schema of any JSON: `agent.call`'s result is the bot's own.
             assert!(shape["result"].is_object() || shape["result"] == true, "{name}");

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use serde_json::json;
+use yomi_protocol::events::{TournamentProgress, TournamentStarted};
 use yomi_protocol::ops as wire;
 use yomi_protocol::ops::tournaments::{Listed, Run};
 use yomi_protocol::{ErrorCode, ErrorInfo, RequestId};
@@ -75,11 +75,9 @@ pub async fn run(
     let playing = env.data_dir.as_deref().map(|dir| liveness::hold(dir, &tid)).transpose()?;
     session.spawn("tournament.run", id, async move {
         let _playing = playing;
-        let started = json!({"id": tid, "scheduled": t.scheduled()});
-        let _ = outbox.event("tournament.started", started).await;
+        let _ = outbox.event(TournamentStarted { id: tid.clone(), scheduled: t.scheduled() }).await;
         let summary = runner::run(t, Arc::new(Mutex::new(store)), env, move |games, total| {
-            let progress = json!({"id": tid, "games": games, "total": total});
-            outbox.try_event("tournament.progress", progress);
+            outbox.try_event(TournamentProgress { games, id: tid.clone(), total });
         });
         super::reply::<wire::TournamentRun>(summary.await?)
     });

@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use serde_json::Value;
 use tokio::sync::{mpsc, Semaphore};
 use yomi_protocol::{ErrorCode, ErrorInfo, Event, Reply};
 
@@ -89,14 +88,14 @@ impl Outbox {
     }
 
     /// Queues an event, waiting for room. Fails only when the client is gone.
-    pub async fn event(&self, name: &str, body: Value) -> Result<(), ErrorInfo> {
-        self.send(to_line(name, body)).await
+    pub async fn event(&self, event: impl Into<Event>) -> Result<(), ErrorInfo> {
+        self.send(to_line(&event.into())).await
     }
 
     /// Queues an event unless the queue is full (progress a slow reader may miss). Returns
     /// whether it was queued.
-    pub fn try_event(&self, name: &str, body: Value) -> bool {
-        let line = to_line(name, body);
+    pub fn try_event(&self, event: impl Into<Event>) -> bool {
+        let line = to_line(&event.into());
         let len = line.len();
         if let Some(bytes) = &self.bytes {
             match bytes.permits.try_acquire_many(bytes.cost(len)) {
@@ -123,39 +122,56 @@ fn gone() -> ErrorInfo {
     ErrorInfo::new(ErrorCode::Disconnected, "the client is gone")
 }
 
-fn to_line(name: &str, body: Value) -> String {
-    serde_json::to_string(&Event::new(name, body)).expect("events serialize")
+/// An event's line, written through a JSON map as replies are (their results are maps): every
+/// line's keys, nested ones too, come out sorted by name, as they always have.
+fn to_line(event: &Event) -> String {
+    let map = serde_json::to_value(event).expect("events serialize");
+    serde_json::to_string(&map).expect("JSON values serialize")
 }
 
 #[cfg(test)]
 mod tests {
+    use yomi_protocol::events::TournamentProgress;
+
     use super::*;
+
+    /// A `tournament.progress` event whose line is `id.len()` + 59 bytes long.
+    fn progress(id: &str) -> TournamentProgress {
+        TournamentProgress { id: id.into(), games: 0, total: 0 }
+    }
+
+    #[test]
+    fn a_line_is_its_event_with_keys_sorted_by_name() {
+        let line = to_line(&progress("t1").into());
+        assert_eq!(line, r#"{"event":"tournament.progress","games":0,"id":"t1","total":0}"#);
+        assert_eq!(line.len(), "t1".len() + 59);
+    }
 
     #[tokio::test]
     async fn the_byte_budget_holds_senders_until_the_writer_takes_lines() {
-        let (outbox, mut queue) = Outbox::with_bytes(100, 64);
-        // Two events of ~40 bytes: the second must wait for the first to be taken.
-        assert!(outbox.try_event("e", Value::String("x".repeat(20))));
-        assert!(!outbox.try_event("e", Value::String("y".repeat(20))));
+        let (outbox, mut queue) = Outbox::with_bytes(100, 100);
+        // Two events of 69 bytes: the second must wait for the first to be taken.
+        assert!(outbox.try_event(progress(&"x".repeat(10))));
+        assert!(!outbox.try_event(progress(&"y".repeat(10))));
         queue.recv().await.unwrap();
-        assert!(outbox.try_event("e", Value::String("y".repeat(20))));
+        assert!(outbox.try_event(progress(&"y".repeat(10))));
     }
 
     #[tokio::test]
     async fn a_line_longer_than_the_budget_goes_out_alone() {
         let (outbox, mut queue) = Outbox::with_bytes(100, 16);
-        outbox.event("big", Value::String("z".repeat(100))).await.unwrap();
-        assert!(!outbox.try_event("e", Value::Null));
+        outbox.event(progress(&"z".repeat(100))).await.unwrap();
+        assert!(!outbox.try_event(progress("")));
         queue.recv().await.unwrap();
-        assert!(outbox.try_event("e", Value::Null));
+        assert!(outbox.try_event(progress("")));
     }
 
     #[tokio::test]
     async fn a_gone_writer_fails_senders_waiting_for_room() {
         let (outbox, queue) = Outbox::with_bytes(100, 16);
-        outbox.event("big", Value::String("z".repeat(100))).await.unwrap();
+        outbox.event(progress(&"z".repeat(100))).await.unwrap();
         drop(queue);
-        let error = outbox.event("e", Value::Null).await.unwrap_err();
+        let error = outbox.event(progress("")).await.unwrap_err();
         assert_eq!(error.code, ErrorCode::Disconnected);
     }
 }

@@ -7,7 +7,7 @@ import json
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Tuple, Union
 
 from .errors import closed, error_from_reply
-from .operations import MatchFollower, Operations
+from .operations import MatchFollower, Operations, is_event
 from .transport import hello_params, quiet_env, serve_command, token_or_env
 
 Listener = Callable[[dict], Any]
@@ -129,7 +129,7 @@ class AsyncClient(Operations):
             if not line:
                 break
             message = json.loads(line)
-            if "event" in message and "id" not in message:
+            if is_event(message):
                 for listener in list(self._listeners.get(message["event"], [])) + list(self._listeners.get("*", [])):
                     outcome = listener(message)
                     if inspect.isawaitable(outcome):

@@ -7,7 +7,7 @@ import subprocess
 from typing import Any, Callable, Dict, List, Optional
 
 from .errors import closed, error_from_reply
-from .operations import MatchFollower, Operations
+from .operations import MatchFollower, Operations, is_event
 from .transport import hello_params, quiet_env, serve_command, token_or_env
 
 Listener = Callable[[dict], None]
@@ -139,7 +139,7 @@ class Client(Operations):
         if not line:
             raise closed()
         message = json.loads(line)
-        if "event" in message and "id" not in message:
+        if is_event(message):
             self.events.append(message)
             del self.events[:-1000]
             for listener in list(self._listeners.get(message["event"], [])) + list(self._listeners.get("*", [])):

@@ -136,15 +136,38 @@ OPERATION_METHODS = {
 }
 
 
+#: Every event of the protocol (protocol/schema.json) with its payload's fields, the line's fields
+#: beside `event`; a test fails when the schema has an event or a field this table lacks.
+#: `MatchFollower` follows the events that carry `match`.
+EVENTS = {
+    "match.started": ("header", "match"),
+    "your_turn": ("legal", "match", "observation", "seat"),
+    "match.event": ("game_event", "match", "seat"),
+    "match.progress": ("game", "games", "match", "record", "scores"),
+    "tournament.started": ("id", "scheduled"),
+    "tournament.progress": ("games", "id", "total"),
+}
+
+
+def is_event(message: dict) -> bool:
+    """Whether a line from the server is an event: it names its kind and is no reply. Replies
+    have `ok`; `id` cannot tell them apart, as a tournament's events carry the tournament's."""
+    return isinstance(message.get("event"), str) and "ok" not in message
+
+
 class MatchFollower:
     """Recognises the events of the one match a client-seat helper is playing: the first
     `match.started` or `your_turn` after its `match.run` names it (the server may send the
-    first `your_turn` before `match.started`)."""
+    first `your_turn` before `match.started`). Kinds of event not in `EVENTS` are skipped, as
+    the protocol asks of clients."""
 
     def __init__(self) -> None:
         self.match: Optional[str] = None
 
     def mine(self, message: dict) -> bool:
-        if message.get("event") in ("match.started", "your_turn") and self.match is None:
+        name = message.get("event")
+        if "match" not in EVENTS.get(name, ()):
+            return False
+        if name in ("match.started", "your_turn") and self.match is None:
             self.match = message.get("match")
         return self.match is not None and message.get("match") == self.match
