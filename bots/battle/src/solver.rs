@@ -6,8 +6,9 @@
 //!
 //! The table is one `f32` per (HPs, actives) per turn layer, with a mixed radix of each Pokémon's
 //! own maximum HP + 1, so the seed's parties take 19 × 291,600 × 4 B ≈ 22 MB. A faint replacement
-//! is folded into the value look-up (spec R1): the replacing side takes the best candidate for
-//! itself, so positions with a fainted active are never decision states.
+//! is folded into the table (spec R1): the entry of a position with a fainted active holds the
+//! replacing side's best candidate, so it is never a decision state and the previous turn reads
+//! every outcome with one look-up.
 
 use std::time::Instant;
 
@@ -32,7 +33,9 @@ pub struct Table {
     /// `stride[k]`: how far one HP point of Pokémon k moves the index (actives are the last digits).
     stride: [usize; 6],
     layer_len: usize,
-    /// `layers[t - 1]` holds turn t's values, t in 1..turn_limit. Non-decision entries are NaN.
+    /// `layers[t - 1]` holds turn t's values, t in 1..turn_limit. An entry that is not a
+    /// decision state holds what a turn ending there leads to ([`crate::block::fold_into`]);
+    /// both actives fainted (never reached) is NaN.
     layers: Vec<Vec<f32>>,
     /// Decision states solved (an LP each, unless every entry of its block is equal); the
     /// rest were copied from the next turn.
@@ -73,7 +76,14 @@ impl Table {
         let mut table = Table::layout(engine);
         let (count, layer_len) = (table.layers.len(), table.layer_len);
         for t in (1..=count).rev() {
-            let next = table.layers.get(t).map(Vec::as_slice).unwrap_or(&[]);
+            let judged;
+            let next = match table.layers.get(t) {
+                Some(next) => next.as_slice(),
+                None => {
+                    judged = table.judged();
+                    &judged
+                }
+            };
             let (mut out, todo) = match table.layers.get(t + 1) {
                 Some(after) => (next.to_vec(), changes::dirty_blocks(&table, next, after)),
                 None => (vec![f32::NAN; layer_len], (0..(layer_len / 9) as u32).collect()),
@@ -175,56 +185,20 @@ impl Table {
         &self.layers
     }
 
-    /// The folded value after a turn in which `s`'s actives (those after any switch) went from
-    /// their HP in `s` to `hp`; `base` is `s`'s index with actives (0, 0), `alive` and `total`
-    /// its Pokémon standing and total HP per side. Only the two actives can lose HP, so the next
-    /// state is an index offset rather than a full resolve, status and re-index (tested against
-    /// [`Table::matrix`]).
-    #[inline]
-    pub(crate) fn settle(
-        &self,
-        s: &State,
-        base: usize,
-        alive: [u8; 2],
-        total: [u32; 2],
-        hp: [u8; 2],
-        next: &[f32],
-    ) -> f64 {
-        let slot = s.active;
-        let start = [s.active_hp(0), s.active_hp(1)];
-        let lost = [(start[0] - hp[0]) as usize, (start[1] - hp[1]) as usize];
-        let base = base
-            - lost[0] * self.stride[slot[0] as usize]
-            - lost[1] * self.stride[3 + slot[1] as usize];
-        let alive = [alive[0] - u8::from(hp[0] == 0), alive[1] - u8::from(hp[1] == 0)];
-        if alive[1] == 0 {
-            return 1.0;
-        }
-        if alive[0] == 0 {
-            return 0.0;
-        }
-        if s.turn + 1 >= self.engine.turn_limit() {
-            let key = |side: usize| (alive[side], total[side] - lost[side] as u32);
-            return match key(0).cmp(&key(1)) {
-                std::cmp::Ordering::Greater => 1.0,
-                std::cmp::Ordering::Less => 0.0,
-                std::cmp::Ordering::Equal => 0.5,
+    /// The values a turn ending at the limit leads to, laid out as a layer (one value per HP
+    /// vector, the same for its nine entries): a wipe-out first, then the judge (more Pokémon
+    /// standing, then more total HP, else a draw). The last turn's matrices read it as the
+    /// other turns read the next layer.
+    pub(crate) fn judged(&self) -> Vec<f32> {
+        let mut out = vec![0.0; self.layer_len];
+        for (b, block) in out.chunks_exact_mut(9).enumerate() {
+            let s = self.decode(b * 9, self.engine.turn_limit());
+            let Status::Over(v) = self.engine.status(&s) else {
+                unreachable!("every state at the turn limit is over")
             };
+            block.fill(v as f32);
         }
-        let at = |a: u8, b: u8| next[base + a as usize * 3 + b as usize] as f64;
-        if hp[0] == 0 {
-            (0..3u8)
-                .filter(|&k| k != slot[0] && s.hp_of(0, k as usize) > 0)
-                .map(|k| at(k, slot[1]))
-                .fold(f64::NEG_INFINITY, f64::max)
-        } else if hp[1] == 0 {
-            (0..3u8)
-                .filter(|&k| k != slot[1] && s.hp_of(1, k as usize) > 0)
-                .map(|k| at(slot[0], k))
-                .fold(f64::INFINITY, f64::min)
-        } else {
-            at(slot[0], slot[1])
-        }
+        out
     }
 
     /// Position of a state within its layer.
@@ -297,6 +271,11 @@ impl Table {
         self.radix
     }
 
+    /// How far one HP point of each Pokémon moves the index within a layer.
+    pub(crate) fn strides(&self) -> [usize; 6] {
+        self.stride
+    }
+
     /// How far one HP point of each Pokémon moves the 9-entry block index.
     pub(crate) fn block_strides(&self) -> [usize; 6] {
         self.stride.map(|s| s / 9)
@@ -339,9 +318,10 @@ mod tests {
     fn the_fast_matrix_equals_the_general_one() {
         let rules = Rules::new(crate::rules::preset_parties("thesis").unwrap(), false, 6).unwrap();
         let table = Table::solve(Engine::new(rules), 2);
-        let mut checked = 0;
-        for t in 1..5u8 {
-            let next = &table.layers[t as usize];
+        let (mut checked, judged) = (0, table.judged());
+        // Turn 5 is the last: its matrices read the judge's values.
+        for t in 1..6u8 {
+            let next = table.layers.get(t as usize).unwrap_or(&judged);
             for idx in (0..table.layer_len).step_by(7) {
                 let s = table.decode(idx, t);
                 if table.engine.status(&s) == Status::Play {
@@ -354,13 +334,41 @@ mod tests {
         assert!(checked > 100_000);
     }
 
+    #[test]
+    fn entries_that_are_not_decision_states_hold_what_the_engine_folds_to() {
+        let mut rng = yomi_plugin::rng::seeded(5);
+        let custom = crate::first_move::random_parties(&mut rng, false);
+        for parties in [crate::rules::preset_parties("thesis").unwrap(), custom] {
+            let table = Table::solve(Engine::new(Rules::new(parties, false, 5).unwrap()), 2);
+            let mut folded = 0;
+            for (t, layer) in table.layers.iter().enumerate() {
+                for (idx, &x) in layer.iter().enumerate() {
+                    let s = table.decode(idx, t as u8 + 1);
+                    match table.engine.status(&s) {
+                        Status::Play => continue,
+                        _ if s.active_hp(0) == 0
+                            && s.active_hp(1) == 0
+                            && s.alive(0) > 0
+                            && s.alive(1) > 0 =>
+                        {
+                            assert!(x.is_nan(), "{s:?}: {x}")
+                        }
+                        _ => assert_eq!(x, table.value(&s) as f32, "{s:?}"),
+                    }
+                    folded += 1;
+                }
+            }
+            assert!(folded > 10_000);
+        }
+    }
+
     /// Every layer solved whole, every block of it from the next layer (the plain backward
     /// induction the incremental solve must equal).
     fn whole(engine: Engine) -> Table {
         let mut table = Table::layout(engine);
         let all: Vec<u32> = (0..(table.layer_len / 9) as u32).collect();
         for t in (1..=table.layers.len()).rev() {
-            let next = table.layers.get(t).cloned().unwrap_or_default();
+            let next = table.layers.get(t).cloned().unwrap_or_else(|| table.judged());
             let mut out = vec![f32::NAN; table.layer_len];
             table.solved += table.solve_blocks(t as u8, &all, &next, &mut out, 2);
             table.layers[t - 1] = out;
