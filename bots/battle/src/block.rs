@@ -16,10 +16,10 @@ const NO_MOVE: usize = 3;
 pub struct Outcomes {
     /// The HP vector's state with actives (0, 0) and its turn.
     state: State,
-    w: [[[[f64; 4]; 4]; 3]; 3],
-    /// The least and greatest outcome: when they are equal (a side has surely won, or every
-    /// line draws), every position of the block has that value without an LP.
-    range: (f64, f64),
+    w: [[[[f32; 4]; 4]; 3]; 3],
+    /// Every outcome is the same (a side has surely won, or every line draws): every position
+    /// of the block has that value without an LP.
+    uniform: bool,
 }
 
 impl Outcomes {
@@ -33,8 +33,8 @@ impl Outcomes {
         state.active = [0, 0];
         let base = table.index(&state);
         let stride = table.strides();
-        let mut w = [[[[f64::NAN; 4]; 4]; 3]; 3];
-        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        let mut w = [[[[f32::NAN; 4]; 4]; 3]; 3];
+        let (mut some, mut uniform) = (f32::NAN, true);
         for slot0 in (0..3u8).filter(|&k| state.hp_of(0, k as usize) > 0) {
             for slot1 in (0..3u8).filter(|&k| state.hp_of(1, k as usize) > 0) {
                 let s = State { active: [slot0, slot1], ..state };
@@ -65,15 +65,16 @@ impl Outcomes {
                         };
                         let lost =
                             (start0 - hp0) as usize * step0 + (start1 - hp1) as usize * step1;
-                        let value = next[at - lost] as f64;
+                        let value = next[at - lost];
                         *entry = value;
-                        lo = lo.min(value);
-                        hi = hi.max(value);
+                        // Outcomes are never NaN: the first compare sets `some`.
+                        uniform &= value == some || some.is_nan();
+                        some = value;
                     }
                 }
             }
         }
-        Outcomes { state, w, range: (lo, hi) }
+        Outcomes { state, w, uniform }
     }
 
     /// Where each legal action of `side` (in [`crate::engine::Engine::legal`]'s order: the three
@@ -100,7 +101,7 @@ impl Outcomes {
         let mut m = Matrix::new(r, c);
         for (i, &(slot0, m0)) in rows[..r].iter().enumerate() {
             for (j, &(slot1, m1)) in cols[..c].iter().enumerate() {
-                m.w[i][j] = self.w[slot0][slot1][m0][m1];
+                m.w[i][j] = self.w[slot0][slot1][m0][m1] as f64;
             }
         }
         m
@@ -111,11 +112,13 @@ impl Outcomes {
     /// decision states.
     pub fn solve_into(&self, out: &mut [f32]) -> u64 {
         let mut solved = 0;
-        let (lo, hi) = self.range;
         for a0 in (0..3u8).filter(|&k| self.state.hp_of(0, k as usize) > 0) {
             for a1 in (0..3u8).filter(|&k| self.state.hp_of(1, k as usize) > 0) {
-                out[a0 as usize * 3 + a1 as usize] =
-                    if lo == hi { lo as f32 } else { lp::value(&self.matrix([a0, a1])) as f32 };
+                out[a0 as usize * 3 + a1 as usize] = if self.uniform {
+                    self.w[a0 as usize][a1 as usize][0][0]
+                } else {
+                    lp::value(&self.matrix([a0, a1])) as f32
+                };
                 solved += 1;
             }
         }
