@@ -7,21 +7,19 @@
 
 use crate::solver::Table;
 
-/// The HP vectors (indices of 9-entry blocks, ascending) of a layer whose next layer is `next`
-/// and whose layer after that is `after`: every predecessor of an HP vector whose values differ
-/// between the two. A predecessor has, on each side, the same HPs or one Pokémon with more HP by
+/// The HP vectors (indices of 9-entry blocks, ascending) of a layer whose next layer differs
+/// from the one after that in the blocks `changed` (ascending): every predecessor of a changed
+/// HP vector. A predecessor has, on each side, the same HPs or one Pokémon with more HP by
 /// a hit it can take ([`Losses`]); a faint replacement only changes actives, which the 9-entry
 /// block covers. The two sides' hits are independent offsets, so the predecessors are found one
 /// side at a time (a dilation by party 2's hits, then by party 1's) rather than by every pair.
-pub fn dirty_blocks(table: &Table, next: &[f32], after: &[f32]) -> Vec<u32> {
+pub fn dirty_blocks(table: &Table, changed: &[u32]) -> Vec<u32> {
     let losses = Losses::new(table);
-    let blocks = next.len() / 9;
-    let changed: Vec<bool> =
-        next.chunks_exact(9).zip(after.chunks_exact(9)).map(|(x, y)| !same_bits(x, y)).collect();
-    let hit_two = losses.dilate(table, 1, &changed);
+    let mut marked = vec![false; table.blocks()];
+    changed.iter().for_each(|&b| marked[b as usize] = true);
+    let hit_two = losses.dilate(table, 1, &marked);
     let dirty = losses.dilate(table, 0, &hit_two);
-    debug_assert_eq!(dirty.len(), blocks);
-    (0..blocks as u32).filter(|&b| dirty[b as usize]).collect()
+    (0..dirty.len() as u32).filter(|&b| dirty[b as usize]).collect()
 }
 
 /// The HP each Pokémon can lose in one turn: one of the damages the other party's moves deal
@@ -76,7 +74,8 @@ impl Losses {
     }
 }
 
-fn same_bits(x: &[f32], y: &[f32]) -> bool {
+/// Whether two runs of values are equal bit for bit.
+pub(crate) fn same_bits(x: &[f32], y: &[f32]) -> bool {
     x.iter().zip(y).all(|(a, b)| a.to_bits() == b.to_bits())
 }
 
@@ -100,9 +99,9 @@ mod tests {
                 let (next, after) = (&layers[t], &layers[t + 1]);
                 let changed = |b: usize| !same_bits(&next[b * 9..b * 9 + 9], &after[b * 9..][..9]);
                 let mut dirty = vec![false; next.len() / 9];
-                dirty_blocks(&table, next, after)
-                    .into_iter()
-                    .for_each(|b| dirty[b as usize] = true);
+                let differ: Vec<u32> =
+                    (0..dirty.len() as u32).filter(|&b| changed(b as usize)).collect();
+                dirty_blocks(&table, &differ).into_iter().for_each(|b| dirty[b as usize] = true);
                 let mut checked = 0;
                 for idx in 0..next.len() {
                     let s: State = table.decode(idx, t as u8);

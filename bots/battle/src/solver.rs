@@ -70,78 +70,105 @@ impl Table {
 
     /// Solves every position with `threads` worker threads per layer. The last two layers are
     /// solved whole; every earlier one starts as a copy of the next and solves again only the
-    /// HP vectors [`changes::dirty_blocks`] names (bit for bit what a whole solve gives).
+    /// HP vectors [`changes::dirty_blocks`] names (bit for bit what a whole solve gives), from
+    /// the blocks the layer after it changed.
     pub fn solve(engine: Engine, threads: usize) -> Table {
         let start = Instant::now();
         let mut table = Table::layout(engine);
         let (count, layer_len) = (table.layers.len(), table.layer_len);
+        let judged = table.judged();
+        // Blocks of the layer solved last that differ from the one after it (none yet).
+        let mut changed: Option<Vec<u32>> = None;
         for t in (1..=count).rev() {
-            let judged;
-            let next = match table.layers.get(t) {
-                Some(next) => next.as_slice(),
-                None => {
-                    judged = table.judged();
-                    &judged
-                }
+            let next = table.layers.get(t).map_or(judged.as_slice(), Vec::as_slice);
+            let (todo, copy): (Vec<u32>, _) = match changed.take().filter(|_| t + 1 < count) {
+                Some(changed) => (changes::dirty_blocks(&table, &changed), true),
+                None => ((0..(layer_len / 9) as u32).collect(), false),
             };
-            let (mut out, todo) = match table.layers.get(t + 1) {
-                Some(after) => (next.to_vec(), changes::dirty_blocks(&table, next, after)),
-                None => (vec![f32::NAN; layer_len], (0..(layer_len / 9) as u32).collect()),
-            };
-            let solved = table.solve_blocks(t as u8, &todo, next, &mut out, threads);
+            // Zeroed pages are mapped as the workers first write them, so the copy of the
+            // next layer and the page faults are shared between the cores.
+            let mut out = vec![0.0; layer_len];
+            let (solved, differ) =
+                table.solve_blocks(t as u8, &todo, next, copy, &mut out, threads);
             table.solved += solved;
             table.layers[t - 1] = out;
+            changed = Some(differ);
         }
         table.seconds = start.elapsed().as_secs_f64();
         table
     }
 
     /// Solves the HP vectors `todo` (ascending block indices) of turn `t` into `out` on
-    /// `threads` workers. Blocks differ in cost (one with fainted Pokémon has fewer positions and
-    /// those sit at low indices), so the work is cut into [`CHUNKS_PER_THREAD`] runs per worker
-    /// handed out in turn, rather than one even share each.
+    /// `threads` workers, and returns the decision states solved and the blocks (ascending)
+    /// whose values now differ from `next`'s, bit for bit: the next layer down solves again
+    /// only their predecessors. Every entry of a block in `todo` is written; with `copy` the
+    /// rest of `out` takes `next`'s values, each worker copying the runs it takes. Blocks differ
+    /// in cost (one with fainted Pokémon has fewer positions and those sit at low indices), so
+    /// the work is cut into [`CHUNKS_PER_THREAD`] runs per worker handed out in turn, rather
+    /// than one even share each.
     fn solve_blocks(
         &self,
         t: u8,
         todo: &[u32],
         next: &[f32],
+        copy: bool,
         out: &mut [f32],
         threads: usize,
-    ) -> u64 {
+    ) -> (u64, Vec<u32>) {
         let threads = threads.max(1);
         let per = todo.len().div_ceil(threads * CHUNKS_PER_THREAD).max(1);
         let parts: Vec<&[u32]> = todo.chunks(per).collect();
+        if parts.is_empty() && copy {
+            out.copy_from_slice(next);
+        }
         let mut jobs = Vec::with_capacity(parts.len());
         let (mut rest, mut offset) = (out, 0);
         for (p, part) in parts.iter().enumerate() {
             let end = parts.get(p + 1).map_or(self.layer_len, |n| n[0] as usize * 9);
             let (mine, tail) = std::mem::take(&mut rest).split_at_mut(end - offset);
-            jobs.push((*part, offset, mine));
+            jobs.push((p, *part, offset, mine));
             (rest, offset) = (tail, end);
         }
         let queue = std::sync::Mutex::new(jobs.into_iter());
-        std::thread::scope(|scope| {
+        let (solved, mut done) = std::thread::scope(|scope| {
             let workers: Vec<_> = (0..threads.min(parts.len()))
                 .map(|_| {
                     scope.spawn(|| {
-                        let mut solved = 0;
+                        let (mut solved, mut done) = (0, Vec::new());
                         loop {
                             // Taken in its own statement: the lock is released before the work.
                             let job = queue.lock().expect("queue").next();
-                            let Some((part, start, mine)) = job else { break };
+                            let Some((p, part, start, mine)) = job else { break };
+                            if copy {
+                                mine.copy_from_slice(&next[start..start + mine.len()]);
+                            }
+                            let mut differ = Vec::new();
                             for &b in part {
                                 let at = b as usize * 9;
                                 let h = self.decode(at, t);
                                 let block = &mut mine[at - start..at - start + 9];
                                 solved += Outcomes::new(self, &h, next).solve_into(block);
+                                if !changes::same_bits(block, &next[at..at + 9]) {
+                                    differ.push(b);
+                                }
                             }
+                            done.push((p, differ));
                         }
-                        solved
+                        (solved, done)
                     })
                 })
                 .collect();
-            workers.into_iter().map(|w| w.join().expect("solver worker")).sum()
-        })
+            workers.into_iter().map(|w| w.join().expect("solver worker")).fold(
+                (0, Vec::new()),
+                |(solved, mut done), (s, d)| {
+                    done.extend(d);
+                    (solved + s, done)
+                },
+            )
+        });
+        // Runs were taken in turn by whichever worker was free: back in block order.
+        done.sort_unstable_by_key(|d: &(usize, Vec<u32>)| d.0);
+        (solved, done.into_iter().flat_map(|d| d.1).collect())
     }
 
     /// Refuses (`limit_exceeded`) a table larger than checked rules can give (every HP at
@@ -276,6 +303,11 @@ impl Table {
         self.stride
     }
 
+    /// HP vectors (9-entry blocks) per layer.
+    pub(crate) fn blocks(&self) -> usize {
+        self.layer_len / 9
+    }
+
     /// How far one HP point of each Pokémon moves the 9-entry block index.
     pub(crate) fn block_strides(&self) -> [usize; 6] {
         self.stride.map(|s| s / 9)
@@ -369,8 +401,8 @@ mod tests {
         let all: Vec<u32> = (0..(table.layer_len / 9) as u32).collect();
         for t in (1..=table.layers.len()).rev() {
             let next = table.layers.get(t).cloned().unwrap_or_else(|| table.judged());
-            let mut out = vec![f32::NAN; table.layer_len];
-            table.solved += table.solve_blocks(t as u8, &all, &next, &mut out, 2);
+            let mut out = vec![0.0; table.layer_len];
+            table.solved += table.solve_blocks(t as u8, &all, &next, false, &mut out, 2).0;
             table.layers[t - 1] = out;
         }
         table
@@ -422,6 +454,36 @@ mod tests {
                 let (a, b) = (fast.value(&s), memo.value(&s));
                 proptest::prop_assert!((a - b).abs() < 1e-5, "{s:?}: table {a}, recursion {b}");
             }
+        }
+    }
+
+    #[test]
+    fn a_layer_with_nothing_to_solve_again_is_the_next_one() {
+        let rules = Rules::new(crate::rules::preset_parties("thesis").unwrap(), false, 5).unwrap();
+        let table = Table::solve(Engine::new(rules), 2);
+        let next = &table.layers[1];
+        let mut out = vec![0.0; table.layer_len];
+        let (solved, differ) = table.solve_blocks(1, &[], next, true, &mut out, 2);
+        assert_eq!((solved, differ.len()), (0, 0));
+        assert!(out.iter().zip(next).all(|(a, b)| a.to_bits() == b.to_bits()));
+    }
+
+    #[test]
+    fn the_changed_blocks_a_layer_reports_are_those_that_differ_from_the_next() {
+        let rules = Rules::new(crate::rules::preset_parties("thesis").unwrap(), false, 8).unwrap();
+        let table = Table::solve(Engine::new(rules), 2);
+        let all: Vec<u32> = (0..table.blocks() as u32).collect();
+        for t in 1..table.layers.len() {
+            let next = &table.layers[t];
+            let mut out = vec![0.0; table.layer_len];
+            let (_, differ) = table.solve_blocks(t as u8, &all, next, false, &mut out, 2);
+            let expected: Vec<u32> = (0..table.blocks() as u32)
+                .filter(|&b| {
+                    !changes::same_bits(&out[b as usize * 9..][..9], &next[b as usize * 9..][..9])
+                })
+                .collect();
+            assert_eq!(differ, expected, "turn {t}");
+            assert!(!differ.is_empty() && differ.len() < all.len(), "turn {t}: {}", differ.len());
         }
     }
 
