@@ -5,6 +5,7 @@
 //! differs from turn 2 in about 3,000 of 291,600 entries for the seed's parties), so most of
 //! each layer is a copy of the next one.
 
+use crate::rules::MAX_HP;
 use crate::solver::Table;
 
 /// The HP vectors (indices of 9-entry blocks, ascending) of a layer whose next layer differs
@@ -56,18 +57,41 @@ impl Losses {
         }
     }
 
-    /// `marked` and every block one hit on `side` before a marked one (block indices).
+    /// `marked` and every block one hit on `side` before a marked one (block indices). The HP
+    /// vector of each block is kept by counting up alongside the index, and each Pokémon's
+    /// possible losses by its HP are a bit mask made once: decoding every marked block (six
+    /// divisions) and testing each loss cost more than the marking, on one thread per layer.
     fn dilate(&self, table: &Table, side: usize, marked: &[bool]) -> Vec<bool> {
         let stride = table.block_strides();
         let radix = table.radix();
-        let mut out = marked.to_vec();
-        for b in (0..marked.len()).filter(|&b| marked[b]) {
-            let hp = table.decode(b * 9, 1).hp;
-            for k in side * 3..side * 3 + 3 {
-                let room = radix[k] - 1 - hp[k] as usize;
-                for loss in (1..=room).filter(|&l| self.possible(k, hp[k], l)) {
-                    out[b + loss * stride[k]] = true;
+        // losses[k][hp]: bit l set when Pokémon k, now at `hp`, can have lost l HP this turn.
+        let mut losses = [[0u64; MAX_HP as usize + 1]; 6];
+        for k in side * 3..side * 3 + 3 {
+            for (hp, bits) in losses[k].iter_mut().enumerate().take(radix[k]) {
+                for loss in (1..radix[k] - hp).filter(|&l| self.possible(k, hp as u8, l)) {
+                    *bits |= 1 << loss;
                 }
+            }
+        }
+        let mut out = marked.to_vec();
+        let mut hp = [0usize; 6];
+        for (b, &m) in marked.iter().enumerate() {
+            if m {
+                for k in side * 3..side * 3 + 3 {
+                    let mut bits = losses[k][hp[k]];
+                    while bits != 0 {
+                        out[b + bits.trailing_zeros() as usize * stride[k]] = true;
+                        bits &= bits - 1;
+                    }
+                }
+            }
+            // The next block's HPs: the last Pokémon is the lowest digit.
+            for k in (0..6).rev() {
+                hp[k] += 1;
+                if hp[k] < radix[k] {
+                    break;
+                }
+                hp[k] = 0;
             }
         }
         out
