@@ -25,7 +25,7 @@ pub struct Outcomes {
 impl Outcomes {
     /// The outcomes of `h`'s HP vector (its actives are ignored), looking values up in `next`:
     /// turn `h.turn + 1`'s layer, or the judge's values when that turn is the limit
-    /// ([`Table::judged`]). Every entry of `next` is already folded (a pending replacement holds
+    /// (`Table::judged`). Every entry of `next` is already folded (a pending replacement holds
     /// the replacing side's best candidate, see [`fold_into`]), so each outcome is one look-up
     /// at an index offset by the HP the two actives lost.
     pub fn new(table: &Table, h: &State, next: &[f32]) -> Outcomes {
