@@ -366,31 +366,49 @@ mod tests {
         assert!(checked > 100_000);
     }
 
+    /// Every entry of `table` that is not a decision state holds what the engine's own fold
+    /// gives ([`Table::value`]), or NaN for both actives fainted; returns how many were checked.
+    fn check_folded(table: &Table) -> usize {
+        let mut folded = 0;
+        for (t, layer) in table.layers.iter().enumerate() {
+            for (idx, &x) in layer.iter().enumerate() {
+                let s = table.decode(idx, t as u8 + 1);
+                match table.engine.status(&s) {
+                    Status::Play => continue,
+                    _ if s.active_hp(0) == 0
+                        && s.active_hp(1) == 0
+                        && s.alive(0) > 0
+                        && s.alive(1) > 0 =>
+                    {
+                        assert!(x.is_nan(), "{s:?}: {x}")
+                    }
+                    _ => assert_eq!(x, table.value(&s) as f32, "{s:?}"),
+                }
+                folded += 1;
+            }
+        }
+        folded
+    }
+
     #[test]
     fn entries_that_are_not_decision_states_hold_what_the_engine_folds_to() {
-        let mut rng = yomi_plugin::rng::seeded(5);
-        let custom = crate::first_move::random_parties(&mut rng, false);
-        for parties in [crate::rules::preset_parties("thesis").unwrap(), custom] {
-            let table = Table::solve(Engine::new(Rules::new(parties, false, 5).unwrap()), 2);
-            let mut folded = 0;
-            for (t, layer) in table.layers.iter().enumerate() {
-                for (idx, &x) in layer.iter().enumerate() {
-                    let s = table.decode(idx, t as u8 + 1);
-                    match table.engine.status(&s) {
-                        Status::Play => continue,
-                        _ if s.active_hp(0) == 0
-                            && s.active_hp(1) == 0
-                            && s.alive(0) > 0
-                            && s.alive(1) > 0 =>
-                        {
-                            assert!(x.is_nan(), "{s:?}: {x}")
-                        }
-                        _ => assert_eq!(x, table.value(&s) as f32, "{s:?}"),
-                    }
-                    folded += 1;
-                }
-            }
-            assert!(folded > 10_000);
+        let parties = crate::rules::preset_parties("thesis").unwrap();
+        let table = Table::solve(Engine::new(Rules::new(parties, false, 5).unwrap()), 2);
+        assert!(check_folded(&table) > 10_000);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(8))]
+        /// The same for random custom parties, HPs drawn or all 5, either damage rule.
+        #[test]
+        fn folded_entries_of_random_parties_are_the_engines(
+            seed in 0u64..1_000_000, limit in 2u8..5, max_hp in proptest::bool::ANY,
+        ) {
+            use rand::Rng;
+            let mut rng = yomi_plugin::rng::seeded(seed);
+            let parties = crate::first_move::random_parties(&mut rng, max_hp);
+            let rules = Rules::new(parties, rng.gen(), limit).unwrap();
+            proptest::prop_assert!(check_folded(&Table::solve(Engine::new(rules), 2)) > 0);
         }
     }
 
