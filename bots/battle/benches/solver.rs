@@ -1,6 +1,6 @@
 //! Criterion benches of the solver: one 5×5 matrix game, and the full backward induction on all
 //! cores against single-threaded baselines (the same table on one thread, and the plain memoised
-//! recursion of `reference`) in the same run.
+//! recursion of `reference`) in the same run; the largest default-limit table (every HP 5) too.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use rand::Rng;
@@ -60,5 +60,16 @@ fn full_solve(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, lp_bench, full_solve);
+/// The largest table at the default turn limit (every HP 5: the delta-experiment parties), the
+/// one a first decision after new all-HP-5 parties waits for (BENCHMARKS.md, issue 30).
+fn every_hp_five(c: &mut Criterion) {
+    let engine = Engine::new(Rules::preset("delta-experiment").unwrap());
+    let mut g = c.benchmark_group("full solve (every HP 5)");
+    g.sample_size(10);
+    g.bench_function("table, 2 threads", |b| b.iter(|| Table::solve(engine.clone(), 2)));
+    g.bench_function("table, 1 thread", |b| b.iter(|| Table::solve(engine.clone(), 1)));
+    g.finish();
+}
+
+criterion_group!(benches, lp_bench, full_solve, every_hp_five);
 criterion_main!(benches);

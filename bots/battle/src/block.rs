@@ -5,14 +5,10 @@
 
 use crate::engine::State;
 use crate::lp::{self, Matrix};
-use crate::rules::MAX_HP;
 use crate::solver::Table;
 
 /// `NO_MOVE` in a side's move slot: that side switched (or was already in) and does not attack.
 const NO_MOVE: usize = 3;
-
-/// HP values an active can have (0 to [`MAX_HP`]).
-const SIDE: usize = MAX_HP as usize + 1;
 
 /// The outcomes of one HP vector: `w[slot0][slot1][m0][m1]` is the folded value after the turn in
 /// which party 1's `slot0` and party 2's `slot1` are active after the switches and side k used
@@ -20,30 +16,31 @@ const SIDE: usize = MAX_HP as usize + 1;
 pub struct Outcomes {
     /// The HP vector's state with actives (0, 0) and its turn.
     state: State,
-    w: [[[[f64; 4]; 4]; 3]; 3],
-    /// The least and greatest outcome: when they are equal (a side has surely won, or every
-    /// line draws), every position of the block has that value without an LP.
-    range: (f64, f64),
+    w: [[[[f32; 4]; 4]; 3]; 3],
+    /// Every outcome is the same (a side has surely won, or every line draws): every position
+    /// of the block has that value without an LP.
+    uniform: bool,
 }
 
 impl Outcomes {
-    /// The outcomes of `h`'s HP vector (its actives are ignored), looking values up in `next`
-    /// (turn `h.turn + 1`'s layer; unused when that turn is the judge's).
+    /// The outcomes of `h`'s HP vector (its actives are ignored), looking values up in `next`:
+    /// turn `h.turn + 1`'s layer, or the judge's values when that turn is the limit
+    /// (`Table::judged`). Every entry of `next` is already folded (a pending replacement holds
+    /// the replacing side's best candidate, see [`fold_into`]), so each outcome is one look-up
+    /// at an index offset by the HP the two actives lost.
     pub fn new(table: &Table, h: &State, next: &[f32]) -> Outcomes {
         let mut state = *h;
         state.active = [0, 0];
         let base = table.index(&state);
-        let alive = [state.alive(0) as u8, state.alive(1) as u8];
-        let total = [state.total_hp(0), state.total_hp(1)];
-        let mut w = [[[[f64::NAN; 4]; 4]; 3]; 3];
-        let mut range = (f64::INFINITY, f64::NEG_INFINITY);
-        // Settled values by the actives' HP after the turn, reused for every pair of actives
-        // (validity is tracked per pair; the buffer is filled only where used).
-        let mut settled = [0.0f64; SIDE * SIDE];
+        let stride = table.strides();
+        let mut w = [[[[f32::NAN; 4]; 4]; 3]; 3];
+        let (mut some, mut uniform) = (f32::NAN, true);
         for slot0 in (0..3u8).filter(|&k| state.hp_of(0, k as usize) > 0) {
             for slot1 in (0..3u8).filter(|&k| state.hp_of(1, k as usize) > 0) {
                 let s = State { active: [slot0, slot1], ..state };
                 let (start0, start1) = (s.active_hp(0), s.active_hp(1));
+                let at = base + slot0 as usize * 3 + slot1 as usize;
+                let (step0, step1) = (stride[slot0 as usize], stride[3 + slot1 as usize]);
                 let first = table.engine.first_mover(slot0, slot1);
                 // Damage each side's move deals (none without a move).
                 let dealt = |side: usize, mine: u8, theirs: u8| {
@@ -54,9 +51,6 @@ impl Outcomes {
                     d
                 };
                 let (dealt0, dealt1) = (dealt(0, slot0, slot1), dealt(1, slot1, slot0));
-                // Different move pairs often leave the same HPs: settle each result once (bit
-                // hp0 * SIDE + hp1 of `known` set: already in `settled`).
-                let mut known = 0u64;
                 for (m0, row) in w[slot0 as usize][slot1 as usize].iter_mut().enumerate() {
                     let d0 = dealt0[m0];
                     for (m1, entry) in row.iter_mut().enumerate() {
@@ -69,19 +63,18 @@ impl Outcomes {
                             let hp0 = start0.saturating_sub(d1);
                             (hp0, if hp0 > 0 { start1.saturating_sub(d0) } else { start1 })
                         };
-                        let key = hp0 as usize * SIDE + hp1 as usize;
-                        if known >> key & 1 == 0 {
-                            known |= 1 << key;
-                            settled[key] = table.settle(&s, base, alive, total, [hp0, hp1], next);
-                        }
-                        let value = settled[key];
+                        let lost =
+                            (start0 - hp0) as usize * step0 + (start1 - hp1) as usize * step1;
+                        let value = next[at - lost];
                         *entry = value;
-                        range = (range.0.min(value), range.1.max(value));
+                        // Outcomes are never NaN: the first compare sets `some`.
+                        uniform &= value == some || some.is_nan();
+                        some = value;
                     }
                 }
             }
         }
-        Outcomes { state, w, range }
+        Outcomes { state, w, uniform }
     }
 
     /// Where each legal action of `side` (in [`crate::engine::Engine::legal`]'s order: the three
@@ -108,25 +101,63 @@ impl Outcomes {
         let mut m = Matrix::new(r, c);
         for (i, &(slot0, m0)) in rows[..r].iter().enumerate() {
             for (j, &(slot1, m1)) in cols[..c].iter().enumerate() {
-                m.w[i][j] = self.w[slot0][slot1][m0][m1];
+                m.w[i][j] = self.w[slot0][slot1][m0][m1] as f64;
             }
         }
         m
     }
 
     /// Solves every decision state of the HP vector into `out` (its nine entries, actives in
-    /// index order); entries of positions with a fainted active are left as they are. Returns
-    /// the number of decision states.
+    /// index order), then folds the other entries ([`fold_into`]). Returns the number of
+    /// decision states.
     pub fn solve_into(&self, out: &mut [f32]) -> u64 {
         let mut solved = 0;
-        let (lo, hi) = self.range;
         for a0 in (0..3u8).filter(|&k| self.state.hp_of(0, k as usize) > 0) {
             for a1 in (0..3u8).filter(|&k| self.state.hp_of(1, k as usize) > 0) {
-                out[a0 as usize * 3 + a1 as usize] =
-                    if lo == hi { lo as f32 } else { lp::value(&self.matrix([a0, a1])) as f32 };
+                out[a0 as usize * 3 + a1 as usize] = if self.uniform {
+                    self.w[a0 as usize][a1 as usize][0][0]
+                } else {
+                    lp::value(&self.matrix([a0, a1])) as f32
+                };
                 solved += 1;
             }
         }
+        fold_into(&self.state, out);
         solved
+    }
+}
+
+/// Fills the entries of `h`'s HP vector (its nine entries in `out`) that are not decision
+/// states with the value a turn ending there leads to, so the previous turn reads every outcome
+/// with one look-up: a wiped-out side's loss (1 or 0), and for a fainted active the replacing
+/// side's best candidate (spec R1: party 1 takes the largest decision value of the block, party
+/// 2 the smallest). Both actives fainted cannot follow a turn (the slower one cannot hit back)
+/// and stays NaN. Decision entries are read, never written.
+pub fn fold_into(h: &State, out: &mut [f32]) {
+    let alive = |side: usize, k: usize| h.hp_of(side, k) > 0;
+    let over = if h.alive(1) == 0 {
+        Some(1.0)
+    } else if h.alive(0) == 0 {
+        Some(0.0)
+    } else {
+        None
+    };
+    for a0 in 0..3 {
+        for a1 in 0..3 {
+            let value = match (over, alive(0, a0), alive(1, a1)) {
+                (Some(v), ..) => v,
+                (None, true, true) => continue,
+                (None, false, true) => (0..3)
+                    .filter(|&k| k != a0 && alive(0, k))
+                    .map(|k| out[k * 3 + a1])
+                    .fold(f32::NEG_INFINITY, f32::max),
+                (None, true, false) => (0..3)
+                    .filter(|&k| k != a1 && alive(1, k))
+                    .map(|k| out[a0 * 3 + k])
+                    .fold(f32::INFINITY, f32::min),
+                (None, false, false) => f32::NAN,
+            };
+            out[a0 * 3 + a1] = value;
+        }
     }
 }

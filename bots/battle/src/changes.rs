@@ -5,23 +5,22 @@
 //! differs from turn 2 in about 3,000 of 291,600 entries for the seed's parties), so most of
 //! each layer is a copy of the next one.
 
+use crate::rules::MAX_HP;
 use crate::solver::Table;
 
-/// The HP vectors (indices of 9-entry blocks, ascending) of a layer whose next layer is `next`
-/// and whose layer after that is `after`: every predecessor of an HP vector whose values differ
-/// between the two. A predecessor has, on each side, the same HPs or one Pokémon with more HP by
+/// The HP vectors (indices of 9-entry blocks, ascending) of a layer whose next layer differs
+/// from the one after that in the blocks `changed` (ascending): every predecessor of a changed
+/// HP vector. A predecessor has, on each side, the same HPs or one Pokémon with more HP by
 /// a hit it can take ([`Losses`]); a faint replacement only changes actives, which the 9-entry
 /// block covers. The two sides' hits are independent offsets, so the predecessors are found one
 /// side at a time (a dilation by party 2's hits, then by party 1's) rather than by every pair.
-pub fn dirty_blocks(table: &Table, next: &[f32], after: &[f32]) -> Vec<u32> {
+pub fn dirty_blocks(table: &Table, changed: &[u32]) -> Vec<u32> {
     let losses = Losses::new(table);
-    let blocks = next.len() / 9;
-    let changed: Vec<bool> =
-        next.chunks_exact(9).zip(after.chunks_exact(9)).map(|(x, y)| !same_bits(x, y)).collect();
-    let hit_two = losses.dilate(table, 1, &changed);
+    let mut marked = vec![false; table.blocks()];
+    changed.iter().for_each(|&b| marked[b as usize] = true);
+    let hit_two = losses.dilate(table, 1, &marked);
     let dirty = losses.dilate(table, 0, &hit_two);
-    debug_assert_eq!(dirty.len(), blocks);
-    (0..blocks as u32).filter(|&b| dirty[b as usize]).collect()
+    (0..dirty.len() as u32).filter(|&b| dirty[b as usize]).collect()
 }
 
 /// The HP each Pokémon can lose in one turn: one of the damages the other party's moves deal
@@ -58,25 +57,49 @@ impl Losses {
         }
     }
 
-    /// `marked` and every block one hit on `side` before a marked one (block indices).
+    /// `marked` and every block one hit on `side` before a marked one (block indices). The HP
+    /// vector of each block is kept by counting up alongside the index, and each Pokémon's
+    /// possible losses by its HP are a bit mask made once: decoding every marked block (six
+    /// divisions) and testing each loss cost more than the marking, on one thread per layer.
     fn dilate(&self, table: &Table, side: usize, marked: &[bool]) -> Vec<bool> {
         let stride = table.block_strides();
         let radix = table.radix();
-        let mut out = marked.to_vec();
-        for b in (0..marked.len()).filter(|&b| marked[b]) {
-            let hp = table.decode(b * 9, 1).hp;
-            for k in side * 3..side * 3 + 3 {
-                let room = radix[k] - 1 - hp[k] as usize;
-                for loss in (1..=room).filter(|&l| self.possible(k, hp[k], l)) {
-                    out[b + loss * stride[k]] = true;
+        // losses[k][hp]: bit l set when Pokémon k, now at `hp`, can have lost l HP this turn.
+        let mut losses = [[0u64; MAX_HP as usize + 1]; 6];
+        for k in side * 3..side * 3 + 3 {
+            for (hp, bits) in losses[k].iter_mut().enumerate().take(radix[k]) {
+                for loss in (1..radix[k] - hp).filter(|&l| self.possible(k, hp as u8, l)) {
+                    *bits |= 1 << loss;
                 }
+            }
+        }
+        let mut out = marked.to_vec();
+        let mut hp = [0usize; 6];
+        for (b, &m) in marked.iter().enumerate() {
+            if m {
+                for k in side * 3..side * 3 + 3 {
+                    let mut bits = losses[k][hp[k]];
+                    while bits != 0 {
+                        out[b + bits.trailing_zeros() as usize * stride[k]] = true;
+                        bits &= bits - 1;
+                    }
+                }
+            }
+            // The next block's HPs: the last Pokémon is the lowest digit.
+            for k in (0..6).rev() {
+                hp[k] += 1;
+                if hp[k] < radix[k] {
+                    break;
+                }
+                hp[k] = 0;
             }
         }
         out
     }
 }
 
-fn same_bits(x: &[f32], y: &[f32]) -> bool {
+/// Whether two runs of values are equal bit for bit.
+pub(crate) fn same_bits(x: &[f32], y: &[f32]) -> bool {
     x.iter().zip(y).all(|(a, b)| a.to_bits() == b.to_bits())
 }
 
@@ -100,9 +123,9 @@ mod tests {
                 let (next, after) = (&layers[t], &layers[t + 1]);
                 let changed = |b: usize| !same_bits(&next[b * 9..b * 9 + 9], &after[b * 9..][..9]);
                 let mut dirty = vec![false; next.len() / 9];
-                dirty_blocks(&table, next, after)
-                    .into_iter()
-                    .for_each(|b| dirty[b as usize] = true);
+                let differ: Vec<u32> =
+                    (0..dirty.len() as u32).filter(|&b| changed(b as usize)).collect();
+                dirty_blocks(&table, &differ).into_iter().for_each(|b| dirty[b as usize] = true);
                 let mut checked = 0;
                 for idx in 0..next.len() {
                     let s: State = table.decode(idx, t as u8);

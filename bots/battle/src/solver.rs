@@ -6,8 +6,9 @@
 //!
 //! The table is one `f32` per (HPs, actives) per turn layer, with a mixed radix of each Pokémon's
 //! own maximum HP + 1, so the seed's parties take 19 × 291,600 × 4 B ≈ 22 MB. A faint replacement
-//! is folded into the value look-up (spec R1): the replacing side takes the best candidate for
-//! itself, so positions with a fainted active are never decision states.
+//! is folded into the table (spec R1): the entry of a position with a fainted active holds the
+//! replacing side's best candidate, so it is never a decision state and the previous turn reads
+//! every outcome with one look-up.
 
 use std::time::Instant;
 
@@ -32,7 +33,9 @@ pub struct Table {
     /// `stride[k]`: how far one HP point of Pokémon k moves the index (actives are the last digits).
     stride: [usize; 6],
     layer_len: usize,
-    /// `layers[t - 1]` holds turn t's values, t in 1..turn_limit. Non-decision entries are NaN.
+    /// `layers[t - 1]` holds turn t's values, t in 1..turn_limit. An entry that is not a
+    /// decision state holds what a turn ending there leads to ([`crate::block::fold_into`]);
+    /// both actives fainted (never reached) is NaN.
     layers: Vec<Vec<f32>>,
     /// Decision states solved (an LP each, unless every entry of its block is equal); the
     /// rest were copied from the next turn.
@@ -67,71 +70,105 @@ impl Table {
 
     /// Solves every position with `threads` worker threads per layer. The last two layers are
     /// solved whole; every earlier one starts as a copy of the next and solves again only the
-    /// HP vectors [`changes::dirty_blocks`] names (bit for bit what a whole solve gives).
+    /// HP vectors [`changes::dirty_blocks`] names (bit for bit what a whole solve gives), from
+    /// the blocks the layer after it changed.
     pub fn solve(engine: Engine, threads: usize) -> Table {
         let start = Instant::now();
         let mut table = Table::layout(engine);
         let (count, layer_len) = (table.layers.len(), table.layer_len);
+        let judged = table.judged();
+        // Blocks of the layer solved last that differ from the one after it (none yet).
+        let mut changed: Option<Vec<u32>> = None;
         for t in (1..=count).rev() {
-            let next = table.layers.get(t).map(Vec::as_slice).unwrap_or(&[]);
-            let (mut out, todo) = match table.layers.get(t + 1) {
-                Some(after) => (next.to_vec(), changes::dirty_blocks(&table, next, after)),
-                None => (vec![f32::NAN; layer_len], (0..(layer_len / 9) as u32).collect()),
+            let next = table.layers.get(t).map_or(judged.as_slice(), Vec::as_slice);
+            let (todo, copy): (Vec<u32>, _) = match changed.take().filter(|_| t + 1 < count) {
+                Some(changed) => (changes::dirty_blocks(&table, &changed), true),
+                None => ((0..(layer_len / 9) as u32).collect(), false),
             };
-            let solved = table.solve_blocks(t as u8, &todo, next, &mut out, threads);
+            // Zeroed pages are mapped as the workers first write them, so the copy of the
+            // next layer and the page faults are shared between the cores.
+            let mut out = vec![0.0; layer_len];
+            let (solved, differ) =
+                table.solve_blocks(t as u8, &todo, next, copy, &mut out, threads);
             table.solved += solved;
             table.layers[t - 1] = out;
+            changed = Some(differ);
         }
         table.seconds = start.elapsed().as_secs_f64();
         table
     }
 
     /// Solves the HP vectors `todo` (ascending block indices) of turn `t` into `out` on
-    /// `threads` workers. Blocks differ in cost (one with fainted Pokémon has fewer positions and
-    /// those sit at low indices), so the work is cut into [`CHUNKS_PER_THREAD`] runs per worker
-    /// handed out in turn, rather than one even share each.
+    /// `threads` workers, and returns the decision states solved and the blocks (ascending)
+    /// whose values now differ from `next`'s, bit for bit: the next layer down solves again
+    /// only their predecessors. Every entry of a block in `todo` is written; with `copy` the
+    /// rest of `out` takes `next`'s values, each worker copying the runs it takes. Blocks differ
+    /// in cost (one with fainted Pokémon has fewer positions and those sit at low indices), so
+    /// the work is cut into [`CHUNKS_PER_THREAD`] runs per worker handed out in turn, rather
+    /// than one even share each.
     fn solve_blocks(
         &self,
         t: u8,
         todo: &[u32],
         next: &[f32],
+        copy: bool,
         out: &mut [f32],
         threads: usize,
-    ) -> u64 {
+    ) -> (u64, Vec<u32>) {
         let threads = threads.max(1);
         let per = todo.len().div_ceil(threads * CHUNKS_PER_THREAD).max(1);
         let parts: Vec<&[u32]> = todo.chunks(per).collect();
+        if parts.is_empty() && copy {
+            out.copy_from_slice(next);
+        }
         let mut jobs = Vec::with_capacity(parts.len());
         let (mut rest, mut offset) = (out, 0);
         for (p, part) in parts.iter().enumerate() {
             let end = parts.get(p + 1).map_or(self.layer_len, |n| n[0] as usize * 9);
             let (mine, tail) = std::mem::take(&mut rest).split_at_mut(end - offset);
-            jobs.push((*part, offset, mine));
+            jobs.push((p, *part, offset, mine));
             (rest, offset) = (tail, end);
         }
         let queue = std::sync::Mutex::new(jobs.into_iter());
-        std::thread::scope(|scope| {
+        let (solved, mut done) = std::thread::scope(|scope| {
             let workers: Vec<_> = (0..threads.min(parts.len()))
                 .map(|_| {
                     scope.spawn(|| {
-                        let mut solved = 0;
+                        let (mut solved, mut done) = (0, Vec::new());
                         loop {
                             // Taken in its own statement: the lock is released before the work.
                             let job = queue.lock().expect("queue").next();
-                            let Some((part, start, mine)) = job else { break };
+                            let Some((p, part, start, mine)) = job else { break };
+                            if copy {
+                                mine.copy_from_slice(&next[start..start + mine.len()]);
+                            }
+                            let mut differ = Vec::new();
                             for &b in part {
                                 let at = b as usize * 9;
                                 let h = self.decode(at, t);
                                 let block = &mut mine[at - start..at - start + 9];
                                 solved += Outcomes::new(self, &h, next).solve_into(block);
+                                if !changes::same_bits(block, &next[at..at + 9]) {
+                                    differ.push(b);
+                                }
                             }
+                            done.push((p, differ));
                         }
-                        solved
+                        (solved, done)
                     })
                 })
                 .collect();
-            workers.into_iter().map(|w| w.join().expect("solver worker")).sum()
-        })
+            workers.into_iter().map(|w| w.join().expect("solver worker")).fold(
+                (0, Vec::new()),
+                |(solved, mut done), (s, d)| {
+                    done.extend(d);
+                    (solved + s, done)
+                },
+            )
+        });
+        // Runs were taken in turn by whichever worker was free: back in block order.
+        done.sort_unstable_by_key(|d: &(usize, Vec<u32>)| d.0);
+        (solved, done.into_iter().flat_map(|d| d.1).collect())
     }
 
     /// Refuses (`limit_exceeded`) a table larger than checked rules can give (every HP at
@@ -175,56 +212,20 @@ impl Table {
         &self.layers
     }
 
-    /// The folded value after a turn in which `s`'s actives (those after any switch) went from
-    /// their HP in `s` to `hp`; `base` is `s`'s index with actives (0, 0), `alive` and `total`
-    /// its Pokémon standing and total HP per side. Only the two actives can lose HP, so the next
-    /// state is an index offset rather than a full resolve, status and re-index (tested against
-    /// [`Table::matrix`]).
-    #[inline]
-    pub(crate) fn settle(
-        &self,
-        s: &State,
-        base: usize,
-        alive: [u8; 2],
-        total: [u32; 2],
-        hp: [u8; 2],
-        next: &[f32],
-    ) -> f64 {
-        let slot = s.active;
-        let start = [s.active_hp(0), s.active_hp(1)];
-        let lost = [(start[0] - hp[0]) as usize, (start[1] - hp[1]) as usize];
-        let base = base
-            - lost[0] * self.stride[slot[0] as usize]
-            - lost[1] * self.stride[3 + slot[1] as usize];
-        let alive = [alive[0] - u8::from(hp[0] == 0), alive[1] - u8::from(hp[1] == 0)];
-        if alive[1] == 0 {
-            return 1.0;
-        }
-        if alive[0] == 0 {
-            return 0.0;
-        }
-        if s.turn + 1 >= self.engine.turn_limit() {
-            let key = |side: usize| (alive[side], total[side] - lost[side] as u32);
-            return match key(0).cmp(&key(1)) {
-                std::cmp::Ordering::Greater => 1.0,
-                std::cmp::Ordering::Less => 0.0,
-                std::cmp::Ordering::Equal => 0.5,
+    /// The values a turn ending at the limit leads to, laid out as a layer (one value per HP
+    /// vector, the same for its nine entries): a wipe-out first, then the judge (more Pokémon
+    /// standing, then more total HP, else a draw). The last turn's matrices read it as the
+    /// other turns read the next layer.
+    pub(crate) fn judged(&self) -> Vec<f32> {
+        let mut out = vec![0.0; self.layer_len];
+        for (b, block) in out.chunks_exact_mut(9).enumerate() {
+            let s = self.decode(b * 9, self.engine.turn_limit());
+            let Status::Over(v) = self.engine.status(&s) else {
+                unreachable!("every state at the turn limit is over")
             };
+            block.fill(v as f32);
         }
-        let at = |a: u8, b: u8| next[base + a as usize * 3 + b as usize] as f64;
-        if hp[0] == 0 {
-            (0..3u8)
-                .filter(|&k| k != slot[0] && s.hp_of(0, k as usize) > 0)
-                .map(|k| at(k, slot[1]))
-                .fold(f64::NEG_INFINITY, f64::max)
-        } else if hp[1] == 0 {
-            (0..3u8)
-                .filter(|&k| k != slot[1] && s.hp_of(1, k as usize) > 0)
-                .map(|k| at(slot[0], k))
-                .fold(f64::INFINITY, f64::min)
-        } else {
-            at(slot[0], slot[1])
-        }
+        out
     }
 
     /// Position of a state within its layer.
@@ -297,6 +298,16 @@ impl Table {
         self.radix
     }
 
+    /// How far one HP point of each Pokémon moves the index within a layer.
+    pub(crate) fn strides(&self) -> [usize; 6] {
+        self.stride
+    }
+
+    /// HP vectors (9-entry blocks) per layer.
+    pub(crate) fn blocks(&self) -> usize {
+        self.layer_len / 9
+    }
+
     /// How far one HP point of each Pokémon moves the 9-entry block index.
     pub(crate) fn block_strides(&self) -> [usize; 6] {
         self.stride.map(|s| s / 9)
@@ -339,9 +350,10 @@ mod tests {
     fn the_fast_matrix_equals_the_general_one() {
         let rules = Rules::new(crate::rules::preset_parties("thesis").unwrap(), false, 6).unwrap();
         let table = Table::solve(Engine::new(rules), 2);
-        let mut checked = 0;
-        for t in 1..5u8 {
-            let next = &table.layers[t as usize];
+        let (mut checked, judged) = (0, table.judged());
+        // Turn 5 is the last: its matrices read the judge's values.
+        for t in 1..6u8 {
+            let next = table.layers.get(t as usize).unwrap_or(&judged);
             for idx in (0..table.layer_len).step_by(7) {
                 let s = table.decode(idx, t);
                 if table.engine.status(&s) == Status::Play {
@@ -354,15 +366,46 @@ mod tests {
         assert!(checked > 100_000);
     }
 
+    /// Every entry of `table` that is not a decision state holds what the engine's own fold
+    /// gives ([`Table::value`]), or NaN for both actives fainted; returns how many were checked.
+    fn check_folded(table: &Table) -> usize {
+        let mut folded = 0;
+        for (t, layer) in table.layers.iter().enumerate() {
+            for (idx, &x) in layer.iter().enumerate() {
+                let s = table.decode(idx, t as u8 + 1);
+                match table.engine.status(&s) {
+                    Status::Play => continue,
+                    _ if s.active_hp(0) == 0
+                        && s.active_hp(1) == 0
+                        && s.alive(0) > 0
+                        && s.alive(1) > 0 =>
+                    {
+                        assert!(x.is_nan(), "{s:?}: {x}")
+                    }
+                    _ => assert_eq!(x, table.value(&s) as f32, "{s:?}"),
+                }
+                folded += 1;
+            }
+        }
+        folded
+    }
+
+    #[test]
+    fn entries_that_are_not_decision_states_hold_what_the_engine_folds_to() {
+        let parties = crate::rules::preset_parties("thesis").unwrap();
+        let table = Table::solve(Engine::new(Rules::new(parties, false, 5).unwrap()), 2);
+        assert!(check_folded(&table) > 10_000);
+    }
+
     /// Every layer solved whole, every block of it from the next layer (the plain backward
     /// induction the incremental solve must equal).
     fn whole(engine: Engine) -> Table {
         let mut table = Table::layout(engine);
         let all: Vec<u32> = (0..(table.layer_len / 9) as u32).collect();
         for t in (1..=table.layers.len()).rev() {
-            let next = table.layers.get(t).cloned().unwrap_or_default();
-            let mut out = vec![f32::NAN; table.layer_len];
-            table.solved += table.solve_blocks(t as u8, &all, &next, &mut out, 2);
+            let next = table.layers.get(t).cloned().unwrap_or_else(|| table.judged());
+            let mut out = vec![0.0; table.layer_len];
+            table.solved += table.solve_blocks(t as u8, &all, &next, false, &mut out, 2).0;
             table.layers[t - 1] = out;
         }
         table
@@ -389,7 +432,8 @@ mod tests {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
         /// Random custom parties (the way a game brings its own monsters): the layered,
         /// incremental table equals the whole solve bit for bit and the plain memoised recursion
-        /// (f64, so within f32 rounding) on random positions of every turn, replacements too.
+        /// (f64, so within f32 rounding) on random positions of every turn, replacements too;
+        /// its entries that are not decision states hold the engine's own fold.
         #[test]
         fn random_parties_agree_with_the_whole_solve_and_the_recursion(
             seed in 0u64..1_000_000, limit in 3u8..8, max_hp in proptest::bool::ANY,
@@ -400,6 +444,7 @@ mod tests {
             let engine = Engine::new(Rules::new(parties, rng.gen(), limit).unwrap());
             let fast = Table::solve(engine.clone(), 2);
             proptest::prop_assert!(bits(&fast) == bits(&whole(engine.clone())));
+            check_folded(&fast);
             let mut memo = crate::reference::Memo::new(&engine);
             for _ in 0..300 {
                 let mut hp = [0u8; 6];
@@ -414,6 +459,36 @@ mod tests {
                 let (a, b) = (fast.value(&s), memo.value(&s));
                 proptest::prop_assert!((a - b).abs() < 1e-5, "{s:?}: table {a}, recursion {b}");
             }
+        }
+    }
+
+    #[test]
+    fn a_layer_with_nothing_to_solve_again_is_the_next_one() {
+        let rules = Rules::new(crate::rules::preset_parties("thesis").unwrap(), false, 5).unwrap();
+        let table = Table::solve(Engine::new(rules), 2);
+        let next = &table.layers[1];
+        let mut out = vec![0.0; table.layer_len];
+        let (solved, differ) = table.solve_blocks(1, &[], next, true, &mut out, 2);
+        assert_eq!((solved, differ.len()), (0, 0));
+        assert!(out.iter().zip(next).all(|(a, b)| a.to_bits() == b.to_bits()));
+    }
+
+    #[test]
+    fn the_changed_blocks_a_layer_reports_are_those_that_differ_from_the_next() {
+        let rules = Rules::new(crate::rules::preset_parties("thesis").unwrap(), false, 8).unwrap();
+        let table = Table::solve(Engine::new(rules), 2);
+        let all: Vec<u32> = (0..table.blocks() as u32).collect();
+        for t in 1..table.layers.len() {
+            let next = &table.layers[t];
+            let mut out = vec![0.0; table.layer_len];
+            let (_, differ) = table.solve_blocks(t as u8, &all, next, false, &mut out, 2);
+            let expected: Vec<u32> = (0..table.blocks() as u32)
+                .filter(|&b| {
+                    !changes::same_bits(&out[b as usize * 9..][..9], &next[b as usize * 9..][..9])
+                })
+                .collect();
+            assert_eq!(differ, expected, "turn {t}");
+            assert!(!differ.is_empty() && differ.len() < all.len(), "turn {t}: {}", differ.len());
         }
     }
 

@@ -53,9 +53,12 @@ pub fn save(data_dir: &Path, rules: &Rules, table: &Table) -> std::io::Result<()
     let dir = target.parent().expect("the table path has a directory");
     std::fs::create_dir_all(dir)?;
     let temp = dir.join(format!(".{}.{}.tmp", std::process::id(), unique()));
-    let written = std::fs::File::create(&temp).and_then(|mut f| {
-        f.write_all(&encode(table, rules))?;
-        f.sync_all()
+    // No fsync: a table cut short by a crash fails its CRC and is solved again, and syncing 66 MB
+    // would sit inside the decision that needed the table.
+    let written = std::fs::File::create(&temp).and_then(|f| {
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, f);
+        encode(table, rules, &mut out)?;
+        out.flush()
     });
     match written.and_then(|()| std::fs::rename(&temp, &target)) {
         Ok(()) => prune(dir, &target),
@@ -66,15 +69,26 @@ pub fn save(data_dir: &Path, rules: &Rules, table: &Table) -> std::io::Result<()
     }
 }
 
+/// A temporary file this old was left by a process that ended while saving (a server stopped at
+/// the wrong moment).
+const STALE: std::time::Duration = std::time::Duration::from_secs(3600);
+
 /// Removes the least recently used tables in `dir` (never `keep`) until the rest, `keep`
-/// included, hold at most [`MAX_STORED_BYTES`].
+/// included, hold at most [`MAX_STORED_BYTES`], and temporary files older than [`STALE`].
 fn prune(dir: &Path, keep: &Path) -> std::io::Result<()> {
     let mut tables: Vec<(SystemTime, u64, PathBuf)> = Vec::new();
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
         let Ok(meta) = std::fs::metadata(&path) else { continue };
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
         if path.extension().is_some_and(|e| e == "table") && meta.is_file() {
             tables.push((meta.modified()?, meta.len(), path));
+        } else if name.starts_with('.') && name.ends_with(".tmp") && meta.is_file() {
+            let age = meta.modified()?.elapsed().unwrap_or_default();
+            if age > STALE {
+                // Another process may have removed it first.
+                let _ = std::fs::remove_file(&path);
+            }
         }
     }
     // Newest first: keep what fits, remove the rest.
@@ -97,23 +111,34 @@ fn unique() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-fn encode(table: &Table, rules: &Rules) -> Vec<u8> {
+/// Writes the table's file to `out` layer by layer with a running CRC: a whole-file buffer
+/// would cost one more copy of up to 66 MB and its page faults.
+fn encode(table: &Table, rules: &Rules, out: &mut impl Write) -> std::io::Result<()> {
     let layers = table.layers();
     let layer_len = layers.first().map_or(0, Vec::len);
-    let mut out = Vec::with_capacity(HEADER + layers.len() * layer_len * 4 + 4);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&key(rules));
-    out.extend_from_slice(&(layers.len() as u32).to_le_bytes());
-    out.extend_from_slice(&(layer_len as u64).to_le_bytes());
-    out.extend_from_slice(&table.solved.to_le_bytes());
+    let mut crc = crc32fast::Hasher::new();
+    let mut write = |bytes: &[u8]| {
+        crc.update(bytes);
+        out.write_all(bytes)
+    };
+    let mut header = Vec::with_capacity(HEADER);
+    header.extend_from_slice(MAGIC);
+    header.extend_from_slice(&key(rules));
+    header.extend_from_slice(&(layers.len() as u32).to_le_bytes());
+    header.extend_from_slice(&(layer_len as u64).to_le_bytes());
+    header.extend_from_slice(&table.solved.to_le_bytes());
+    write(&header)?;
+    let mut bytes = [0u8; 4 << 12];
     for layer in layers {
-        for x in layer {
-            out.extend_from_slice(&x.to_le_bytes());
+        for chunk in layer.chunks(bytes.len() / 4) {
+            for (b, x) in bytes.chunks_exact_mut(4).zip(chunk) {
+                b.copy_from_slice(&x.to_le_bytes());
+            }
+            write(&bytes[..chunk.len() * 4])?;
         }
     }
-    let crc = crc32fast::hash(&out);
-    out.extend_from_slice(&crc.to_le_bytes());
-    out
+    let sum = crc.finalize();
+    out.write_all(&sum.to_le_bytes())
 }
 
 /// Reads a stored table layer by layer straight into its final vectors, checking the CRC as it
@@ -184,7 +209,7 @@ mod tests {
     }
 
     #[test]
-    fn the_least_recently_used_tables_go_first_when_the_store_is_full() {
+    fn the_least_recently_used_tables_and_stale_temporary_files_go_when_the_store_is_full() {
         let dir = temp_dir("prune");
         std::fs::create_dir_all(&dir).unwrap();
         let day = std::time::Duration::from_secs(86_400);
@@ -198,11 +223,14 @@ mod tests {
         let oldest = old("a.table", MAX_STORED_BYTES / 2, 3);
         let middle = old("b.table", MAX_STORED_BYTES / 2, 2);
         let other = old("notes.txt", MAX_STORED_BYTES, 5);
+        let (stale, saving) = (old(".1.0.tmp", 1000, 1), old(".2.0.tmp", 1000, 0));
         let newest = old("c.table", MAX_STORED_BYTES / 4, 1);
         let kept = old("d.table", MAX_STORED_BYTES / 4, 9);
         prune(&dir, &kept).unwrap();
         assert!(!oldest.exists(), "the least recently used table is removed");
         assert!(middle.exists() && newest.exists() && kept.exists() && other.exists());
+        assert!(!stale.exists(), "a day-old temporary file is left over from an ended process");
+        assert!(saving.exists(), "a fresh temporary file may be another process's save");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
