@@ -94,11 +94,14 @@ fn load_or_solve(rules: &Rules, data_dir: Option<&Path>) -> Table {
     if let Some(table) = data_dir.and_then(|dir| store::load(dir, rules)) {
         return table;
     }
-    let table = Table::solve(Engine::new(rules.clone()), threads());
-    if let Some(dir) = data_dir {
-        // A read-only or full disk only means the next process solves again.
-        let _ = store::save(dir, rules, &table);
-    }
+    let engine = Engine::new(rules.clone());
+    // A read-only or full disk only means the next process solves again.
+    let Some(mut writer) = data_dir.and_then(|dir| store::Writer::create(dir, rules).ok()) else {
+        return Table::solve(engine, threads());
+    };
+    // The layers are written as they are finished, while the workers solve the next one.
+    let table = Table::solve_streaming(engine, threads(), &mut |t, layer| writer.layer(t, layer));
+    let _ = writer.finish(&table);
     table
 }
 
