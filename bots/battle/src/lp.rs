@@ -5,6 +5,8 @@
 //! this game have a pure equilibrium), then a dense simplex with Bland's rule, which cannot cycle
 //! and is deterministic (spec U17). The row player maximises.
 
+mod small;
+
 /// Largest number of actions per side.
 pub const MAX: usize = 5;
 
@@ -71,7 +73,7 @@ pub fn solve(m: &Matrix) -> Equilibrium {
 
 /// The game's value alone, for the backward induction: a pure saddle point when there is one,
 /// else the game left after removing weakly dominated rows and columns (which keeps the value),
-/// in closed form when that is 2×2 and by the simplex otherwise.
+/// in closed form when that is 2 × n, m × 2 or 3 × 3 ([`small`]) and by the simplex otherwise.
 pub fn value(m: &Matrix) -> f64 {
     let (mut maximin, mut minimax) = (f64::NEG_INFINITY, f64::INFINITY);
     for i in 0..m.rows {
@@ -95,13 +97,7 @@ pub fn value(m: &Matrix) -> f64 {
     match (r.rows, r.cols) {
         (1, _) => r.w[0][..r.cols].iter().copied().fold(f64::INFINITY, f64::min),
         (_, 1) => (0..r.rows).map(|i| r.w[i][0]).fold(f64::NEG_INFINITY, f64::max),
-        (2, 2) => match saddle(&r) {
-            Some(e) => e.value,
-            None => {
-                let [[a, b, ..], [c, d, ..], ..] = r.w;
-                (a * d - b * c) / (a + d - b - c)
-            }
-        },
+        (2, _) | (_, 2) | (3, 3) => small::value(&r).unwrap_or_else(|| simplex(&r).value),
         _ => simplex(&r).value,
     }
 }
@@ -376,8 +372,33 @@ mod tests {
         })
     }
 
+    /// The shapes [`small`] solves, entries from a few levels (ties, singular kernels) or any.
+    fn small_games() -> impl Strategy<Value = Matrix> {
+        let shape = prop_oneof![(Just(2), 2..=MAX), (2..=MAX, Just(2)), Just((3, 3))];
+        (shape, proptest::bool::ANY).prop_flat_map(|((r, c), levels)| {
+            let entry = if levels {
+                prop_oneof![Just(0.0), Just(0.5), Just(1.0), Just(0.25)].boxed()
+            } else {
+                (0.0f64..1.0).boxed()
+            };
+            proptest::collection::vec(proptest::collection::vec(entry, c), r)
+                .prop_map(|rows| Matrix::from_rows(&rows))
+        })
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
+        #[test]
+        fn small_games_in_closed_form_have_the_simplex_value(m in small_games()) {
+            if let Some(v) = small::value(&m) {
+                let full = simplex(&m).value;
+                prop_assert!((v - full).abs() < 1e-12, "{v} vs simplex {full} for {m:?}");
+                prop_assert!((v - support_enumeration_value(&m)).abs() < 1e-9);
+            } else {
+                prop_assert!(m.rows == 3 && m.cols == 3, "only a 3 × 3 game may be left over");
+            }
+        }
+
         #[test]
         fn random_matrices_solve_to_equilibrium(m in random()) {
             let e = solve(&m);
@@ -423,6 +444,21 @@ mod tests {
         let e = solve(&m);
         assert!((e.value - 0.5).abs() < 1e-12);
         assert!((e.row[0] - 0.5).abs() < 1e-12 && (e.col[1] - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn closed_forms_of_known_games() {
+        let rps = [vec![0.5, 0.0, 1.0], vec![1.0, 0.5, 0.0], vec![0.0, 1.0, 0.5]];
+        assert_eq!(small::value(&Matrix::from_rows(&rps)), Some(0.5));
+        // Zero-centred, so the kernel is singular and the completely mixed value is det A = 0.
+        let centred = [vec![0.0, -1.0, 1.0], vec![1.0, 0.0, -1.0], vec![-1.0, 1.0, 0.0]];
+        assert_eq!(small::value(&Matrix::from_rows(&centred)), Some(0.0));
+        // Column 3 is never worth playing, so columns 1 and 2 are matching pennies.
+        let pennies = [vec![1.0, 0.0, 1.0], vec![0.0, 1.0, 1.0], vec![0.0, 0.0, 0.0]];
+        assert_eq!(small::value(&Matrix::from_rows(&pennies)), Some(0.5));
+        assert_eq!(small::value(&Matrix::from_rows(&pennies[..2])), Some(0.5));
+        let saddle = [vec![0.3, 0.6], vec![0.2, 0.9], vec![0.1, 0.0]];
+        assert_eq!(small::value(&Matrix::from_rows(&saddle)), Some(0.3));
     }
 
     #[test]
