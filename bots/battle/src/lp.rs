@@ -102,25 +102,48 @@ pub fn value(m: &Matrix) -> f64 {
     }
 }
 
-/// `m` without weakly dominated rows (for the maximiser) and columns (for the minimiser),
-/// removed one at a time until none is left.
+/// `m` without weakly dominated rows (for the maximiser) and columns (for the minimiser): the
+/// lowest dominated row is removed until none is left, then the lowest dominated column, and
+/// rows again. Removing a row or column never makes a surviving line of the same side
+/// dominated, so each scan goes on from where it removed one instead of starting over (the same
+/// matrix as restarting, in fewer comparisons; the slow party sets spend a third of their time
+/// here).
 fn undominated(m: &Matrix) -> Matrix {
-    let mut r = *m;
+    // Entries outside the game are 0, so they compare equal and every test below can run over
+    // all five lines without a branch per entry.
+    let mut r = Matrix::new(m.rows, m.cols);
+    for (row, from) in r.w.iter_mut().zip(&m.w).take(m.rows) {
+        row[..m.cols].copy_from_slice(&from[..m.cols]);
+    }
+    let row_dominates = |r: &Matrix, k: usize, i: usize| {
+        (0..MAX).fold(true, |all, j| all & (r.w[k][j] >= r.w[i][j]))
+    };
+    let col_dominates = |r: &Matrix, k: usize, j: usize| {
+        (0..MAX).fold(true, |all, i| all & (r.w[i][k] <= r.w[i][j]))
+    };
+    // Columns below this one are known undominated for the current rows.
+    let mut from_col = 0;
     loop {
-        let row = (0..r.rows)
-            .find(|&i| (0..r.rows).any(|k| k != i && (0..r.cols).all(|j| r.w[k][j] >= r.w[i][j])));
-        if let Some(i) = row {
-            r.w.copy_within(i + 1..r.rows, i);
-            r.rows -= 1;
-            continue;
+        let mut i = 0;
+        while i < r.rows {
+            if (0..r.rows).any(|k| k != i && row_dominates(&r, k, i)) {
+                r.w.copy_within(i + 1..r.rows, i);
+                r.rows -= 1;
+                r.w[r.rows] = [0.0; MAX];
+                from_col = 0;
+            } else {
+                i += 1;
+            }
         }
-        let col = (0..r.cols)
-            .find(|&j| (0..r.cols).any(|k| k != j && (0..r.rows).all(|i| r.w[i][k] <= r.w[i][j])));
+        let col =
+            (from_col..r.cols).find(|&j| (0..r.cols).any(|k| k != j && col_dominates(&r, k, j)));
         let Some(j) = col else { return r };
         for row in &mut r.w[..r.rows] {
             row.copy_within(j + 1..r.cols, j);
+            row[r.cols - 1] = 0.0;
         }
         r.cols -= 1;
+        from_col = j;
     }
 }
 
@@ -334,6 +357,30 @@ mod tests {
         Some((0..k).map(|i| a[i][k] / a[i][i]).collect())
     }
 
+    /// Dominance removal restarting from the first row after every removal (the plain
+    /// definition [`undominated`] must equal).
+    fn undominated_from_the_start(m: &Matrix) -> Matrix {
+        let mut r = *m;
+        loop {
+            let row = (0..r.rows).find(|&i| {
+                (0..r.rows).any(|k| k != i && (0..r.cols).all(|j| r.w[k][j] >= r.w[i][j]))
+            });
+            if let Some(i) = row {
+                r.w.copy_within(i + 1..r.rows, i);
+                r.rows -= 1;
+                continue;
+            }
+            let col = (0..r.cols).find(|&j| {
+                (0..r.cols).any(|k| k != j && (0..r.rows).all(|i| r.w[i][k] <= r.w[i][j]))
+            });
+            let Some(j) = col else { return r };
+            for row in &mut r.w[..r.rows] {
+                row.copy_within(j + 1..r.cols, j);
+            }
+            r.cols -= 1;
+        }
+    }
+
     /// Matrices with entries from a few levels, so ties, equal rows and saddle points are common.
     fn degenerate() -> impl Strategy<Value = Matrix> {
         (1..=MAX, 1..=MAX).prop_flat_map(|(r, c)| {
@@ -424,6 +471,17 @@ mod tests {
         fn the_value_alone_is_the_equilibrium_value(m in prop_oneof![random(), degenerate(), duplicated()]) {
             let (fast, full) = (value(&m), solve(&m).value);
             prop_assert!((fast - full).abs() < 1e-12, "{fast} vs {full} for {m:?}");
+        }
+
+        #[test]
+        fn dominance_removal_equals_restarting_after_each_removal(
+            m in prop_oneof![random(), degenerate(), duplicated()],
+        ) {
+            let (fast, plain) = (undominated(&m), undominated_from_the_start(&m));
+            prop_assert_eq!((fast.rows, fast.cols), (plain.rows, plain.cols));
+            for i in 0..fast.rows {
+                prop_assert_eq!(&fast.w[i][..fast.cols], &plain.w[i][..plain.cols]);
+            }
         }
 
         #[test]
