@@ -96,15 +96,29 @@ impl Outcomes {
 
     /// The payoff matrix of this HP vector's decision state with `active` (both with HP > 0).
     pub fn matrix(&self, active: [u8; 2]) -> Matrix {
+        self.matrix_and_bounds(active).0
+    }
+
+    /// [`Outcomes::matrix`] with its maximin and minimax (the best row's worst entry, the best
+    /// column's worst), found on the `f32` outcomes while gathering so the saddle-point test
+    /// needs no second pass (`f32` comparisons give what the widened `f64`s would).
+    fn matrix_and_bounds(&self, active: [u8; 2]) -> (Matrix, f32, f32) {
         let (rows, r) = self.choices(0, active[0]);
         let (cols, c) = self.choices(1, active[1]);
         let mut m = Matrix::new(r, c);
+        let (mut maximin, mut high) = (f32::NEG_INFINITY, [f32::NEG_INFINITY; lp::MAX]);
         for (i, &(slot0, m0)) in rows[..r].iter().enumerate() {
+            let mut low = f32::INFINITY;
             for (j, &(slot1, m1)) in cols[..c].iter().enumerate() {
-                m.w[i][j] = self.w[slot0][slot1][m0][m1] as f64;
+                let x = self.w[slot0][slot1][m0][m1];
+                m.w[i][j] = x as f64;
+                low = if x < low { x } else { low };
+                high[j] = if x > high[j] { x } else { high[j] };
             }
+            maximin = if low > maximin { low } else { maximin };
         }
-        m
+        let minimax = high[..c].iter().fold(f32::INFINITY, |a, &x| if x < a { x } else { a });
+        (m, maximin, minimax)
     }
 
     /// Solves every decision state of the HP vector into `out` (its nine entries, actives in
@@ -117,7 +131,10 @@ impl Outcomes {
                 out[a0 as usize * 3 + a1 as usize] = if self.uniform {
                     self.w[a0 as usize][a1 as usize][0][0]
                 } else {
-                    lp::value(&self.matrix([a0, a1])) as f32
+                    match self.matrix_and_bounds([a0, a1]) {
+                        (_, maximin, minimax) if maximin == minimax => maximin,
+                        (m, ..) => lp::value_without_saddle(&m) as f32,
+                    }
                 };
                 solved += 1;
             }
@@ -158,6 +175,46 @@ pub fn fold_into(h: &State, out: &mut [f32]) {
                 (None, false, false) => f32::NAN,
             };
             out[a0 * 3 + a1] = value;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Engine, Status};
+    use crate::rules::Rules;
+
+    /// The saddle test on bounds found while gathering gives [`lp::value`] of the general
+    /// matrix bit for bit, mixed positions and pure ones alike.
+    #[test]
+    fn solving_a_block_gives_the_lp_value_of_each_position() {
+        for parties in ["thesis", "delta-experiment"] {
+            let rules = Rules::new(crate::rules::preset_parties(parties).unwrap(), false, 6);
+            let table = Table::solve(Engine::new(rules.unwrap()), 2);
+            let (mut mixed, mut pure) = (0, 0);
+            for t in 1..5u8 {
+                let next = &table.layers()[t as usize];
+                for b in (0..table.blocks()).step_by(5) {
+                    let h = table.decode(b * 9, t);
+                    let mut out = [0.0f32; 9];
+                    Outcomes::new(&table, &h, next).solve_into(&mut out);
+                    for (k, &x) in out.iter().enumerate() {
+                        let s = table.decode(b * 9 + k, t);
+                        if table.engine.status(&s) != Status::Play {
+                            continue;
+                        }
+                        let m = table.matrix(&s);
+                        assert_eq!(x.to_bits(), (lp::value(&m) as f32).to_bits(), "{s:?}");
+                        if lp::solve(&m).row.iter().filter(|&&p| p > 0.0).count() > 1 {
+                            mixed += 1;
+                        } else {
+                            pure += 1;
+                        }
+                    }
+                }
+            }
+            assert!(mixed > 100 && pure > 1000, "{parties}: {mixed} mixed, {pure} pure");
         }
     }
 }

@@ -91,8 +91,15 @@ pub fn value(m: &Matrix) -> f64 {
         minimax = if high < minimax { high } else { minimax };
     }
     if maximin == minimax {
-        return maximin;
+        maximin
+    } else {
+        value_without_saddle(m)
     }
+}
+
+/// [`value`] of a game already known to have no pure saddle point (its maximin is below its
+/// minimax), for callers that found the bounds while building the matrix.
+pub fn value_without_saddle(m: &Matrix) -> f64 {
     let r = undominated(m);
     match (r.rows, r.cols) {
         (1, _) => r.w[0][..r.cols].iter().copied().fold(f64::INFINITY, f64::min),
