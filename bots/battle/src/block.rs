@@ -96,29 +96,36 @@ impl Outcomes {
 
     /// The payoff matrix of this HP vector's decision state with `active` (both with HP > 0).
     pub fn matrix(&self, active: [u8; 2]) -> Matrix {
-        self.matrix_and_bounds(active).0
-    }
-
-    /// [`Outcomes::matrix`] with its maximin and minimax (the best row's worst entry, the best
-    /// column's worst), found on the `f32` outcomes while gathering so the saddle-point test
-    /// needs no second pass (`f32` comparisons give what the widened `f64`s would).
-    fn matrix_and_bounds(&self, active: [u8; 2]) -> (Matrix, f32, f32) {
         let (rows, r) = self.choices(0, active[0]);
         let (cols, c) = self.choices(1, active[1]);
         let mut m = Matrix::new(r, c);
-        let (mut maximin, mut high) = (f32::NEG_INFINITY, [f32::NEG_INFINITY; lp::MAX]);
         for (i, &(slot0, m0)) in rows[..r].iter().enumerate() {
+            for (j, &(slot1, m1)) in cols[..c].iter().enumerate() {
+                m.w[i][j] = self.w[slot0][slot1][m0][m1] as f64;
+            }
+        }
+        m
+    }
+
+    /// The maximin and minimax (the best row's worst entry, the best column's worst) of the
+    /// matrix [`Outcomes::matrix`] gives, read off the `f32` outcomes: most positions have a
+    /// saddle point and need no `f64` matrix at all (`f32` comparisons give what the widened
+    /// `f64`s would).
+    fn bounds(&self, active: [u8; 2]) -> (f32, f32) {
+        let (rows, r) = self.choices(0, active[0]);
+        let (cols, c) = self.choices(1, active[1]);
+        let (mut maximin, mut high) = (f32::NEG_INFINITY, [f32::NEG_INFINITY; lp::MAX]);
+        for &(slot0, m0) in &rows[..r] {
             let mut low = f32::INFINITY;
             for (j, &(slot1, m1)) in cols[..c].iter().enumerate() {
                 let x = self.w[slot0][slot1][m0][m1];
-                m.w[i][j] = x as f64;
                 low = if x < low { x } else { low };
                 high[j] = if x > high[j] { x } else { high[j] };
             }
             maximin = if low > maximin { low } else { maximin };
         }
         let minimax = high[..c].iter().fold(f32::INFINITY, |a, &x| if x < a { x } else { a });
-        (m, maximin, minimax)
+        (maximin, minimax)
     }
 
     /// Solves every decision state of the HP vector into `out` (its nine entries, actives in
@@ -131,9 +138,9 @@ impl Outcomes {
                 out[a0 as usize * 3 + a1 as usize] = if self.uniform {
                     self.w[a0 as usize][a1 as usize][0][0]
                 } else {
-                    match self.matrix_and_bounds([a0, a1]) {
-                        (_, maximin, minimax) if maximin == minimax => maximin,
-                        (m, ..) => lp::value_without_saddle(&m) as f32,
+                    match self.bounds([a0, a1]) {
+                        (maximin, minimax) if maximin == minimax => maximin,
+                        _ => lp::value_without_saddle(&self.matrix([a0, a1])) as f32,
                     }
                 };
                 solved += 1;
@@ -185,7 +192,7 @@ mod tests {
     use crate::engine::{Engine, Status};
     use crate::rules::Rules;
 
-    /// The saddle test on bounds found while gathering gives [`lp::value`] of the general
+    /// The saddle test on bounds read off the outcomes gives [`lp::value`] of the general
     /// matrix bit for bit, mixed positions and pure ones alike.
     #[test]
     fn solving_a_block_gives_the_lp_value_of_each_position() {
