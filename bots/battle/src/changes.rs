@@ -57,10 +57,10 @@ impl Losses {
         }
     }
 
-    /// `marked` and every block one hit on `side` before a marked one (block indices). The HP
-    /// vector of each block is kept by counting up alongside the index, and each Pokémon's
-    /// possible losses by its HP are a bit mask made once: decoding every marked block (six
-    /// divisions) and testing each loss cost more than the marking, on one thread per layer.
+    /// `marked` and every block one hit on `side` before a marked one (block indices). Each
+    /// block's HP vector is read from the table's list, and each Pokémon's possible losses by
+    /// its HP are a bit mask made once: decoding every marked block (six divisions) and testing
+    /// each loss cost more than the marking, on one thread per layer.
     fn dilate(&self, table: &Table, side: usize, marked: &[bool]) -> Vec<bool> {
         let stride = table.block_strides();
         let radix = table.radix();
@@ -74,24 +74,14 @@ impl Losses {
             }
         }
         let mut out = marked.to_vec();
-        let mut hp = [0usize; 6];
-        for (b, &m) in marked.iter().enumerate() {
-            if m {
-                for k in side * 3..side * 3 + 3 {
-                    let mut bits = losses[k][hp[k]];
-                    while bits != 0 {
-                        out[b + bits.trailing_zeros() as usize * stride[k]] = true;
-                        bits &= bits - 1;
-                    }
+        for (b, _) in marked.iter().enumerate().filter(|(_, &m)| m) {
+            let hp = table.block_hp(b);
+            for k in side * 3..side * 3 + 3 {
+                let mut bits = losses[k][hp[k] as usize];
+                while bits != 0 {
+                    out[b + bits.trailing_zeros() as usize * stride[k]] = true;
+                    bits &= bits - 1;
                 }
-            }
-            // The next block's HPs: the last Pokémon is the lowest digit.
-            for k in (0..6).rev() {
-                hp[k] += 1;
-                if hp[k] < radix[k] {
-                    break;
-                }
-                hp[k] = 0;
             }
         }
         out
