@@ -264,7 +264,7 @@ impl Table {
     pub(crate) fn judged(&self) -> Vec<f32> {
         let mut out = vec![0.0; self.layer_len];
         for (b, block) in out.chunks_exact_mut(9).enumerate() {
-            let s = self.decode(b * 9, self.engine.turn_limit());
+            let s = State { hp: self.block_hp[b], active: [0, 0], turn: self.engine.turn_limit() };
             let Status::Over(v) = self.engine.status(&s) else {
                 unreachable!("every state at the turn limit is over")
             };
@@ -283,6 +283,9 @@ impl Table {
         idx
     }
 
+    /// The state at index `idx` of turn `turn`'s layer (tests; the solver reads each block's
+    /// HPs from its list instead).
+    #[cfg(test)]
     pub(crate) fn decode(&self, mut idx: usize, turn: u8) -> State {
         let active = [(idx / 3 % 3) as u8, (idx % 3) as u8];
         idx /= 9;
