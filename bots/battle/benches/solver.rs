@@ -42,10 +42,7 @@ fn lp_bench(c: &mut Criterion) {
 
 fn full_solve(c: &mut Criterion) {
     let engine = Engine::new(Rules::preset("thesis").unwrap());
-    let mut g = c.benchmark_group("full solve (thesis parties)");
-    g.sample_size(10);
-    g.bench_function("table, 2 threads", |b| b.iter(|| Table::solve(engine.clone(), 2)));
-    g.bench_function("table, 1 thread", |b| b.iter(|| Table::solve(engine.clone(), 1)));
+    let mut g = table_on_one_and_two_threads(c, "full solve (thesis parties)", &engine);
     g.bench_function("baseline: memoised recursion from the 9 starts, 1 thread", |b| {
         b.iter(|| {
             let mut memo = Memo::new(&engine);
@@ -64,11 +61,20 @@ fn full_solve(c: &mut Criterion) {
 /// one a first decision after new all-HP-5 parties waits for (BENCHMARKS.md, issue 30).
 fn every_hp_five(c: &mut Criterion) {
     let engine = Engine::new(Rules::preset("delta-experiment").unwrap());
-    let mut g = c.benchmark_group("full solve (every HP 5)");
+    table_on_one_and_two_threads(c, "full solve (every HP 5)", &engine).finish();
+}
+
+/// A group `name` timing `engine`'s table solved on 2 threads and on 1, for more to be added.
+fn table_on_one_and_two_threads<'a>(
+    c: &'a mut Criterion,
+    name: &str,
+    engine: &Engine,
+) -> criterion::BenchmarkGroup<'a, criterion::measurement::WallTime> {
+    let mut g = c.benchmark_group(name);
     g.sample_size(10);
     g.bench_function("table, 2 threads", |b| b.iter(|| Table::solve(engine.clone(), 2)));
     g.bench_function("table, 1 thread", |b| b.iter(|| Table::solve(engine.clone(), 1)));
-    g.finish();
+    g
 }
 
 criterion_group!(benches, lp_bench, full_solve, every_hp_five);
