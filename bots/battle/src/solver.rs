@@ -36,6 +36,8 @@ pub struct Table {
     /// Each block's HP vector, counted once: decoding a block index takes six integer
     /// divisions, about 2.5 % of a solve when done for every block solved.
     block_hp: Vec<[u8; 6]>,
+    /// Where each outcome of a turn lies in the next layer ([`crate::block::outcome_offsets`]).
+    outcome_offsets: Vec<[u32; 16]>,
     /// `layers[t - 1]` holds turn t's values, t in 1..turn_limit. An entry that is not a
     /// decision state holds what a turn ending there leads to ([`crate::block::fold_into`]);
     /// both actives fainted (never reached) is NaN.
@@ -76,6 +78,7 @@ impl Table {
             })
             .collect();
         Table {
+            outcome_offsets: crate::block::outcome_offsets(&engine, &stride),
             engine,
             radix,
             stride,
@@ -346,15 +349,19 @@ impl Table {
         self.radix
     }
 
-    /// How far one HP point of each Pokémon moves the index within a layer.
-    pub(crate) fn strides(&self) -> [usize; 6] {
-        self.stride
-    }
-
     /// The HP vector of block `b` (entries `9 b..9 b + 9` of a layer).
     #[inline]
     pub(crate) fn block_hp(&self, b: usize) -> [u8; 6] {
         self.block_hp[b]
+    }
+
+    /// How far back in the next layer each of the 16 move pairs' outcomes lies when party 1's
+    /// `slot0` at `hp0` HP faces party 2's `slot1` at `hp1` ([`crate::block::outcome_offsets`]).
+    #[inline]
+    pub(crate) fn outcome_offsets(&self, slot0: u8, slot1: u8, hp0: u8, hp1: u8) -> &[u32; 16] {
+        let r = MAX_HP as usize + 1;
+        &self.outcome_offsets
+            [((slot0 as usize * 3 + slot1 as usize) * r + hp0 as usize) * r + hp1 as usize]
     }
 
     /// HP vectors (9-entry blocks) per layer.
