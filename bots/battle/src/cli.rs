@@ -133,6 +133,8 @@ pub fn run(args: &[String], data_dir: Option<&Path>) -> Result<String, ErrorInfo
             let state = query.state(&r)?;
             let table = cache::table(&r, data_dir);
             let a = analyze(&table, &state)?;
+            // The process exits after the command: a table solved for it is stored first.
+            cache::wait_for_stores();
             Ok(if json { format!("{a}\n") } else { text(&a) })
         }
         Command::Solve { rules, threads, reference, json } => {

@@ -95,17 +95,6 @@ impl Table {
     /// HP vectors [`changes::dirty_blocks`] names (bit for bit what a whole solve gives), from
     /// the blocks the layer after it changed.
     pub fn solve(engine: Engine, threads: usize) -> Table {
-        Table::solve_streaming(engine, threads, &mut |_, _| {})
-    }
-
-    /// [`Table::solve`], handing each turn's finished layer to `finished(turn, values)` on the
-    /// calling thread while the workers solve the turn below (turn 1's after the last), so the
-    /// store's write of a new table overlaps the solve instead of following it.
-    pub fn solve_streaming(
-        engine: Engine,
-        threads: usize,
-        finished: &mut dyn FnMut(u8, &[f32]),
-    ) -> Table {
         let start = Instant::now();
         let mut table = Table::layout(engine);
         let (count, layer_len) = (table.layers.len(), table.layer_len);
@@ -121,19 +110,11 @@ impl Table {
             // Zeroed pages are mapped as the workers first write them, so the copy of the
             // next layer and the page faults are shared between the cores.
             let mut out = vec![0.0; layer_len];
-            let mut hand_over = || {
-                if t < count {
-                    finished(t as u8 + 1, next);
-                }
-            };
             let (solved, differ) =
-                table.solve_blocks(t as u8, &todo, next, copy, &mut out, threads, &mut hand_over);
+                table.solve_blocks(t as u8, &todo, next, copy, &mut out, threads);
             table.solved += solved;
             table.layers[t - 1] = out;
             changed = Some(differ);
-        }
-        if let Some(first) = table.layers.first() {
-            finished(1, first);
         }
         table.seconds = start.elapsed().as_secs_f64();
         table
@@ -146,8 +127,7 @@ impl Table {
     /// rest of `out` takes `next`'s values, each worker copying the runs it takes. Blocks differ
     /// in cost (one with fainted Pokémon has fewer positions and those sit at low indices), so
     /// the work is cut into [`CHUNKS_PER_THREAD`] runs per worker handed out in turn, rather
-    /// than one even share each. `beside` runs on the calling thread while the workers do.
-    #[allow(clippy::too_many_arguments)]
+    /// than one even share each.
     fn solve_blocks(
         &self,
         t: u8,
@@ -156,7 +136,6 @@ impl Table {
         copy: bool,
         out: &mut [f32],
         threads: usize,
-        beside: &mut dyn FnMut(),
     ) -> (u64, Vec<u32>) {
         let threads = threads.max(1);
         let per = todo.len().div_ceil(threads * CHUNKS_PER_THREAD).max(1);
@@ -205,7 +184,6 @@ impl Table {
                     })
                 })
                 .collect();
-            beside();
             workers.into_iter().map(|w| w.join().expect("solver worker")).fold(
                 (0, Vec::new()),
                 |(solved, mut done), (s, d)| {
@@ -466,8 +444,7 @@ mod tests {
         for t in (1..=table.layers.len()).rev() {
             let next = table.layers.get(t).cloned().unwrap_or_else(|| table.judged());
             let mut out = vec![0.0; table.layer_len];
-            table.solved +=
-                table.solve_blocks(t as u8, &all, &next, false, &mut out, 2, &mut || {}).0;
+            table.solved += table.solve_blocks(t as u8, &all, &next, false, &mut out, 2).0;
             table.layers[t - 1] = out;
         }
         table
@@ -530,7 +507,7 @@ mod tests {
         let table = Table::solve(Engine::new(rules), 2);
         let next = &table.layers[1];
         let mut out = vec![0.0; table.layer_len];
-        let (solved, differ) = table.solve_blocks(1, &[], next, true, &mut out, 2, &mut || {});
+        let (solved, differ) = table.solve_blocks(1, &[], next, true, &mut out, 2);
         assert_eq!((solved, differ.len()), (0, 0));
         assert!(out.iter().zip(next).all(|(a, b)| a.to_bits() == b.to_bits()));
     }
@@ -543,8 +520,7 @@ mod tests {
         for t in 1..table.layers.len() {
             let next = &table.layers[t];
             let mut out = vec![0.0; table.layer_len];
-            let (_, differ) =
-                table.solve_blocks(t as u8, &all, next, false, &mut out, 2, &mut || {});
+            let (_, differ) = table.solve_blocks(t as u8, &all, next, false, &mut out, 2);
             let expected: Vec<u32> = (0..table.blocks() as u32)
                 .filter(|&b| {
                     !changes::same_bits(&out[b as usize * 9..][..9], &next[b as usize * 9..][..9])

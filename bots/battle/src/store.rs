@@ -11,7 +11,7 @@
 //! Layout (little-endian): magic, the 32-byte key, layer count (u32), layer length (u64), states
 //! solved (u64), every layer's `f32` values in order, and a CRC-32 of everything before it.
 
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -47,118 +47,47 @@ pub fn load(data_dir: &Path, rules: &Rules) -> Option<Table> {
 }
 
 /// Stores `table` for `rules`; the cache is an optimisation, so a failure only costs a re-solve
-/// next time and is returned for the caller to report if it wishes.
+/// next time and is returned for the caller to report if it wishes. The file is written under a
+/// temporary name and renamed into place, then the store is pruned; on any error the temporary
+/// file is removed.
 pub fn save(data_dir: &Path, rules: &Rules, table: &Table) -> std::io::Result<()> {
-    let mut writer = Writer::create(data_dir, rules)?;
-    for (k, layer) in table.layers().iter().enumerate() {
-        writer.layer(k as u8 + 1, layer);
+    let target = path(data_dir, rules);
+    let dir = target.parent().expect("the table path has a directory");
+    std::fs::create_dir_all(dir)?;
+    let temp = dir.join(format!(".{}.{}.tmp", std::process::id(), unique()));
+    match encode(&temp, rules, table).and_then(|()| std::fs::rename(&temp, &target)) {
+        Ok(()) => prune(dir, &target),
+        Err(e) => {
+            let _ = std::fs::remove_file(&temp);
+            Err(e)
+        }
     }
-    writer.finish(table)
 }
 
-/// A table being stored while it is solved ([`Table::solve_streaming`]): each finished layer is
-/// written at its place in a temporary file with its own CRC, and [`Writer::finish`] adds the
-/// header and the whole file's CRC (the layers' combined) and renames it, so a reader never sees
-/// half a table and the file is the one [`save`] writes.
-pub struct Writer {
-    file: std::fs::File,
-    temp: PathBuf,
-    target: PathBuf,
-    key: [u8; 32],
-    layer_len: usize,
-    /// Each layer's CRC once written, turn 1 first.
-    crcs: Vec<Option<crc32fast::Hasher>>,
-    /// The first write that failed; the rest are skipped and `finish` returns it.
-    error: Option<std::io::Error>,
-    bytes: Vec<u8>,
-}
-
-impl Writer {
-    /// Opens the temporary file for `rules`' table under `data_dir`.
-    pub fn create(data_dir: &Path, rules: &Rules) -> std::io::Result<Writer> {
-        let target = path(data_dir, rules);
-        let dir = target.parent().expect("the table path has a directory");
-        std::fs::create_dir_all(dir)?;
-        let temp = dir.join(format!(".{}.{}.tmp", std::process::id(), unique()));
-        let (layers, layer_len) = Table::shape(Engine::new(rules.clone()));
-        Ok(Writer {
-            file: std::fs::File::create(&temp)?,
-            temp,
-            target,
-            key: key(rules),
-            layer_len,
-            crcs: (0..layers).map(|_| None).collect(),
-            error: None,
-            bytes: vec![0; 1 << 18],
-        })
+/// Writes `table` to `file` in the store's layout. No fsync: a table cut short by a crash fails
+/// its CRC and is solved again.
+fn encode(file: &Path, rules: &Rules, table: &Table) -> std::io::Result<()> {
+    let layers = table.layers();
+    let mut out = std::io::BufWriter::with_capacity(1 << 18, std::fs::File::create(file)?);
+    let mut crc = crc32fast::Hasher::new();
+    let mut write = |bytes: &[u8]| -> std::io::Result<()> {
+        crc.update(bytes);
+        out.write_all(bytes)
+    };
+    write(MAGIC)?;
+    write(&key(rules))?;
+    write(&(layers.len() as u32).to_le_bytes())?;
+    write(&(layers.first().map_or(0, Vec::len) as u64).to_le_bytes())?;
+    write(&table.solved.to_le_bytes())?;
+    let mut bytes = Vec::with_capacity(1 << 18);
+    for chunk in layers.iter().flat_map(|layer| layer.chunks(1 << 16)) {
+        bytes.clear();
+        bytes.extend(chunk.iter().flat_map(|x| x.to_le_bytes()));
+        write(&bytes)?;
     }
-
-    /// Writes turn `turn`'s values (little-endian `f32`s) at their place in the file. An error
-    /// is kept for [`Writer::finish`]: the solve goes on either way.
-    pub fn layer(&mut self, turn: u8, values: &[f32]) {
-        if self.error.is_some() {
-            return;
-        }
-        let mut crc = crc32fast::Hasher::new();
-        let at = HEADER + (turn as usize - 1) * self.layer_len * 4;
-        let mut write = || -> std::io::Result<()> {
-            assert_eq!(values.len(), self.layer_len, "a layer of the table's shape");
-            self.file.seek(SeekFrom::Start(at as u64))?;
-            for chunk in values.chunks(self.bytes.len() / 4) {
-                let bytes = &mut self.bytes[..chunk.len() * 4];
-                for (b, x) in bytes.chunks_exact_mut(4).zip(chunk) {
-                    b.copy_from_slice(&x.to_le_bytes());
-                }
-                crc.update(bytes);
-                self.file.write_all(bytes)?;
-            }
-            Ok(())
-        };
-        match write() {
-            Ok(()) => self.crcs[turn as usize - 1] = Some(crc),
-            Err(e) => self.error = Some(e),
-        }
-    }
-
-    /// Writes the header and the CRC once every layer is in, renames the file into place and
-    /// prunes the store; on any error the temporary file is removed.
-    pub fn finish(mut self, table: &Table) -> std::io::Result<()> {
-        let result = self.close(table).and_then(|()| std::fs::rename(&self.temp, &self.target));
-        match result {
-            Ok(()) => prune(self.target.parent().expect("a directory"), &self.target),
-            Err(e) => {
-                let _ = std::fs::remove_file(&self.temp);
-                Err(e)
-            }
-        }
-    }
-
-    /// No fsync: a table cut short by a crash fails its CRC and is solved again, and syncing
-    /// 66 MB would sit inside the decision that needed the table.
-    fn close(&mut self, table: &Table) -> std::io::Result<()> {
-        if let Some(e) = self.error.take() {
-            return Err(e);
-        }
-        let mut header = Vec::with_capacity(HEADER);
-        header.extend_from_slice(MAGIC);
-        header.extend_from_slice(&self.key);
-        header.extend_from_slice(&(self.crcs.len() as u32).to_le_bytes());
-        header.extend_from_slice(&(self.layer_len as u64).to_le_bytes());
-        header.extend_from_slice(&table.solved.to_le_bytes());
-        let mut crc = crc32fast::Hasher::new();
-        crc.update(&header);
-        for layer in &self.crcs {
-            let layer = layer.as_ref().ok_or_else(|| {
-                std::io::Error::new(std::io::ErrorKind::InvalidInput, "a layer was not written")
-            })?;
-            crc.combine(layer);
-        }
-        self.file.seek(SeekFrom::Start(0))?;
-        self.file.write_all(&header)?;
-        let end = HEADER + self.crcs.len() * self.layer_len * 4;
-        self.file.seek(SeekFrom::Start(end as u64))?;
-        self.file.write_all(&crc.finalize().to_le_bytes())
-    }
+    let sum = crc.finalize();
+    out.write_all(&sum.to_le_bytes())?;
+    out.flush()
 }
 
 /// A temporary file this old was left by a process that ended while saving (a server stopped at
@@ -267,38 +196,6 @@ mod tests {
         let bits =
             |t: &Table| -> Vec<u32> { t.layers().iter().flatten().map(|x| x.to_bits()).collect() };
         assert_eq!(bits(&back), bits(&table));
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn a_table_stored_while_it_is_solved_is_the_file_save_writes() {
-        let (rules, streamed, saved) = (small(), temp_dir("streamed"), temp_dir("saved"));
-        let mut writer = Writer::create(&streamed, &rules).unwrap();
-        let engine = Engine::new(rules.clone());
-        let table = Table::solve_streaming(engine, 2, &mut |t, layer| writer.layer(t, layer));
-        writer.finish(&table).unwrap();
-        save(&saved, &rules, &table).unwrap();
-        let bytes = std::fs::read(path(&streamed, &rules)).unwrap();
-        assert_eq!(bytes, std::fs::read(path(&saved, &rules)).unwrap());
-        assert!(load(&streamed, &rules).is_some());
-        // Nothing but the table is left in the directory.
-        assert_eq!(
-            std::fs::read_dir(path(&streamed, &rules).parent().unwrap()).unwrap().count(),
-            1
-        );
-        std::fs::remove_dir_all(&streamed).unwrap();
-        std::fs::remove_dir_all(&saved).unwrap();
-    }
-
-    #[test]
-    fn a_writer_missing_a_layer_leaves_no_file() {
-        let (rules, dir) = (small(), temp_dir("missing"));
-        let table = Table::solve(Engine::new(rules.clone()), 2);
-        let mut writer = Writer::create(&dir, &rules).unwrap();
-        writer.layer(1, &table.layers()[0]);
-        assert!(writer.finish(&table).is_err());
-        assert!(load(&dir, &rules).is_none());
-        assert_eq!(std::fs::read_dir(path(&dir, &rules).parent().unwrap()).unwrap().count(), 0);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
