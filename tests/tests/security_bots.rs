@@ -201,7 +201,17 @@ fn stored_tables_are_bounded_and_the_least_recently_used_go_first() {
     let conn = server.conn();
     let agent = new_agent(conn, "battle/nash");
     assert_eq!(act(conn, &agent, rules(2, 10), 2)["ok"], json!(true));
-    let names: Vec<_> = std::fs::read_dir(&tables).unwrap().map(|e| e.unwrap().path()).collect();
+    // The new table is stored after the decision, on a thread of its own; the store is pruned
+    // once it is in place.
+    let stored = || -> Vec<_> {
+        let entries = std::fs::read_dir(&tables).unwrap().map(|e| e.unwrap().path());
+        entries.filter(|p| p.extension().is_some_and(|e| e == "table")).collect()
+    };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while (oldest.exists() || stored().len() != 2) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let names = stored();
     assert_eq!(names.len(), 2, "the new table and the newer old one: {names:?}");
     assert!(!oldest.exists() && newer.exists(), "512 MiB at most: the oldest table went");
 }
