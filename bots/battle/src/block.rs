@@ -37,9 +37,9 @@ impl Outcomes {
         let (mut some, mut uniform) = (f32::NAN, true);
         for slot0 in (0..3u8).filter(|&k| state.hp_of(0, k as usize) > 0) {
             for slot1 in (0..3u8).filter(|&k| state.hp_of(1, k as usize) > 0) {
-                let s = State { active: [slot0, slot1], ..state };
                 let at = base + slot0 as usize * 3 + slot1 as usize;
-                let back = table.outcome_offsets(slot0, slot1, s.active_hp(0), s.active_hp(1));
+                let (hp0, hp1) = (state.hp_of(0, slot0 as usize), state.hp_of(1, slot1 as usize));
+                let back = table.outcome_offsets(slot0, slot1, hp0, hp1);
                 let outcomes = w[slot0 as usize][slot1 as usize].as_flattened_mut();
                 for (entry, &back) in outcomes.iter_mut().zip(back) {
                     let value = next[at - back as usize];

@@ -102,7 +102,7 @@ fn load_or_solve(rules: &Rules, data_dir: Option<&Path>) -> Arc<Table> {
     table
 }
 
-/// Writes to the store after their solve the tables not yet stored.
+/// The store's writes of new tables, running or not yet joined.
 fn pending_stores() -> &'static Mutex<Vec<JoinHandle<()>>> {
     static PENDING: OnceLock<Mutex<Vec<JoinHandle<()>>>> = OnceLock::new();
     PENDING.get_or_init(|| Mutex::new(Vec::new()))

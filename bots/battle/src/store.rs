@@ -200,6 +200,19 @@ mod tests {
     }
 
     #[test]
+    fn a_save_that_fails_leaves_no_file() {
+        let (rules, dir) = (small(), temp_dir("failed"));
+        let table = Table::solve(Engine::new(rules.clone()), 2);
+        // A directory where the table should go: the rename into place fails.
+        let target = path(&dir, &rules);
+        std::fs::create_dir_all(target.join("in-the-way")).unwrap();
+        assert!(save(&dir, &rules, &table).is_err());
+        let left: Vec<_> = std::fs::read_dir(target.parent().unwrap()).unwrap().collect();
+        assert_eq!(left.len(), 1, "only the directory in the way: {left:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn the_least_recently_used_tables_and_stale_temporary_files_go_when_the_store_is_full() {
         let dir = temp_dir("prune");
         std::fs::create_dir_all(&dir).unwrap();
