@@ -215,10 +215,11 @@ impl Table {
         }
     }
 
-    /// The number of layers and each layer's length the engine's rules give a table.
+    /// The number of layers and each layer's length the engine's rules give a table, worked out
+    /// without laying the table out (a store load checks it before reading).
     pub fn shape(engine: Engine) -> (usize, usize) {
-        let table = Table::layout(engine);
-        (table.layers.len(), table.layer_len)
+        let hps = (0..6).map(|k| engine.rules.pokemon(k).hp as usize + 1);
+        (engine.turn_limit() as usize - 1, 9 * hps.product::<usize>())
     }
 
     /// A table from stored layers (see [`crate::store`]); None when their shape does not fit
