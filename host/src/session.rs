@@ -58,6 +58,8 @@ pub struct Session {
     pub current: Option<Running>,
     /// What the client may do: set once per connection (at `hello` or the WebSocket upgrade).
     pub access: Access,
+    /// A network client's address, against which its wrong tokens count.
+    pub address: Option<IpAddr>,
     /// This session's number in the server, by which its games take turns with other clients'.
     number: u64,
     /// Who the session's agents work for (see [`AgentContext::client`](yomi_plugin::AgentContext)):
@@ -97,6 +99,7 @@ impl Session {
             cancel,
             shared,
             access,
+            address,
             number: SESSIONS.fetch_add(1, Ordering::Relaxed),
         }
     }

@@ -14,10 +14,13 @@ fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
-/// `GET path` with a closing connection: the response's head and body.
-fn get(addr: &str, path: &str) -> (String, String) {
+/// `GET path` with a closing connection (and `token` as a bearer token, as Prometheus gives
+/// one): the response's head and body.
+fn get(addr: &str, path: &str, token: Option<&str>) -> (String, String) {
     let mut stream = TcpStream::connect(addr).unwrap();
-    write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Connection: close\r\n\r\n")
+        .unwrap();
     let mut response = String::new();
     stream.read_to_string(&mut response).unwrap();
     let (head, body) = response.split_once("\r\n\r\n").expect("an HTTP response");
@@ -26,8 +29,8 @@ fn get(addr: &str, path: &str) -> (String, String) {
 }
 
 /// `GET /metrics`, parsed with a Prometheus text-format parser.
-fn scrape(addr: &str) -> Scrape {
-    let (_, body) = get(addr, "/metrics");
+fn scrape(addr: &str, token: Option<&str>) -> Scrape {
+    let (_, body) = get(addr, "/metrics", token);
     Scrape::parse(body.lines().map(|l| Ok(l.to_string()))).expect("the scrape parses")
 }
 
@@ -80,7 +83,7 @@ fn a_scrape_parses_and_counts_requests_calls_games_and_restarts() {
     );
     assert_eq!(result["games"], json!(3));
 
-    let s = scrape(&addr);
+    let s = scrape(&addr, None);
     let requests = |op: &str, code: &str| {
         number(sample(&s, "yomi_requests_total", &[("op", op), ("code", code)]))
     };
@@ -111,7 +114,7 @@ fn a_scrape_parses_and_counts_requests_calls_games_and_restarts() {
 fn conn_closed_eventually(addr: &str) {
     let deadline = std::time::Instant::now() + yomi_e2e::REPLY_TIMEOUT;
     loop {
-        let s = scrape(addr);
+        let s = scrape(addr, None);
         if number(sample(&s, "yomi_connections_open", &[("transport", "tcp")])) == 0.0 {
             return;
         }
@@ -132,7 +135,8 @@ fn the_http_port_serves_the_same_metrics_as_the_metrics_port() {
     let metrics_addr = format!("127.0.0.1:{}", free_port());
     let server = Server::tcp(&["--http", "127.0.0.1:0", "--metrics", &metrics_addr]);
     let http = http_addr(&server);
-    let (head, body) = get(&http, "/healthz");
+    let token = server.generated_token();
+    let (head, body) = get(&http, "/healthz", None);
     assert!(head.contains("200 OK"), "{head}");
     assert_eq!(body, "ok\n");
     let mut conn = server.connect();
@@ -151,11 +155,11 @@ fn the_http_port_serves_the_same_metrics_as_the_metrics_port() {
     socket.read_exact(&mut head).unwrap();
     assert_eq!(&head, b"HTTP/1.1 101");
 
-    let (head, _) = get(&http, "/metrics");
+    let (head, _) = get(&http, "/metrics", Some(&token));
     assert!(head.contains("content-type: text/plain; version=0.0.4"), "{head}");
     let deadline = std::time::Instant::now() + yomi_e2e::REPLY_TIMEOUT;
     let on_http = loop {
-        let s = scrape(&http);
+        let s = scrape(&http, Some(&token));
         let ws = s.samples.iter().any(|x| {
             x.metric == "yomi_connections_open" && x.labels.get("transport") == Some("websocket")
         });
@@ -165,7 +169,7 @@ fn the_http_port_serves_the_same_metrics_as_the_metrics_port() {
         assert!(std::time::Instant::now() < deadline, "no websocket connection counted");
         std::thread::sleep(std::time::Duration::from_millis(20));
     };
-    let on_metrics_port = scrape(&metrics_addr);
+    let on_metrics_port = scrape(&metrics_addr, None);
     for s in [&on_http, &on_metrics_port] {
         assert_eq!(
             number(sample(s, "yomi_requests_total", &[("op", "ping"), ("code", "ok")])),

@@ -529,3 +529,101 @@ fn a_client_that_never_reads_pins_a_bounded_number_of_bytes() {
         assert_eq!(reply["id"], format!("{id}{n}"));
     }
 }
+
+#[test]
+fn every_http_path_but_healthz_needs_the_token() {
+    let server = Server::tcp(&["--http", "127.0.0.1:0"]);
+    let (addr, token) = http_of(&server);
+    let cookie = format!("yomi-token-{}={token}", addr.rsplit(':').next().unwrap());
+    let bearer = format!("Bearer {token}");
+    for path in ["/index.html", "/app.js", "/style.css", "/metrics", "/nowhere"] {
+        let (head, body) = http_get(&addr, path, &[]);
+        assert!(head.starts_with("HTTP/1.1 401"), "{path} without a token: {head}");
+        assert!(!body.contains("<html") && !body.contains("yomi_"), "{path}: {body}");
+        let (head, _) = http_get(&addr, path, &[("Authorization", "Bearer wrong")]);
+        assert!(head.starts_with("HTTP/1.1 401"), "{path} with a wrong token: {head}");
+    }
+    for path in ["/index.html", "/app.js", "/style.css", "/metrics"] {
+        let (head, _) = http_get(&addr, path, &[("Cookie", &cookie)]);
+        assert!(head.starts_with("HTTP/1.1 200"), "{path} with the cookie: {head}");
+    }
+    // How Prometheus gives a token: a bearer header.
+    let (head, _) = http_get(&addr, "/metrics", &[("Authorization", &bearer)]);
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(head.contains("text/plain; version=0.0.4"), "the Prometheus text: {head}");
+    let (head, body) = http_get(&addr, "/healthz", &[]);
+    assert!(head.starts_with("HTTP/1.1 200") && body == "ok\n", "{head}");
+}
+
+#[test]
+fn a_page_of_another_scheme_on_the_same_host_and_port_cannot_open_a_websocket() {
+    let server = Server::tcp(&["--http", "127.0.0.1:0"]);
+    let (addr, token) = http_of(&server);
+    let query = format!("?token={token}");
+    for other in [format!("https://{addr}"), format!("ws://{addr}")] {
+        assert_eq!(refused_status(websocket(&addr, &query, &[("Origin", &other)])), 403, "{other}");
+    }
+    websocket(&addr, &query, &[("Origin", &format!("http://{addr}"))]).expect("its own page");
+}
+
+#[test]
+fn wrong_tokens_from_one_address_are_throttled_across_connections_and_listeners() {
+    let token = "the-right-token-for-tests";
+    let server =
+        Server::tcp(&["--token", token, "--http", "127.0.0.1:0", "--max-token-failures", "3"]);
+    let (http, _) = http_of(&server);
+    let other = Ipv4Addr::new(127, 0, 0, 2);
+    for guess in 0..3 {
+        let mut guesser = server.connect();
+        assert_eq!(
+            guesser.err("hello", json!({"token": format!("guess-{guess}")})),
+            "unauthorized"
+        );
+    }
+    // The fourth try, even with the right token, is refused unread until the minute is over...
+    let mut guesser = server.connect();
+    let reply = guesser.request("hello", json!({"token": token}));
+    assert_eq!(error_code(&reply).as_deref(), Some("unauthorized"), "{reply}");
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("too many wrong tokens") && message.contains("--max-token-failures 3"),
+        "{message}"
+    );
+    // ... on every listener of the server ...
+    let (head, _) = http_get(&http, &format!("/?token={token}"), &[]);
+    assert!(head.starts_with("HTTP/1.1 401"), "{head}");
+    // ... while another address is served.
+    assert_eq!(server.connect_from(other).ok("hello", json!({"token": token}))["role"], "player");
+}
+
+#[test]
+fn short_tokens_are_refused_on_addresses_other_machines_reach() {
+    for flag in ["--token", "--operator-token"] {
+        let outcome =
+            start_briefly(&["serve", "--tcp", "0.0.0.0:0", flag, "x"], Duration::from_secs(10));
+        let (code, log) = outcome.expect("it refuses to start");
+        assert_ne!(code, 0, "{log}");
+        assert!(log.contains("fewer than 16 characters") && log.contains(flag), "{log}");
+    }
+    // Loopback stays a local setup: a short token is the operator's business there.
+    let local = Server::tcp(&["--token", "x"]);
+    assert_eq!(local.connect().ok("hello", json!({"token": "x"}))["role"], "player");
+}
+
+#[test]
+fn a_browser_preconnect_that_sends_nothing_is_closed_without_a_warning() {
+    let server = Server::tcp(&["--http", "127.0.0.1:0", "--handshake-timeout", "0.5"]);
+    let (addr, _) = http_of(&server);
+    let mut silent = TcpStream::connect(&addr).unwrap();
+    silent.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut rest = Vec::new();
+    let _ = silent.read_to_end(&mut rest);
+    assert!(rest.is_empty(), "closed without an answer");
+    // A half-sent request still gets its warning, so the log is being written.
+    let mut half = TcpStream::connect(&addr).unwrap();
+    half.write_all(b"GET /healthz HTTP/1.1\r\n").unwrap();
+    half.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let _ = half.read_to_end(&mut rest);
+    let log = server.wait_log(&["no complete request headers"]);
+    assert_eq!(log.matches("no complete request headers").count(), 1, "{log}");
+}

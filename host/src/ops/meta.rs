@@ -29,7 +29,7 @@ pub fn hello(session: &mut Session, params: Hello) -> Result<Welcome, ErrorInfo>
     }
     let operator = session.role() == Some(Role::Operator);
     if let (Some(token), false) = (&params.token, operator) {
-        let granted = session.shared.config.auth.role_for(token);
+        let granted = session.shared.config.auth.role_for(session.address, token);
         session.access = granted.as_ref().map_or(Access::Refused, |role| Access::Granted(*role));
         granted?;
     }

@@ -3,6 +3,12 @@
 //! upgrade), never per request.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use sha2::{Digest, Sha256};
@@ -38,6 +44,10 @@ pub struct AuthArgs {
     /// (repeatable), e.g. the name a load balancer forwards.
     #[arg(long = "allow-host", value_name = "NAME")]
     pub allow_hosts: Vec<String>,
+    /// Wrong tokens one address may give in a minute; past that its token checks are refused
+    /// unread until the minute is over (0: no limit).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TOKEN_FAILURES)]
+    pub max_token_failures: u32,
 }
 
 impl AuthArgs {
@@ -47,11 +57,17 @@ impl AuthArgs {
         let operator =
             token_from(&self.operator_token, &self.operator_token_file, "YOMI_OPERATOR_TOKEN")?;
         if let (Some(p), Some(o)) = (&player, &operator) {
-            if p.0 == o.0 {
+            if p.digest == o.digest {
                 anyhow::bail!("the player and operator tokens must differ");
             }
         }
-        Ok(Auth { operator, player, insecure: self.insecure, generated: false })
+        Ok(Auth {
+            operator,
+            player,
+            insecure: self.insecure,
+            generated: false,
+            failures: Arc::new(FailedTokens::new(self.max_token_failures)),
+        })
     }
 }
 
@@ -122,10 +138,18 @@ impl Role {
     }
 }
 
+/// The shortest token a server that other machines can reach accepts: 16 characters, so a
+/// token cannot be guessed within the failure throttle's budget.
+pub const MIN_EXPOSED_TOKEN_CHARS: usize = 16;
+
 /// A secret a client presents. Kept as its SHA-256 digest, so comparing takes the same time
-/// whatever the guess (its length included) and the token itself is never printed by `Debug`.
+/// whatever the guess (its length included) and the token itself is never printed by `Debug`;
+/// its length is kept to refuse short tokens on exposed addresses.
 #[derive(Clone)]
-pub struct Token([u8; 32]);
+pub struct Token {
+    digest: [u8; 32],
+    chars: usize,
+}
 
 impl Token {
     /// A token from its text, surrounding whitespace ignored; an empty one is refused (it would
@@ -138,13 +162,18 @@ impl Token {
         if text.chars().any(char::is_control) {
             return Err("a token must be printable text".into());
         }
-        Ok(Token(Sha256::digest(text.as_bytes()).into()))
+        Ok(Token { digest: Sha256::digest(text.as_bytes()).into(), chars: text.chars().count() })
     }
 
     /// Whether `given` is this token, in time independent of where they differ.
     pub fn matches(&self, given: &str) -> bool {
         let given: [u8; 32] = Sha256::digest(given.as_bytes()).into();
-        constant_time_eq(&self.0, &given)
+        constant_time_eq(&self.digest, &given)
+    }
+
+    /// Whether the token is too short for an address other machines can reach.
+    pub fn is_short(&self) -> bool {
+        self.chars < MIN_EXPOSED_TOKEN_CHARS
     }
 }
 
@@ -167,7 +196,7 @@ pub fn generate_token() -> std::io::Result<String> {
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// The server's tokens and what a client that gives none gets.
+/// The server's tokens, what a client that gives none gets, and the wrong guesses so far.
 #[derive(Debug, Clone, Default)]
 pub struct Auth {
     pub operator: Option<Token>,
@@ -177,6 +206,8 @@ pub struct Auth {
     pub insecure: bool,
     /// The operator token was generated at launch for the HTTP listener, not configured.
     pub generated: bool,
+    /// Wrong tokens per address (`--max-token-failures`), shared by every listener.
+    pub failures: Arc<FailedTokens>,
 }
 
 impl Auth {
@@ -185,8 +216,30 @@ impl Auth {
         (self.operator.is_some() && !self.generated) || self.player.is_some()
     }
 
-    /// The role a token grants, or `unauthorized`.
-    pub fn role_for(&self, given: &str) -> Result<Role, ErrorInfo> {
+    /// The role a token from `address` grants, or `unauthorized`; an address that has given
+    /// too many wrong tokens this minute is refused without a look at its token.
+    pub fn role_for(&self, address: Option<IpAddr>, given: &str) -> Result<Role, ErrorInfo> {
+        if let Some(address) = address {
+            self.failures.check(address)?;
+        }
+        let role = self.role_of(given);
+        if let (Err(_), Some(address)) = (&role, address) {
+            self.failures.record(address);
+        }
+        role
+    }
+
+    /// The short tokens among the configured ones, named, for the exposure check.
+    pub fn short_tokens(&self) -> Vec<&'static str> {
+        let named = [("--operator-token", &self.operator), ("--token", &self.player)];
+        named
+            .into_iter()
+            .filter(|(_, token)| token.as_ref().is_some_and(Token::is_short))
+            .map(|(name, _)| name)
+            .collect()
+    }
+
+    fn role_of(&self, given: &str) -> Result<Role, ErrorInfo> {
         if self.operator.as_ref().is_some_and(|t| t.matches(given)) {
             return Ok(Role::Operator);
         }
@@ -208,6 +261,83 @@ impl Auth {
         } else {
             None
         }
+    }
+}
+
+/// The default of `--max-token-failures`: a person mistyping a token a few times never meets
+/// it; a script guessing gets 20 tries a minute instead of thousands a second.
+pub const DEFAULT_MAX_TOKEN_FAILURES: u32 = 20;
+
+/// How long an address's wrong tokens count against it.
+const FAILURE_WINDOW: Duration = Duration::from_secs(60);
+
+/// The addresses remembered at once; past that, those whose window is over are forgotten first,
+/// then the oldest, so many addresses cannot grow the table without bound.
+const MAX_FAILING_ADDRESSES: usize = 16_384;
+
+/// Wrong tokens per client address in the current minute, as fail2ban counts them: a token
+/// check from an address over the limit is refused unread, so guessing costs a minute per
+/// `--max-token-failures` guesses, whatever the number of connections.
+#[derive(Debug)]
+pub struct FailedTokens {
+    limit: u32,
+    by_address: Mutex<HashMap<IpAddr, (u32, Instant)>>,
+}
+
+impl Default for FailedTokens {
+    fn default() -> Self {
+        FailedTokens::new(DEFAULT_MAX_TOKEN_FAILURES)
+    }
+}
+
+impl FailedTokens {
+    /// At most `limit` wrong tokens a minute from one address (0: no limit).
+    pub fn new(limit: u32) -> FailedTokens {
+        FailedTokens { limit, by_address: Mutex::default() }
+    }
+
+    /// `unauthorized` (saying how long to wait) when `address` has used up its wrong tokens.
+    fn check(&self, address: IpAddr) -> Result<(), ErrorInfo> {
+        let by_address = self.by_address.lock().unwrap_or_else(|p| p.into_inner());
+        match by_address.get(&address) {
+            Some(&(failed, since)) if self.limit > 0 && failed >= self.limit => {
+                let left = FAILURE_WINDOW.saturating_sub(since.elapsed());
+                if left.is_zero() {
+                    return Ok(());
+                }
+                Err(ErrorInfo::new(
+                    ErrorCode::Unauthorized,
+                    format!(
+                        "too many wrong tokens from this address (--max-token-failures {} a \
+                         minute); try again in {} s",
+                        self.limit,
+                        left.as_secs() + 1
+                    ),
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Counts one wrong token from `address`.
+    fn record(&self, address: IpAddr) {
+        if self.limit == 0 {
+            return;
+        }
+        let mut by_address = self.by_address.lock().unwrap_or_else(|p| p.into_inner());
+        if by_address.len() >= MAX_FAILING_ADDRESSES && !by_address.contains_key(&address) {
+            by_address.retain(|_, (_, since)| since.elapsed() < FAILURE_WINDOW);
+            if by_address.len() >= MAX_FAILING_ADDRESSES {
+                let oldest =
+                    by_address.iter().min_by_key(|(_, (_, since))| *since).map(|(a, _)| *a);
+                oldest.map(|a| by_address.remove(&a));
+            }
+        }
+        let entry = by_address.entry(address).or_insert((0, Instant::now()));
+        if entry.1.elapsed() >= FAILURE_WINDOW {
+            *entry = (0, Instant::now());
+        }
+        entry.0 += 1;
     }
 }
 
@@ -263,9 +393,9 @@ mod tests {
             player: Some(Token::new("pl").unwrap()),
             ..Auth::default()
         };
-        assert_eq!(auth.role_for("op").unwrap(), Role::Operator);
-        assert_eq!(auth.role_for("pl").unwrap(), Role::Player);
-        assert_eq!(auth.role_for("x").unwrap_err().code, ErrorCode::Unauthorized);
+        assert_eq!(auth.role_for(None, "op").unwrap(), Role::Operator);
+        assert_eq!(auth.role_for(None, "pl").unwrap(), Role::Player);
+        assert_eq!(auth.role_for(None, "x").unwrap_err().code, ErrorCode::Unauthorized);
         assert_eq!(auth.open_role(true), None);
     }
 
@@ -281,6 +411,45 @@ mod tests {
         assert!(!generated.configured());
         assert_eq!(generated.open_role(true), Some(Role::Operator));
         assert_eq!(generated.open_role(false), None);
+    }
+
+    #[test]
+    fn an_address_past_its_wrong_tokens_is_refused_even_the_right_one_until_the_minute_ends() {
+        let auth = Auth {
+            player: Some(Token::new("the-right-token-123").unwrap()),
+            failures: Arc::new(FailedTokens::new(3)),
+            ..Auth::default()
+        };
+        let (guesser, other) = (IpAddr::from([10, 0, 0, 1]), IpAddr::from([10, 0, 0, 2]));
+        for guess in 0..3 {
+            let error = auth.role_for(Some(guesser), &format!("guess{guess}")).unwrap_err();
+            assert_eq!(error.message, "wrong token");
+        }
+        let throttled = auth.role_for(Some(guesser), "the-right-token-123").unwrap_err();
+        assert!(throttled.message.contains("--max-token-failures 3"), "{}", throttled.message);
+        assert_eq!(auth.role_for(Some(other), "the-right-token-123").unwrap(), Role::Player);
+        // The window starts over once a minute has passed.
+        auth.failures.by_address.lock().unwrap().get_mut(&guesser).unwrap().1 -= FAILURE_WINDOW;
+        assert_eq!(auth.role_for(Some(guesser), "the-right-token-123").unwrap(), Role::Player);
+    }
+
+    #[test]
+    fn the_failure_table_stays_bounded_under_many_addresses() {
+        let failures = FailedTokens::new(5);
+        for i in 0..(MAX_FAILING_ADDRESSES as u32 + 100) {
+            failures.record(IpAddr::from(i.to_be_bytes()));
+        }
+        assert_eq!(failures.by_address.lock().unwrap().len(), MAX_FAILING_ADDRESSES);
+    }
+
+    #[test]
+    fn short_configured_tokens_are_named() {
+        let auth = Auth {
+            operator: Some(Token::new("x").unwrap()),
+            player: Some(Token::new("a-long-enough-token").unwrap()),
+            ..Auth::default()
+        };
+        assert_eq!(auth.short_tokens(), vec!["--operator-token"]);
     }
 
     #[test]

@@ -32,14 +32,18 @@ fn host_name(host: &str) -> &str {
 }
 
 /// Whether a WebSocket upgrade may go on: no `Origin` (not a browser), the page's own origin
-/// (the `Origin`'s host and port are the `Host` header's), or an `--allow-origin`.
+/// (`http`, as this listener speaks, with the `Host` header's host and port), or an
+/// `--allow-origin` (e.g. the `https://` origin of a proxy that terminates TLS in front).
 pub fn origin_allowed(origin: Option<&str>, host: Option<&str>, allowed: &[String]) -> bool {
     let Some(origin) = origin else { return true };
     let origin = origin.trim_end_matches('/');
     if allowed.iter().any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(origin)) {
         return true;
     }
-    let Some(("http" | "https", authority)) = origin.split_once("://") else {
+    let Some((scheme, authority)) = origin.split_once("://") else {
+        return false;
+    };
+    if !scheme.eq_ignore_ascii_case("http") {
         return false;
     };
     host.is_some_and(|host| authority.eq_ignore_ascii_case(host))
@@ -115,7 +119,10 @@ mod tests {
         assert!(origin_allowed(None, host, &allowed));
         assert!(origin_allowed(Some("http://127.0.0.1:8080"), host, &allowed));
         assert!(origin_allowed(Some("https://game.example/"), host, &allowed));
-        for foreign in ["http://evil.example", "http://127.0.0.1:9999", "null", "file://"] {
+        let foreign = ["http://evil.example", "http://127.0.0.1:9999", "null", "file://"];
+        // A page served over https is another origin than this plain-HTTP listener's own.
+        for foreign in foreign.into_iter().chain(["https://127.0.0.1:8080", "ws://127.0.0.1:8080"])
+        {
             assert!(!origin_allowed(Some(foreign), host, &allowed), "{foreign}");
         }
     }

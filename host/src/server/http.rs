@@ -64,21 +64,34 @@ struct Http {
 }
 
 impl Http {
-    /// What a request's token grants: one in the query string (a wrong one is refused), else
-    /// the cookie's (a stale one, from an earlier launch, counts as none), else the open role.
-    fn access(&self, headers: &HeaderMap, query: Option<&str>) -> Result<Access, StatusCode> {
+    /// What a request's token grants: one in the query string or an `Authorization: Bearer`
+    /// header (a wrong one is refused, and counts against `peer`), else the cookie's (a stale
+    /// one, from an earlier launch, counts as none), else the open role.
+    fn access(
+        &self,
+        peer: SocketAddr,
+        headers: &HeaderMap,
+        query: Option<&str>,
+    ) -> Result<Access, StatusCode> {
         let auth = &self.shared.config.auth;
-        if let Some(token) = gate::query_value(query, "token") {
-            return auth
-                .role_for(&token)
-                .map(Access::Granted)
-                .map_err(|_| StatusCode::UNAUTHORIZED);
+        if let Some(token) = gate::query_value(query, "token").or_else(|| bearer(headers)) {
+            return auth.role_for(Some(peer.ip()), &token).map(Access::Granted).map_err(|e| {
+                tracing::debug!(%peer, "refusing an HTTP request: {}", e.message);
+                StatusCode::UNAUTHORIZED
+            });
         }
         let cookies = headers.get(header::COOKIE).and_then(|v| v.to_str().ok());
-        let from_cookie =
-            gate::cookie_value(cookies, &self.cookie).and_then(|token| auth.role_for(&token).ok());
+        let from_cookie = gate::cookie_value(cookies, &self.cookie)
+            .and_then(|token| auth.role_for(Some(peer.ip()), &token).ok());
         Ok(from_cookie.or(self.open).map_or(Access::Pending, Access::Granted))
     }
+}
+
+/// The token of an `Authorization: Bearer TOKEN` header (how Prometheus and scripts give it).
+fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_string())
 }
 
 /// Says where the playground is. A token generated at launch goes in the URL (printed on
@@ -139,20 +152,41 @@ pub async fn serve_http(listener: TcpListener, shared: Arc<Shared>, shutdown: Ca
 }
 
 /// The routes, every one behind the `Host` check.
+/// Only `/healthz` answers without the token; `/` trades a token for a cookie and `/ws` may get
+/// its token in `hello`, so each checks for itself; every other path is behind [`token_gate`].
 fn router(state: Http) -> Router {
     let hosts = Arc::new(state.shared.config.allow_hosts.clone());
-    let mut app = Router::new()
+    let mut gated = Router::new()
+        .route("/plugins/:plugin/view.js", get(plugin_view))
+        .route("/*path", get(|Path(path): Path<String>| asset_owned(path)))
+        .with_state(state.clone());
+    match metrics::scrape() {
+        Ok(scrape) => gated = gated.route("/metrics", scrape),
+        Err(e) => tracing::warn!("no /metrics on the HTTP port: {e}"),
+    }
+    let gated = gated.route_layer(middleware::from_fn_with_state(state.clone(), token_gate));
+    Router::new()
         .route("/ws", get(upgrade))
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/", get(index))
-        .route("/plugins/:plugin/view.js", get(plugin_view))
-        .route("/*path", get(|Path(path): Path<String>| asset_owned(path)))
-        .with_state(state);
-    match metrics::scrape() {
-        Ok(scrape) => app = app.route("/metrics", scrape),
-        Err(e) => tracing::warn!("no /metrics on the HTTP port: {e}"),
+        .with_state(state)
+        .merge(gated)
+        .layer(middleware::from_fn_with_state(hosts, check_host))
+}
+
+/// Lets a request through only with the token (query, bearer header or the playground's
+/// cookie): the page's files, plugin views and metrics tell a stranger what this server runs.
+async fn token_gate(
+    State(http): State<Http>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    request: Request,
+    next: Next,
+) -> Response {
+    match http.access(peer, request.headers(), request.uri().query()) {
+        Ok(Access::Granted(_)) => next.run(request).await,
+        Ok(Access::Pending | Access::Refused) => needs_token(),
+        Err(status) => (status, "wrong token\n").into_response(),
     }
-    app.layer(middleware::from_fn_with_state(hosts, check_host))
 }
 
 /// Serves one HTTP connection (and hands an upgraded one to its WebSocket task).
@@ -163,6 +197,7 @@ async fn serve_connection(
     header_timeout: Option<Duration>,
     shutdown: CancellationToken,
 ) {
+    let (stream, spoke) = Spoke::new(stream);
     let app = TowerToHyperService::new(app);
     let service = hyper::service::service_fn(move |mut request: Request<hyper::body::Incoming>| {
         request.extensions_mut().insert(ConnectInfo(peer));
@@ -173,6 +208,13 @@ async fn serve_connection(
     let mut conn = pin!(builder.serve_connection(TokioIo::new(stream), service).with_upgrades());
     tokio::select! {
         served = conn.as_mut() => match served {
+            // A browser opens sockets it may never use (preconnect): one that sent nothing is
+            // no news.
+            Err(e) if e.is_timeout() && !spoke.load(Ordering::Relaxed) => tracing::debug!(
+                %peer,
+                "closing an HTTP connection that sent nothing within {} s (--handshake-timeout)",
+                header_timeout.unwrap_or_default().as_secs_f64()
+            ),
             Err(e) if e.is_timeout() => tracing::warn!(
                 %peer,
                 "closing the HTTP connection: no complete request headers within {} s (--handshake-timeout)",
@@ -185,6 +227,52 @@ async fn serve_connection(
             conn.as_mut().graceful_shutdown();
             let _ = tokio::time::timeout(SHUTDOWN_GRACE, conn).await;
         }
+    }
+}
+
+/// A connection's stream that notes whether the client has sent a byte.
+struct Spoke {
+    stream: TcpStream,
+    spoke: Arc<AtomicBool>,
+}
+
+impl Spoke {
+    fn new(stream: TcpStream) -> (Spoke, Arc<AtomicBool>) {
+        let spoke = Arc::new(AtomicBool::new(false));
+        (Spoke { stream, spoke: spoke.clone() }, spoke)
+    }
+}
+
+impl tokio::io::AsyncRead for Spoke {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.stream).poll_read(cx, buf);
+        if buf.filled().len() > before {
+            self.spoke.store(true, Ordering::Relaxed);
+        }
+        polled
+    }
+}
+
+impl tokio::io::AsyncWrite for Spoke {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        data: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write(cx, data)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
     }
 }
 
@@ -230,9 +318,14 @@ async fn check_host(
 
 /// The playground. `/?token=T` trades the token for a cookie and sends the browser on to `/`, so
 /// the token leaves the address bar; without a valid token the page says how to get in.
-async fn index(State(http): State<Http>, uri: Uri, headers: HeaderMap) -> Response {
+async fn index(
+    State(http): State<Http>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
     let token = gate::query_value(uri.query(), "token");
-    match (http.access(&headers, uri.query()), token) {
+    match (http.access(peer, &headers, uri.query()), token) {
         (Ok(_), Some(token)) => (
             StatusCode::SEE_OTHER,
             [
@@ -259,19 +352,8 @@ fn needs_token() -> Response {
 }
 
 /// A loaded plugin's view module, looked up by the plugin's name among the loaded plugins (the
-/// newest build), never read from a path. It asks for the page's token, as the page does: unlike
-/// the page's own files it tells which plugins this server has loaded.
-async fn plugin_view(
-    State(http): State<Http>,
-    Path(plugin): Path<String>,
-    uri: Uri,
-    headers: HeaderMap,
-) -> Response {
-    match http.access(&headers, uri.query()) {
-        Ok(Access::Granted(_)) => {}
-        Ok(Access::Pending | Access::Refused) => return needs_token(),
-        Err(status) => return (status, "wrong token\n").into_response(),
-    }
+/// newest build), never read from a path.
+async fn plugin_view(State(http): State<Http>, Path(plugin): Path<String>) -> Response {
     let view = http
         .shared
         .registry
@@ -316,7 +398,7 @@ async fn upgrade(
         return (StatusCode::FORBIDDEN, "this page's origin may not open a WebSocket here\n")
             .into_response();
     }
-    let access = match http.access(&headers, uri.query()) {
+    let access = match http.access(peer, &headers, uri.query()) {
         Ok(access) => access,
         Err(status) => return (status, "wrong token\n").into_response(),
     };

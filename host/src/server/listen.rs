@@ -11,7 +11,7 @@ use yomi_protocol::{ErrorInfo, Reply};
 
 use super::admit::Admission;
 use super::connection::{self, Client};
-use crate::runtime::auth::{Access, Auth};
+use crate::runtime::auth::{Access, Auth, MIN_EXPOSED_TOKEN_CHARS};
 use crate::runtime::config::Shared;
 
 /// Serves the process's stdin/stdout as one session; returns at EOF or shutdown.
@@ -93,6 +93,13 @@ async fn refuse(mut stream: TcpStream, peer: SocketAddr, error: ErrorInfo) {
 pub fn check_exposure(addr: SocketAddr, auth: &Auth) -> anyhow::Result<()> {
     if addr.ip().is_loopback() {
         return Ok(());
+    }
+    if let [flag, ..] = auth.short_tokens()[..] {
+        anyhow::bail!(
+            "refusing to listen on {addr}, which other machines can reach, with a token of fewer \
+             than {MIN_EXPOSED_TOKEN_CHARS} characters ({flag}): a short token can be guessed; \
+             `yomi serve --http` on loopback prints a generated one, or use e.g. `openssl rand -hex 32`"
+        );
     }
     if auth.insecure {
         tracing::warn!(
