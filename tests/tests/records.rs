@@ -106,6 +106,45 @@ fn a_damaged_game_record_is_refused_and_nothing_is_written_beside_it() {
     assert_eq!(std::fs::read(&file).unwrap(), before, "the damaged file was changed");
 }
 
+/// Runs `sql` on the records file in `data`, as another program (or a person) might.
+fn execute(data: &Path, sql: &str) {
+    let conn = rusqlite::Connection::open(data.join("records.sqlite3")).unwrap();
+    conn.execute_batch(sql).unwrap();
+}
+
+#[test]
+fn a_record_whose_checksum_was_removed_is_refused() {
+    for sql in [
+        "UPDATE games SET checksum = NULL WHERE idx = 3",
+        "UPDATE games SET transcript_checksum = NULL WHERE idx = 0",
+        "UPDATE tournaments SET checksum = NULL",
+    ] {
+        let tmp = temp_dir();
+        play_small_tournament(tmp.path());
+        execute(tmp.path(), sql);
+        let stderr = refused_naming_the_file(tmp.path());
+        assert!(stderr.contains("checksum"), "{sql}: the error says what is wrong:\n{stderr}");
+    }
+}
+
+#[test]
+fn a_records_file_from_before_checksums_gets_them_and_is_checked_from_then_on() {
+    let tmp = temp_dir();
+    play_small_tournament(tmp.path());
+    // What a yomi older than checksums wrote: the same rows, no checksums, user_version 0.
+    execute(
+        tmp.path(),
+        "UPDATE tournaments SET checksum = NULL;
+         UPDATE games SET checksum = NULL, transcript_checksum = NULL;
+         PRAGMA user_version = 0;",
+    );
+    let listed = list(tmp.path());
+    assert_eq!(listed[0]["status"], "finished", "{listed}");
+    // Sealed on that first open: a checksum removed now is damage.
+    execute(tmp.path(), "UPDATE games SET checksum = NULL WHERE idx = 1");
+    refused_naming_the_file(tmp.path());
+}
+
 /// Starts (or resumes) the slow concurrency-4 tournament in the background.
 fn start_tournament(data: &Path, resume: Option<&str>) -> Child {
     let mut cmd = yomi(data);

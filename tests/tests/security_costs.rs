@@ -205,6 +205,43 @@ fn a_tournament_takes_the_id_its_client_names() {
 }
 
 #[test]
+fn tournament_ids_are_bounded_unguessable_and_leave_nothing_behind() {
+    let data = temp_dir();
+    let server = Server::tcp(&["--data-dir", data.path().to_str().unwrap()]);
+    let mut conn = server.connect();
+    let huge = "x".repeat(90_000);
+    for bad in [huge.as_str(), "", "../escape", "id with spaces", "t\u{0}"] {
+        let spec = tournament("rps", "example/rps", 2, json!({"tournament": bad}));
+        let reply = conn.request("tournament.run", spec);
+        assert_eq!(error_code(&reply).as_deref(), Some("invalid_params"), "{bad:.20}: {reply}");
+        let message = reply["error"]["message"].as_str().unwrap();
+        assert!(message.len() < 300, "the error does not echo a huge id: {}", message.len());
+        let reply = conn.request("tournament.run", json!({"resume": bad}));
+        assert_eq!(error_code(&reply).as_deref(), Some("invalid_params"), "{bad:.20}: {reply}");
+    }
+    let listed = conn.ok("tournament.list", json!({}));
+    assert_eq!(listed, json!([]), "a refused id left a row");
+    // A fresh id: the start time, then 64 random bits.
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        conn.send(&json!({"id": 1, "op": "tournament.run", "game": "rps",
+            "bots": [{"bot": "example/rps"}, {"bot": "example/rps"}], "games_per_pair": 1}));
+        let reply = std::iter::repeat_with(|| conn.recv()).find(|line| line.get("ok").is_some());
+        ids.push(reply.unwrap()["result"]["id"].as_str().unwrap().to_string());
+    }
+    for id in &ids {
+        let (_, random) = id.split_once('-').expect("t<seconds>-<random>");
+        assert_eq!(random.len(), 16, "{id}");
+        assert!(random.chars().all(|c| c.is_ascii_hexdigit()), "{id}");
+    }
+    assert_ne!(ids[0], ids[1]);
+    // Finished tournaments keep no lock file.
+    let locks = data.path().join("tournament-locks");
+    let left = std::fs::read_dir(&locks).map(|d| d.count()).unwrap_or(0);
+    assert_eq!(left, 0, "lock files left in {}", locks.display());
+}
+
+#[test]
 fn the_binary_directory_serves_no_test_fixture_by_request() {
     // Started as the README says, with no --plugins: the build directory (beside the binary)
     // holds the misbehaving test fixture too, which must not be loadable by a client.

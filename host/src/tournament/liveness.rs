@@ -9,10 +9,20 @@ use std::path::{Path, PathBuf};
 use yomi_protocol::ops::tournaments::Listed;
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
-/// Held while a tournament is played; dropping it releases the lock.
+/// Held while a tournament is played; dropping it removes the lock file and releases the lock.
 #[derive(Debug)]
 pub struct Playing {
-    _file: File,
+    file: File,
+    path: PathBuf,
+}
+
+impl Drop for Playing {
+    /// Removed while still locked, so no other process can hold a lock on this file by then:
+    /// one that opened it before finds it gone once it gets the lock (see [`hold`]).
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+        let _ = self.file.unlock();
+    }
 }
 
 /// The lock file of tournament `id`: its id hex-encoded, so any id makes a valid file name.
@@ -21,34 +31,49 @@ fn lock_path(data_dir: &Path, id: &str) -> PathBuf {
     data_dir.join("tournament-locks").join(format!("{hex}.lock"))
 }
 
-fn open(data_dir: &Path, id: &str) -> std::io::Result<File> {
-    let path = lock_path(data_dir, id);
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    OpenOptions::new().create(true).truncate(false).write(true).open(path)
-}
-
 /// Marks tournament `id` as being played by this process until the guard is dropped; refused
 /// (`conflict`) while another process plays it.
 pub fn hold(data_dir: &Path, id: &str) -> Result<Playing, ErrorInfo> {
     let io = |e: std::io::Error| {
         ErrorInfo::new(ErrorCode::Internal, format!("cannot lock tournament `{id}`: {e}"))
     };
-    let file = open(data_dir, id).map_err(io)?;
-    match file.try_lock() {
-        Ok(()) => Ok(Playing { _file: file }),
-        Err(TryLockError::WouldBlock) => Err(ErrorInfo::new(
-            ErrorCode::Conflict,
-            format!("tournament `{id}` is being played by another process"),
-        )),
-        Err(TryLockError::Error(e)) => Err(io(e)),
+    let path = lock_path(data_dir, id);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    loop {
+        let file =
+            OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(io)?;
+        match file.try_lock() {
+            // The lock holds only if the file is still the one at the path: a player that was
+            // finishing may have removed it between our open and our lock.
+            Ok(()) if same_file(&file, &path) => return Ok(Playing { file, path }),
+            Ok(()) => continue,
+            Err(TryLockError::WouldBlock) => {
+                return Err(ErrorInfo::new(
+                    ErrorCode::Conflict,
+                    format!("tournament `{id}` is being played by another process"),
+                ))
+            }
+            Err(TryLockError::Error(e)) => return Err(io(e)),
+        }
     }
 }
 
-/// True when some process holds tournament `id`'s lock.
+/// Whether `file` is the file now at `path`.
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(open), Ok(named)) => (open.dev(), open.ino()) == (named.dev(), named.ino()),
+        _ => false,
+    }
+}
+
+/// True when some process holds tournament `id`'s lock (no lock file: none does).
 pub fn is_played(data_dir: &Path, id: &str) -> bool {
-    let Ok(file) = open(data_dir, id) else { return false };
+    let Ok(file) = OpenOptions::new().write(true).open(lock_path(data_dir, id)) else {
+        return false;
+    };
     match file.try_lock() {
         Ok(()) => false, // released when `file` drops
         Err(TryLockError::WouldBlock) => true,
@@ -104,5 +129,9 @@ mod tests {
         assert_eq!(statuses, ["running", "interrupted", "finished"]);
         drop(guard);
         assert!(!is_played(dir.path(), "t/1 ä"));
+        // Nothing is left behind: neither the finished one's lock nor files made by looking.
+        let left = std::fs::read_dir(dir.path().join("tournament-locks")).unwrap().count();
+        assert_eq!(left, 0, "lock files left behind");
+        hold(dir.path(), "t/1 ä").expect("held again after its player finished");
     }
 }

@@ -143,11 +143,37 @@ fn labels(spec: &TournamentSpec, bots: &[SeatPlan]) -> Vec<String> {
     labels
 }
 
-/// A fresh tournament id.
+/// A fresh tournament id: the start time (ids sort by it) and 64 bits from the OS's random
+/// source, so an id cannot be guessed from another.
 pub fn new_id() -> String {
     let now =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-    format!("t{}-{:04x}", now.as_secs(), (now.subsec_nanos() ^ std::process::id()) & 0xffff)
+    let mut random = [0u8; 8];
+    getrandom::fill(&mut random).expect("the OS's random source");
+    format!("t{}-{:016x}", now.as_secs(), u64::from_le_bytes(random))
+}
+
+/// The longest tournament id a client may name for a new tournament.
+pub const MAX_ID_CHARS: usize = 64;
+
+/// Room for a shard's suffix (`-shard-99999-of-100000`) on a stored id.
+const SHARD_SUFFIX_CHARS: usize = 32;
+
+/// Refuses an id a client names that is empty, longer than `max` or holds anything but letters,
+/// digits, `-`, `_` and `.`: ids name lock files and go into logs and listings.
+fn check_id(id: &str, max: usize) -> Result<(), ErrorInfo> {
+    let fine = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
+    if id.is_empty() || id.len() > max || !id.chars().all(fine) {
+        let shown: String = id.chars().take(max).collect();
+        return Err(ErrorInfo::new(
+            ErrorCode::InvalidParams,
+            format!(
+                "`{shown}{}` is not a tournament id: 1 to {max} letters, digits, `-`, `_` or `.`",
+                if shown.len() < id.len() { "..." } else { "" }
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Plays the tournament's missing games, each with seats started in `env` (its data directory
@@ -383,11 +409,14 @@ pub fn summary(t: &Tournament, finished: &[Finished], status: &str) -> Summary {
 
 /// The id a new tournament gets: `id` if given, else a fresh one; a shard's id is the whole
 /// tournament's id (given, or derived from the spec so every shard agrees) with its shard suffix.
-pub fn id_for(spec: &TournamentSpec, id: Option<String>) -> String {
-    match &spec.shard {
+pub fn id_for(spec: &TournamentSpec, id: Option<String>) -> Result<String, ErrorInfo> {
+    if let Some(id) = &id {
+        check_id(id, MAX_ID_CHARS)?;
+    }
+    Ok(match &spec.shard {
         None => id.unwrap_or_else(new_id),
         Some(s) => s.tournament_id(&id.unwrap_or_else(|| spec.derived_id())),
-    }
+    })
 }
 
 /// Checks a new tournament and records it as running.
@@ -421,7 +450,7 @@ pub fn create_or_resume(
     id: Option<String>,
     max_games: u64,
 ) -> Result<Start, ErrorInfo> {
-    let id = id_for(&spec, id);
+    let id = id_for(&spec, id)?;
     let Some(stored) = store.get(&id)? else {
         return create_as(registry, store, spec, id, max_games).map(|t| Start::Play(Box::new(t)));
     };
@@ -446,6 +475,7 @@ pub fn reopen(
     id: &str,
     max_games: u64,
 ) -> Result<Tournament, ErrorInfo> {
+    check_id(id, MAX_ID_CHARS + SHARD_SUFFIX_CHARS)?;
     let stored = store.get(id)?.ok_or_else(|| {
         ErrorInfo::new(ErrorCode::NotFound, format!("no tournament `{id}` in the records"))
     })?;

@@ -120,13 +120,14 @@ impl Store {
         .map_err(|e| db_error(&path, e))?;
         let store = Store { conn, path };
         store.add_checksum_columns()?;
+        store.seal_rows_of_older_files()?;
         store.check_integrity()?;
         store.check_records()?;
         Ok(store)
     }
 
-    /// Records files written before rows carried checksums get the columns; their old rows
-    /// (checksum NULL) are read unchecked.
+    /// Records files written before rows carried checksums get the columns (their rows get
+    /// checksums in `seal_rows_of_older_files`).
     fn add_checksum_columns(&self) -> Result<(), ErrorInfo> {
         for (table, columns) in
             [("tournaments", &["checksum"][..]), ("games", &["checksum", "transcript_checksum"])]
@@ -143,6 +144,73 @@ impl Store {
             }
         }
         Ok(())
+    }
+
+    /// From `user_version` 1 on, every row carries its checksum and one without is damaged
+    /// (counted here, transcripts' too, though their values are checked when read). A file of an
+    /// older yomi is brought there once: rows of a file written before checksums
+    /// existed (none has one) get theirs now; a file in which some rows have checksums and
+    /// others not had them taken away, and is refused as damaged.
+    fn seal_rows_of_older_files(&self) -> Result<(), ErrorInfo> {
+        let count = |sql: &str| -> Result<i64, ErrorInfo> {
+            self.conn.query_row(sql, [], |r| r.get(0)).map_err(|e| self.error(e))
+        };
+        let unchecked = count(
+            "SELECT (SELECT COUNT(*) FROM tournaments WHERE checksum IS NULL)
+                  + (SELECT COUNT(*) FROM games WHERE checksum IS NULL OR transcript_checksum IS NULL)",
+        )?;
+        let checked = count(
+            "SELECT (SELECT COUNT(*) FROM tournaments WHERE checksum IS NOT NULL)
+                  + (SELECT COUNT(*) FROM games WHERE checksum IS NOT NULL)",
+        )?;
+        let sealed = count("PRAGMA user_version")? >= SEALED_VERSION;
+        if sealed && unchecked == 0 {
+            return Ok(());
+        }
+        if unchecked > 0 && (checked > 0 || sealed) {
+            return Err(ErrorInfo::new(
+                ErrorCode::Internal,
+                format!(
+                    "records database {}: {unchecked} records have no checksum in a file whose \
+                     other records have theirs{DAMAGED}",
+                    self.path.display()
+                ),
+            ));
+        }
+        let seal = || {
+            let tx = self.conn.unchecked_transaction()?;
+            for (select, update) in [
+                (
+                    "SELECT rowid, id, spec, status, total_games, result FROM tournaments WHERE checksum IS NULL",
+                    "UPDATE tournaments SET checksum = ?2 WHERE rowid = ?1",
+                ),
+                (
+                    "SELECT rowid, tournament, idx, seats, scores, failures, forfeit FROM games WHERE checksum IS NULL",
+                    "UPDATE games SET checksum = ?2 WHERE rowid = ?1",
+                ),
+                (
+                    "SELECT rowid, transcript FROM games WHERE transcript_checksum IS NULL",
+                    "UPDATE games SET transcript_checksum = ?2 WHERE rowid = ?1",
+                ),
+            ] {
+                let sums = {
+                    let mut stmt = tx.prepare(select)?;
+                    let rows = stmt.query_map([], |r| {
+                        let columns: Vec<usize> = (1..r.as_ref().column_count()).collect();
+                        let values = row_values(r, &columns)?;
+                        let values: Vec<&str> = values.iter().map(String::as_str).collect();
+                        Ok((r.get::<_, i64>(0)?, checksum(&values)))
+                    })?;
+                    rows.collect::<rusqlite::Result<Vec<(i64, i64)>>>()?
+                };
+                for (rowid, sum) in sums {
+                    tx.execute(update, params![rowid, sum])?;
+                }
+            }
+            tx.execute_batch(&format!("PRAGMA user_version = {SEALED_VERSION}"))?;
+            tx.commit()
+        };
+        seal().map_err(|e| self.error(e))
     }
 
     /// Reads every tournament and every game's record (not the transcripts, which are checked
@@ -376,27 +444,36 @@ fn checksum(values: &[&str]) -> i64 {
     i64::from(crc.finalize())
 }
 
-/// Checks the row's values in `columns` (read as text) against its checksum in column `sum`;
-/// a row written before checksums (NULL) passes. A mismatch is a damaged record.
-fn check_sum(row: &rusqlite::Row<'_>, columns: &[usize], sum: usize) -> rusqlite::Result<()> {
-    let Some(stored) = row.get::<_, Option<i64>>(sum)? else { return Ok(()) };
-    let values = columns
+/// The `user_version` of a records file whose every row carries its checksum.
+const SEALED_VERSION: i64 = 1;
+
+/// The row's values in `columns` as the checksum reads them: text as it is, an integer in
+/// decimal, NULL as nothing.
+fn row_values(row: &rusqlite::Row<'_>, columns: &[usize]) -> rusqlite::Result<Vec<String>> {
+    columns
         .iter()
         .map(|&c| match row.get_ref(c)? {
             ValueRef::Integer(n) => Ok(n.to_string()),
             ValueRef::Null => Ok(String::new()),
             other => Ok(String::from_utf8_lossy(other.as_bytes()?).into_owned()),
         })
-        .collect::<rusqlite::Result<Vec<String>>>()?;
+        .collect()
+}
+
+/// Checks the row's values in `columns` against its checksum in column `sum`. A mismatch, or
+/// no checksum at all (every row has one, see `seal_rows_of_older_files`), is a damaged record.
+fn check_sum(row: &rusqlite::Row<'_>, columns: &[usize], sum: usize) -> rusqlite::Result<()> {
+    let damaged = |why: &str| {
+        rusqlite::Error::FromSqlConversionFailure(sum, rusqlite::types::Type::Integer, why.into())
+    };
+    let stored =
+        row.get::<_, Option<i64>>(sum)?.ok_or_else(|| damaged("a record has no checksum"))?;
+    let values = row_values(row, columns)?;
     let values: Vec<&str> = values.iter().map(String::as_str).collect();
     if checksum(&values) == stored {
         return Ok(());
     }
-    Err(rusqlite::Error::FromSqlConversionFailure(
-        sum,
-        rusqlite::types::Type::Integer,
-        "a record's values do not match its checksum".into(),
-    ))
+    Err(damaged("a record's values do not match its checksum"))
 }
 
 fn row_to_tournament(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredTournament> {
