@@ -87,9 +87,15 @@ pub fn ladder(common: &Common, args: LadderArgs) -> anyhow::Result<ExitCode> {
     // The same command always names the same records: running it again resumes it.
     let id = format!("ladder-{}-{}", args.game, &spec.derived_id()[2..]);
     let store = Store::open(&common.data_dir()).map_err(|e| anyhow::anyhow!(e.message))?;
-    let start =
-        tournaments::create_or_resume(&registry, &store, spec.clone(), Some(id.clone()), u64::MAX)
-            .map_err(|e| anyhow::anyhow!(e.message))?;
+    let start = tournaments::create_or_resume(
+        &registry,
+        &store,
+        spec.clone(),
+        Some(id.clone()),
+        u64::MAX,
+        crate::runtime::auth::Role::Operator,
+    )
+    .map_err(|e| anyhow::anyhow!(e.message))?;
     let store = Arc::new(Mutex::new(store));
     let t = match start {
         Start::Play(t) => {

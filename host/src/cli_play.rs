@@ -16,6 +16,7 @@ use crate::matches::policy::{OnFailure, Policy};
 use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch, Progress};
 use crate::matches::seat::{BotSeat, SeatEnv, SeatSpec};
 use crate::matches::{replay, transcript};
+use crate::runtime::auth::Role;
 use crate::tournament::merge;
 use crate::tournament::rating::SprtSpec;
 use crate::tournament::runner::{self as tournaments, Start};
@@ -291,12 +292,16 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
     // The command line is the operator's own: no game limit but the schedule's own bound.
     let max = u64::MAX;
     let start = match &args.resume {
-        Some(id) => {
-            tournaments::reopen(&registry, &store, id, max).map(|t| Start::Play(Box::new(t)))
-        }
-        None => {
-            tournaments::create_or_resume(&registry, &store, spec_of(&args)?, args.id.clone(), max)
-        }
+        Some(id) => tournaments::reopen(&registry, &store, id, max, Role::Operator)
+            .map(|t| Start::Play(Box::new(t))),
+        None => tournaments::create_or_resume(
+            &registry,
+            &store,
+            spec_of(&args)?,
+            args.id.clone(),
+            max,
+            Role::Operator,
+        ),
     }
     .map_err(|e| anyhow::anyhow!(e.message))?;
     let t = match start {

@@ -241,6 +241,43 @@ fn tournament_ids_are_bounded_unguessable_and_leave_nothing_behind() {
     assert_eq!(left, 0, "lock files left in {}", locks.display());
 }
 
+/// Runs a small tournament named `id` on `conn` to its end: the reply.
+fn finished_tournament(conn: &mut yomi_e2e::Conn, id: &str) -> Value {
+    let mut spec = tournament("rps", "example/rps", 2, json!({"tournament": id}));
+    spec["op"] = json!("tournament.run");
+    spec["id"] = json!(1);
+    conn.send(&spec);
+    std::iter::repeat_with(|| conn.recv()).find(|line| line.get("ok").is_some()).unwrap()
+}
+
+#[test]
+fn a_player_cannot_resume_or_take_over_an_operators_tournament() {
+    let data = temp_dir();
+    let (player, operator) = ("player-token-for-tests", "operator-token-for-tests");
+    let dir = data.path().to_str().unwrap();
+    let server = Server::tcp(&["--data-dir", dir, "--token", player, "--operator-token", operator]);
+    let mut op = server.connect();
+    op.ok("hello", json!({"token": operator}));
+    assert_eq!(finished_tournament(&mut op, "op-cup")["ok"], true);
+    let mut pl = server.connect();
+    pl.ok("hello", json!({"token": player}));
+    assert_eq!(finished_tournament(&mut pl, "pl-cup")["ok"], true);
+
+    // The operator's tournament is not there for a player, under either op.
+    let reply = pl.request("tournament.run", json!({"resume": "op-cup"}));
+    assert_eq!(error_code(&reply).as_deref(), Some("not_found"), "{reply}");
+    let reply = finished_tournament(&mut pl, "op-cup");
+    assert_eq!(error_code(&reply).as_deref(), Some("conflict"), "{reply}");
+    assert!(reply["error"]["message"].as_str().unwrap().contains("choose another id"), "{reply}");
+    // A player's own, and every one for the operator, is there (both finished).
+    for (by_player, id) in [(true, "pl-cup"), (false, "op-cup"), (false, "pl-cup")] {
+        let conn = if by_player { &mut pl } else { &mut op };
+        let reply = conn.request("tournament.run", json!({"resume": id}));
+        let message = reply["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("already finished"), "{id}: {reply}");
+    }
+}
+
 #[test]
 fn the_binary_directory_serves_no_test_fixture_by_request() {
     // Started as the README says, with no --plugins: the build directory (beside the binary)

@@ -9,6 +9,7 @@ use yomi_protocol::ops::tournaments::{Listed, Run};
 use yomi_protocol::{ErrorCode, ErrorInfo, RequestId};
 
 use crate::matches::seat::SeatEnv;
+use crate::runtime::auth::Role;
 use crate::runtime::blocking::blocking;
 use crate::session::Session;
 use crate::tournament::liveness;
@@ -37,12 +38,20 @@ pub async fn run(
     let dir = records_dir(session)?;
     let registry = session.shared.registry.clone();
     let max_games = session.shared.config.costs.games_for(session.is_operator());
+    let by = session.role().unwrap_or(Role::Player);
     let (t, store) = blocking(move || {
         let store = Store::open(&dir)?;
         let t = match (p.resume, p.spec) {
-            (Some(resume), _) => runner::reopen(&registry, &store, &resume, max_games)?,
+            (Some(resume), _) => runner::reopen(&registry, &store, &resume, max_games, by)?,
             (None, Some(spec)) => {
-                match runner::create_or_resume(&registry, &store, spec, p.tournament, max_games)? {
+                match runner::create_or_resume(
+                    &registry,
+                    &store,
+                    spec,
+                    p.tournament,
+                    max_games,
+                    by,
+                )? {
                     Start::Play(t) => *t,
                     Start::AlreadyFinished(id) => {
                         return Err(ErrorInfo::new(

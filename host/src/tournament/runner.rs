@@ -20,6 +20,7 @@ use crate::matches::referee::GameRecord;
 use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch};
 use crate::matches::seat::{SeatEnv, SeatPlan, SeatSpec};
 use crate::registry::{GameRef, Registry};
+use crate::runtime::auth::Role;
 use crate::runtime::blocking::blocking;
 use crate::runtime::executor::on_game_thread;
 
@@ -419,18 +420,25 @@ pub fn id_for(spec: &TournamentSpec, id: Option<String>) -> Result<String, Error
     })
 }
 
-/// Checks a new tournament and records it as running.
+/// Checks a new tournament and records it as running, started by `by`.
 fn create_as(
     registry: &Registry,
     store: &Store,
     spec: TournamentSpec,
     id: String,
     max_games: u64,
+    by: Role,
 ) -> Result<Tournament, ErrorInfo> {
     let t = Tournament::prepare(registry, id, spec, max_games)?;
     let spec_json = serde_json::to_value(&t.spec).expect("specs serialize");
-    store.create(&t.id, &spec_json, t.scheduled())?;
+    store.create(&t.id, &spec_json, t.scheduled(), by)?;
     Ok(t)
+}
+
+/// The stored tournament `id` as `by` may see it: an operator sees every one, a player only the
+/// players' (another's is "not there", so its id tells a player nothing).
+fn stored_for(store: &Store, id: &str, by: Role) -> Result<Option<StoredTournament>, ErrorInfo> {
+    Ok(store.get(id)?.filter(|t| by == Role::Operator || t.owner == by))
 }
 
 /// What to do with a tournament whose id may already be in the records.
@@ -449,11 +457,19 @@ pub fn create_or_resume(
     spec: TournamentSpec,
     id: Option<String>,
     max_games: u64,
+    by: Role,
 ) -> Result<Start, ErrorInfo> {
     let id = id_for(&spec, id)?;
     let Some(stored) = store.get(&id)? else {
-        return create_as(registry, store, spec, id, max_games).map(|t| Start::Play(Box::new(t)));
+        let t = create_as(registry, store, spec, id, max_games, by)?;
+        return Ok(Start::Play(Box::new(t)));
     };
+    if stored_for(store, &id, by)?.is_none() {
+        return Err(ErrorInfo::new(
+            ErrorCode::Conflict,
+            format!("the records already hold a tournament `{id}`: choose another id"),
+        ));
+    }
     let same = serde_json::from_value::<TournamentSpec>(stored.spec)
         .is_ok_and(|s| s.identity() == spec.identity() && s.shard == spec.shard);
     if !same {
@@ -465,18 +481,19 @@ pub fn create_or_resume(
     if stored.status == "finished" {
         return Ok(Start::AlreadyFinished(id));
     }
-    reopen(registry, store, &id, max_games).map(|t| Start::Play(Box::new(t)))
+    reopen(registry, store, &id, max_games, by).map(|t| Start::Play(Box::new(t)))
 }
 
-/// Reopens an interrupted tournament from its stored spec.
+/// Reopens an interrupted tournament from its stored spec, if `by` may play it.
 pub fn reopen(
     registry: &Registry,
     store: &Store,
     id: &str,
     max_games: u64,
+    by: Role,
 ) -> Result<Tournament, ErrorInfo> {
     check_id(id, MAX_ID_CHARS + SHARD_SUFFIX_CHARS)?;
-    let stored = store.get(id)?.ok_or_else(|| {
+    let stored = stored_for(store, id, by)?.ok_or_else(|| {
         ErrorInfo::new(ErrorCode::NotFound, format!("no tournament `{id}` in the records"))
     })?;
     if stored.status == "finished" {

@@ -10,6 +10,8 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::Value;
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
+use crate::runtime::auth::Role;
+
 /// A tournament's stored row.
 #[derive(Debug, Clone)]
 pub struct StoredTournament {
@@ -18,6 +20,8 @@ pub struct StoredTournament {
     pub status: String,
     pub games: u64,
     pub total: u64,
+    /// Who started it: a player's tournament is the players', any other the operator's.
+    pub owner: Role,
 }
 
 /// One finished game as the store records it.
@@ -110,7 +114,8 @@ impl Store {
              PRAGMA busy_timeout = 5000;
              CREATE TABLE IF NOT EXISTS tournaments (
                  id TEXT PRIMARY KEY, spec TEXT NOT NULL, status TEXT NOT NULL,
-                 total_games INTEGER NOT NULL, created TEXT NOT NULL, result TEXT, checksum INTEGER);
+                 total_games INTEGER NOT NULL, created TEXT NOT NULL, result TEXT, checksum INTEGER,
+                 owner TEXT);
              CREATE TABLE IF NOT EXISTS games (
                  tournament TEXT NOT NULL REFERENCES tournaments(id), idx INTEGER NOT NULL,
                  seats TEXT NOT NULL, scores TEXT NOT NULL, failures TEXT NOT NULL, forfeit TEXT NOT NULL,
@@ -119,27 +124,28 @@ impl Store {
         )
         .map_err(|e| db_error(&path, e))?;
         let store = Store { conn, path };
-        store.add_checksum_columns()?;
+        store.add_missing_columns()?;
         store.seal_rows_of_older_files()?;
         store.check_integrity()?;
         store.check_records()?;
         Ok(store)
     }
 
-    /// Records files written before rows carried checksums get the columns (their rows get
-    /// checksums in `seal_rows_of_older_files`).
-    fn add_checksum_columns(&self) -> Result<(), ErrorInfo> {
-        for (table, columns) in
-            [("tournaments", &["checksum"][..]), ("games", &["checksum", "transcript_checksum"])]
-        {
+    /// Records files of an older yomi get the columns it did not write: checksums (their rows
+    /// get theirs in `seal_rows_of_older_files`) and owners (none: the operator's).
+    fn add_missing_columns(&self) -> Result<(), ErrorInfo> {
+        for (table, columns) in [
+            ("tournaments", &[("checksum", "INTEGER"), ("owner", "TEXT")][..]),
+            ("games", &[("checksum", "INTEGER"), ("transcript_checksum", "INTEGER")]),
+        ] {
             let sql = format!("SELECT name FROM pragma_table_info('{table}')");
             let mut stmt = self.conn.prepare(&sql).map_err(|e| self.error(e))?;
             let present = stmt
                 .query_map([], |r| r.get::<_, String>(0))
                 .and_then(|rows| rows.collect::<rusqlite::Result<Vec<String>>>())
                 .map_err(|e| self.error(e))?;
-            for column in columns.iter().filter(|c| !present.iter().any(|p| p == *c)) {
-                let sql = format!("ALTER TABLE {table} ADD COLUMN {column} INTEGER");
+            for (column, kind) in columns.iter().filter(|(c, _)| !present.iter().any(|p| p == c)) {
+                let sql = format!("ALTER TABLE {table} ADD COLUMN {column} {kind}");
                 self.conn.execute_batch(&sql).map_err(|e| self.error(e))?;
             }
         }
@@ -252,15 +258,15 @@ impl Store {
         ))
     }
 
-    pub fn create(&self, id: &str, spec: &Value, total: u64) -> Result<(), ErrorInfo> {
-        insert_tournament(&self.conn, id, spec, total).map_err(|e| self.error(e))
+    pub fn create(&self, id: &str, spec: &Value, total: u64, owner: Role) -> Result<(), ErrorInfo> {
+        insert_tournament(&self.conn, id, spec, total, owner).map_err(|e| self.error(e))
     }
 
     pub fn get(&self, id: &str) -> Result<Option<StoredTournament>, ErrorInfo> {
         self.conn
             .query_row(
                 "SELECT t.id, t.spec, t.status, t.total_games, (SELECT COUNT(*) FROM games g WHERE g.tournament = t.id),
-                 t.result, t.checksum FROM tournaments t WHERE t.id = ?1",
+                 t.result, t.checksum, t.owner FROM tournaments t WHERE t.id = ?1",
                 params![id],
                 row_to_tournament,
             )
@@ -273,7 +279,7 @@ impl Store {
             .conn
             .prepare(
                 "SELECT t.id, t.spec, t.status, t.total_games, (SELECT COUNT(*) FROM games g WHERE g.tournament = t.id),
-                 t.result, t.checksum FROM tournaments t ORDER BY t.created",
+                 t.result, t.checksum, t.owner FROM tournaments t ORDER BY t.created",
             )
             .map_err(|e| self.error(e))?;
         let rows = stmt.query_map([], row_to_tournament).map_err(|e| self.error(e))?;
@@ -306,7 +312,7 @@ impl Store {
     ) -> Result<(), ErrorInfo> {
         let commit = || {
             let tx = self.conn.unchecked_transaction()?;
-            insert_tournament(&tx, id, spec, total)?;
+            insert_tournament(&tx, id, spec, total, Role::Operator)?;
             for game in games {
                 insert_game(&tx, id, game)?;
             }
@@ -384,12 +390,14 @@ fn insert_tournament(
     id: &str,
     spec: &Value,
     total: u64,
+    owner: Role,
 ) -> rusqlite::Result<()> {
     let spec = spec.to_string();
     let sum = checksum(&[id, &spec, "running", &total.to_string(), ""]);
+    let created = format!("{:?}", std::time::SystemTime::now());
     conn.execute(
-        "INSERT INTO tournaments (id, spec, status, total_games, created, checksum) VALUES (?1, ?2, 'running', ?3, ?4, ?5)",
-        params![id, spec, total as i64, format!("{:?}", std::time::SystemTime::now()), sum],
+        "INSERT INTO tournaments (id, spec, status, total_games, created, checksum, owner) VALUES (?1, ?2, 'running', ?3, ?4, ?5, ?6)",
+        params![id, spec, total as i64, created, sum, owner.name()],
     )?;
     Ok(())
 }
@@ -484,5 +492,9 @@ fn row_to_tournament(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredTournament
         status: r.get(2)?,
         total: r.get::<_, i64>(3)? as u64,
         games: r.get::<_, i64>(4)? as u64,
+        owner: match r.get::<_, Option<String>>(7)?.as_deref() {
+            Some("player") => Role::Player,
+            _ => Role::Operator,
+        },
     })
 }
