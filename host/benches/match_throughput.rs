@@ -112,7 +112,8 @@ fn hosted(
         keep_transcripts: true,
         shard: None,
     };
-    let Ok(Start::Play(t)) = runner::create_or_resume(registry, &store, spec, None, u64::MAX)
+    let Ok(Start::Play(t)) =
+        runner::create_or_resume(registry, &store, spec, None, u64::MAX, Role::Operator)
     else {
         panic!("a fresh tournament starts")
     };
