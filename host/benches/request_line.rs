@@ -3,6 +3,10 @@
 //! difference is what an `agent.act` costs beyond any request. The bot runs in line (as on a
 //! tournament's game thread), so the rows measure CPU, not the hand-over to a lane.
 //!
+//! A second group parses a 1 MB `ping` of unknown keys (what a client may send before its token
+//! when `--max-unauthenticated-line-bytes` allows it) with yomi's request parser and with
+//! serde_json's plain parse into a `Value`: the parser must stay linear in the line.
+//!
 //! Needs the plugin library built: `cargo build --release --workspace`, then
 //! `cargo bench -p yomi --bench request_line`.
 
@@ -75,5 +79,30 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// A `ping` of about `bytes` bytes of unknown keys, each once.
+fn ping_of_unknown_keys(bytes: usize) -> String {
+    let mut line = String::from("{\"id\":1,\"op\":\"ping\"");
+    let mut key = 0;
+    while line.len() < bytes {
+        line.push_str(&format!(",\"k{key}\":0"));
+        key += 1;
+    }
+    line.push('}');
+    line
+}
+
+fn bench_parse(c: &mut Criterion) {
+    let line = ping_of_unknown_keys(1 << 20);
+    let mut group = c.benchmark_group("parse a 1 MB line of unknown keys");
+    group.sample_size(20);
+    group.bench_function("yomi request parse", |b| {
+        b.iter(|| black_box(yomi_protocol::Request::parse(black_box(&line)).is_ok()))
+    });
+    group.bench_function("serde_json into a Value", |b| {
+        b.iter(|| black_box(serde_json::from_str::<serde_json::Value>(black_box(&line)).is_ok()))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, bench_parse);
 criterion_main!(benches);

@@ -2,6 +2,7 @@
 //! [`crate::events`]).
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use schemars::JsonSchema;
 use serde::de::value::MapDeserializer;
@@ -172,6 +173,10 @@ impl<'de> Deserialize<'de> for Fields<'de> {
 
 struct FieldsVisitor;
 
+/// How many fields a request may have before repeats are looked up in an index: requests have a
+/// handful, for which a scan is quicker than hashing.
+const SCANNED_FIELDS: usize = 16;
+
 impl<'de> Visitor<'de> for FieldsVisitor {
     type Value = Fields<'de>;
 
@@ -179,13 +184,29 @@ impl<'de> Visitor<'de> for FieldsVisitor {
         f.write_str("a JSON object")
     }
 
+    /// A repeated field is found by a scan of the few fields a request has, and through an
+    /// index once there are more than [`SCANNED_FIELDS`]: a scan alone made a line of many
+    /// unknown fields cost time quadratic in their number (seconds for a 650 KB line).
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields<'de>, A::Error> {
         let mut fields: Vec<(Cow<'de, str>, &'de RawValue)> = Vec::new();
+        let mut index: Option<HashMap<Cow<'de, str>, usize>> = None;
         while let Some(Key(key)) = map.next_key()? {
             let value = map.next_value()?;
-            match fields.iter_mut().find(|(k, _)| *k == key) {
-                Some(field) => field.1 = value,
-                None => fields.push((key, value)),
+            let seen = match &index {
+                Some(index) => index.get(&key).copied(),
+                None => fields.iter().position(|(k, _)| *k == key),
+            };
+            if let Some(at) = seen {
+                fields[at].1 = value;
+                continue;
+            }
+            if let Some(index) = &mut index {
+                index.insert(key.clone(), fields.len());
+            }
+            fields.push((key, value));
+            if index.is_none() && fields.len() > SCANNED_FIELDS {
+                let keys = fields.iter().enumerate().map(|(at, (key, _))| (key.clone(), at));
+                index = Some(keys.collect());
             }
         }
         Ok(Fields(fields))
@@ -287,6 +308,24 @@ mod tests {
             message(r#"{"id":1,"op":"agent.act"}"#),
             "bad parameters for `agent.act`: missing field `agent`"
         );
+    }
+
+    #[test]
+    fn many_fields_keep_the_last_of_each_repeat_past_the_index() {
+        #[derive(Debug, Deserialize)]
+        struct Agent {
+            agent: String,
+        }
+        let mut line = String::from(r#"{"id":1,"op":"agent.act","agent":"first""#);
+        for key in 0..100 {
+            line.push_str(&format!(r#","k{key}":{key},"k{}":0"#, key % 7));
+        }
+        line.push_str(r#","agent":"last"}"#);
+        let request = Request::parse(&line).unwrap();
+        assert_eq!(request.params.len(), 101, "agent and k0..k99, each once");
+        let k3 = request.params.iter().find(|(key, _)| key == "k3").unwrap().1.get();
+        assert_eq!(k3, "0", "the last of k3's repeats");
+        assert_eq!(request.params::<Agent>().unwrap().agent, "last");
     }
 
     #[test]

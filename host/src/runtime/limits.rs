@@ -40,6 +40,11 @@ pub struct Limits {
     /// Positions one batched `agent.act` may carry; more fail with `limit_exceeded`.
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = positive)]
     pub max_batch: usize,
+    /// Longest request line read from a network client that has not given its token yet
+    /// (`hello` and `ping` are short); longer ones get `line_too_long` unread, so a stranger
+    /// costs no parsing. Capped by --max-line-bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 4096, value_parser = positive)]
+    pub max_unauthenticated_line_bytes: usize,
 }
 
 /// Replies and events queued for one client before the session stops reading its requests
@@ -57,6 +62,7 @@ impl Default for Limits {
             max_background: 16,
             max_outbox_bytes: 4 << 20,
             max_batch: 1000,
+            max_unauthenticated_line_bytes: 4096,
         }
     }
 }

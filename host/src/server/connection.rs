@@ -88,9 +88,12 @@ pub async fn serve_frames<F, D, Fut>(
     // Cancelled when the writer gives up on the client: nothing more can reach it.
     let unwritable = CancellationToken::new();
     let mut writer = tokio::spawn(deliver(queue, unwritable.clone()));
+    let max_line = shared.config.max_line_bytes;
+    let short_line = limits.max_unauthenticated_line_bytes.min(max_line);
     let mut conn = Conn {
         input: Input::new(frames, &limits, client.remote),
-        max_line: shared.config.max_line_bytes,
+        max_line,
+        short_line,
         outbox: outbox.clone(),
         unwritable,
         shutdown,
@@ -98,6 +101,11 @@ pub async fn serve_frames<F, D, Fut>(
         peer,
     };
     let mut session = Session::with_access(shared, outbox, client.access, client.address);
+    // Until it gives its token a client may only send short lines (see `short_line`).
+    let mut authenticated = session.role().is_some();
+    if !authenticated {
+        conn.input.limit_lines(short_line);
+    }
     // A client without a token gets a short while to give one, so strangers hold no slot.
     let handshake = Limits::enabled(limits.handshake_timeout).filter(|_| client.remote);
     let handshake_end = handshake.map(|limit| Instant::now() + limit);
@@ -131,11 +139,19 @@ pub async fn serve_frames<F, D, Fut>(
                 tracing::warn!(peer, "closing the connection: it sent HTTP, not JSON lines (a web page posting to the TCP port?)");
                 Step::Stop
             }
+            Some(Next::Line(Line::Text(text))) if !authenticated && text.len() > short_line => {
+                Step::Reply(conn.refusal(Line::TooLong, authenticated))
+            }
             Some(Next::Line(Line::Text(text))) => {
                 let waited = std::mem::take(&mut waited);
-                conn.answer(&mut session, &calls, waited, &text).await
+                let step = conn.answer(&mut session, &calls, waited, &text).await;
+                if !authenticated && session.role().is_some() {
+                    authenticated = true;
+                    conn.input.limit_lines(max_line);
+                }
+                step
             }
-            Some(Next::Line(unreadable)) => Step::Reply(conn.refusal(unreadable)),
+            Some(Next::Line(unreadable)) => Step::Reply(conn.refusal(unreadable, authenticated)),
         };
         let reply = match step {
             Step::Reply(reply) => reply,
@@ -183,6 +199,10 @@ enum Step {
 struct Conn<'p, F: Frames> {
     input: Input<F>,
     max_line: usize,
+    /// The longest line of a client that has not given its token
+    /// (`--max-unauthenticated-line-bytes`): it may only say `hello` or `ping`, so a long line
+    /// is refused unread and costs no parsing.
+    short_line: usize,
     outbox: Outbox,
     /// Cancelled when the writer gives up on the client.
     unwritable: CancellationToken,
@@ -241,11 +261,19 @@ impl<F: Frames> Conn<'_, F> {
     }
 
     /// The reply to a line that is not a request's text.
-    fn refusal(&self, line: Line) -> Reply {
+    fn refusal(&self, line: Line, authenticated: bool) -> Reply {
         let error = match line {
-            Line::TooLong => ErrorInfo::new(
+            Line::TooLong if authenticated => ErrorInfo::new(
                 ErrorCode::LineTooLong,
                 format!("line longer than {} bytes; it was skipped", self.max_line),
+            ),
+            Line::TooLong => ErrorInfo::new(
+                ErrorCode::LineTooLong,
+                format!(
+                    "line longer than {} bytes before a token was given \
+                     (--max-unauthenticated-line-bytes); it was skipped: send `hello` first",
+                    self.short_line
+                ),
             ),
             Line::NotUtf8 => {
                 ErrorInfo::new(ErrorCode::MalformedJson, "line is not UTF-8; it was skipped")

@@ -28,6 +28,15 @@ impl BoundedLines {
     pub fn new(limit: usize) -> BoundedLines {
         BoundedLines { inner: LinesCodec::new_with_max_length(limit) }
     }
+
+    /// Changes the length limit for the lines after the one last returned (a client that has
+    /// just given its token may send longer lines). Only between lines: a line being skipped
+    /// for its length would be read from its middle.
+    pub fn set_limit(&mut self, limit: usize) {
+        if self.inner.max_length() != limit {
+            self.inner = LinesCodec::new_with_max_length(limit);
+        }
+    }
 }
 
 impl Decoder for BoundedLines {

@@ -19,11 +19,19 @@ use crate::runtime::limits::{Limits, OUTBOX_LINES};
 pub trait Frames: Stream<Item = std::io::Result<Line>> + Unpin {
     /// Part of a request has arrived but not its end (what the line timeout watches).
     fn has_partial(&self) -> bool;
+
+    /// Reads lines of at most `limit` bytes from now on, where the transport frames them itself
+    /// (a WebSocket's messages arrive whole, under its own frame limit).
+    fn limit_lines(&mut self, limit: usize);
 }
 
 impl<R: AsyncRead + Unpin> Frames for FramedRead<R, BoundedLines> {
     fn has_partial(&self) -> bool {
         !self.read_buffer().is_empty()
+    }
+
+    fn limit_lines(&mut self, limit: usize) {
+        self.decoder_mut().set_limit(limit);
     }
 }
 
@@ -42,6 +50,8 @@ impl<S: Stream<Item = std::io::Result<Line>> + Unpin> Frames for WholeFrames<S> 
     fn has_partial(&self) -> bool {
         false
     }
+
+    fn limit_lines(&mut self, _limit: usize) {}
 }
 
 /// What reading produced next.
@@ -159,6 +169,11 @@ impl<F: Frames> Input<F> {
                 end => self.ended = Some(end),
             }
         }
+    }
+
+    /// Reads request lines of at most `limit` bytes from now on (see [`Frames::limit_lines`]).
+    pub fn limit_lines(&mut self, limit: usize) {
+        self.lines.limit_lines(limit);
     }
 
     /// Removes the queued request lines `drop` picks (a cancel's targets).
