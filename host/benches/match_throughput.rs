@@ -15,6 +15,7 @@ use serde_json::Value;
 use yomi_host::matches::seat::{BotSeat, SeatEnv};
 use yomi_host::registry::Registry;
 use yomi_host::runtime::auth::Role;
+use yomi_host::tournament::quota::WriteBudget;
 use yomi_host::tournament::runner::{self, Start};
 use yomi_host::tournament::schedule::{Format, TournamentSpec};
 use yomi_host::tournament::store::Store;
@@ -120,7 +121,13 @@ fn hosted(
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
     let start = Instant::now();
     let summary = rt
-        .block_on(runner::run(t.into(), Arc::new(Mutex::new(store)), SeatEnv::default(), |_, _| {}))
+        .block_on(runner::run(
+            t.into(),
+            Arc::new(Mutex::new(store)),
+            SeatEnv::default(),
+            WriteBudget::unlimited(),
+            |_, _| {},
+        ))
         .unwrap();
     let rate = summary.games as f64 / start.elapsed().as_secs_f64();
     let _ = std::fs::remove_dir_all(&data);

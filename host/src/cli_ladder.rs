@@ -18,6 +18,7 @@ use crate::matches::seat::{BotSeat, SeatEnv};
 use crate::registry::Registry;
 use crate::tournament::ladder::{Rating, Results};
 use crate::tournament::liveness;
+use crate::tournament::quota::WriteBudget;
 use crate::tournament::runner::{self as tournaments, Start, Tournament};
 use crate::tournament::schedule::{Format, TournamentSpec};
 use crate::tournament::standings;
@@ -111,9 +112,13 @@ pub fn ladder(common: &Common, args: LadderArgs) -> anyhow::Result<ExitCode> {
             let bar = bar(t.schedule.total(), "ladder");
             let env = SeatEnv { data_dir: Some(common.data_dir()), ..SeatEnv::default() };
             runtime()?
-                .block_on(tournaments::run(t.clone(), store.clone(), env, |done, _| {
-                    bar.set_position(done)
-                }))
+                .block_on(tournaments::run(
+                    t.clone(),
+                    store.clone(),
+                    env,
+                    WriteBudget::unlimited(),
+                    |done, _| bar.set_position(done),
+                ))
                 .map_err(|e| anyhow::anyhow!(e.message))?;
             bar.finish_and_clear();
             t

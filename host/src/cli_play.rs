@@ -18,6 +18,7 @@ use crate::matches::seat::{BotSeat, SeatEnv, SeatSpec};
 use crate::matches::{replay, transcript};
 use crate::runtime::auth::Role;
 use crate::tournament::merge;
+use crate::tournament::quota::WriteBudget;
 use crate::tournament::rating::SprtSpec;
 use crate::tournament::runner::{self as tournaments, Start};
 use crate::tournament::schedule::{Format, TournamentSpec};
@@ -325,9 +326,13 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
     let bar = bar(t.schedule.total(), "tournament");
     let env = SeatEnv { data_dir: Some(common.data_dir()), ..SeatEnv::default() };
     let summary = runtime()?
-        .block_on(tournaments::run(Arc::new(t), Arc::new(Mutex::new(store)), env, |done, _| {
-            bar.set_position(done)
-        }))
+        .block_on(tournaments::run(
+            Arc::new(t),
+            Arc::new(Mutex::new(store)),
+            env,
+            WriteBudget::unlimited(),
+            |done, _| bar.set_position(done),
+        ))
         .map_err(|e| anyhow::anyhow!(e.message))?;
     bar.finish_and_clear();
     print_summary(&summary, args.json)?;

@@ -278,6 +278,64 @@ fn a_player_cannot_resume_or_take_over_an_operators_tournament() {
     }
 }
 
+/// Games of tournament `id` in the records of `data` with a transcript kept, and without.
+fn transcripts_kept(data: &std::path::Path, id: &str) -> (i64, i64) {
+    let conn = rusqlite::Connection::open(data.join("records.sqlite3")).unwrap();
+    let count = |sql: &str| conn.query_row(sql, [id], |r| r.get(0)).unwrap();
+    (
+        count("SELECT COUNT(*) FROM games WHERE tournament = ?1 AND transcript != ''"),
+        count("SELECT COUNT(*) FROM games WHERE tournament = ?1 AND transcript = ''"),
+    )
+}
+
+#[test]
+fn a_tournament_stops_at_the_data_quota_keeping_its_games_and_resumes_once_there_is_room() {
+    let data = temp_dir();
+    let dir = data.path().to_str().unwrap();
+    // A request's tournament keeps no transcripts unless it asks.
+    let server = Server::tcp(&["--data-dir", dir]);
+    let mut conn = server.connect();
+    let reply = finished_tournament(&mut conn, "plain");
+    assert_eq!(reply["ok"], true, "{reply}");
+    assert_eq!(transcripts_kept(data.path(), "plain"), (0, 1));
+    drop((conn, server));
+
+    // 300 rounds of rps a game with transcripts, about 1.9 MB each: past a 5 MB quota by the third.
+    let long = json!({"tournament": "long", "keep_transcripts": true, "games_per_pair": 6,
+        "game_options": {"rounds": 300}});
+    let server = Server::tcp(&["--data-dir", dir, "--max-data-bytes", "5000000"]);
+    let mut conn = server.connect();
+    let mut spec = tournament("rps", "example/rps", 2, long);
+    spec["op"] = json!("tournament.run");
+    spec["id"] = json!(1);
+    conn.send(&spec);
+    let reply = std::iter::repeat_with(|| conn.recv()).find(|line| line.get("ok").is_some());
+    let reply = reply.unwrap();
+    assert_eq!(error_code(&reply).as_deref(), Some("limit_exceeded"), "{reply}");
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("--max-data-bytes") && message.contains("\"resume\":\"long\""),
+        "{message}"
+    );
+    let (kept, _) = transcripts_kept(data.path(), "long");
+    assert!(kept > 0 && kept < 6, "some games recorded, not all: {kept}");
+    let listed = conn.ok("tournament.list", json!({}));
+    let long = listed.as_array().unwrap().iter().find(|t| t["id"] == "long").unwrap().clone();
+    assert_eq!(long["status"], "interrupted", "{listed}");
+    let total: u64 =
+        std::fs::read_dir(data.path()).unwrap().map(|e| e.unwrap().metadata().unwrap().len()).sum();
+    assert!(total <= 5_000_000, "the quota held: {total} bytes");
+    drop((conn, server));
+
+    // Room again (a larger quota): it resumes and ends with every game, each recorded once.
+    let server = Server::tcp(&["--data-dir", dir, "--max-data-bytes", "0"]);
+    let mut conn = server.connect();
+    conn.send(&json!({"id": 2, "op": "tournament.run", "resume": "long"}));
+    let reply = std::iter::repeat_with(|| conn.recv()).find(|line| line.get("ok").is_some());
+    assert_eq!(reply.as_ref().unwrap()["result"]["games"], 6, "{reply:?}");
+    assert_eq!(transcripts_kept(data.path(), "long"), (6, 0));
+}
+
 #[test]
 fn the_binary_directory_serves_no_test_fixture_by_request() {
     // Started as the README says, with no --plugins: the build directory (beside the binary)

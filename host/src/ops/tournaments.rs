@@ -13,6 +13,7 @@ use crate::runtime::auth::Role;
 use crate::runtime::blocking::blocking;
 use crate::session::Session;
 use crate::tournament::liveness;
+use crate::tournament::quota::WriteBudget;
 use crate::tournament::runner::{self, Start};
 use crate::tournament::schedule::TournamentSpec;
 use crate::tournament::store::Store;
@@ -79,15 +80,19 @@ pub async fn run(
         budgets: Some(session.budgets()),
         ..SeatEnv::default()
     };
+    let costs = &session.shared.config.costs;
+    let run_bytes = if by == Role::Operator { 0 } else { costs.max_tournament_bytes };
+    let budget = WriteBudget::new(env.data_dir.as_deref(), costs.max_data_bytes, run_bytes);
     let tid = t.id.clone();
     // Held while it plays, so a listing tells it from a tournament whose process died.
     let playing = env.data_dir.as_deref().map(|dir| liveness::hold(dir, &tid)).transpose()?;
     session.spawn("tournament.run", id, async move {
         let _playing = playing;
         let _ = outbox.event(TournamentStarted { id: tid.clone(), scheduled: t.scheduled() }).await;
-        let summary = runner::run(t, Arc::new(Mutex::new(store)), env, move |games, total| {
-            outbox.try_event(TournamentProgress { games, id: tid.clone(), total });
-        });
+        let summary =
+            runner::run(t, Arc::new(Mutex::new(store)), env, budget, move |games, total| {
+                outbox.try_event(TournamentProgress { games, id: tid.clone(), total });
+            });
         super::reply::<wire::TournamentRun>(summary.await?)
     });
     Ok(())

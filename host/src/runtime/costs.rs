@@ -32,7 +32,20 @@ pub struct CostLimits {
     /// their player's pace and are not counted.
     #[arg(long, value_name = "N", default_value_t = default_running_games())]
     pub max_running_games: usize,
+    /// The data directory's quota in bytes (0: none): a tournament of the server that would
+    /// write past it stops, keeping its recorded games, until space is freed.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DATA_BYTES)]
+    pub max_data_bytes: u64,
+    /// Most bytes of records one player's `tournament.run` may write (0: no limit).
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_TOURNAMENT_BYTES)]
+    pub max_tournament_bytes: u64,
 }
+
+/// 8 GiB: room for millions of games without transcripts, and for every battle table.
+pub const DEFAULT_MAX_DATA_BYTES: u64 = 8 << 30;
+
+/// 256 MiB of one player's tournament: a million games' results, or thousands with transcripts.
+pub const DEFAULT_MAX_TOURNAMENT_BYTES: u64 = 256 << 20;
 
 impl Default for CostLimits {
     fn default() -> Self {
@@ -42,6 +55,8 @@ impl Default for CostLimits {
             max_transcript_games: 1_000,
             max_workers: 64,
             max_running_games: default_running_games(),
+            max_data_bytes: DEFAULT_MAX_DATA_BYTES,
+            max_tournament_bytes: DEFAULT_MAX_TOURNAMENT_BYTES,
         }
     }
 }

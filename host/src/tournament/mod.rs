@@ -9,11 +9,13 @@
 //! - [`shard`]: one block of the schedule per machine, and ids every shard agrees on.
 //! - [`merge`]: shards' records into one tournament, with standings over the whole.
 //! - [`liveness`]: which tournaments recorded as running a live process is playing.
+//! - [`quota`]: the bytes a tournament may write, checked before each commit.
 //! - [`runner`]: plays the schedule with games in parallel, committing each before it counts.
 
 pub mod ladder;
 pub mod liveness;
 pub mod merge;
+pub mod quota;
 pub mod rating;
 pub mod runner;
 pub mod schedule;

@@ -12,6 +12,7 @@ use tokio::sync::mpsc;
 use yomi_protocol::ops::tournaments::{Listed, Pairwise, Summary};
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
+use super::quota::WriteBudget;
 use super::schedule::{Schedule, Slot, TournamentSpec};
 use super::shard::Block;
 use super::standings::{self, Finished};
@@ -184,6 +185,7 @@ pub async fn run(
     t: Arc<Tournament>,
     store: Arc<Mutex<Store>>,
     env: SeatEnv,
+    mut budget: WriteBudget,
     mut progress: impl FnMut(u64, u64) + Send,
 ) -> Result<Summary, ErrorInfo> {
     let id = t.id.clone();
@@ -220,7 +222,7 @@ pub async fn run(
             Ok(played) => played,
             Err(e) => {
                 // Keep what was played before the failure.
-                batch.commit(&store, &id).await?;
+                batch.commit(&store, &id, &mut budget).await?;
                 return Err(e);
             }
         };
@@ -241,10 +243,10 @@ pub async fn run(
         decided = sprt_decided(&t, &sprt_tally);
         stop.set_if(decided);
         if batch.is_due() {
-            progress(batch.commit(&store, &id).await?, total);
+            progress(batch.commit(&store, &id, &mut budget).await?, total);
         }
     }
-    progress(batch.commit(&store, &id).await?, total);
+    progress(batch.commit(&store, &id, &mut budget).await?, total);
     let summary = summary(&t, &finished, "finished");
     let result = serde_json::to_value(&summary).expect("summaries serialize");
     let (store, id2) = (store.clone(), id.clone());
@@ -285,18 +287,26 @@ impl Batch {
         self.rows.len() >= BATCH_GAMES || self.since.elapsed() >= BATCH_WAIT
     }
 
-    /// Commits the batch in one transaction; returns how many games the store now holds.
-    async fn commit(&mut self, store: &Arc<Mutex<Store>>, id: &str) -> Result<u64, ErrorInfo> {
-        let rows = std::mem::take(&mut self.rows);
+    /// Commits the batch in one transaction, if `budget` lets it be written; returns how many
+    /// games the store now holds.
+    async fn commit(
+        &mut self,
+        store: &Arc<Mutex<Store>>,
+        id: &str,
+        budget: &mut WriteBudget,
+    ) -> Result<u64, ErrorInfo> {
+        let mut rows = std::mem::take(&mut self.rows);
         self.since = Instant::now();
         if rows.is_empty() {
             return Ok(self.committed);
         }
+        let (fit, stop) = budget.admit(id, self.committed, &rows);
+        rows.truncate(fit);
         let count = rows.len() as u64;
         let (store, id) = (store.clone(), id.to_string());
         blocking(move || store.lock().unwrap().record_games(&id, &rows)).await?;
         self.committed += count;
-        Ok(self.committed)
+        stop.map_or(Ok(self.committed), Err)
     }
 }
 

@@ -54,8 +54,9 @@ pub struct TournamentSpec {
     /// Stop early when the SPRT decides (two bots only).
     #[serde(default)]
     pub sprt: Option<SprtSpec>,
-    /// Keep every game's transcript in the records (on by default).
-    #[serde(default = "yes")]
+    /// Keep every game's transcript in the records: off unless a request asks (a transcript can
+    /// be megabytes a game); the command line keeps them unless `--no-transcripts`.
+    #[serde(default)]
     pub keep_transcripts: bool,
     /// Play only this shard's block of the schedule (see [`super::shard`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -67,9 +68,6 @@ fn round_robin() -> Format {
 }
 fn one() -> usize {
     1
-}
-fn yes() -> bool {
-    true
 }
 
 /// One scheduled game.
