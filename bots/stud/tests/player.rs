@@ -159,3 +159,30 @@ fn loose_models_continue_late_and_a_raise_is_judged_unless_once_per_interval() {
     assert!(drops("la", json!({"loose_late": "table"}), 150).0 > 0);
     assert_eq!(drops("la", json!({"drop_check": "interval"}), 150), (0, 0));
 }
+
+/// An observation whose `legal` is empty asks a seat to act with nothing to do: every bot of the
+/// plugin refuses it with `invalid_params` naming the field (PROTOCOL.md, "Bad observations"),
+/// at a bet and at a reveal, with the request's own `legal` empty or not, and plays on after it.
+#[test]
+fn an_empty_legal_list_is_refused_by_every_bot() {
+    let g = session(json!({}), 1);
+    let d = &g.decisions()[0];
+    for name in ["fuzzy", "ta", "tp", "la", "lp", "random", "calling-station"] {
+        let mut p = bot(name, json!({}), 1);
+        for request_legal in [vec![], d.legal.clone()] {
+            let mut obs = d.observation.clone();
+            obs["legal"] = json!([]);
+            let e = p
+                .act(&ActRequest { observation: obs, legal: request_legal, explain: false })
+                .unwrap_err();
+            assert_eq!(e.code, ErrorCode::InvalidParams, "{name}: {}", e.message);
+            assert!(e.message.starts_with("`observation.legal`:"), "{name}: {}", e.message);
+        }
+        let ok = p.act(&ActRequest {
+            observation: d.observation.clone(),
+            legal: vec![],
+            explain: false,
+        });
+        assert!(ok.is_ok(), "{name} plays on from the observation's own legal actions");
+    }
+}
