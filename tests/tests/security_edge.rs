@@ -275,6 +275,41 @@ fn one_address_cannot_hold_every_connection_slot() {
 }
 
 #[test]
+fn strangers_holding_every_slot_give_way_to_newcomers_and_never_to_token_holders() {
+    let token = "a-token-of-sixteen-plus";
+    let server = Server::tcp(&[
+        "--token",
+        token,
+        "--max-connections",
+        "8",
+        "--max-connections-per-ip",
+        "2",
+        "--handshake-timeout",
+        "60",
+    ]);
+    let mut member = server.connect_from(Ipv4Addr::new(127, 0, 0, 9));
+    member.ok("hello", json!({"token": token}));
+    // Four addresses fill the other seven slots with silent connections.
+    let mut strangers: Vec<_> = (0..7)
+        .map(|i| server.connect_from(Ipv4Addr::new(127, 0, 0, 2 + i / 2)))
+        .collect();
+    for stranger in &mut strangers {
+        stranger.assert_alive();
+    }
+    // A newcomer still gets in (the oldest stranger is closed), and can give its token.
+    let mut newcomer = server.connect_from(Ipv4Addr::new(127, 0, 0, 20));
+    assert_eq!(newcomer.ok("hello", json!({"token": token}))["role"], "player");
+    assert!(strangers[0].is_closed_within(Duration::from_secs(5)), "the oldest stranger gave way");
+    server.wait_log(&["a new client took the slot of this connection, which had given no token"]);
+    // Many more newcomers: the strangers go, oldest first; the token holders stay.
+    for i in 0..12 {
+        server.connect_from(Ipv4Addr::new(127, 0, 1, i)).assert_alive();
+    }
+    member.assert_alive();
+    newcomer.assert_alive();
+}
+
+#[test]
 fn the_playground_trades_its_url_token_for_a_cookie() {
     let server = Server::tcp(&["--http", "127.0.0.1:0"]);
     let (addr, token) = http_of(&server);
@@ -437,13 +472,15 @@ fn half_sent_http_requests_are_dropped_and_the_listener_keeps_serving() {
         })
         .collect();
     std::thread::sleep(Duration::from_millis(200));
-    // Every slot is held: a further client is told so at once.
+    // Every slot is held, by connections that showed no token: a newcomer takes the oldest's
+    // slot, so a health check is answered at once and the oldest is closed.
     let (head, body) = http_get(&addr, "/healthz", &[]);
-    assert!(head.starts_with("HTTP/1.1 503"), "{head}");
-    assert!(body.contains("the server is full (--max-connections 8)"), "{body}");
-    // The half-sent requests are closed after the header timeout...
-    for stream in &mut half_sent {
-        let mut rest = Vec::new();
+    assert!(head.starts_with("HTTP/1.1 200") && body == "ok\n", "{head}");
+    let mut rest = Vec::new();
+    let _ = half_sent[0].read_to_end(&mut rest);
+    assert!(started.elapsed() < Duration::from_millis(900), "the oldest closed at once");
+    // The other half-sent requests are closed after the header timeout...
+    for stream in &mut half_sent[1..] {
         let _ = stream.read_to_end(&mut rest);
     }
     let waited = started.elapsed();

@@ -14,6 +14,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use yomi_protocol::{ErrorCode, ErrorInfo, Reply};
 
+use super::admit::Ticket;
 use super::framing::{BoundedLines, Line};
 use super::input::{Frames, Input, Next};
 use crate::ops;
@@ -29,7 +30,7 @@ use crate::session::Session;
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(3);
 
 /// Who is at the other end of a connection.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Client {
     /// A network client (idle, line and handshake timeouts apply) rather than the parent
     /// process on stdio.
@@ -38,12 +39,33 @@ pub struct Client {
     pub access: Access,
     /// A network client's address.
     pub address: Option<IpAddr>,
+    /// Its connection slot, which a newcomer may take over until it shows a token.
+    pub slot: Option<Arc<Ticket>>,
 }
 
 impl Client {
     /// The parent process on stdio: an operator, never timed out.
-    pub const STDIO: Client =
-        Client { remote: false, access: Access::Granted(Role::Operator), address: None };
+    pub const STDIO: Client = Client {
+        remote: false,
+        access: Access::Granted(Role::Operator),
+        address: None,
+        slot: None,
+    };
+}
+
+/// Keeps the client's slot once it has shown a token (or needed none).
+fn trust_once_authenticated(client: &Client, session: &Session) {
+    if let (Some(slot), Some(_)) = (&client.slot, session.role()) {
+        slot.trust();
+    }
+}
+
+/// Resolves when `token` is cancelled; never without one.
+async fn until_cancelled(token: Option<&CancellationToken>) {
+    match token {
+        Some(token) => token.cancelled().await,
+        None => std::future::pending().await,
+    }
 }
 
 /// Serves one client of a byte stream until it hangs up, breaks a limit, or the server shuts
@@ -110,6 +132,8 @@ pub async fn serve_frames<F, D, Fut>(
     let handshake = Limits::enabled(limits.handshake_timeout).filter(|_| client.remote);
     let handshake_end = handshake.map(|limit| Instant::now() + limit);
     let calls = executor::Client::connected();
+    let evicted = client.slot.as_ref().map(|slot| slot.evicted());
+    trust_once_authenticated(&client, &session);
     // Whether the connection has waited for input since it last woke another task (spawning its
     // writer, queueing a reply): only then may a request's quick plugin calls run in line.
     let mut waited = false;
@@ -120,6 +144,11 @@ pub async fn serve_frames<F, D, Fut>(
             tokio::select! {
                 _ = conn.shutdown.cancelled() => None,
                 _ = conn.unwritable.cancelled() => None,
+                _ = until_cancelled(evicted.as_ref()) => Some(Next::Close(
+                    "the server is full and a new client took the slot of this connection, \
+                     which had given no token"
+                        .into(),
+                )),
                 _ = until(unauthenticated) => Some(Next::Close(format!(
                     "no token given within {} s (--handshake-timeout)",
                     handshake.unwrap_or_default().as_secs_f64()
@@ -148,6 +177,7 @@ pub async fn serve_frames<F, D, Fut>(
                 if !authenticated && session.role().is_some() {
                     authenticated = true;
                     conn.input.limit_lines(max_line);
+                    trust_once_authenticated(&client, &session);
                 }
                 step
             }

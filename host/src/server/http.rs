@@ -139,9 +139,17 @@ pub async fn serve_http(listener: TcpListener, shared: Arc<Shared>, shutdown: Ca
         };
         // No Nagle delay: a reply frame goes out at once, as on the TCP transport.
         let _ = stream.set_nodelay(true);
+        // An HTTP connection shows no token of its own: under pressure the oldest gives way.
+        let evicted = ticket.evicted();
         let served = serve_connection(stream, peer, app.clone(), header_timeout, shutdown.clone());
         connections.spawn(async move {
-            served.await;
+            tokio::select! {
+                _ = served => {}
+                _ = evicted.cancelled() => tracing::debug!(
+                    %peer,
+                    "closing an HTTP connection: the server is full and a new client took its slot"
+                ),
+            }
             drop(ticket);
         });
     }
@@ -414,7 +422,7 @@ async fn upgrade(
                 return;
             };
             let _open = metrics::connection("websocket");
-            let client = Client { remote: true, access, address: Some(peer.ip()) };
+            let client = Client { remote: true, access, address: Some(peer.ip()), slot: None };
             bridge(socket, http.shared, http.shutdown, format!("ws:{peer}"), client).await;
         })
     })

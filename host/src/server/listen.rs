@@ -42,9 +42,9 @@ pub async fn serve_tcp(listener: TcpListener, shared: Arc<Shared>, shutdown: Can
         sessions.spawn(async move {
             let _open = crate::runtime::metrics::connection("tcp");
             let (reader, writer) = stream.into_split();
-            let client = Client { remote: true, access, address: Some(peer.ip()) };
+            let slot = Some(Arc::new(ticket));
+            let client = Client { remote: true, access, address: Some(peer.ip()), slot };
             connection::serve(reader, writer, shared, shutdown, &peer.to_string(), client).await;
-            drop(ticket);
         });
     }
     sessions.close();
