@@ -67,3 +67,35 @@ fn a_batch_is_bounded_and_is_one_form_or_the_other() {
     let unknown = json!({"agent": "a404", "positions": [position("rock")]});
     assert_eq!(conn.err("agent.act", unknown), "unknown_agent");
 }
+
+#[test]
+fn a_batch_of_a_slow_bot_is_bounded_by_its_time_not_only_its_length() {
+    let plugins = yomi_e2e::target_dir().to_str().unwrap().to_string();
+    let misbehave = yomi_e2e::library("fixture_misbehave").to_str().unwrap().to_string();
+    let server = Server::tcp(&[
+        "--plugins",
+        &plugins,
+        "--plugins",
+        &misbehave,
+        "--max-batch-time",
+        "0.3",
+    ]);
+    let mut conn = server.connect();
+    let made = conn.ok("agent.new", json!({"bot": "misbehave", "options": {"on_act": "slow"}}));
+    let agent = made["agent"].as_str().unwrap();
+    // 100 positions of 30 ms each would take 3 s; the batch stops deciding at about 0.3 s.
+    let positions = vec![position("rock"); 100];
+    let started = std::time::Instant::now();
+    let result = conn.ok("agent.act", json!({"agent": agent, "positions": positions}));
+    let decisions = result["decisions"].as_array().unwrap();
+    assert_eq!(decisions.len(), 100, "one entry per position, in order");
+    let decided = decisions.iter().take_while(|d| d.get("error").is_none()).count();
+    assert!((5..=12).contains(&decided), "about 0.3 s of 30 ms calls: {decided}");
+    for refused in &decisions[decided..] {
+        assert_eq!(refused["error"]["code"], "limit_exceeded", "{refused}");
+        assert!(refused["error"]["message"].as_str().unwrap().contains("--max-batch-time"));
+    }
+    assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
+    // The next request is served as usual.
+    conn.ok("agent.act", json!({"agent": agent, "positions": [position("paper")]}));
+}

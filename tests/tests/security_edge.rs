@@ -290,9 +290,8 @@ fn strangers_holding_every_slot_give_way_to_newcomers_and_never_to_token_holders
     let mut member = server.connect_from(Ipv4Addr::new(127, 0, 0, 9));
     member.ok("hello", json!({"token": token}));
     // Four addresses fill the other seven slots with silent connections.
-    let mut strangers: Vec<_> = (0..7)
-        .map(|i| server.connect_from(Ipv4Addr::new(127, 0, 0, 2 + i / 2)))
-        .collect();
+    let mut strangers: Vec<_> =
+        (0..7).map(|i| server.connect_from(Ipv4Addr::new(127, 0, 0, 2 + i / 2))).collect();
     for stranger in &mut strangers {
         stranger.assert_alive();
     }

@@ -2,6 +2,7 @@
 //! what happened, call its services, drop it.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -149,8 +150,26 @@ async fn act_batch(
         ));
     }
     let slot = session.agent(agent)?;
+    let budget = session.shared.config.limits.max_batch_time;
+    let (started, mut slowest) = (Instant::now(), Duration::ZERO);
     let mut decisions = Vec::with_capacity(positions.len());
     for raw in positions {
+        if started.elapsed() + slowest > budget {
+            let error = ErrorInfo::new(
+                ErrorCode::LimitExceeded,
+                format!(
+                    "not decided: the batch had spent {:.2} s, and its slowest position took \
+                     {:.2} s, over the server's limit (--max-batch-time {:.2} s); send the rest \
+                     in another request",
+                    started.elapsed().as_secs_f64(),
+                    slowest.as_secs_f64(),
+                    budget.as_secs_f64()
+                ),
+            );
+            decisions.push(BatchDecision::Failed { error });
+            continue;
+        }
+        let call_started = Instant::now();
         let decision = match serde_json::from_str::<Position>(raw.get()) {
             Err(e) => Err(ErrorInfo::new(
                 ErrorCode::InvalidParams,
@@ -175,6 +194,7 @@ async fn act_batch(
                 }
             }
         };
+        slowest = slowest.max(call_started.elapsed());
         decisions.push(match decision {
             Ok(reply) => BatchDecision::Decided(reply),
             Err(error) => BatchDecision::Failed { error },

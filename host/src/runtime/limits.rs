@@ -40,6 +40,11 @@ pub struct Limits {
     /// Positions one batched `agent.act` may carry; more fail with `limit_exceeded`.
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = positive)]
     pub max_batch: usize,
+    /// Time one batched `agent.act` may spend deciding: a position is started only while the
+    /// time spent so far plus the slowest of its calls so far stays within it; the rest get
+    /// `limit_exceeded` (a thousand positions of a slow bot would otherwise buy minutes of CPU).
+    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = seconds)]
+    pub max_batch_time: Duration,
     /// Longest request line read from a network client that has not given its token yet
     /// (`hello` and `ping` are short); longer ones get `line_too_long` unread, so a stranger
     /// costs no parsing. Capped by --max-line-bytes.
@@ -62,6 +67,7 @@ impl Default for Limits {
             max_background: 16,
             max_outbox_bytes: 4 << 20,
             max_batch: 1000,
+            max_batch_time: Duration::from_secs(5),
             max_unauthenticated_line_bytes: 4096,
         }
     }
