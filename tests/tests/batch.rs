@@ -72,14 +72,8 @@ fn a_batch_is_bounded_and_is_one_form_or_the_other() {
 fn a_batch_of_a_slow_bot_is_bounded_by_its_time_not_only_its_length() {
     let plugins = yomi_e2e::target_dir().to_str().unwrap().to_string();
     let misbehave = yomi_e2e::library("fixture_misbehave").to_str().unwrap().to_string();
-    let server = Server::tcp(&[
-        "--plugins",
-        &plugins,
-        "--plugins",
-        &misbehave,
-        "--max-batch-time",
-        "0.3",
-    ]);
+    let server =
+        Server::tcp(&["--plugins", &plugins, "--plugins", &misbehave, "--max-batch-time", "0.3"]);
     let mut conn = server.connect();
     let made = conn.ok("agent.new", json!({"bot": "misbehave", "options": {"on_act": "slow"}}));
     let agent = made["agent"].as_str().unwrap();
