@@ -26,11 +26,12 @@ struct Played {
     result: Value,
 }
 
-/// The client's choice: a check or a call where there is one (so stud hands go on to be shown),
-/// else the first legal action (an amount range played at its least).
+/// The client's choice: a check or a call where there is one, else anything but a drop (so stud
+/// hands go on to be shown), else the first legal action (an amount range played at its least).
 fn choose(legal: &[Value]) -> Value {
     let calm = legal.iter().find(|a| a["act"] == "check" || a["act"] == "call");
-    let entry = calm.unwrap_or(&legal[0]).clone();
+    let on = calm.or_else(|| legal.iter().find(|a| a["act"] != "drop"));
+    let entry = on.unwrap_or(&legal[0]).clone();
     match (entry.get("min"), entry.as_object()) {
         (Some(min), Some(map)) => {
             let mut action: serde_json::Map<String, Value> = map
