@@ -217,6 +217,7 @@ fn a_sevens_hand_stays_hidden_until_its_cards_are_played() {
                     || e["placed"].as_array().is_some_and(|p| p.contains(&quoted)))
         })
     });
+    assert!(checked > 0, "the other seats held cards");
 }
 
 #[test]
