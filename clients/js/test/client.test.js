@@ -187,9 +187,12 @@ test("http: the playground and the health check are served", async () => {
   const page = await fetch(`http://${server.http}/`, { headers: { cookie } });
   assert.match(page.headers.get("content-type"), /text\/html/);
   assert.match(await page.text(), /yomi playground/);
-  const module = await fetch(`http://${server.http}/yomi.js`);
+  // The page's own files need the token too (its cookie), as every path but /healthz does.
+  assert.equal((await fetch(`http://${server.http}/yomi.js`)).status, 401);
+  const module = await fetch(`http://${server.http}/yomi.js`, { headers: { cookie } });
   assert.match(await module.text(), /export class Client/);
-  assert.equal((await fetch(`http://${server.http}/nothing.js`)).status, 404);
+  const missing = await fetch(`http://${server.http}/nothing.js`, { headers: { cookie } });
+  assert.equal(missing.status, 404);
 });
 
 test("ws: a server shutting down closes the socket and the client sees it", async () => {
