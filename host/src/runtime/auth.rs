@@ -2,12 +2,10 @@
 //! given no token may do. The check runs once per connection (at `hello`, or at the WebSocket
 //! upgrade), never per request.
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::Mutex;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::Args;
