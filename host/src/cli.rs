@@ -287,7 +287,7 @@ fn serve(common: &Common, args: ServeArgs) -> anyhow::Result<ExitCode> {
         allow_hosts: args.auth.allow_hosts.clone(),
     };
     config.costs.check().map_err(anyhow::Error::msg)?;
-    let shared = Arc::new(Shared::new(common.registry()?, config));
+    let shared = Arc::new(Shared::new(common.registry_to_serve()?, config));
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
         let shutdown = CancellationToken::new();

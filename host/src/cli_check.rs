@@ -53,7 +53,7 @@ pub struct CheckArgs {
 
 /// Runs the check on each bot asked for; exits 1 when any of them fails.
 pub fn check(common: &Common, args: CheckArgs) -> anyhow::Result<ExitCode> {
-    let (registry, engine_problems) = common.registry_and_engine_problems()?;
+    let (registry, engine_problems) = common.registry_and_engine_problems(None)?;
     let mut seats = match (args.all, args.bots.is_empty()) {
         (true, _) => every_bot(&registry),
         (false, false) => parse_seats(&args.bots)?,

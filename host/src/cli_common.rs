@@ -12,6 +12,9 @@ use yomi_protocol::ErrorInfo;
 use crate::registry::engines::{EngineSpec, ENGINES_FILE};
 use crate::registry::Registry;
 
+/// How long a server waits for its engines' handshakes before it serves.
+pub const SERVE_PATIENCE: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// An engine that could not be added, and why.
 pub type EngineProblem = (EngineSpec, ErrorInfo);
 
@@ -75,26 +78,28 @@ impl Common {
     /// (whose directory becomes a plugin directory); then the engines, each asked what it is.
     /// Problems are logged on stderr.
     pub fn registry(&self) -> anyhow::Result<Arc<Registry>> {
-        Ok(self.registry_and_engine_problems()?.0)
+        Ok(self.registry_and_engine_problems(None)?.0)
     }
 
-    /// [`Common::registry`], and each engine that could not be added with why.
+    /// [`Common::registry`] for a server, which waits for its engines' handshakes only up to
+    /// [`SERVE_PATIENCE`]: an engine answering later is seated from then on.
+    pub fn registry_to_serve(&self) -> anyhow::Result<Arc<Registry>> {
+        Ok(self.registry_and_engine_problems(Some(SERVE_PATIENCE))?.0)
+    }
+
+    /// [`Common::registry`], and each engine that could not be added with why; engines still
+    /// starting after `patience` are added when they answer.
     pub fn registry_and_engine_problems(
         &self,
+        patience: Option<std::time::Duration>,
     ) -> anyhow::Result<(Arc<Registry>, Vec<EngineProblem>)> {
         let (registry, files) = self.empty_registry()?;
         registry.discover();
         load_files(&registry, &files);
         let specs = self.engine_specs()?;
-        let results = crate::agents::engine::handshake_all(&specs);
-        let mut problems = Vec::new();
-        for (spec, result) in specs.into_iter().zip(results) {
-            if let Err(e) = result.and_then(|entry| registry.add_engine(entry)) {
-                tracing::warn!("{}", e.message);
-                problems.push((spec, e));
-            }
-        }
-        Ok((Arc::new(registry), problems))
+        let registry = Arc::new(registry);
+        let problems = crate::agents::engine::add_all(&registry, specs, patience);
+        Ok((registry, problems))
     }
 
     /// The engines the operator named: the data directory's engines.toml (unless

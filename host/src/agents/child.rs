@@ -7,23 +7,32 @@
 //! so a bot that hangs, crashes or babbles costs its seat that decision, never the host or the
 //! tournament. What the agent had learned dies with the process.
 
+pub mod backoff;
+pub mod group;
+pub mod stderr;
+
 use std::process::Stdio;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
+use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
+use tokio::io::AsyncWriteExt;
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio::sync::{Mutex, OwnedSemaphorePermit};
+use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
 use yomi_plugin::call::{Call, CallReply, Configure, Observe, Open, Service};
 use yomi_plugin::GameOver;
 use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
 use crate::agents::AgentHandle;
 use crate::runtime::metrics::{self, PluginCalls};
+use backoff::Backoff;
+use group::Group;
+use stderr::{StderrLimits, Tail};
 
 /// One line from the host to a child: open the agent, or a call on it.
 #[derive(Debug, Serialize, Deserialize)]
@@ -60,12 +69,21 @@ pub async fn open_in(
     }
 }
 
-/// A running child process.
+/// A running child process, in a process group of its own: killing it kills whatever it started.
 pub struct Process {
     child: Child,
+    /// Killed when the process is (or is dropped).
+    group: Option<Group>,
     stdin: ChildStdin,
-    stdout: Lines<BufReader<ChildStdout>>,
+    /// Reply lines, each at most [`Process::limit_lines`] long.
+    stdout: FramedRead<ChildStdout, LinesCodec>,
+    /// The longest reply line taken, for the error about a longer one.
+    max_line: Option<usize>,
+    /// The last lines of its stderr, when they are copied to the log.
+    stderr: Option<Arc<Tail>>,
     started: Instant,
+    /// Whether it answered after living long enough to end its bot's crash loop.
+    proven: bool,
 }
 
 /// Why an exchange with a child failed.
@@ -85,8 +103,10 @@ impl From<Failed> for ErrorInfo {
 }
 
 impl Process {
-    /// Starts `command` with piped stdin/stdout; its stderr goes where `stderr` says.
+    /// Starts `command` with piped stdin/stdout, as the leader of a new process group; its
+    /// stderr goes where `stderr` says.
     pub fn spawn(mut command: Command, stderr: Stdio, what: &str) -> Result<Process, ErrorInfo> {
+        group::lead(&mut command);
         let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -94,14 +114,34 @@ impl Process {
             .kill_on_drop(true)
             .spawn()
             .map_err(|e| ErrorInfo::new(ErrorCode::Crashed, format!("cannot start {what}: {e}")))?;
+        let group = child.id().map(Group::new);
         let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("piped stdout")).lines();
-        Ok(Process { child, stdin, stdout, started: Instant::now() })
+        let stdout = FramedRead::new(child.stdout.take().expect("piped stdout"), LinesCodec::new());
+        Ok(Process {
+            child,
+            group,
+            stdin,
+            stdout,
+            max_line: None,
+            stderr: None,
+            started: Instant::now(),
+            proven: false,
+        })
     }
 
-    /// The child's stderr, when it was piped.
-    pub fn take_stderr(&mut self) -> Option<tokio::process::ChildStderr> {
-        self.child.stderr.take()
+    /// Takes reply lines of at most `bytes`: a longer one breaks the child, which is killed
+    /// before more of it is read, so what a child writes never grows this process.
+    pub fn limit_lines(&mut self, bytes: usize) {
+        *self.stdout.decoder_mut() = LinesCodec::new_with_max_length(bytes);
+        self.max_line = Some(bytes);
+    }
+
+    /// Copies the child's stderr (when it was piped) into the log under `name`, within `limits`,
+    /// and keeps its last lines for the error saying it died.
+    pub fn copy_stderr(&mut self, name: &str, limits: StderrLimits) {
+        if let Some(stderr) = self.child.stderr.take() {
+            self.stderr = Some(stderr::copy_to_log(name.to_string(), stderr, limits));
+        }
     }
 
     /// Sends one line and waits for one line back within the deadline.
@@ -117,7 +157,7 @@ impl Process {
         let roundtrip = async {
             self.stdin.write_all(&line).await?;
             self.stdin.flush().await?;
-            self.stdout.next_line().await
+            self.stdout.next().await.transpose()
         };
         let answer = match deadline {
             Some(d) => tokio::time::timeout(d, roundtrip).await.map_err(|_| {
@@ -143,17 +183,54 @@ impl Process {
                     .await
                     .map(|s| s.to_string())
                     .unwrap_or_else(|e| e.to_string());
-                Err(crashed(status))
+                Err(self.with_stderr(crashed(status)).await)
             }
-            Err(e) => Err(crashed(e.to_string())),
+            Err(LinesCodecError::MaxLineLengthExceeded) => {
+                let limit = self.max_line.unwrap_or(usize::MAX);
+                Err(Failed::Broken(ErrorInfo::new(
+                    ErrorCode::BotError,
+                    format!(
+                        "the bot's {what} wrote a line longer than {limit} bytes; it was stopped and restarts on next use"
+                    ),
+                )))
+            }
+            Err(LinesCodecError::Io(e)) => Err(self.with_stderr(crashed(e.to_string())).await),
         }
     }
 
-    /// Ends the child and waits until it is gone.
+    /// `failed` with the last lines the child wrote on stderr, which say why it died.
+    async fn with_stderr(&mut self, failed: Failed) -> Failed {
+        let Some(tail) = &self.stderr else { return failed };
+        if let Some(group) = &self.group {
+            // Whatever it started goes too, so that stderr reaches its end.
+            group.kill();
+        }
+        let lines = tail.last_lines(STDERR_WAIT).await;
+        if lines.is_empty() {
+            return failed;
+        }
+        let add = |mut e: ErrorInfo| {
+            e.message.push_str("; its last lines on stderr:\n");
+            e.message.push_str(&lines.join("\n"));
+            e
+        };
+        match failed {
+            Failed::Broken(e) => Failed::Broken(add(e)),
+            Failed::Answered(e) => Failed::Answered(add(e)),
+        }
+    }
+
+    /// Ends the child and everything it started, and waits until the child is gone.
     pub async fn kill(mut self) {
+        if let Some(group) = self.group.take() {
+            group.kill();
+        }
         let _ = self.child.kill().await;
     }
 }
+
+/// How long a dead child's stderr is waited for, for its last lines.
+const STDERR_WAIT: Duration = Duration::from_millis(500);
 
 /// Longest part of an unreadable reply quoted back in the error.
 const QUOTED: usize = 200;
@@ -192,18 +269,6 @@ fn foreign_error(text: &str) -> Option<Failed> {
     })
 }
 
-/// A child that dies within this long of starting counts as crash-looping.
-const QUICK_DEATH: Duration = Duration::from_secs(1);
-
-/// The pause before restarting a child after `quick_deaths` quick deaths in a row: none for the
-/// first restart of a child that ran a while, then 10 ms doubling up to 1 s.
-fn restart_pause(quick_deaths: u32) -> Duration {
-    match quick_deaths {
-        0 => Duration::ZERO,
-        n => Duration::from_millis(10 << (n - 1).min(7)).min(Duration::from_secs(1)),
-    }
-}
-
 /// An agent in its own child process.
 pub struct ChildAgent {
     launcher: Box<dyn Launcher>,
@@ -215,10 +280,8 @@ pub struct ChildAgent {
     /// How long one call may take before the child is killed.
     deadline: Option<Duration>,
     process: Mutex<Option<Process>>,
-    /// Children in a row that died soon after starting. Their restarts are spaced out, as service
-    /// managers space out a crash loop: a bot that dies at every call must not spend the machine
-    /// on starting processes while other clients wait.
-    quick_deaths: AtomicU32,
+    /// The bot's crash loop, shared with its other agents: starts wait their turn in it.
+    backoff: Arc<Backoff>,
     /// The agent's place among the server's `--max-workers`, when it holds its own (an agent
     /// made by `agent.new`; a match holds its seats' places itself).
     _place: Option<OwnedSemaphorePermit>,
@@ -236,22 +299,38 @@ impl ChildAgent {
         let agent = ChildAgent {
             launcher,
             calls: metrics::plugin_calls(&bot),
+            backoff: Backoff::of(&bot),
             bot,
             open: Mutex::new(open),
             deadline,
             process: Mutex::new(None),
-            quick_deaths: AtomicU32::new(0),
             _place: place,
         };
+        if let Err((failed, left)) = agent.backoff.admit() {
+            return Err(ErrorInfo::new(
+                ErrorCode::Crashed,
+                format!(
+                    "{} failed to start {failed} times in a row; the next start is allowed in {} ms",
+                    agent.bot,
+                    left.as_millis().max(1)
+                ),
+            ));
+        }
         let mut process = agent.process.lock().await;
         *process = Some(agent.spawn().await?);
         drop(process);
         Ok(agent)
     }
 
+    /// Starts a child in the bot's turn; one that cannot even start (an engine dying before its
+    /// handshake) counts in the crash loop.
     async fn spawn(&self) -> Result<Process, ErrorInfo> {
+        self.backoff.turn().await;
         let open = self.open.lock().await.clone();
-        self.launcher.start(&open, self.deadline).await
+        let started = Instant::now();
+        let process = self.launcher.start(&open, self.deadline).await;
+        self.backoff.started(process.is_ok(), started.elapsed());
+        process
     }
 
     /// One request/reply with the child, restarting it first if it died earlier.
@@ -259,16 +338,7 @@ impl ChildAgent {
         let mut slot = self.process.lock().await;
         if slot.is_none() {
             metrics::worker_restart(&self.bot);
-            tokio::time::sleep(restart_pause(self.quick_deaths.load(Ordering::Relaxed))).await;
-            match self.spawn().await {
-                Ok(process) => *slot = Some(process),
-                // A child that cannot even start (an engine dying before its handshake) is a
-                // crash loop too.
-                Err(e) => {
-                    self.quick_deaths.fetch_add(1, Ordering::Relaxed);
-                    return Err(e);
-                }
-            }
+            *slot = Some(self.spawn().await?);
         }
         // Out of the slot for the exchange: if the caller gives up mid-call (a referee's deadline
         // around this one), the child is dropped, and so killed, with its answer still owed;
@@ -280,6 +350,10 @@ impl ChildAgent {
         self.calls.record(started.elapsed());
         match result {
             Ok(value) => {
+                if !process.proven && process.started.elapsed() >= backoff::QUICK_DEATH {
+                    process.proven = true;
+                    self.backoff.lived();
+                }
                 *slot = Some(process);
                 Ok(value)
             }
@@ -288,9 +362,7 @@ impl ChildAgent {
                 Err(e)
             }
             Err(Failed::Broken(e)) => {
-                let quick = process.started.elapsed() < QUICK_DEATH;
-                let deaths = if quick { self.quick_deaths.load(Ordering::Relaxed) + 1 } else { 0 };
-                self.quick_deaths.store(deaths, Ordering::Relaxed);
+                self.backoff.ended(process.started.elapsed());
                 process.kill().await;
                 Err(e)
             }
@@ -340,13 +412,6 @@ mod tests {
     use std::path::PathBuf;
 
     use super::*;
-
-    #[test]
-    fn a_crash_loop_is_restarted_ever_more_slowly_up_to_a_second() {
-        let pauses: Vec<u64> = (0..10).map(|n| restart_pause(n).as_millis() as u64).collect();
-        assert_eq!(pauses, [0, 10, 20, 40, 80, 160, 320, 640, 1000, 1000]);
-        assert_eq!(restart_pause(u32::MAX), Duration::from_secs(1));
-    }
 
     /// A shell child whose first process answers its first call late, and every later process
     /// at once: `late`, then `fresh`.

@@ -12,23 +12,23 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{ChildStderr, Command};
+use tokio::process::Command;
 use yomi_plugin::call::Open;
 use yomi_protocol::{BotInfo, ErrorCode, ErrorInfo};
 
+mod interrupt;
+
+use futures_util::StreamExt;
+
 use super::child::{open_in, Launcher, Process};
 use crate::registry::engines::{EngineEntry, EngineSpec};
+use crate::registry::Registry;
 
 /// The protocol's name, said in both directions of the handshake.
 pub const PROTOCOL: &str = "yomi-engine";
 
 /// The protocol version this host speaks.
 pub const VERSION: u32 = 1;
-
-/// How long an engine may take to start and answer `hello` and `open` (an interpreter loading
-/// its libraries), whatever the decision deadline.
-const HANDSHAKE_DEADLINE: Duration = Duration::from_secs(20);
 
 /// The host's first line: `{"hello": {"protocol": "yomi-engine", "version": 1}}`.
 #[derive(Debug, Serialize)]
@@ -73,11 +73,10 @@ fn command(spec: &EngineSpec) -> Command {
 async fn greet(spec: &EngineSpec) -> Result<(Process, Declared), ErrorInfo> {
     let what = format!("engine `{}` ({})", spec.name, spec.command.display());
     let mut process = Process::spawn(command(spec), Stdio::piped(), &what)?;
-    if let Some(stderr) = process.take_stderr() {
-        tokio::spawn(log_stderr(spec.name.clone(), stderr));
-    }
+    process.limit_lines(spec.limits.max_line_bytes);
+    process.copy_stderr(&spec.name, spec.limits.stderr);
     let hello = Greeting::Hello { protocol: PROTOCOL, version: VERSION };
-    let answer = process.exchange::<Hello>(&hello, Some(HANDSHAKE_DEADLINE), "engine").await;
+    let answer = process.exchange::<Hello>(&hello, Some(spec.limits.handshake), "engine").await;
     let checked = answer.map_err(ErrorInfo::from).and_then(check_hello);
     match checked {
         Ok(declared) => Ok((process, declared)),
@@ -106,14 +105,6 @@ fn check_hello(hello: Hello) -> Result<Declared, ErrorInfo> {
     Ok(hello.engine)
 }
 
-/// Copies an engine's stderr into this server's log, each line under the engine's name.
-async fn log_stderr(engine: String, stderr: ChildStderr) {
-    let mut lines = BufReader::new(stderr).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
-        tracing::info!(engine = %engine, "{line}");
-    }
-}
-
 /// Asks an engine what it is: starts it, says `hello`, and stops it again.
 pub async fn handshake(spec: &EngineSpec) -> Result<EngineEntry, ErrorInfo> {
     let (process, declared) = greet(spec).await?;
@@ -129,23 +120,96 @@ pub async fn handshake(spec: &EngineSpec) -> Result<EngineEntry, ErrorInfo> {
     })
 }
 
-/// Asks every engine what it is, all at once, from outside any runtime (at a command's start).
-pub fn handshake_all(specs: &[EngineSpec]) -> Vec<Result<EngineEntry, ErrorInfo>> {
+/// Asks every engine what it is, all at once, and adds those that answer to `registry`; returns
+/// those that did not, and why. With `patience` (a server), it returns after that long at the
+/// latest: the engines still starting are added when they answer, so one that never answers
+/// does not hold up serving. Without (a one-shot command), it waits for every handshake.
+///
+/// Called from outside any runtime, at a command's start, before anything else handles signals:
+/// Ctrl-C or SIGTERM meanwhile ends the process, the engines it started killed (see
+/// [`interrupt`]).
+pub fn add_all(
+    registry: &Arc<Registry>,
+    specs: Vec<EngineSpec>,
+    patience: Option<Duration>,
+) -> Vec<(EngineSpec, ErrorInfo)> {
     if specs.is_empty() {
         return Vec::new();
     }
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
-        Ok(r) => r,
-        Err(e) => {
-            let e = ErrorInfo::new(ErrorCode::Internal, e.to_string());
-            return specs.iter().map(|_| Err(e.clone())).collect();
+    let catch = interrupt::Catch::install();
+    let (answers, answered) = std::sync::mpsc::channel();
+    let (adding_to, starting) = (registry.clone(), specs.clone());
+    let handshakes =
+        std::thread::Builder::new().name("engine handshakes".into()).spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+            runtime.block_on(async {
+                let mut all: futures_util::stream::FuturesUnordered<_> = starting
+                    .into_iter()
+                    .map(|spec| async move {
+                        let result = handshake(&spec).await;
+                        (spec, result)
+                    })
+                    .collect();
+                while let Some((spec, result)) = all.next().await {
+                    let result = result.and_then(|entry| adding_to.add_engine(entry));
+                    // The receiver is gone once the server serves: then this says it in the log.
+                    if let Err(std::sync::mpsc::SendError((spec, result))) =
+                        answers.send((spec, result))
+                    {
+                        match result {
+                            Ok(()) => tracing::info!(
+                                "engine `{}` answered its handshake; it is seated from now on",
+                                spec.name
+                            ),
+                            Err(e) => tracing::warn!("{}", e.message),
+                        }
+                    }
+                }
+            });
+            runtime.shutdown_timeout(Duration::from_millis(100));
+            std::io::Result::Ok(())
+        });
+    if let Err(e) = handshakes {
+        let e = ErrorInfo::new(ErrorCode::Internal, format!("cannot start the handshakes: {e}"));
+        return specs.into_iter().map(|spec| (spec, e.clone())).collect();
+    }
+    let until = patience.map(|p| std::time::Instant::now() + p);
+    let mut problems = Vec::new();
+    let mut heard = std::collections::HashSet::new();
+    while heard.len() < specs.len() {
+        if let Some(signal) = catch.caught() {
+            tracing::warn!(
+                "interrupted (signal {signal}) while engines answered their handshakes; stopping them"
+            );
+            crate::agents::child::group::kill_all();
+            std::process::exit(128 + signal);
         }
-    };
-    let all = futures_util::future::join_all(specs.iter().map(handshake));
-    let results = runtime.block_on(all);
-    runtime.shutdown_timeout(Duration::from_millis(100));
-    results
+        if until.is_some_and(|u| std::time::Instant::now() >= u) {
+            let late: Vec<&str> =
+                specs.iter().map(|s| s.name.as_str()).filter(|n| !heard.contains(*n)).collect();
+            tracing::warn!(
+                "engines {} have not answered their handshakes yet; serving without them until they do",
+                late.join(", ")
+            );
+            break;
+        }
+        match answered.recv_timeout(SIGNAL_POLL) {
+            Ok((spec, result)) => {
+                heard.insert(spec.name.clone());
+                if let Err(e) = result {
+                    tracing::warn!("{}", e.message);
+                    problems.push((spec, e));
+                }
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    problems
 }
+
+/// How often the wait for handshakes looks for a signal caught.
+const SIGNAL_POLL: Duration = Duration::from_millis(20);
 
 /// Starts an engine for an agent: the handshake, then `open`.
 pub struct EngineLaunch(pub Arc<EngineEntry>);
@@ -166,7 +230,7 @@ impl Launcher for EngineLaunch {
             ));
         }
         // Opening is part of starting, not a decision: it gets the handshake's time.
-        open_in(process, open, Some(HANDSHAKE_DEADLINE), self.what()).await
+        open_in(process, open, Some(entry.spec.limits.handshake), self.what()).await
     }
 
     fn what(&self) -> &'static str {

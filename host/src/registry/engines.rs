@@ -7,10 +7,13 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use yomi_protocol::BotInfo;
+
+use crate::agents::child::stderr::StderrLimits;
 
 /// What `engine/NAME` qualifies engines by, in the catalog and in seats.
 pub const ENGINE_PREFIX: &str = "engine";
@@ -30,6 +33,31 @@ pub struct EngineSpec {
     pub working_dir: Option<PathBuf>,
     /// Variables added to the program's environment.
     pub env: BTreeMap<String, String>,
+    /// What the engine may write and how long it may take to start.
+    pub limits: EngineLimits,
+}
+
+/// What an engine may write and how long it may take to start: the engines file sets each per
+/// engine, `--engine` takes the defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EngineLimits {
+    /// Longest line read from the engine's stdout (the default is a client's request line's):
+    /// a longer one stops the engine before more of it is read.
+    pub max_line_bytes: usize,
+    /// How much of its stderr reaches the log.
+    pub stderr: StderrLimits,
+    /// How long it may take to start and answer `hello` and `open`.
+    pub handshake: Duration,
+}
+
+impl Default for EngineLimits {
+    fn default() -> Self {
+        EngineLimits {
+            max_line_bytes: 1 << 20,
+            stderr: StderrLimits::default(),
+            handshake: Duration::from_secs(20),
+        }
+    }
 }
 
 impl EngineSpec {
@@ -51,6 +79,7 @@ impl EngineSpec {
             args: args.to_vec(),
             working_dir: None,
             env: BTreeMap::new(),
+            limits: EngineLimits::default(),
         })
     }
 
@@ -65,6 +94,7 @@ impl EngineSpec {
         let mut specs: Vec<EngineSpec> = Vec::new();
         for entry in file.engine {
             check_name(&entry.name).map_err(|e| format!("{}: {e}", path.display()))?;
+            let limits = entry.limits(path)?;
             if specs.iter().any(|s| s.name == entry.name) {
                 return Err(format!("{}: engine `{}` is named twice", path.display(), entry.name));
             }
@@ -91,6 +121,7 @@ impl EngineSpec {
                 args: entry.args,
                 working_dir,
                 env: entry.env,
+                limits,
             });
         }
         Ok(specs)
@@ -129,6 +160,43 @@ struct EngineEntryText {
     working_dir: Option<PathBuf>,
     #[serde(default)]
     env: BTreeMap<String, String>,
+    /// See [`EngineLimits`]; each missing one has its default.
+    max_line_bytes: Option<usize>,
+    stderr_line_bytes: Option<usize>,
+    stderr_lines_per_second: Option<u32>,
+    stderr_bytes_per_second: Option<usize>,
+    handshake_timeout_ms: Option<u64>,
+}
+
+impl EngineEntryText {
+    /// The limits the table sets, the defaults for the rest; a zero is refused (it would stop
+    /// every engine, or log nothing without saying so).
+    fn limits(&self, file: &Path) -> Result<EngineLimits, String> {
+        let d = EngineLimits::default();
+        let keys = [
+            ("max_line_bytes", self.max_line_bytes.map(|v| v as u64)),
+            ("stderr_line_bytes", self.stderr_line_bytes.map(|v| v as u64)),
+            ("stderr_lines_per_second", self.stderr_lines_per_second.map(u64::from)),
+            ("stderr_bytes_per_second", self.stderr_bytes_per_second.map(|v| v as u64)),
+            ("handshake_timeout_ms", self.handshake_timeout_ms),
+        ];
+        if let Some((key, _)) = keys.iter().find(|(_, v)| *v == Some(0)) {
+            return Err(format!(
+                "{}: engine `{}`: `{key}` must be above 0",
+                file.display(),
+                self.name
+            ));
+        }
+        Ok(EngineLimits {
+            max_line_bytes: self.max_line_bytes.unwrap_or(d.max_line_bytes),
+            stderr: StderrLimits {
+                line_bytes: self.stderr_line_bytes.unwrap_or(d.stderr.line_bytes),
+                lines_per_second: self.stderr_lines_per_second.unwrap_or(d.stderr.lines_per_second),
+                bytes_per_second: self.stderr_bytes_per_second.unwrap_or(d.stderr.bytes_per_second),
+            },
+            handshake: self.handshake_timeout_ms.map_or(d.handshake, Duration::from_millis),
+        })
+    }
 }
 
 /// An engine name is one word a seat can carry: letters, digits, `-`, `_` and `.`.
