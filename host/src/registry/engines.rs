@@ -282,4 +282,33 @@ mod tests {
         assert!(EngineSpec::read_file(&file).unwrap_err().contains("named twice"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    #[test]
+    fn the_engines_file_sets_an_engines_limits_and_refuses_a_zero() {
+        let dir = std::env::temp_dir().join(format!("yomi-engine-limits-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join(ENGINES_FILE);
+        std::fs::write(
+            &file,
+            "[[engine]]\nname = \"a\"\ncommand = \"x\"\nmax_line_bytes = 4096\n\
+             stderr_lines_per_second = 5\nhandshake_timeout_ms = 1500\n",
+        )
+        .unwrap();
+        let limits = EngineSpec::read_file(&file).unwrap()[0].limits;
+        let d = EngineLimits::default();
+        assert_eq!(
+            limits,
+            EngineLimits {
+                max_line_bytes: 4096,
+                stderr: StderrLimits { lines_per_second: 5, ..d.stderr },
+                handshake: Duration::from_millis(1500),
+            }
+        );
+        assert_eq!(EngineSpec::parse_flag("a=x").unwrap().limits, d, "--engine takes the defaults");
+        std::fs::write(&file, "[[engine]]\nname = \"a\"\ncommand = \"x\"\nmax_line_bytes = 0\n")
+            .unwrap();
+        let e = EngineSpec::read_file(&file).unwrap_err();
+        assert!(e.contains("`max_line_bytes` must be above 0"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -207,3 +207,59 @@ impl<L: FnMut(&str)> Copier<L> {
         last
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Feeds `input` at `now` into a copier with `limits`; returns what it logged and the tail.
+    fn copy(limits: StderrLimits, input: &[(&[u8], Duration)]) -> (Vec<String>, Vec<String>) {
+        let mut logged = Vec::new();
+        let mut tail = Vec::new();
+        let start = Instant::now();
+        let mut copier = Copier::new(limits, |line: &str| logged.push(line.to_string()));
+        for (bytes, at) in input {
+            tail.extend(copier.feed(bytes, start + *at));
+        }
+        tail.extend(copier.finish());
+        (logged, tail)
+    }
+
+    #[test]
+    fn a_long_line_is_cut_and_says_how_much() {
+        let limits = StderrLimits { line_bytes: 8, ..StderrLimits::default() };
+        let (logged, tail) = copy(limits, &[(b"0123456789abc\nshort\r\nlast", Duration::ZERO)]);
+        assert_eq!(logged, ["01234567 … (5 bytes cut)", "short", "last"]);
+        assert_eq!(tail, logged, "the tail keeps what was logged");
+    }
+
+    #[test]
+    fn lines_over_the_rate_are_dropped_and_counted_then_logging_resumes() {
+        let limits = StderrLimits { line_bytes: 100, lines_per_second: 2, bytes_per_second: 1000 };
+        let second = Duration::from_secs(1);
+        let (logged, tail) =
+            copy(limits, &[(b"a\nb\nccc\ndd\n", Duration::ZERO), (b"e\n", second)]);
+        let note = "[7 bytes of stderr dropped: over 2 lines or 1000 bytes a second]";
+        assert_eq!(logged, ["a", "b", note, "e"]);
+        assert_eq!(tail, ["a", "b", "ccc", "dd", "e"], "the tail keeps every line");
+        let bytes = StderrLimits { line_bytes: 100, lines_per_second: 100, bytes_per_second: 5 };
+        let (logged, _) = copy(bytes, &[(b"abc\ndefg\n", Duration::ZERO)]);
+        assert_eq!(
+            logged[..],
+            [
+                "abc".to_string(),
+                "[5 bytes of stderr dropped: over 100 lines or 5 bytes a second]".to_string()
+            ]
+        );
+    }
+
+    #[test]
+    fn the_tail_keeps_the_last_twenty_lines_within_four_kilobytes() {
+        let tail = Tail { lines: Mutex::default(), ended: watch::channel(true).1 };
+        (0..30).for_each(|i| tail.push(format!("line {i}")));
+        let lines = tail.lines.lock().unwrap().clone();
+        assert_eq!((lines.len(), lines[0].as_str()), (TAIL_LINES, "line 10"));
+        (0..3).for_each(|_| tail.push("x".repeat(2000)));
+        assert_eq!(tail.lines.lock().unwrap().len(), 2, "two long lines fit in 4 KB");
+    }
+}
