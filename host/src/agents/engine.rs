@@ -145,25 +145,47 @@ pub fn add_all(
             runtime.block_on(async {
                 let mut all: futures_util::stream::FuturesUnordered<_> = starting
                     .into_iter()
-                    .map(|spec| async move {
+                    .enumerate()
+                    .map(|(i, spec)| async move {
                         let result = handshake(&spec).await;
-                        (spec, result)
+                        (i, spec, result)
                     })
                     .collect();
-                while let Some((spec, result)) = all.next().await {
-                    let result = result.and_then(|entry| adding_to.add_engine(entry));
-                    // The receiver is gone once the server serves: then this says it in the log.
-                    if let Err(std::sync::mpsc::SendError((spec, result))) =
-                        answers.send((spec, result))
-                    {
-                        match result {
-                            Ok(()) => tracing::info!(
-                                "engine `{}` answered its handshake; it is seated from now on",
-                                spec.name
-                            ),
-                            Err(e) => tracing::warn!("{}", e.message),
+                let mut order = InOrder::new(all.len());
+                let patience_over = patience.map(|p| tokio::time::Instant::now() + p);
+                let pass_on = |ready: Vec<Handshake>| {
+                    for (spec, result) in ready {
+                        let result = result.and_then(|entry| adding_to.add_engine(entry));
+                        // The receiver is gone once the server serves: then this says it in
+                        // the log.
+                        if let Err(std::sync::mpsc::SendError((spec, result))) =
+                            answers.send((spec, result))
+                        {
+                            match result {
+                                Ok(()) => tracing::info!(
+                                    "engine `{}` answered its handshake; it is seated from now on",
+                                    spec.name
+                                ),
+                                Err(e) => tracing::warn!("{}", e.message),
+                            }
                         }
                     }
+                };
+                loop {
+                    let next = match patience_over {
+                        Some(at) if !order.all_at_once => {
+                            match tokio::time::timeout_at(at, all.next()).await {
+                                Ok(next) => next,
+                                Err(_) => {
+                                    pass_on(order.all_at_once());
+                                    continue;
+                                }
+                            }
+                        }
+                        _ => all.next().await,
+                    };
+                    let Some((i, spec, result)) = next else { break };
+                    pass_on(order.take(i, spec, result));
                 }
             });
             runtime.shutdown_timeout(Duration::from_millis(100));
@@ -208,6 +230,49 @@ pub fn add_all(
     problems
 }
 
+/// An engine and what its handshake gave.
+type Handshake = (EngineSpec, Result<EngineEntry, ErrorInfo>);
+
+/// Handshakes' results in the order the engines were named, so that the catalog lists them so
+/// whatever order they answer in; once the patience is over, each as it comes.
+struct InOrder {
+    results: Vec<Option<Handshake>>,
+    /// The first result not passed on yet.
+    next: usize,
+    all_at_once: bool,
+}
+
+impl InOrder {
+    fn new(n: usize) -> InOrder {
+        InOrder { results: (0..n).map(|_| None).collect(), next: 0, all_at_once: false }
+    }
+
+    /// Takes the `i`th result; returns those that may be passed on now.
+    fn take(
+        &mut self,
+        i: usize,
+        spec: EngineSpec,
+        result: Result<EngineEntry, ErrorInfo>,
+    ) -> Vec<Handshake> {
+        if self.all_at_once {
+            return vec![(spec, result)];
+        }
+        self.results[i] = Some((spec, result));
+        let mut ready = Vec::new();
+        while let Some(Some(_)) = self.results.get(self.next) {
+            ready.extend(self.results[self.next].take());
+            self.next += 1;
+        }
+        ready
+    }
+
+    /// From now on each result as it comes; returns those held back.
+    fn all_at_once(&mut self) -> Vec<Handshake> {
+        self.all_at_once = true;
+        self.results.iter_mut().filter_map(Option::take).collect()
+    }
+}
+
 /// How often the wait for handshakes looks for a signal caught.
 const SIGNAL_POLL: Duration = Duration::from_millis(20);
 
@@ -235,5 +300,25 @@ impl Launcher for EngineLaunch {
 
     fn what(&self) -> &'static str {
         "engine"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handshakes_are_passed_on_in_the_order_named_until_the_patience_is_over() {
+        let spec = |name: &str| EngineSpec::parse_flag(&format!("{name}=x")).unwrap();
+        let failed = || Err(ErrorInfo::new(ErrorCode::Crashed, "no"));
+        let names = |ready: Vec<Handshake>| -> Vec<String> {
+            ready.into_iter().map(|(spec, _)| spec.name).collect()
+        };
+        let mut order = InOrder::new(4);
+        assert!(order.take(1, spec("b"), failed()).is_empty(), "`a` first");
+        assert_eq!(names(order.take(0, spec("a"), failed())), ["a", "b"]);
+        assert!(order.take(3, spec("d"), failed()).is_empty(), "`c` first");
+        assert_eq!(names(order.all_at_once()), ["d"], "the patience is over: held back no more");
+        assert_eq!(names(order.take(2, spec("c"), failed())), ["c"]);
     }
 }
