@@ -185,6 +185,15 @@ impl Process {
                     .unwrap_or_else(|e| e.to_string());
                 Err(self.with_stderr(crashed(status)).await)
             }
+            // A write to a child that already exited fails before its end of output is read:
+            // its exit status, when it comes soon, says more than the broken pipe.
+            Err(LinesCodecError::Io(e)) => {
+                let why = match tokio::time::timeout(STDERR_WAIT, self.child.wait()).await {
+                    Ok(Ok(status)) => status.to_string(),
+                    _ => e.to_string(),
+                };
+                Err(self.with_stderr(crashed(why)).await)
+            }
             Err(LinesCodecError::MaxLineLengthExceeded) => {
                 let limit = self.max_line.unwrap_or(usize::MAX);
                 Err(Failed::Broken(ErrorInfo::new(
@@ -194,7 +203,6 @@ impl Process {
                     ),
                 )))
             }
-            Err(LinesCodecError::Io(e)) => Err(self.with_stderr(crashed(e.to_string())).await),
         }
     }
 
