@@ -29,10 +29,11 @@ use yomi_plugin::GameOver;
 use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
 use crate::agents::AgentHandle;
+use crate::registry::engines::StderrLimits;
 use crate::runtime::metrics::{self, PluginCalls};
 use backoff::Backoff;
 use group::Group;
-use stderr::{StderrLimits, Tail};
+use stderr::Tail;
 
 /// One line from the host to a child: open the agent, or a call on it.
 #[derive(Debug, Serialize, Deserialize)]

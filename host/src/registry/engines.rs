@@ -13,13 +13,28 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use yomi_protocol::BotInfo;
 
-use crate::agents::child::stderr::StderrLimits;
-
 /// What `engine/NAME` qualifies engines by, in the catalog and in seats.
 pub const ENGINE_PREFIX: &str = "engine";
 
 /// The engines file's name inside the data directory.
 pub const ENGINES_FILE: &str = "engines.toml";
+
+/// How much of a child's stderr reaches the log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StderrLimits {
+    /// Longest line logged; the rest of a longer line is dropped (and counted).
+    pub line_bytes: usize,
+    /// Lines logged in one second; more are dropped until the next second.
+    pub lines_per_second: u32,
+    /// Bytes logged in one second; more are dropped until the next second.
+    pub bytes_per_second: usize,
+}
+
+impl Default for StderrLimits {
+    fn default() -> Self {
+        StderrLimits { line_bytes: 4096, lines_per_second: 100, bytes_per_second: 64 * 1024 }
+    }
+}
 
 /// How to start one engine, as the operator wrote it.
 #[derive(Debug, Clone, PartialEq, Eq)]

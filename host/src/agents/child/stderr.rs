@@ -14,22 +14,7 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::sync::watch;
 
-/// How much of a child's stderr reaches the log.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StderrLimits {
-    /// Longest line logged; the rest of a longer line is dropped (and counted).
-    pub line_bytes: usize,
-    /// Lines logged in one second; more are dropped until the next second.
-    pub lines_per_second: u32,
-    /// Bytes logged in one second; more are dropped until the next second.
-    pub bytes_per_second: usize,
-}
-
-impl Default for StderrLimits {
-    fn default() -> Self {
-        StderrLimits { line_bytes: 4096, lines_per_second: 100, bytes_per_second: 64 * 1024 }
-    }
-}
+use crate::registry::engines::StderrLimits;
 
 /// Lines kept for the error of a child that died.
 const TAIL_LINES: usize = 20;
