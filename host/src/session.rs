@@ -15,7 +15,7 @@ use yomi_plugin::rng::derive_seed;
 use yomi_protocol::{ErrorCode, ErrorInfo, Options, Reply, RequestId};
 
 use crate::agents::client::Mailbox;
-use crate::agents::AgentHandle;
+use crate::agents::live::LiveAgent;
 use crate::registry::BotRef;
 use crate::runtime::auth::{Access, Role};
 use crate::runtime::config::Shared;
@@ -31,7 +31,9 @@ pub struct AgentSlot {
     /// The complete option set in force.
     pub options: Options,
     pub seed: u64,
-    pub agent: Arc<dyn AgentHandle>,
+    /// The bot behind the id: `agent.swap` replaces it in place, so a match seat that names the
+    /// agent plays on with the new one.
+    pub agent: Arc<LiveAgent>,
 }
 
 /// Per-connection state.

@@ -102,6 +102,25 @@ pub struct MatchEvent {
     pub seat: usize,
     /// The game's event, the same value a bot's `observe` gets; its shape is the game's.
     pub game_event: Value,
+    /// The decisions of the match's `agent` seats that asked to explain, once they can no
+    /// longer tell anything the game keeps hidden: a seat with `"explain": "step"` has its
+    /// decision here in the event of the step it decided, one with `"explain": "game"` in the
+    /// last event of the game (PROTOCOL.md, "Agent seats"). Absent when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub explained: Vec<Explained>,
+}
+
+/// A bot seat's decision for a step, shown once that step is resolved: the action it played, its
+/// reasoning and its suggested think time, as `agent.act` would have answered.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Explained {
+    /// The seat that decided.
+    pub seat: usize,
+    /// The step of the game it decided in (1 for the first).
+    pub step: usize,
+    /// The bot's answer: `action`, `explain`, `think_ms`.
+    #[serde(flatten)]
+    pub reply: crate::ActReply,
 }
 
 /// A game of a match ended.
@@ -205,7 +224,13 @@ mod tests {
                 json!({"match": "m2", "seat": 2, "observation": null, "legal": []}),
             ),
             (
-                MatchEvent { game_event: json!([1]), match_id: "m1".into(), seat: 0 }.into(),
+                MatchEvent {
+                    game_event: json!([1]),
+                    match_id: "m1".into(),
+                    seat: 0,
+                    explained: vec![],
+                }
+                .into(),
                 json!({"match": "m1", "seat": 0, "game_event": [1]}),
             ),
             (

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 use serde_json::Value;
 use tokio::sync::oneshot;
-use yomi_protocol::events::{Event, MatchEvent, YourTurn};
+use yomi_protocol::events::{Event, Explained, MatchEvent, YourTurn};
 use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
 use super::AgentHandle;
@@ -86,10 +86,15 @@ impl AgentHandle for ClientAgent {
     }
 
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo> {
+        self.observe_step(event, &[]).await
+    }
+
+    async fn observe_step(&self, event: Value, explained: &[Explained]) -> Result<(), ErrorInfo> {
         self.send(MatchEvent {
             game_event: event,
             match_id: self.link.match_id.clone(),
             seat: self.seat,
+            explained: explained.to_vec(),
         })
         .await
     }

@@ -8,6 +8,7 @@ pub mod child;
 pub mod client;
 pub mod engine;
 pub mod in_process;
+pub mod live;
 pub mod scripted;
 pub mod worker;
 
@@ -25,10 +26,12 @@ use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
 pub use in_process::InProcessAgent;
 
+use crate::matches::seat::ExplainMode;
 use crate::registry::{BotRef, BotSource};
 use child::{ChildAgent, Launcher};
 use engine::EngineLaunch;
 use worker::WorkerLaunch;
+use yomi_protocol::events::Explained;
 
 /// How to start a bot's agent besides its options and context.
 #[derive(Default)]
@@ -89,6 +92,16 @@ pub trait AgentHandle: Send + Sync {
         self.act(read_act_text(&request)?).await
     }
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo>;
+    /// [`observe`](AgentHandle::observe) a match step's event, with the decisions of the match's
+    /// explaining seats that may be shown now. Only a client seat shows them (to its client);
+    /// a bot takes in the event alone.
+    async fn observe_step(&self, event: Value, _explained: &[Explained]) -> Result<(), ErrorInfo> {
+        self.observe(event).await
+    }
+    /// When a match may show this seat's reasoning: only an agent seat that asked to explain.
+    fn explains(&self) -> Option<ExplainMode> {
+        None
+    }
     /// Tells a bot how a game it played ended, so a learning bot can update. Seats the host does
     /// not run a bot for (a client, a replayed transcript) have nothing to tell.
     async fn game_over(&self, _over: GameOver) -> Result<(), ErrorInfo> {

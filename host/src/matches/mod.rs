@@ -4,6 +4,7 @@
 //! - [`game`]: a game handle in a plugin, called off the reactor.
 //! - [`policy`]: the deadline and what a timeout, an illegal action, an error, a crash or a
 //!   disconnect costs the seat.
+//! - [`served`]: a bot seat the server plays for a client: explained, paced.
 //! - [`referee`]: plays one game and records it.
 //! - [`log`]: the transcript being written, as values or straight as text.
 //! - [`transcript`]: the recorded form of a match as JSON-lines text.
@@ -17,4 +18,5 @@ pub mod referee;
 pub mod replay;
 pub mod runner;
 pub mod seat;
+pub mod served;
 pub mod transcript;

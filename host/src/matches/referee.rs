@@ -8,11 +8,13 @@ use futures_util::future::join_all;
 use serde::Serialize;
 use serde_json::{json, Value};
 use yomi_plugin::GameOver;
-use yomi_protocol::{ActRequest, Decision, ErrorCode, ErrorInfo, GameOutcome};
+use yomi_protocol::events::Explained;
+use yomi_protocol::{ActReply, ActRequest, Decision, ErrorCode, ErrorInfo, GameOutcome};
 
 use super::game::RefereedGame;
 use super::log::Log;
 use super::policy::{FailureCounts, FailureKind, OnFailure, Policy};
+use super::seat::ExplainMode;
 use crate::agents::AgentHandle;
 
 #[cfg(test)]
@@ -48,7 +50,8 @@ async fn play_to_end(
     log: &mut Log,
 ) -> Result<GameRecord, ErrorInfo> {
     let failures = vec![FailureCounts::default(); agents.len()];
-    let mut referee = Referee { game, agents, policy, game_index, log, failures, steps: 0 };
+    let mut referee =
+        Referee { game, agents, policy, game_index, log, failures, steps: 0, held: Vec::new() };
     match referee.play_steps().await {
         Ok(()) => referee.finish().await,
         Err(Stop::Forfeit(seat, kind)) => Ok(referee.forfeit(seat, kind)),
@@ -81,22 +84,40 @@ struct Referee<'a> {
     failures: Vec<FailureCounts>,
     /// Steps played, bounded by [`MAX_STEPS`].
     steps: usize,
+    /// Explaining seats' decisions held back until the game's last step (`"explain": "game"`).
+    held: Vec<Explained>,
 }
 
 impl Referee<'_> {
     /// Plays steps until the game asks for no more decisions.
     async fn play_steps(&mut self) -> Result<(), Stop> {
-        loop {
-            let decisions = self.game.decisions().await?;
-            if decisions.is_empty() {
-                return Ok(());
-            }
+        let mut decisions = self.game.decisions().await?;
+        while !decisions.is_empty() {
             self.count_step(&decisions)?;
-            let mut actions = self.collect_actions(&decisions).await?;
+            let (mut actions, explained) = self.collect_actions(&decisions).await?;
             let event = self.apply(&decisions, &mut actions).await?;
             self.log.push(&EventLine { event: &event, game: self.game_index, kind: "event" });
-            self.observe(event).await;
+            // The next decisions are asked before the seats observe: the last step's event
+            // carries the decisions held back for the end of the game.
+            decisions = self.game.decisions().await?;
+            let shown = self.shown_now(explained, decisions.is_empty());
+            self.observe(event, &shown).await;
         }
+        Ok(())
+    }
+
+    /// Of this step's explained decisions, those shown with its event; the rest are held for
+    /// the game's last step, which shows them all.
+    fn shown_now(&mut self, explained: Vec<Explained>, last: bool) -> Vec<Explained> {
+        let (mut now, held): (Vec<_>, Vec<_>) = explained
+            .into_iter()
+            .partition(|e| self.agents[e.seat].explains() == Some(ExplainMode::Step));
+        self.held.extend(held);
+        if last {
+            now.append(&mut self.held);
+            now.sort_by_key(|e| (e.step, e.seat));
+        }
+        now
     }
 
     /// Counts one more step. A game that runs past [`MAX_STEPS`] or asks a seat that is not at
@@ -121,10 +142,11 @@ impl Referee<'_> {
 
     /// Asks every deciding seat at once, logs the decisions and the answers, and puts the
     /// policy's substitute in place of each failed answer.
+    /// Also returns the answers of the seats that explain, to be shown once the step resolves.
     async fn collect_actions(
         &mut self,
         decisions: &[Decision],
-    ) -> Result<Vec<(usize, Value)>, Stop> {
+    ) -> Result<(Vec<(usize, Value)>, Vec<Explained>), Stop> {
         let (agents, policy, game_index) = (self.agents, self.policy, self.game_index);
         let answers =
             join_all(decisions.iter().map(|d| ask(agents[d.seat].as_ref(), d, policy))).await;
@@ -139,9 +161,16 @@ impl Referee<'_> {
             });
         }
         let mut actions = Vec::with_capacity(decisions.len());
+        let mut explained = Vec::new();
         for (d, (answer, ms)) in decisions.iter().zip(answers) {
             let (action, failure) = match answer {
-                Ok(action) => (Some(action), None),
+                Ok(reply) => {
+                    let action = reply.action.clone();
+                    if agents[d.seat].explains().is_some() {
+                        explained.push(Explained { seat: d.seat, step: self.steps, reply });
+                    }
+                    (Some(action), None)
+                }
                 Err(e) => (None, Some((FailureKind::of(&e), e.message))),
             };
             let failed = failure.as_ref().map(|(kind, message)| Failure { kind: *kind, message });
@@ -162,7 +191,7 @@ impl Referee<'_> {
                 (None, None) => unreachable!("an answer is an action or a failure"),
             }
         }
-        Ok(actions)
+        Ok((actions, explained))
     }
 
     /// Applies the joint action and returns the game's event. While the game rejects it as
@@ -195,10 +224,11 @@ impl Referee<'_> {
         }
     }
 
-    /// Shows every seat the event. A seat that fails to take it in is charged with the failure
-    /// and plays on.
-    async fn observe(&mut self, event: Value) {
-        let observed = join_all(self.agents.iter().map(|a| a.observe(event.clone()))).await;
+    /// Shows every seat the event (client seats with the decisions that may be shown now). A seat
+    /// that fails to take it in is charged with the failure and plays on.
+    async fn observe(&mut self, event: Value, explained: &[Explained]) {
+        let observed =
+            join_all(self.agents.iter().map(|a| a.observe_step(event.clone(), explained))).await;
         for (seat, result) in observed.into_iter().enumerate() {
             if let Err(e) = result {
                 self.failures[seat].add(FailureKind::of(&e));
@@ -311,7 +341,7 @@ async fn ask(
     agent: &dyn AgentHandle,
     decision: &Decision,
     policy: &Policy,
-) -> (Result<Value, ErrorInfo>, u64) {
+) -> (Result<ActReply, ErrorInfo>, u64) {
     let request = ActRequest {
         observation: decision.observation.clone(),
         legal: decision.legal.clone(),
@@ -328,7 +358,7 @@ async fn ask(
         },
         None => agent.act(request).await,
     };
-    (answer.map(|r| r.action), start.elapsed().as_millis() as u64)
+    (answer, start.elapsed().as_millis() as u64)
 }
 
 /// Seats whose action is not among their listed legal actions. A game that lists actions by

@@ -8,7 +8,7 @@ use yomi_protocol::ops::matches::Replayed;
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use super::runner::{self, MatchPlan, MatchSpec, PlayedMatch};
-use super::seat::{BotSeat, ClientSeats, SeatEnv, SeatSpec};
+use super::seat::{AgentSeat, BotSeat, ClientSeats, SeatEnv, SeatSpec};
 use crate::registry::Registry;
 
 /// The match spec a header describes (bots with their complete recorded options).
@@ -28,7 +28,11 @@ pub fn spec_from_header(header: &Value) -> Result<MatchSpec, ErrorInfo> {
         })?
         .iter()
         .map(|s| {
-            match (s.get("bot").and_then(Value::as_str), s.get("client").and_then(Value::as_str)) {
+            let name = |key: &str| s.get(key).and_then(Value::as_str);
+            if let Some(agent) = name("agent") {
+                return Ok(SeatSpec::Agent(AgentSeat { agent: agent.to_string(), explain: None }));
+            }
+            match (name("bot"), name("client")) {
                 (Some(bot), _) => Ok(SeatSpec::Bot(BotSeat {
                     bot: bot.to_string(),
                     preset: None,
@@ -41,7 +45,7 @@ pub fn spec_from_header(header: &Value) -> Result<MatchSpec, ErrorInfo> {
                 (None, Some(client)) => Ok(SeatSpec::Client { client: client.to_string() }),
                 _ => Err(ErrorInfo::new(
                     ErrorCode::InvalidParams,
-                    "line 1: a seat is neither a bot nor a client",
+                    "line 1: a seat is neither a bot, an agent nor a client",
                 )),
             }
         })
@@ -60,8 +64,8 @@ pub fn spec_from_header(header: &Value) -> Result<MatchSpec, ErrorInfo> {
 }
 
 /// Plays the recorded match again and compares it line by line (timings aside), reporting as
-/// `match.replay` answers. Client seats
-/// replay their recorded moves.
+/// `match.replay` answers. Client and agent
+/// seats replay their recorded moves.
 pub async fn replay(
     registry: &Registry,
     recorded: &[Value],

@@ -1,5 +1,6 @@
 //! Who sits in a seat, as asked for and as resolved: a bot (in this process or isolated in a worker
-//! process) or a connected client that answers `your_turn` events with `match.move`.
+//! process), an agent the client's session made (played by the server), or a connected client
+//! that answers `your_turn` events with `match.move`.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,7 +11,9 @@ use yomi_plugin::AgentContext;
 use yomi_protocol::options::resolve;
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
+use super::served::{Pace, ServedSeat};
 use crate::agents::client::{ClientAgent, ClientLink};
+use crate::agents::live::LiveAgent;
 use crate::agents::scripted::ScriptedAgent;
 use crate::agents::{open_bot, runs_apart, AgentHandle, Placement};
 use crate::registry::{BotRef, Registry};
@@ -21,10 +24,36 @@ use crate::runtime::costs::Budgets;
 #[serde(untagged)]
 pub enum SeatSpec {
     Bot(BotSeat),
+    /// An agent the client's session made plays this seat, on the server:
+    /// `{"agent": "a1", "explain": "step"}`.
+    Agent(AgentSeat),
     /// A connected client plays this seat: `{"client": "alice"}`.
     Client {
         client: String,
     },
+}
+
+/// An agent seat: the session's agent `agent` decides, so `agent.configure` and `agent.swap`
+/// between steps change who plays the seat's next decision.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct AgentSeat {
+    pub agent: String,
+    /// Show the agent's reasoning to the match's client seats, and when (see [`ExplainMode`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explain: Option<ExplainMode>,
+}
+
+/// When a match shows an agent seat's reasoning (its `agent.act` explanation and think time) to
+/// the client: never before the step it decided is resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ExplainMode {
+    /// In the `match.event` of the step it decided. For games whose bots' reasoning names only
+    /// what the step made public (battle, rps).
+    Step,
+    /// In the last `match.event` of the game, every step's at once. For games where the bot's
+    /// reasoning may name what it still hides (stud's reveal weighs each face-down card).
+    Game,
 }
 
 /// A bot seat: `{"bot": "delta-nash", "preset": .., "options": {..}, "isolate": false}`.
@@ -85,8 +114,34 @@ impl BotSeat {
 /// A seat resolved against the registry: ready to start agents.
 #[derive(Debug, Clone)]
 pub enum SeatPlan {
-    Bot { bot: BotRef, options: Options, isolate: bool },
-    Client { name: String },
+    Bot {
+        bot: BotRef,
+        options: Options,
+        isolate: bool,
+    },
+    /// A session's agent; `bound` is it, once the session has been asked for it (a replay
+    /// plays the recorded moves instead).
+    Agent {
+        id: String,
+        explain: Option<ExplainMode>,
+        bound: Option<SessionAgent>,
+    },
+    Client {
+        name: String,
+    },
+}
+
+/// A session's agent bound to an agent seat.
+#[derive(Clone)]
+pub struct SessionAgent {
+    pub bot: BotRef,
+    pub agent: Arc<LiveAgent>,
+}
+
+impl std::fmt::Debug for SessionAgent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SessionAgent({})", self.bot.qualified())
+    }
 }
 
 impl SeatPlan {
@@ -98,6 +153,9 @@ impl SeatPlan {
     ) -> Result<SeatPlan, ErrorInfo> {
         match spec {
             SeatSpec::Client { client } => Ok(SeatPlan::Client { name: client.clone() }),
+            SeatSpec::Agent(seat) => {
+                Ok(SeatPlan::Agent { id: seat.agent.clone(), explain: seat.explain, bound: None })
+            }
             SeatSpec::Bot(seat) => {
                 let bot = registry.resolve_bot(&seat.bot, Some(game), None)?;
                 let options = resolve(
@@ -111,7 +169,6 @@ impl SeatPlan {
         }
     }
 
-    /// A short name for tables: `plugin/bot`, or `client:NAME`.
     /// Whether a connected client plays the seat.
     pub fn is_client(&self) -> bool {
         matches!(self, SeatPlan::Client { .. })
@@ -122,9 +179,11 @@ impl SeatPlan {
         matches!(self, SeatPlan::Bot { bot, isolate, .. } if runs_apart(bot, *isolate))
     }
 
+    /// A short name for tables: `plugin/bot`, `agent:ID` or `client:NAME`.
     pub fn label(&self) -> String {
         match self {
             SeatPlan::Bot { bot, .. } => bot.qualified(),
+            SeatPlan::Agent { id, .. } => format!("agent:{id}"),
             SeatPlan::Client { name } => format!("client:{name}"),
         }
     }
@@ -137,6 +196,8 @@ impl SeatPlan {
                 "build": bot.build(), "options": options, "seed": seed, "isolate": isolate,
             }),
             SeatPlan::Client { name } => json!({"client": name}),
+            // The agent may be reconfigured or swapped mid-match: its moves are what replays.
+            SeatPlan::Agent { id, .. } => json!({"agent": id}),
         }
     }
 
@@ -151,14 +212,30 @@ impl SeatPlan {
                 };
                 let placement =
                     Placement { isolate: *isolate, deadline: env.deadline, place: None };
-                open_bot(bot, options.clone(), context, placement).await
+                let agent = open_bot(bot, options.clone(), context, placement).await?;
+                Ok(match env.pace {
+                    Some(pace) => {
+                        Arc::new(ServedSeat { inner: agent, explain: None, pace: Some(pace), owned: true })
+                    }
+                    None => agent,
+                })
             }
-            SeatPlan::Client { .. } => match &env.clients {
-                ClientSeats::Connected(link) => {
-                    Ok(Arc::new(ClientAgent::new(link.clone(), env.seat)))
-                }
+            SeatPlan::Agent { bound: Some(bound), explain, .. } => Ok(Arc::new(ServedSeat {
+                inner: bound.agent.clone(),
+                explain: *explain,
+                pace: env.pace,
+                owned: false,
+            })),
+            SeatPlan::Agent { bound: None, .. } | SeatPlan::Client { .. } => match &env.clients {
                 ClientSeats::Replayed(recorded) => {
                     Ok(Arc::new(ScriptedAgent::new(recorded_actions(recorded, env.seat))))
+                }
+                _ if !self.is_client() => Err(ErrorInfo::new(
+                    ErrorCode::InvalidParams,
+                    "agent seats name an agent of the session: run the match with `match.run` over the protocol",
+                )),
+                ClientSeats::Connected(link) => {
+                    Ok(Arc::new(ClientAgent::new(link.clone(), env.seat)))
                 }
                 ClientSeats::Refused => Err(ErrorInfo::new(
                     ErrorCode::InvalidParams,
@@ -182,6 +259,8 @@ pub struct SeatEnv {
     /// The server's worker and game budgets a match draws from; `None` on the command line,
     /// where the operator's own process plays.
     pub budgets: Option<Budgets>,
+    /// Bots wait their suggested think time before their steps resolve (`human_pace`).
+    pub pace: Option<Pace>,
 }
 
 /// Who plays the client seats of a match.

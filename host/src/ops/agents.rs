@@ -16,6 +16,7 @@ use yomi_protocol::ops::meta::Done;
 use yomi_protocol::options::{apply_changes, check_params, resolve};
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
+use crate::agents::live::LiveAgent;
 use crate::agents::{open_bot, runs_apart, AgentHandle, Placement};
 use crate::registry::BotRef;
 use crate::session::{AgentSlot, Session};
@@ -63,7 +64,7 @@ pub async fn new(session: &mut Session, p: New) -> Result<Agent, ErrorInfo> {
     let options = resolve(&bot.info.options, &bot.info.presets, p.preset.as_deref(), &p.options)?;
     let (id, default_seed) = session.next_agent();
     let seed = p.seed.unwrap_or(default_seed);
-    let agent = open_agent(&bot, &options, seed, session).await?;
+    let agent = LiveAgent::new(open_agent(&bot, &options, seed, session).await?);
     let slot = AgentSlot { bot, options, seed, agent };
     let reply = describe(&id, &slot);
     session.agents.insert(id, slot);
@@ -111,7 +112,8 @@ pub async fn swap(session: &mut Session, p: Swap) -> Result<Agent, ErrorInfo> {
     let seed = slot.seed;
     let agent = open_agent(&bot, &options, seed, session).await?;
     let slot = session.agent_mut(&p.agent)?;
-    *slot = AgentSlot { bot, options, seed, agent };
+    slot.agent.replace(agent);
+    (slot.bot, slot.options) = (bot, options);
     Ok(describe(&p.agent, slot))
 }
 

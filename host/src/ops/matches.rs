@@ -8,11 +8,12 @@ use yomi_protocol::events::{Event, MatchProgress, MatchStarted};
 use yomi_protocol::ops as wire;
 use yomi_protocol::ops::matches::{Move, Replay, Replayed, Run, Summary};
 use yomi_protocol::ops::meta::Done;
-use yomi_protocol::{ErrorInfo, RequestId};
+use yomi_protocol::{ErrorCode, ErrorInfo, RequestId};
 
 use crate::agents::client::ClientLink;
 use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch, Progress};
-use crate::matches::seat::{ClientSeats, SeatEnv};
+use crate::matches::seat::{ClientSeats, SeatEnv, SeatPlan, SessionAgent};
+use crate::matches::served::Pace;
 use crate::matches::{replay, transcript};
 use crate::runtime::costs::exceeded;
 use crate::runtime::metrics;
@@ -32,7 +33,11 @@ pub fn run(session: &mut Session, id: RequestId, mut p: Run<MatchSpec>) -> Resul
     }
     p.spec.seed = p.seed.unwrap_or_else(fresh_seed);
     let mut plan = MatchPlan::new(&session.shared.registry, p.spec)?;
+    bind_agents(session, &mut plan)?;
     plan.keep_games = p.transcript;
+    // A person's pace only matters to a person: a match of bots alone plays at full speed.
+    let pace = (p.human_pace && plan.seats.iter().any(SeatPlan::is_client))
+        .then(|| Pace { deadline: plan.spec.policy.deadline() });
     let match_id = session.next_match();
     let outbox = session.outbox.clone();
     let env = SeatEnv {
@@ -45,6 +50,7 @@ pub fn run(session: &mut Session, id: RequestId, mut p: Run<MatchSpec>) -> Resul
             outbox: outbox.clone(),
         }),
         budgets: Some(session.budgets()),
+        pace,
         ..SeatEnv::default()
     };
     let want_transcript = p.transcript;
@@ -102,6 +108,24 @@ pub fn run(session: &mut Session, id: RequestId, mut p: Run<MatchSpec>) -> Resul
             transcript: want_transcript.then(|| log.into_values()),
         })
     });
+    Ok(())
+}
+
+/// Binds each agent seat to the session's agent it names, which must play the match's game.
+fn bind_agents(session: &Session, plan: &mut MatchPlan) -> Result<(), ErrorInfo> {
+    let game = plan.game.info.name.clone();
+    for seat in &mut plan.seats {
+        let SeatPlan::Agent { id, bound, .. } = seat else { continue };
+        let slot = session.agent(id)?;
+        let plays = &slot.bot.info.games;
+        if !plays.contains(&game) {
+            return Err(ErrorInfo::new(
+                ErrorCode::InvalidParams,
+                format!("agent `{id}` is {}, which does not play `{game}`", slot.bot.qualified()),
+            ));
+        }
+        *bound = Some(SessionAgent { bot: slot.bot.clone(), agent: slot.agent.clone() });
+    }
     Ok(())
 }
 

@@ -20,6 +20,11 @@ pub struct Run<Spec> {
     /// Include the whole transcript (JSON lines as an array) in the reply.
     #[serde(default)]
     pub transcript: bool,
+    /// In a match with a client seat, the server waits each bot's suggested think time
+    /// (`think_ms`) before the bot's step resolves, on a timer, within the match's deadline: the
+    /// bot plays at a person's pace without the client holding its move back.
+    #[serde(default)]
+    pub human_pace: bool,
 }
 
 /// `match.move`'s parameters: a connected client's move for a seat it plays.
