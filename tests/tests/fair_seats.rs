@@ -251,7 +251,7 @@ fn a_sugoroku_roll_shows_with_its_move() {
 
 /// An agent seat (`{"agent": "a1"}`) plays on the server; its reasoning reaches the client with
 /// the event of the step it decided ("step") or with the game's last event ("game"), never
-/// before, and a swap between steps plays on.
+/// before. (A swap between steps is not exercised here yet.)
 #[test]
 fn an_agent_seats_reasoning_comes_only_with_or_after_its_step() {
     let mut server = Server::stdio(&[]);
