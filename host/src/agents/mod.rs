@@ -16,6 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::OwnedSemaphorePermit;
 use tokio_util::sync::CancellationToken;
@@ -26,7 +27,6 @@ use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
 
 pub use in_process::InProcessAgent;
 
-use crate::matches::seat::ExplainMode;
 use crate::registry::{BotRef, BotSource};
 use child::{ChildAgent, Launcher};
 use engine::EngineLaunch;
@@ -80,6 +80,19 @@ pub fn read_act_text(request: &ActText) -> Result<ActRequest, ErrorInfo> {
         let e = without_position(&e);
         ErrorInfo::new(ErrorCode::InvalidParams, format!("bad parameters for `agent.act`: {e}"))
     })
+}
+
+/// When a match shows an agent seat's reasoning (its `agent.act` explanation and think time) to
+/// the client: never before the step it decided is resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ExplainMode {
+    /// In the `match.event` of the step it decided. For games whose bots' reasoning names only
+    /// what the step made public (battle, rps).
+    Step,
+    /// In the last `match.event` of the game, every step's at once. For games where the bot's
+    /// reasoning may name what it still hides (stud's reveal weighs each face-down card).
+    Game,
 }
 
 /// A bot instance as the host sees it.

@@ -14,8 +14,8 @@ use yomi_protocol::{ActReply, ActRequest, Decision, ErrorCode, ErrorInfo, GameOu
 use super::game::RefereedGame;
 use super::log::Log;
 use super::policy::{FailureCounts, FailureKind, OnFailure, Policy};
-use super::seat::ExplainMode;
 use crate::agents::AgentHandle;
+use crate::agents::ExplainMode;
 
 #[cfg(test)]
 #[path = "referee_tests.rs"]

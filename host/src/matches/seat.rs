@@ -15,7 +15,7 @@ use super::served::{Pace, ServedSeat};
 use crate::agents::client::{ClientAgent, ClientLink};
 use crate::agents::live::LiveAgent;
 use crate::agents::scripted::ScriptedAgent;
-use crate::agents::{open_bot, runs_apart, AgentHandle, Placement};
+use crate::agents::{open_bot, runs_apart, AgentHandle, ExplainMode, Placement};
 use crate::registry::{BotRef, Registry};
 use crate::runtime::costs::Budgets;
 
@@ -41,19 +41,6 @@ pub struct AgentSeat {
     /// Show the agent's reasoning to the match's client seats, and when (see [`ExplainMode`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explain: Option<ExplainMode>,
-}
-
-/// When a match shows an agent seat's reasoning (its `agent.act` explanation and think time) to
-/// the client: never before the step it decided is resolved.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ExplainMode {
-    /// In the `match.event` of the step it decided. For games whose bots' reasoning names only
-    /// what the step made public (battle, rps).
-    Step,
-    /// In the last `match.event` of the game, every step's at once. For games where the bot's
-    /// reasoning may name what it still hides (stud's reveal weighs each face-down card).
-    Game,
 }
 
 /// A bot seat: `{"bot": "delta-nash", "preset": .., "options": {..}, "isolate": false}`.

@@ -10,8 +10,8 @@ use serde_json::Value;
 use yomi_plugin::GameOver;
 use yomi_protocol::{ActReply, ActRequest, ErrorInfo, Options};
 
-use super::seat::ExplainMode;
 use crate::agents::AgentHandle;
+use crate::agents::ExplainMode;
 
 /// Longest wait for one decision at human pace when the match sets no deadline.
 pub const MAX_THINK: Duration = Duration::from_secs(30);
