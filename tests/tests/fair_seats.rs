@@ -100,6 +100,20 @@ fn own_view_only(played: &Played) {
         .map(|s| &s.line["game_event"])
         .collect();
     assert_eq!(shown, events, "each match.event carries the step's public event, in order");
+    // A seed names every deal and every bot's draw to come: the match's seed is not announced
+    // (a client that named it knows it; one drawn by the server stays the server's until the
+    // reply), and no seat's seed reaches the client at all during the match.
+    let started = played.seen.iter().find(|s| s.line["event"] == "match.started").unwrap();
+    assert!(started.line["header"].get("seed").is_none(), "{}", started.text);
+    let header = lines(&played.result, "header").next().expect("the transcript's header");
+    let bot_seeds = header["seats"].as_array().unwrap().iter().filter_map(|s| s["seed"].as_u64());
+    for seed in bot_seeds {
+        let digits = seed.to_string();
+        assert!(
+            played.seen.iter().all(|s| !s.text.contains(&digits)),
+            "the seed {digits} of a seat reached the client during the match"
+        );
+    }
     for s in &played.seen {
         assert!(s.line.get("explained").is_none(), "a bot seat's reasoning was shown: {}", s.text);
         if s.line["event"] == "match.event" || s.line["event"] == "your_turn" {

@@ -109,6 +109,22 @@ impl MatchPlan {
         })
     }
 
+    /// The header as `match.started` shows it while the match is played: without the match's
+    /// seed and the seats' seeds, which name every deal and every bot's draw to come. The reply
+    /// names the seed once the match is over.
+    pub fn announced_header(header: &Value) -> Value {
+        let mut shown = header.clone();
+        if let Some(fields) = shown.as_object_mut() {
+            fields.remove("seed");
+        }
+        if let Some(seats) = shown.get_mut("seats").and_then(Value::as_array_mut) {
+            for seat in seats.iter_mut().filter_map(Value::as_object_mut) {
+                seat.remove("seed");
+            }
+        }
+        shown
+    }
+
     /// Starts every seat's agent.
     pub async fn start_agents(
         &self,
@@ -169,7 +185,8 @@ pub struct PlayedMatch {
 
 /// How far a match has got, for whoever watches it.
 pub enum Progress<'a> {
-    /// Every agent started; the transcript header.
+    /// Every agent started; the transcript header without its seeds
+    /// ([`MatchPlan::announced_header`]).
     Started(&'a Value),
     /// Game `index` (0-based) ended; `totals` are the seats' scores so far.
     Game { index: u32, record: &'a GameRecord, totals: &'a [f64] },
@@ -190,7 +207,7 @@ pub async fn play(
     };
     let agents = plan.start_agents(env).await?;
     let header = plan.header();
-    progress(Progress::Started(&header));
+    progress(Progress::Started(&MatchPlan::announced_header(&header)));
     let mut log = Log::new(plan.log_as_text);
     log.push_value(header);
     log.end_header();
