@@ -27,7 +27,7 @@ const wsUrl = () => `${location.protocol === "https:" ? "wss" : "ws"}://${locati
  */
 const play = {
   client: null, generation: 0, agents: [], youSeat: 0, readOptions: () => ({}),
-  drawing: null, explain: null, lastObservation: null, held: [], decisions: 0, lastExplain: null,
+  drawing: null, explain: null, lastObservation: null, decisions: 0, lastExplain: null,
 };
 
 
@@ -117,7 +117,6 @@ function abandonGame() {
   play.client?.close();
   play.client = null;
   play.agents = [];
-  play.held = [];
   play.lastExplain = null;
   $("view").replaceChildren(el("p", { class: "hint" }, "Pick a game and a bot, then start a new game."));
   $("actions").replaceChildren();
@@ -145,22 +144,25 @@ async function startGame() {
   play.agents = [null];
   let result;
   try {
-    // Every other seat is the bot, played by this page through agent.act so its explanation shows.
+    // Every other seat is the bot, an agent of this connection that the server plays: the page
+    // never holds the bot's decision, only its explanation once the step is resolved. A game's
+    // view says when that is (`start.explain`: "step" where the bot's reasoning names only what
+    // the step shows; by default "game", at the game's end, as stud's reasoning weighs hidden cards).
     for (let seat = 1; seat < game.min_seats; seat++) {
       const made = await own.newAgent(bot, { options: play.readOptions(), seed: seed * 100 + seat });
       play.agents.push(made.agent);
     }
-    const seats = play.agents.map((_, seat) => ({ client: seat === play.youSeat ? "you" : `bot${seat}` }));
+    const explain = play.drawing.start.explain === "step" ? "step" : "game";
+    const seats = play.agents.map((agent, seat) => (seat === play.youSeat ? { client: "you" } : { agent, explain }));
     $("apply").disabled = $("swap").disabled = false;
     log(`new ${game.name} game against ${bot}, seed ${seed}`);
-    const params = { game: game.name, seats, seed, games: 1, game_options: gameOptions };
+    const params = { game: game.name, seats, seed, games: 1, game_options: gameOptions, human_pace: $("pace").checked };
     result = await own.playMatch(params, (turn) => takeTurn(turn, generation), (m, name) => showEvent(m, name, generation));
   } catch (e) {
     if (generation === play.generation) throw e;
     return; // abandoned: its connection was closed on purpose
   }
   if (generation !== play.generation) return;
-  revealHeld();
   $("result").replaceChildren(el("strong", { "data-testid": "verdict" }, `${verdict(result.scores)} — scores ${result.scores.join(" : ")}`));
   log(`game over: ${result.scores.join(" : ")}`);
   $("actions").replaceChildren();
@@ -178,51 +180,31 @@ function verdict(scores) {
   return winners.length === 1 ? `The bot in seat ${winners[0]} wins` : `The bots in seats ${winners.join(" and ")} win`;
 }
 
-/**
- * A seat's turn: the bot's seats are answered with agent.act, yours waits for a click. The bot's
- * choice is held back (neither logged nor explained) until its step is resolved: in a game where
- * both choose at once (a battle turn, stud's reveal) you must not see it before choosing yours.
- */
+/** Your turn (the server plays the bot's seats): the board shows your view and waits for a
+ * click; after it, the bot's seats are deciding on the server — at a person's pace when "Human
+ * pace" is on — until the step's event comes. */
 async function takeTurn(turn, generation) {
-  if (turn.seat !== play.youSeat) {
-    const reply = await play.client.act(play.agents[turn.seat], turn.observation, turn.legal, { explain: true });
-    if (generation !== play.generation) return reply.action;
-    await think(reply, turn.seat);
-    if (generation !== play.generation) return reply.action;
-    const decision = ++play.decisions;
-    play.held.push({ decision, seat: turn.seat, reply });
-    $("explain").replaceChildren(
-      el("p", { class: "hint held", "data-testid": "bot-waiting", "data-held": decision }, `The bot (seat ${turn.seat}) has chosen; its move shows once this step is played.`),
-      play.lastExplain ?? "");
-    return reply.action;
-  }
   play.lastObservation = turn.observation;
   $("view").replaceChildren(play.drawing.render(turn.observation, turn.seat));
   const action = await chooseAction(turn.legal);
-  if (generation === play.generation) log(`you: ${play.drawing.label(action)}`);
+  if (generation !== play.generation) return action;
+  log(`you: ${play.drawing.label(action)}`);
+  $("explain").replaceChildren(
+    el("p", { class: "hint held", "data-testid": "bot-thinking" }, "The bot is deciding; its move shows once this step is played."),
+    play.lastExplain ?? "");
   return action;
 }
 
-/** Waits the bot's suggested think time (`think_ms`) while "Human pace" is on, so its move comes
- * at a person's pace; the server never waits, the page does. */
-async function think(reply, seat) {
-  if (!reply.think_ms || !$("pace").checked) return;
-  const seconds = (reply.think_ms / 1000).toFixed(1);
-  $("explain").replaceChildren(
-    el("p", { class: "hint held", "data-testid": "bot-thinking", "data-think-ms": reply.think_ms }, `The bot (seat ${seat}) is thinking… (${seconds} s)`),
-    play.lastExplain ?? "");
-  await new Promise((resolve) => setTimeout(resolve, reply.think_ms));
-}
-
-/** Shows the bots' held choices: their step has been played. */
-function revealHeld() {
-  for (const { decision, seat, reply } of play.held.splice(0)) {
-    const picture = play.explain(reply.explain, reply.action, false);
-    play.lastExplain = el("div", { "data-decision": decision }, explainView(reply.explain, reply.action, { label: play.drawing.label, picture }));
+/** Shows the bots' decisions a step's event carries (`explained`): their step has been played. */
+function showExplained(explained) {
+  for (const { seat, step, action, explain } of explained ?? []) {
+    const decision = ++play.decisions;
+    const picture = play.explain(explain, action, false);
+    play.lastExplain = el("div", { "data-decision": decision, "data-step": step }, explainView(explain, action, { label: play.drawing.label, picture }));
     $("explain").replaceChildren(play.lastExplain);
     // The bot's plugin may draw a small picture beside each of its moves (the fuzzy stud rules).
-    const mini = play.explain(reply.explain, reply.action, true);
-    $("log").prepend(el("li", { "data-decision": decision }, `bot (seat ${seat}): ${play.drawing.label(reply.action)} `, mini));
+    const mini = play.explain(explain, action, true);
+    $("log").prepend(el("li", { "data-decision": decision }, `bot (seat ${seat}): ${play.drawing.label(action)} `, mini));
   }
 }
 
@@ -250,20 +232,13 @@ function chooseAction(legal) {
   });
 }
 
-/** Match events: a step was played, so the bots' held choices show; the bots' agents observe
- * what happened (bots that learn need it); your board follows each step where the game's view
- * can fold its event in (`update`), so the final position (a stud showdown's hands) stays on
- * screen. */
+/** Match events: a step was played, so the bots' decisions it resolved show; your board
+ * follows each step where the game's view can fold its event in (`update`), so the final
+ * position (a stud showdown's hands) stays on screen. */
 function showEvent(message, name, generation) {
   if (name !== "match.event" || generation !== play.generation) return;
-  revealHeld();
-  if (message.seat !== play.youSeat && play.agents[message.seat]) {
-    // An observe still in flight when New game closes this game's connection fails: not this
-    // game's error to show.
-    play.client.observe(play.agents[message.seat], message.game_event)
-      .catch((e) => { if (generation === play.generation) report(e); });
-  }
-  if (message.seat !== play.youSeat || !play.lastObservation) return;
+  showExplained(message.explained);
+  if (!play.lastObservation) return;
   const next = play.drawing.update(play.lastObservation, message.game_event ?? {});
   if (!next) return;
   play.lastObservation = next;

@@ -38,7 +38,7 @@ export function label(action) {
 }
 
 /** What a first game plays: the bot that explains most: its mixed strategy and the equilibrium. */
-export const start = { battle: { bot: "delta-nash" } };
+export const start = { battle: { bot: "delta-nash", explain: "step" } };
 
 export const css = `
 .mon { display: grid; grid-template-columns: 4.5rem 4rem 1fr 2.5rem; align-items: center; gap: .4rem; padding: .15rem .3rem; border-radius: 4px; }

@@ -74,7 +74,7 @@ export function explain(explanation, { compact }) {
 }
 
 /** A first game: against this plugin's bot, over five throws. */
-export const start = { rps: { bot: "example/rps", game_options: { rounds: 5 } } };
+export const start = { rps: { bot: "example/rps", game_options: { rounds: 5 }, explain: "step" } };
 
 export const css = `
 .rps .score { font-size: 1.6rem; font-weight: 700; margin: .2rem 0; }

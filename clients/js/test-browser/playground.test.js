@@ -1,5 +1,5 @@
 // The playground in a real headless Chromium: a whole battle against delta-nash through the UI,
-// where the bot's choice never shows before yours, a personality change mid-game that shows in
+// where the page never holds the bot's choice (its WebSocket frames recorded), a personality change mid-game that shows in
 // the bot's next explanation, a stud game against the fuzzy player with its rule activations
 // drawn, a three-player sevens game, rock-paper-scissors drawn by the example plugin's own view,
 // "New game" mid-game, option controls that give back every schema value, the dice and roles
@@ -70,17 +70,45 @@ async function assertNoOverflow(page, name) {
     `${name}: the page is ${overflow.scroll} px wide in a ${overflow.width} px window: ${overflow.wide.join(", ")}`);
 }
 
+/** Records every WebSocket frame the page sends and receives, in order, each parsed, with the
+ * time it was seen: what the person's browser holds, whatever the screen shows. */
+function recordFrames(page) {
+  const frames = [];
+  page.on("websocket", (socket) => {
+    const keep = (direction) => ({ payload }) => {
+      for (const line of String(payload).split("\n").filter(Boolean)) {
+        frames.push({ direction, at: Date.now(), text: line, message: JSON.parse(line) });
+      }
+    };
+    socket.on("framesent", keep("sent"));
+    socket.on("framereceived", keep("received"));
+  });
+  return frames;
+}
+
 /**
- * While the bot has chosen and waits for you (`bot-waiting` names its held decision), nothing of
- * that decision may be on the page: not in the log, not in the explanation panel.
+ * The bot's seats are the server's: over the wire the page never asks for a bot's decision
+ * (`agent.act`), never gets a turn of a seat but yours, and sees a bot's decision (`explained`)
+ * only inside the event of a step already played. `hidden(frame)` names anything else the
+ * frame must not carry before the game's last event (stud: the bot's face-down cards).
+ * Returns the match's received events, for the caller's own checks.
  */
-async function assertBotChoiceHidden(page) {
-  const waiting = page.getByTestId("bot-waiting");
-  if (!(await waiting.count())) return 0;
-  const held = await waiting.getAttribute("data-held");
-  assert.equal(await page.locator(`[data-testid=log] [data-decision="${held}"]`).count(), 0, `decision ${held} is in the log`);
-  assert.equal(await page.locator(`[data-testid=explain] [data-decision="${held}"]`).count(), 0, `decision ${held} is explained`);
-  return 1;
+function assertOnlyYourSeat(frames, hidden = () => null) {
+  const matchFrames = frames.filter((f) => f.message.op?.startsWith("match.") || f.message.event?.startsWith("match.") || f.message.event === "your_turn");
+  assert.ok(matchFrames.length > 0, "the page's match was recorded");
+  assert.deepEqual(frames.filter((f) => f.direction === "sent" && f.message.op === "agent.act").map((f) => f.text), [], "the page asked for a bot's decision");
+  const events = frames.filter((f) => f.direction === "received" && f.message.event);
+  for (const frame of events) {
+    const { event, seat } = frame.message;
+    if (event === "your_turn" || event === "match.event") assert.equal(seat, 0, `a line of another seat reached the page: ${frame.text}`);
+    if (event !== "match.event") assert.ok(!frame.text.includes('"explained"'), `a bot's decision outside a step's event: ${frame.text}`);
+  }
+  const lastEvent = events.findLastIndex((f) => f.message.event === "match.event");
+  events.slice(0, lastEvent).forEach((frame) => {
+    const leak = hidden(frame);
+    assert.equal(leak, null, `${leak} reached the page before the game showed it: ${frame.text}`);
+  });
+  return events;
 }
 
 test("a battle against delta-nash, played to the end through the page", async () => {
@@ -89,27 +117,25 @@ test("a battle against delta-nash, played to the end through the page", async ()
   await page.getByTestId("game").selectOption("battle");
   await page.getByTestId("bot").selectOption("battle/delta-nash");
   await page.getByTestId("preset").selectOption("human-like");
-  // The bot at once, without its human pace: this test is about its held choice (the rps test
-  // covers the pace).
+  // The bot at once, without its human pace: this test is about what the page holds (the rps
+  // test covers the pace).
   await page.getByTestId("pace").uncheck();
+  const frames = recordFrames(page);
   await page.getByTestId("start").click();
 
-  // Turn 1: the bot chooses at once, you after it; nothing of its choice shows until you choose.
+  // Turn 1: both choose at once; nothing of the bot's choice shows until the turn is played.
   await page.getByTestId("action").first().waitFor();
-  await page.getByTestId("bot-waiting").waitFor();
   assert.equal(await page.locator("[data-testid=log] li", { hasText: "bot (seat" }).count(), 0);
   assert.equal(await page.getByTestId("bot-action").count(), 0);
   assert.equal(await page.locator("[data-testid=bars-strategy]").count(), 0);
 
   const personalities = [];
   let changed = false;
-  let heldSeen = 0;
   for (let turn = 0; turn < 60; turn++) {
     const action = page.getByTestId("action").first();
     const verdict = page.getByTestId("verdict");
     await Promise.race([action.waitFor(), verdict.waitFor()]);
     if (await verdict.isVisible()) break;
-    heldSeen += await assertBotChoiceHidden(page);
     const personality = page.getByTestId("personality");
     if (await personality.count()) personalities.push(await personality.textContent());
     if (!changed && personalities.length > 0) {
@@ -134,7 +160,10 @@ test("a battle against delta-nash, played to the end through the page", async ()
   assert.equal(await page.getByTestId("error").count(), 0);
   assert.ok(await page.locator("[data-testid=bars-strategy] .bar").count() >= 1, "strategy bars drawn");
   assert.ok(await page.locator("[data-testid=bars-true_equilibrium] .bar").count() >= 2, "the equilibrium labelled by action");
-  assert.ok(heldSeen >= 3, `the bot's choice was held on ${heldSeen} turns`);
+  // On the wire: each step's event carries the bot's decision of that step, and nothing before.
+  const events = assertOnlyYourSeat(frames);
+  const explained = events.filter((f) => f.text.includes('"explained"'));
+  assert.ok(explained.length >= 3, `the bot's decisions came with ${explained.length} step events`);
   // The log counts from the newest entry down, as it is shown newest first.
   assert.equal(await page.getByTestId("log").evaluate((ol) => ol.reversed), true);
   await screenshot(page, "playground-battle.png");
@@ -146,18 +175,23 @@ test("a stud game against the fuzzy player shows its rule activations as picture
   const page = await openPlayground(pageErrors);
   await page.getByTestId("game").selectOption("stud");
   assert.equal(await page.getByTestId("bot").inputValue(), "stud/fuzzy", "a first visit plays the fuzzy player");
+  const frames = recordFrames(page);
   await page.getByTestId("start").click();
   for (let turn = 0; turn < 300; turn++) {
     const action = page.getByTestId("action").first();
     const verdict = page.getByTestId("verdict");
     await Promise.race([action.waitFor(), verdict.waitFor()]);
     if (await verdict.isVisible()) break;
-    await assertBotChoiceHidden(page);
     // Call (or check) rather than fold, so the hand goes on and the bot keeps deciding.
     const keepPlaying = page.getByTestId("action").filter({ hasNotText: /drop|fold/ }).first();
     await ((await keepPlaying.count()) ? keepPlaying : action).click();
   }
   assert.match(await page.getByTestId("verdict").textContent(), /(You win|Draw|The bot wins) — scores/);
+  // On the wire: the bot's reasoning (which weighs its face-down cards) comes only with the
+  // game's last event, and no card reaches the page before then but in your turns' own view
+  // and the steps' public events.
+  const ownView = (frame) => ["your_turn", "match.event"].includes(frame.message.event) && !frame.text.includes('"explained"');
+  assertOnlyYourSeat(frames, (frame) => (ownView(frame) ? null : frame.text.match(/"[2-9TJQKA][cdhs]"/)?.[0] ?? null));
   const botMoves = await page.getByTestId("fuzzy-mini").count();
   assert.ok(botMoves >= 1, "a small rule picture beside each bot move in the log");
   assert.equal(await page.locator("[data-testid=log] li", { hasText: "bot (seat" }).count(), botMoves);
@@ -337,6 +371,7 @@ test("rock-paper-scissors is drawn by the example plugin's own view", async () =
   await page.getByTestId("game").selectOption("rps");
   await page.getByTestId("bot").selectOption("example/rps");
   await page.getByTestId("preset").selectOption("reader");
+  const frames = recordFrames(page);
   await page.getByTestId("start").click();
   let thrown = 0;
   for (let turn = 0; turn < 20; turn++) {
@@ -347,18 +382,24 @@ test("rock-paper-scissors is drawn by the example plugin's own view", async () =
     // The view's own buttons, one per legal hand; the board lists every throw so far.
     assert.deepEqual(await page.locator("[data-testid=action]").evaluateAll((b) => b.map((n) => n.dataset.hand)), ["rock", "paper", "scissors"]);
     assert.equal(await page.getByTestId("rps-round").count(), thrown);
-    if (thrown === 0) {
-      // Human pace: the page waits the bot's suggested think time before its move is in.
-      const thinking = page.getByTestId("bot-thinking");
-      await thinking.waitFor();
-      assert.ok(Number(await thinking.getAttribute("data-think-ms")) > 0, "think_ms is a positive suggestion");
-    }
-    await page.getByTestId("bot-waiting").waitFor();
-    assert.equal(await assertBotChoiceHidden(page), 1, "both hands are thrown at once: the bot's waits unseen");
     await rock.click();
+    // Human pace runs on the server: the page only says the bot is deciding.
+    if (thrown === 0) await page.getByTestId("bot-thinking").waitFor();
     thrown++;
   }
   assert.equal(thrown, 5, "five throws, as the view's first game asks");
+  // Human pace: each throw's event, with the bot's decision, came no sooner than the bot's
+  // suggested think time after the throw began (your turn; the bot was asked at the same time).
+  const events = assertOnlyYourSeat(frames);
+  const turns = events.filter((f) => f.message.event === "your_turn");
+  const stepEvents = events.filter((f) => f.message.event === "match.event");
+  assert.equal(stepEvents.length, 5);
+  stepEvents.forEach((event, i) => {
+    const [decision] = event.message.explained;
+    const waited = event.at - turns[i].at;
+    assert.ok(decision.think_ms > 0, "think_ms is a positive suggestion");
+    assert.ok(waited >= decision.think_ms - 50, `throw ${i + 1}: the bot's ${decision.think_ms} ms came after ${waited} ms`);
+  });
   // The view folds each throw's event in, so the last throw shows after the game too.
   await page.getByTestId("rps-round").nth(4).waitFor();
   const results = await page.getByTestId("rps-round").evaluateAll((rows) => rows.map((r) => r.className));
