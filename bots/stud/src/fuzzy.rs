@@ -57,15 +57,31 @@ pub const LOW: Mf = Mf::left(0.0, 0.5);
 pub const MID: Mf = Mf::tri(0.0, 0.5, 1.0);
 pub const HIGH: Mf = Mf::right(0.5, 1.0);
 pub const THREE: [Mf; 3] = [LOW, MID, HIGH];
-/// Drop intention (Fig. 3.7) as [ZO, PS1, PS2, PB1, PB2] on [0, 1]. The drawing is lost, so two
-/// placements are offered (option `drop_sets`).
+/// Drop intention (Fig. 3.7) as [ZO, PS1, PS2, PB1, PB2] on [0, 1]. The drawing is lost (its OCR
+/// keeps the axis, ticks every 0.2, and the labels on two lines: 「ZO PS1 PS2」 and 「PB1PB2」),
+/// so three placements are offered (option `drop_sets`).
 ///
-/// `words`: where §3.3.1's words and the set names put them. ZO at zero, since early in the game
-/// the player "あまりドロップはしない" (hardly drops); PS1 and PS2 small ("Positive Small"), since in
-/// the middle game it has "ドロップする意図を少しもつ" (a little intention) when bets grow — PS1
-/// (few bets) below PS2; PB1 and PB2 big ("Positive Big"): "意図を強く持つ" at the end. With
-/// them an inferior player drops with probability about 0.02 at turn 1, 0.07 (few bets) to 0.2
-/// (large bets) at turn 4, and 0.75–0.92 at turn 7.
+/// `shape` (the default): the shape §3.3.1's three sentences give the *computed* intention.
+/// Early in the game the player 「劣勢という推定でもあまりドロップはしない」 (hardly drops even
+/// when judged inferior): near zero at turns 1–2; in the middle game
+/// 「相手の賭け金が多くなってきたらドロップする意図を少しもつ」 (a little intention as the
+/// opponent's bets grow): small, and rising with the bet; at the end 「ドロップする意図を強く持つ」
+/// (a strong intention). Every set is a triangle of the same half-width (ZO its right half at 0)
+/// so that no set outweighs another in the centroid by its width alone: ZO, PS1, PS2 side by side
+/// at the small end (0, 0.05, 0.1), PB1 and PB2 at the big end (0.8, 1). The intention is then
+/// 0.016 at turn 1, 0.04–0.065 at turn 2, 0.05 (no bet yet) rising to 0.1 (bets of half the pot
+/// or more) at turn 4, and 0.8–0.97 at turn 7 (`drop_intention_has_the_shape_of_the_words`).
+pub const DROP_SHAPE: [Mf; 5] = [
+    Mf::left(0.0, 0.05),
+    Mf::tri(0.0, 0.05, 0.1),
+    Mf::tri(0.05, 0.1, 0.15),
+    Mf::tri(0.7, 0.8, 0.9),
+    Mf::right(0.9, 1.0),
+];
+/// `words`: where the set names put each set (the previous default): ZO at zero, PS1/PS2 small
+/// and PB1/PB2 big, but PS2 three times wider than ZO. As soon as the Middle turn fires (turn 2)
+/// PS2's area outweighs ZO's in the centroid: 0.016 at turn 1, then 0.13–0.16 at turn 2 already
+/// and 0.07–0.2 at turn 4, nearly flat in the bet once it is non-zero.
 pub const DROP_WORDS: [Mf; 5] = [
     Mf::left(0.0, 0.05),
     Mf::tri(0.0, 0.05, 0.15),

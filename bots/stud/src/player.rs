@@ -14,7 +14,7 @@ use crate::bluff::{looks, looks_of_each, BluffScore, Looks};
 use crate::cards::{mask, Card};
 use crate::classify::{classify, OppStats, Style};
 use crate::estimate::{estimate, rule_name, Estimate, Scoring};
-use crate::fuzzy::{centroid, Mf, DROP_EVEN, DROP_WORDS, THREE};
+use crate::fuzzy::{centroid, Mf, DROP_EVEN, DROP_SHAPE, DROP_WORDS, THREE};
 use crate::hand::{evaluate, EvalRules, ScoreMode};
 use crate::learning::{Learner, Record};
 use crate::view::{bet_action, View};
@@ -180,7 +180,8 @@ impl Config {
             },
             drop_sets: match opt::str(o, "drop_sets")? {
                 "even" => DROP_EVEN,
-                _ => DROP_WORDS,
+                "words" => DROP_WORDS,
+                _ => DROP_SHAPE,
             },
         })
     }
@@ -602,16 +603,49 @@ mod tests {
         FuzzyPlayer::drop_intention(bet, (turn - 1.0) / 6.0, sets)
     }
 
-    /// §3.3.1's words: hardly any drop early, a little in the middle game growing with the bet,
-    /// a strong intention at the end; the evenly spaced sets are more eager before the end.
+    const BETS: [f64; 7] = [0.0, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0];
+
+    /// §3.3.1's three sentences as the shape of the computed intention over turn × bet (default
+    /// sets): 1. early, near zero whatever the bet (turn 1 below 0.02, turn 2 below 0.07);
+    /// 2. in the middle game small (at most 0.1 through turn 4), growing with the opponent's bet
+    /// (never falling as the bet grows from 0 to half the pot, and at turns 3–4 half the pot gives
+    /// clearly more than no bet); 3. at the end strong (turn 7 at least 0.8, and above every
+    /// middle-game value). The intention never falls from one turn to the next through turn 4.
     #[test]
-    fn drop_intention_follows_the_words() {
+    fn drop_intention_has_the_shape_of_the_words() {
+        let s = &DROP_SHAPE;
+        for bet in BETS {
+            assert!(at(bet, 1.0, s) < 0.02, "turn 1, bet {bet}: {}", at(bet, 1.0, s));
+            assert!(at(bet, 2.0, s) < 0.07, "turn 2, bet {bet}: {}", at(bet, 2.0, s));
+            for turn in [3.0, 4.0] {
+                assert!(at(bet, turn, s) <= 0.1 + 1e-9, "turn {turn}, bet {bet}");
+            }
+            for turn in [1.0, 2.0, 3.0] {
+                assert!(at(bet, turn, s) <= at(bet, turn + 1.0, s) + 1e-9, "{turn} {bet}");
+            }
+            assert!(at(bet, 7.0, s) >= 0.8, "turn 7, bet {bet}: {}", at(bet, 7.0, s));
+        }
+        for turn in [2.0, 3.0, 4.0] {
+            for pair in BETS[..5].windows(2) {
+                assert!(at(pair[0], turn, s) <= at(pair[1], turn, s) + 1e-3, "{turn} {pair:?}");
+            }
+        }
+        for turn in [3.0, 4.0] {
+            assert!(at(0.5, turn, s) >= 1.5 * at(0.0, turn, s), "turn {turn}");
+        }
+    }
+
+    /// The previous sets (`words`) break the first two sentences: once the Middle turn fires,
+    /// PS2's width outweighs ZO and the intention jumps at turn 2 and is flat in the bet; the
+    /// evenly spaced sets are more eager still before the end.
+    #[test]
+    fn the_earlier_sets_jump_at_turn_two() {
         assert!(at(1.0, 1.0, &DROP_WORDS) < 0.03);
-        assert!(at(0.0, 4.0, &DROP_WORDS) < at(1.0, 4.0, &DROP_WORDS));
-        assert!(at(1.0, 4.0, &DROP_WORDS) <= 0.25);
-        assert!(at(1.0, 7.0, &DROP_WORDS) > 0.85);
+        assert!(at(0.3, 2.0, &DROP_WORDS) > 0.15);
+        assert!((at(0.3, 4.0, &DROP_WORDS) - at(0.2, 2.0, &DROP_WORDS)).abs() < 0.03);
         for turn in [1.0, 2.0, 3.0, 4.0] {
-            for bet in [0.0, 0.5, 1.0] {
+            for bet in BETS {
+                assert!(at(bet, turn, &DROP_SHAPE) <= at(bet, turn, &DROP_WORDS) + 1e-9);
                 assert!(at(bet, turn, &DROP_WORDS) < at(bet, turn, &DROP_EVEN), "{turn} {bet}");
             }
         }

@@ -455,7 +455,7 @@ fn table_rows(runs: &[Vec<Vec<RunStats>>], games: usize) -> Vec<Row> {
 
 /// The readings a default run also plays (one option changed each, both players), Tables
 /// 4.2–4.4 on the main deal set under each, so that every reading's rows come from one command.
-pub const ALTERNATIVES: [&str; 9] = [
+pub const ALTERNATIVES: [&str; 10] = [
     "bluff_score=refined",
     "bluff_score=hand-category",
     "bluff_late=carry",
@@ -463,6 +463,7 @@ pub const ALTERNATIVES: [&str; 9] = [
     "drop_check=interval",
     "loose_late=table",
     "loose_late=middle",
+    "drop_sets=words",
     "drop_sets=even",
     "potential_margin=1.5",
 ];
@@ -683,13 +684,13 @@ mod tests {
         let default = reading_label(&parse_reading(&[]).unwrap()).unwrap();
         assert_eq!(
             default,
-            "loose_late=continue, drop_check=action, drop_sets=words, potential_margin=1.3, \
+            "loose_late=continue, drop_check=action, drop_sets=shape, potential_margin=1.3, \
              bluff_score=category, bluff_late=check, passive_limit=rescale"
         );
         let late = parse_reading(&pairs(&["loose_late=table", "potential_margin=1.5"])).unwrap();
         assert_eq!(
             reading_label(&late).unwrap(),
-            "loose_late=table, drop_check=action, drop_sets=words, potential_margin=1.5, \
+            "loose_late=table, drop_check=action, drop_sets=shape, potential_margin=1.5, \
              bluff_score=category, bluff_late=check, passive_limit=rescale"
         );
         // A change outside the reading keys still tells its rows apart from the default's.
