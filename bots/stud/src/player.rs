@@ -49,14 +49,13 @@ pub enum LooseLate {
 /// How often the drop judgement runs (option `drop_check`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DropCheck {
-    /// Once per betting interval, at the player's first action in it (§3: "以上の一連の意思決定を
-    /// ベッティングインターバルごとに行う", the series of decisions is made each betting
-    /// interval); facing a raise later in the same interval it calls — a rule the seed does not
-    /// state.
+    /// Once per betting interval, at the player's first action in it (the default): §3's
+    /// 「以上の一連の意思決定をベッティングインターバルごとに行う」 (the series of decisions is made
+    /// for each betting interval). Facing a raise later in the same interval it calls: the
+    /// interval's judgement is made.
     PerInterval,
-    /// At every action, facing a raise included (the default): the series of Fig. 3.1 is the
-    /// seed's only way to decide, and Table 3.2's "相手の賭け金が多くなってきたらドロップする意図"
-    /// (an intention to drop as the opponent's bets grow) reads the very bet a raise makes.
+    /// At every action, facing a raise included: the first actor judges twice in nearly every
+    /// interval, since the second actor's (3.6) bet almost always raises.
     PerAction,
 }
 

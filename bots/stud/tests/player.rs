@@ -151,13 +151,15 @@ fn drops(opp: &str, changes: Value, games: u64) -> (usize, usize) {
     (late, after_raise)
 }
 
+/// The drop judgement runs once per betting interval by default, so no drop ever answers a
+/// raise; `drop_check: action` judges the raise too.
 #[test]
-fn loose_models_continue_late_and_a_raise_is_judged_unless_once_per_interval() {
-    let (late, after_raise) = drops("la", json!({}), 150);
+fn loose_models_continue_late_and_a_raise_is_judged_only_per_action() {
+    assert_eq!(drops("la", json!({}), 150), (0, 0));
+    let (late, after_raise) = drops("la", json!({"drop_check": "action"}), 150);
     assert_eq!(late, 0);
     assert!(after_raise > 0);
     assert!(drops("la", json!({"loose_late": "table"}), 150).0 > 0);
-    assert_eq!(drops("la", json!({"drop_check": "interval"}), 150), (0, 0));
 }
 
 /// An observation whose `legal` is empty asks a seat to act with nothing to do: every bot of the
