@@ -19,9 +19,10 @@ use crate::learning::Change;
 
 /// Aggressive when at least this share of opens and raises is above 0.7 of the pot.
 pub const BIG_SHARE: f64 = 0.05;
-/// Tight when at least this share of the games reaching turn 5 ends with its late drop: halfway
-/// between a tight player, which drops whenever it judges itself behind (about half of those
-/// games), and a loose one, which "tends to continue" (none, under the default `loose_late`).
+/// Tight when at least this share of the games reaching turn 5 ends with its late drop: a tight
+/// player drops whenever it judges itself behind (about half of those games), a loose one, which
+/// 「ゲームを続行しがち」 (tends to continue), only on the drop table's draw (none under
+/// `loose_late=continue`).
 pub const LATE_DROP: f64 = 0.25;
 /// Games needed before a verdict.
 pub const MIN_GAMES: u64 = 20;

@@ -31,19 +31,21 @@ pub enum DropStyle {
 }
 
 /// What a loose model does when inferior from turn 5 (option `loose_late`). Seed §4.2.1: a loose
-/// system drops "3.3.2 節のファジィ推論の結果と乱数によってのみ" (only by the fuzzy inference of
-/// 3.3.2 and a random number), but §3.3.2 (turn 5 on) has no fuzzy inference, and the rule table
-/// of §3.3.1 is for turns 1–4.
+/// system has no drop threshold and drops 「3.3.2 節のファジィ推論の結果と乱数によってのみ」 (only
+/// by the result of the fuzzy inference and a random number). §3.3.2 (turn 5 on) has no fuzzy
+/// inference of its own; the only drop inference is §3.3.1's Table 3.2, whose End column (turns
+/// 5–7) the playing system never reaches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LooseLate {
-    /// No drop on judgement from turn 5: "特にドロップのための閾値は設けず" (no threshold for
-    /// dropping), the loose player "ゲームを続行しがち" (tends to continue).
-    Continue,
+    /// The §3.3.1 table at every turn, its End column included (the default): the fuzzy result and
+    /// a random number only, as the words say, and the only use the End column has.
+    Table,
     /// The §3.3.1 table from turn 5 as in the middle game (turn held at 4): only "a little
     /// intention when bets grow" — a loose player that still drops now and then.
     Middle,
-    /// The §3.3.1 table at every turn, its End column included.
-    Table,
+    /// No drop on judgement from turn 5: 「特にドロップのための閾値は設けず」 (no threshold for
+    /// dropping) read as no drop at all, the loose player 「ゲームを続行しがち」 (tends to continue).
+    Continue,
 }
 
 /// How often the drop judgement runs (option `drop_check`).
@@ -164,9 +166,9 @@ impl Config {
             adapt: opt::bool(o, "adapt")?,
             drop_scale: range("drop_scale", 0.0, 1.0)?,
             loose_late: match opt::str(o, "loose_late")? {
-                "table" => LooseLate::Table,
+                "continue" => LooseLate::Continue,
                 "middle" => LooseLate::Middle,
-                _ => LooseLate::Continue,
+                _ => LooseLate::Table,
             },
             drop_check: match opt::str(o, "drop_check")? {
                 "action" => DropCheck::PerAction,

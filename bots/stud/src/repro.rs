@@ -461,7 +461,7 @@ pub const ALTERNATIVES: [&str; 10] = [
     "bluff_late=carry",
     "passive_limit=cap",
     "drop_check=action",
-    "loose_late=table",
+    "loose_late=continue",
     "loose_late=middle",
     "drop_sets=words",
     "drop_sets=even",
@@ -684,13 +684,13 @@ mod tests {
         let default = reading_label(&parse_reading(&[]).unwrap()).unwrap();
         assert_eq!(
             default,
-            "loose_late=continue, drop_check=interval, drop_sets=shape, potential_margin=1.3, \
+            "loose_late=table, drop_check=interval, drop_sets=shape, potential_margin=1.3, \
              bluff_score=category, bluff_late=check, passive_limit=rescale"
         );
-        let late = parse_reading(&pairs(&["loose_late=table", "potential_margin=1.5"])).unwrap();
+        let late = parse_reading(&pairs(&["loose_late=continue", "potential_margin=1.5"])).unwrap();
         assert_eq!(
             reading_label(&late).unwrap(),
-            "loose_late=table, drop_check=interval, drop_sets=shape, potential_margin=1.5, \
+            "loose_late=continue, drop_check=interval, drop_sets=shape, potential_margin=1.5, \
              bluff_score=category, bluff_late=check, passive_limit=rescale"
         );
         // A change outside the reading keys still tells its rows apart from the default's.

@@ -151,15 +151,18 @@ fn drops(opp: &str, changes: Value, games: u64) -> (usize, usize) {
     (late, after_raise)
 }
 
-/// The drop judgement runs once per betting interval by default, so no drop ever answers a
-/// raise; `drop_check: action` judges the raise too.
+/// A loose model drops from turn 5 on the drop table's result by default, and never under
+/// `loose_late: continue`. The drop judgement runs once per betting interval by default, so no
+/// drop ever answers a raise; `drop_check: action` judges the raise too.
 #[test]
-fn loose_models_continue_late_and_a_raise_is_judged_only_per_action() {
-    assert_eq!(drops("la", json!({}), 150), (0, 0));
-    let (late, after_raise) = drops("la", json!({"drop_check": "action"}), 150);
+fn loose_models_drop_late_on_the_table_and_a_raise_is_judged_only_per_action() {
+    let (late, after_raise) = drops("la", json!({}), 150);
+    assert!(late > 0);
+    assert_eq!(after_raise, 0);
+    let cont = json!({"loose_late": "continue", "drop_check": "action"});
+    let (late, after_raise) = drops("la", cont, 150);
     assert_eq!(late, 0);
     assert!(after_raise > 0);
-    assert!(drops("la", json!({"loose_late": "table"}), 150).0 > 0);
 }
 
 /// An observation whose `legal` is empty asks a seat to act with nothing to do: every bot of the
