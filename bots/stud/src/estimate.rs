@@ -235,6 +235,40 @@ mod tests {
         assert!(e.expect < -0.7, "{}", e.expect);
     }
 
+    /// The seed's Table 5.5 (subject 9, game 26) step by step, turns 1–5, with our reading of its
+    /// garbled cards (the system: hole K, T, up 8, 9, 5, Q, a seventh card 2; the subject: up A,
+    /// K, 6, J in that order): the recorded estimate must be reachable from (3.2)'s `expect` by
+    /// (3.4) with some learned `infer`, whose size the adjustment centroid bounds by 2/3.
+    /// Under (3.1)–(3.2) as written (F at the mean rank-refined score) every step is reachable,
+    /// always with a positive infer (the record lies between `expect` and p). Reading (3.1)'s
+    /// 点数 as the 0–9 category scores while F stays rank-refined puts hum_expect below every
+    /// nothing hand at turns 1–2, so `expect` is 0 and the records' −0.714 and −0.687 lie beyond
+    /// the reach of any infer.
+    #[test]
+    fn table_5_5_is_reachable_step_by_step_under_the_words() {
+        let system = parse_cards("Kd Th 8s 9h 5d Qc 2c").unwrap();
+        let subject_up = parse_cards("Ad Kh 6c Js").unwrap();
+        let record = [-0.714, -0.687, -0.587, -0.535, -0.363];
+        let reach = adjustment_centroid(1.0, 0.0);
+        let reachable = |p: f64, expect: f64, r: f64| {
+            let (lo, hi) = (expect - (expect - p + 1.0) * reach, expect + (p - expect) * reach);
+            lo - 1e-9 <= r && r <= hi + 1e-9
+        };
+        let category = Scoring { mode: ScoreMode::CategoryOnly, ..S };
+        for (turn, r) in (1..=5).zip(record) {
+            let own = &system[..(turn + 2).min(7)];
+            let up = &subject_up[..turn.min(4)];
+            let hole = if turn < 5 { 2 } else { 3 };
+            let e = estimate(own, up, hole, 0.0, 0.0, &[50.0; 18], S);
+            assert!(reachable(e.p, e.expect, r), "turn {turn}: {} {}", e.p, e.expect);
+            assert!(e.expect < r && r < e.p, "turn {turn}: infer > 0");
+            let cats = opponent_scores(own, up, hole, category);
+            let cat_mean = cats.iter().sum::<f64>() / cats.len() as f64;
+            let cat_expect = e.p - cdf(&e.scores, cat_mean);
+            assert_eq!(reachable(e.p, cat_expect, r), turn > 2, "turn {turn}: {cat_expect}");
+        }
+    }
+
     #[test]
     fn potential_of_a_shown_four_straight_is_high() {
         let up = parse_cards("9h Ts Jd Qc").unwrap();
