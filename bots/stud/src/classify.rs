@@ -5,12 +5,18 @@
 //!   pot they faced (a passive player keeps below that; the seed's passive models are capped
 //!   there, and "rarely bets large" is the seed's reading of passive humans);
 //! - tight ⇔ of the games that reach turn 5, the share the opponent drops from turn 5 on
-//!   reaches [`LATE_DROP`] (a tight player drops whenever it judges itself behind).
+//!   reaches [`LATE_DROP`], and at least [`TURN5_SHARE`] of those drops come at turn 5 itself.
+//!   §4.2.1's tight system 「第 5 ターンで優劣推定値 result が負であれば、必ずドロップをする」:
+//!   it drops at turn 5 whenever behind (about half of those games), and later only when a
+//!   reveal turns it from ahead to behind. A loose one drops on the drop table's draw alone: never
+//!   under `loose_late=continue`; under the default `table` in about 40 % of those games too, but
+//!   spread over turns 5–7, its intention rising with the turn (0.43–0.52 at turn 5, 0.8–0.97 at
+//!   turn 7), so about half of its late drops come at turn 5.
 //!
-//! The late-drop threshold follows from the two styles' definitions, not from the runs; the
-//! reproduction's "classifier features" rows show each model's measured share. The
-//! share of late bets above half the pot (the seed's "Much" rules) and the share of showdowns the
-//! opponent loses are reported too; both separated the models worse.
+//! The thresholds follow from the two styles' definitions, not from the runs; the reproduction's
+//! "classifier features" rows show each model's measured shares. The share of late bets above
+//! half the pot (the seed's "Much" rules) and the share of showdowns the opponent loses are
+//! reported too; both separated the models worse.
 
 use serde_json::{json, Value};
 
@@ -19,11 +25,14 @@ use crate::learning::Change;
 
 /// Aggressive when at least this share of opens and raises is above 0.7 of the pot.
 pub const BIG_SHARE: f64 = 0.05;
-/// Tight when at least this share of the games reaching turn 5 ends with its late drop: a tight
-/// player drops whenever it judges itself behind (about half of those games), a loose one, which
-/// 「ゲームを続行しがち」 (tends to continue), only on the drop table's draw (none under
-/// `loose_late=continue`).
+/// Tight needs at least this share of the games reaching turn 5 to end with its late drop: half
+/// of a tight player's share (it drops whenever it judges itself behind, about half of those
+/// games); a loose player under `loose_late=continue` never drops late.
 pub const LATE_DROP: f64 = 0.25;
+/// Tight needs at least this share of its late drops to come at turn 5: halfway between a tight
+/// player, nearly all of whose late drops come there, and a loose one under `loose_late=table`,
+/// whose drop intention rises over turns 5–7 so that about half come there.
+pub const TURN5_SHARE: f64 = 0.75;
 /// Games needed before a verdict.
 pub const MIN_GAMES: u64 = 20;
 
@@ -37,6 +46,8 @@ pub struct OppStats {
     pub big_raises: u64,
     pub reached_turn5: u64,
     pub late_drops: u64,
+    /// Games the opponent dropped at turn 5 itself.
+    pub turn5_drops: u64,
     pub showdowns: u64,
     /// Showdowns the opponent lost: it stayed in with the weaker hand.
     pub showdown_losses: u64,
@@ -75,6 +86,7 @@ impl OppStats {
                 self.reached_turn5 += 1;
                 if end["ending"] == "drop" && end["winner"].as_u64() != Some(opp_seat as u64) {
                     self.late_drops += 1;
+                    self.turn5_drops += u64::from(end["turn"].as_u64() == Some(5));
                 }
             }
         }
@@ -88,6 +100,11 @@ impl OppStats {
         self.late_drops as f64 / self.reached_turn5.max(1) as f64
     }
 
+    /// The share of its late drops (turns 5–7) made at turn 5 (0 with none).
+    pub fn turn5_share(&self) -> f64 {
+        self.turn5_drops as f64 / self.late_drops.max(1) as f64
+    }
+
     pub fn big_share(&self) -> f64 {
         self.big_raises as f64 / self.raises.max(1) as f64
     }
@@ -97,7 +114,7 @@ impl OppStats {
     }
 
     pub fn summary(&self) -> Value {
-        json!({"games": self.games, "much_share": self.much_share(), "late_drop_rate": self.late_drop_rate(), "big_share": self.big_share(), "showdown_loss_rate": self.showdown_loss_rate()})
+        json!({"games": self.games, "much_share": self.much_share(), "late_drop_rate": self.late_drop_rate(), "turn5_share": self.turn5_share(), "big_share": self.big_share(), "showdown_loss_rate": self.showdown_loss_rate()})
     }
 }
 
@@ -122,7 +139,7 @@ impl Style {
 /// The style, once [`MIN_GAMES`] games have been seen.
 pub fn classify(stats: &OppStats) -> Option<Style> {
     (stats.games >= MIN_GAMES).then(|| Style {
-        tight: stats.late_drop_rate() >= LATE_DROP,
+        tight: stats.late_drop_rate() >= LATE_DROP && stats.turn5_share() >= TURN5_SHARE,
         aggressive: stats.big_share() >= BIG_SHARE,
     })
 }
@@ -188,6 +205,18 @@ mod tests {
         }
         assert_eq!(classify(&s).map(Style::label), Some("loose-passive"));
         assert_eq!(s.showdown_loss_rate(), 1.0);
+    }
+
+    /// Drops at turns 6–7 alone do not make a player tight: a tight one drops at turn 5.
+    #[test]
+    fn a_player_dropping_only_at_the_end_is_loose() {
+        let mut s = OppStats::default();
+        for _ in 0..MIN_GAMES {
+            s.observe(&json!({"kind": "bet", "seat": 1, "turn": 7, "act": "drop", "end": {"ending": "drop", "winner": 0, "turn": 7}}), 1);
+        }
+        assert_eq!(s.late_drop_rate(), 1.0);
+        assert_eq!(s.turn5_share(), 0.0);
+        assert_eq!(classify(&s).map(|st| st.tight), Some(false));
     }
 
     #[test]

@@ -117,6 +117,7 @@ pub struct RunStats {
     /// The classifier's features at the end of the run.
     pub much_share: f64,
     pub late_drop_rate: f64,
+    pub turn5_share: f64,
     pub showdown_loss_rate: f64,
     pub big_share: f64,
     pub showdowns: u64,
@@ -216,6 +217,7 @@ pub fn run(
         style: system.style().map(|s| s.label()),
         much_share: system.opp.much_share(),
         late_drop_rate: system.opp.late_drop_rate(),
+        turn5_share: system.opp.turn5_share(),
         showdown_loss_rate: system.opp.showdown_loss_rate(),
         big_share: system.opp.big_share(),
         ..RunStats::default()
@@ -617,6 +619,12 @@ pub fn rows(
         let (m, ci) = mean_ci(&late);
         rows.push(
             Row::at("classifier features", label, "late drop rate").ours(m, total_runs).ci(ci),
+        );
+        let (m, ci) = mean_ci(&of_model.iter().map(|r| r.turn5_share).collect::<Vec<_>>());
+        rows.push(
+            Row::at("classifier features", label, "late drops made at turn 5")
+                .ours(m, total_runs)
+                .ci(ci),
         );
         let (m, ci) = mean_ci(&of_model.iter().map(|r| r.showdown_loss_rate).collect::<Vec<_>>());
         rows.push(
