@@ -88,7 +88,7 @@ export const OPERATION_METHODS = {
 export const EVENTS = {
   "match.started": ["header", "match"],
   your_turn: ["legal", "match", "observation", "seat"],
-  "match.event": ["game_event", "match", "seat"],
+  "match.event": ["explained", "game_event", "match", "seat"],
   "match.progress": ["game", "games", "match", "record", "scores"],
   "tournament.started": ["id", "scheduled"],
   "tournament.progress": ["games", "id", "total"],

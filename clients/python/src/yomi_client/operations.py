@@ -142,7 +142,7 @@ OPERATION_METHODS = {
 EVENTS = {
     "match.started": ("header", "match"),
     "your_turn": ("legal", "match", "observation", "seat"),
-    "match.event": ("game_event", "match", "seat"),
+    "match.event": ("explained", "game_event", "match", "seat"),
     "match.progress": ("game", "games", "match", "record", "scores"),
     "tournament.started": ("id", "scheduled"),
     "tournament.progress": ("games", "id", "total"),
