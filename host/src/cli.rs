@@ -17,7 +17,7 @@ use crate::server::connection::SHUTDOWN_GRACE;
 use crate::server::{http, listen};
 
 #[derive(Debug, Parser)]
-#[command(name = "yomi", version, about = "A server of human-like game AI", long_about = None)]
+#[command(name = "yomi", version = crate::ops::meta::LONG_VERSION, about = "A server of human-like game AI", long_about = None)]
 pub struct Cli {
     #[command(flatten)]
     pub common: Common,

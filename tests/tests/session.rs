@@ -20,7 +20,8 @@ fn whole_session(conn: &mut Conn) {
     assert_eq!(hello["protocol"], json!(1));
     assert_eq!(hello["server"], json!("yomi"));
     assert_eq!(hello["compatible"], json!(true));
-    assert!(hello["version"].as_str().is_some_and(|v| !v.is_empty()));
+    assert_eq!(hello["version"], json!(env!("CARGO_PKG_VERSION")));
+    assert!(hello["build"].as_str().is_some_and(|b| !b.is_empty()), "hello names its build");
     let ops: Vec<&str> =
         hello["operations"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
     for op in [

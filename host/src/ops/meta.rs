@@ -6,6 +6,14 @@ use yomi_protocol::{ErrorInfo, OPERATIONS, PROTOCOL_VERSION};
 use crate::runtime::auth::{Access, Role};
 use crate::session::Session;
 
+/// This server's version, shared by every crate and client package of the release.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The commit the server was built from (host/build.rs), or `unknown`.
+pub const BUILD: &str = env!("YOMI_BUILD");
+/// What `yomi --version` prints after the name.
+pub const LONG_VERSION: &str =
+    concat!(env!("CARGO_PKG_VERSION"), " (build ", env!("YOMI_BUILD"), ")");
+
 /// What a client can rely on from this server.
 pub const FEATURES: &[&str] = &[
     "catalog",
@@ -37,7 +45,8 @@ pub fn hello(session: &mut Session, params: Hello) -> Result<Welcome, ErrorInfo>
     Ok(Welcome {
         protocol: PROTOCOL_VERSION,
         server: "yomi".into(),
-        version: env!("CARGO_PKG_VERSION").into(),
+        version: VERSION.into(),
+        build: BUILD.into(),
         features: names(FEATURES),
         operations: names(OPERATIONS),
         compatible: params.protocol.is_none_or(|p| p == PROTOCOL_VERSION),

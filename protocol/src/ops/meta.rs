@@ -26,8 +26,11 @@ pub struct Welcome {
     pub protocol: u32,
     /// Always `yomi`.
     pub server: String,
-    /// The server's version.
+    /// The server's version (the workspace version every crate and client package shares).
     pub version: String,
+    /// The source the server was built from: the git commit (12 hex digits), or what the
+    /// builder set in `YOMI_BUILD`, or `unknown`.
+    pub build: String,
     /// What the server offers (`agents`, `hot-swap`, `tournaments` ...).
     pub features: Vec<String>,
     /// Every operation's name.
