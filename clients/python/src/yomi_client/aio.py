@@ -46,12 +46,14 @@ class AsyncClient(Operations):
         child = await asyncio.create_subprocess_exec(
             *serve_command(binary, args), stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE, env=quiet_env(), limit=1 << 24)
+        stdin, stdout = child.stdin, child.stdout
+        assert stdin is not None and stdout is not None  # both are pipes
 
         async def on_close() -> None:
-            child.stdin.close()
+            stdin.close()
             await child.wait()
 
-        return await cls(child.stdout, child.stdin, on_close)._introduce(token)
+        return await cls(stdout, stdin, on_close)._introduce(token)
 
     async def _introduce(self, token: Optional[str]) -> "AsyncClient":
         token = token_or_env(token)

@@ -53,17 +53,19 @@ class Client(Operations):
         says only warnings and errors unless YOMI_LOG or RUST_LOG says otherwise."""
         child = subprocess.Popen(serve_command(binary, args), stdin=subprocess.PIPE,
                                  stdout=subprocess.PIPE, env=quiet_env())
+        stdin, stdout = child.stdin, child.stdout
+        assert stdin is not None and stdout is not None  # both are pipes
 
         def write(data: bytes) -> None:
-            child.stdin.write(data)
-            child.stdin.flush()
+            stdin.write(data)
+            stdin.flush()
 
         def close() -> None:
-            child.stdin.close()
+            stdin.close()
             child.wait(timeout=10)
-            child.stdout.close()
+            stdout.close()
 
-        return cls(child.stdout.readline, write, close)._introduce(token)
+        return cls(stdout.readline, write, close)._introduce(token)
 
     def _introduce(self, token: Optional[str]) -> "Client":
         token = token_or_env(token)

@@ -26,12 +26,19 @@ import os
 import random
 import sys
 import traceback
-from typing import Any, Callable, Dict, List, Optional, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, TextIO
+
+if TYPE_CHECKING:
+    from .client import Client
 
 PROTOCOL = "yomi-engine"
 VERSION = 1
 
 Act = Callable[[Any, List[Any], "Me"], Any]
+Observe = Callable[[Any, "Me"], None]
+GameOver = Callable[[dict, "Me"], None]
+Configure = Callable[[Dict[str, Any], "Me"], None]
+Service = Callable[[Any, "Me"], Any]
 
 
 class Me:
@@ -73,10 +80,10 @@ class Engine:
         self.presets: List[dict] = []
         self.methods: List[dict] = []
         self._act: Optional[Act] = None
-        self._observe: Optional[Callable[[Any, Me], None]] = None
-        self._game_over: Optional[Callable[[dict, Me], None]] = None
-        self._configure: Optional[Callable[[Dict[str, Any], Me], None]] = None
-        self._services: Dict[str, Callable[[Any, Me], Any]] = {}
+        self._observe: Optional[Observe] = None
+        self._game_over: Optional[GameOver] = None
+        self._configure: Optional[Configure] = None
+        self._services: Dict[str, Service] = {}
         self._me: Optional[Me] = None
 
     # The declaration.
@@ -91,10 +98,10 @@ class Engine:
         """A ready-made personality: these option values over the defaults."""
         self.presets.append({"name": name, "description": description, "options": options})
 
-    def method(self, name: str, description: str, params: Optional[List[dict]] = None):
+    def method(self, name: str, description: str, params: Optional[List[dict]] = None) -> Callable[[Service], Service]:
         """Decorates `fn(params, me) -> result`, a service method clients reach with `agent.call`.
         `params` are option-like specs the host checks before calling."""
-        def register(fn: Callable[[Any, Me], Any]):
+        def register(fn: Service) -> Service:
             self.methods.append({"name": name, "description": description, "params": params or []})
             self._services[name] = fn
             return fn
@@ -113,17 +120,17 @@ class Engine:
         self._act = fn
         return fn
 
-    def observe(self, fn: Callable[[Any, Me], None]):
+    def observe(self, fn: Observe) -> Observe:
         """Decorates `fn(event, me)`: an event of the game (what every seat saw happen)."""
         self._observe = fn
         return fn
 
-    def game_over(self, fn: Callable[[dict, Me], None]):
+    def game_over(self, fn: GameOver) -> GameOver:
         """Decorates `fn(over, me)`: `over` is {"seat": ..., "outcome": {...}}."""
         self._game_over = fn
         return fn
 
-    def configure(self, fn: Callable[[Dict[str, Any], Me], None]):
+    def configure(self, fn: Configure) -> Configure:
         """Decorates `fn(options, me)`, called when the agent is made and whenever its options
         change (between games), after `me.options` is set."""
         self._configure = fn
@@ -199,7 +206,7 @@ class Engine:
                 self._configure(me.options, me)
             return None
         if call == "service":
-            fn = self._services.get(body.get("method"))
+            fn = self._services.get(str(body.get("method")))
             if fn is None:
                 raise BotError(f"no method `{body.get('method')}`", "unknown_method")
             return fn(body.get("params"), me)
@@ -210,7 +217,7 @@ def _error(code: str, message: str) -> dict:
     return {"ok": False, "error": {"code": code, "message": message}}
 
 
-def yomi_server(data_dir: Optional[str] = None):
+def yomi_server(data_dir: Optional[str] = None) -> "Client":
     """A `yomi serve --stdio` of the engine's own, for an engine that asks yomi's bots and
     services for help (the battle plugin's `analyze`, say): the yomi that started the engine
     (`$YOMI_BIN`), without the engines of the engines file. Close it when done."""

@@ -19,24 +19,24 @@ class Operations:
     def request(self, op: str, **params: Any) -> Any:  # pragma: no cover - provided by clients
         raise NotImplementedError
 
-    def hello(self, client: str = CLIENT_NAME, *, token: Optional[str] = None, protocol: int = 1):
+    def hello(self, client: str = CLIENT_NAME, *, token: Optional[str] = None, protocol: int = 1) -> Any:
         """Introduces the client; a `token` grants its role to this connection."""
         return self.request("hello", **_given(protocol=protocol, client=client, token=token))
 
-    def ping(self):
+    def ping(self) -> Any:
         return self.request("ping")
 
-    def catalog(self):
+    def catalog(self) -> Any:
         return self.request("catalog")
 
     def new_agent(self, bot: str, *, game: Optional[str] = None, preset: Optional[str] = None,
                   options: Optional[dict] = None, seed: Optional[int] = None,
-                  generation: Optional[int] = None):
+                  generation: Optional[int] = None) -> Any:
         """Makes an agent; the result describes it (`result["agent"]` is its id)."""
         return self.request("agent.new", **_given(bot=bot, game=game, preset=preset,
                                                   options=options, seed=seed, generation=generation))
 
-    def act(self, agent: str, observation: Any, legal: list, *, explain: bool = False):
+    def act(self, agent: str, observation: Any, legal: list, *, explain: bool = False) -> Any:
         """A decision: `{"action": ..., "explain": ..., "think_ms": ...}`. `think_ms` is the bot's
         suggested think time for a human pace (absent when its `think_scale` is 0): wait it or not,
         as the game likes; the server never does. A bot with a `strength` option plays at a target
@@ -44,13 +44,13 @@ class Operations:
         return self.request("agent.act", agent=agent, observation=observation, legal=legal,
                             explain=explain)
 
-    def act_batch(self, agent: str, positions: list, *, explain: bool = False):
+    def act_batch(self, agent: str, positions: list, *, explain: bool = False) -> Any:
         """Many decisions in one request: `positions` are `{"observation", "legal", "seed"?}`;
         the result's `decisions` answers each in order, `{"error": {code, message}}` in place of
         a position the bot refuses."""
         return self.request("agent.act", agent=agent, positions=positions, explain=explain)
 
-    def cancel(self, request: Any = None, *, all: bool = False):
+    def cancel(self, request: Any = None, *, all: bool = False) -> Any:
         """Stops the request with id `request` (or every request of the session with
         `all=True`); the result's `stopped` lists what it stopped. The stopped request's own
         reply is an error with the code `cancelled`."""
@@ -58,55 +58,55 @@ class Operations:
             return self.request("cancel", all=True)
         return self.request("cancel", request=request)
 
-    def configure(self, agent: str, *, options: Optional[dict] = None, preset: Optional[str] = None):
+    def configure(self, agent: str, *, options: Optional[dict] = None, preset: Optional[str] = None) -> Any:
         """Changes a live agent's personality; it keeps what it has learned."""
         return self.request("agent.configure", **_given(agent=agent, options=options, preset=preset))
 
     def swap(self, agent: str, *, bot: Optional[str] = None, generation: Optional[int] = None,
-             preset: Optional[str] = None, options: Optional[dict] = None):
+             preset: Optional[str] = None, options: Optional[dict] = None) -> Any:
         return self.request("agent.swap", **_given(agent=agent, bot=bot, generation=generation,
                                                    preset=preset, options=options))
 
-    def observe(self, agent: str, event: Any):
+    def observe(self, agent: str, event: Any) -> Any:
         return self.request("agent.observe", agent=agent, event=event)
 
-    def call(self, agent: str, method: str, params: Any = None):
+    def call(self, agent: str, method: str, params: Any = None) -> Any:
         return self.request("agent.call", agent=agent, method=method, params=params)
 
-    def drop(self, agent: str):
+    def drop(self, agent: str) -> Any:
         return self.request("agent.drop", agent=agent)
 
-    def agents(self):
+    def agents(self) -> Any:
         return self.request("agent.list")
 
-    def move(self, match: str, seat: int, action: Any):
+    def move(self, match: str, seat: int, action: Any) -> Any:
         return self.request("match.move", match=match, seat=seat, action=action)
 
-    def run_match(self, spec: dict, *, seed: Optional[int] = None, transcript: bool = False):
+    def run_match(self, spec: dict, *, seed: Optional[int] = None, transcript: bool = False) -> Any:
         """Plays a match of bots (`spec`: `game`, `seats`, `games`, `policy`, `game_options`) and
         returns its summary. Seats played by this client need `play_match` instead."""
         return self.request("match.run", **{**spec, **_given(seed=seed, transcript=transcript)})
 
-    def replay(self, transcript: str):
+    def replay(self, transcript: str) -> Any:
         """Plays a recorded transcript (JSON-lines text) again: `{"identical": ..., ...}`."""
         return self.request("match.replay", transcript=transcript)
 
     def run_tournament(self, spec: Optional[dict] = None, *, tournament: Optional[str] = None,
-                       resume: Optional[str] = None):
+                       resume: Optional[str] = None) -> Any:
         """Plays a tournament (`spec`: `game`, `bots`, `games_per_pair`, `format` ...), or resumes
         the interrupted tournament `resume`; returns the summary with its standings."""
         return self.request("tournament.run", **{**(spec or {}),
                                                  **_given(tournament=tournament, resume=resume)})
 
-    def tournaments(self):
+    def tournaments(self) -> Any:
         """The tournaments in the server's records (operators only)."""
         return self.request("tournament.list")
 
-    def plugins(self):
+    def plugins(self) -> Any:
         """The loaded plugin builds, every generation."""
         return self.request("plugin.list")
 
-    def load_plugin(self, path: str):
+    def load_plugin(self, path: str) -> Any:
         """Loads a plugin library from the server's plugin directories (operators only)."""
         return self.request("plugin.load", path=path)
 
@@ -166,7 +166,7 @@ class MatchFollower:
 
     def mine(self, message: dict) -> bool:
         name = message.get("event")
-        if "match" not in EVENTS.get(name, ()):
+        if not isinstance(name, str) or "match" not in EVENTS.get(name, ()):
             return False
         if name in ("match.started", "your_turn") and self.match is None:
             self.match = message.get("match")

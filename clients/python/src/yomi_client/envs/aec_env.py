@@ -1,11 +1,11 @@
 """A PettingZoo AEC environment: the `"agent"` seats are the agents, yomi's bots play the rest."""
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 from gymnasium import spaces
 from gymnasium.utils import seeding
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from ..client import Client
 from .session import End
@@ -37,10 +37,10 @@ class YomiAECEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(self._table.encoding.n_actions) for a in self.possible_agents}
         self._np_random, _ = seeding.np_random(None)
 
-    def observation_space(self, agent: str):
+    def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str):
+    def action_space(self, agent: str) -> spaces.Space:
         return self.action_spaces[agent]
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
@@ -55,7 +55,7 @@ class YomiAECEnv(AECEnv):
         self.infos = {a: self._table.info(self._seat_of[a]) for a in self.agents}
         self.agent_selection = agent_name(turn.seat)
 
-    def observe(self, agent: str):
+    def observe(self, agent: str) -> Dict[str, Any]:
         return self._table.observe(self._seat_of[agent])
 
     def step(self, action: Any) -> None:

@@ -1,7 +1,7 @@
 """A Gymnasium environment: one agent seat against yomi's bots."""
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 import gymnasium
 import numpy as np
@@ -46,12 +46,13 @@ class YomiEnv(gymnasium.Env):
         self.observation_space = table.observation_space
         self.action_space = spaces.Discrete(table.encoding.n_actions)
 
-    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+    def reset(self, *, seed: Optional[int] = None,
+              options: Optional[dict] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         super().reset(seed=seed)
         self._table.start(lambda: int(self.np_random.integers(0, 2 ** 53)))
         return self._table.observe(self.seat), self._table.info(self.seat)
 
-    def step(self, action):
+    def step(self, action: Any) -> Tuple[Dict[str, Any], float, bool, bool, Dict[str, Any]]:
         outcome = self._table.play(action)
         reward = float(outcome.scores[self.seat]) if isinstance(outcome, End) else 0.0
         return (self._table.observe(self.seat), reward, isinstance(outcome, End), False,

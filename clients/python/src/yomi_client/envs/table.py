@@ -51,8 +51,9 @@ class Table:
             self._session = MatchSession(self._client, {
                 "game": self.game, "game_options": self.game_options, "seed": self.match_seed,
                 "seats": self.seats, "policy": POLICY}, self.timeout)
-            if isinstance(self._advance(), Turn):
-                return self.turn
+            step = self._advance()
+            if isinstance(step, Turn):
+                return step
         raise RuntimeError(f"{ATTEMPTS} games in a row ended before an agent seat had a decision")
 
     def play(self, action: Any) -> Union[Turn, End]:
@@ -66,9 +67,9 @@ class Table:
             if self.illegal == "raise":
                 raise ValueError(f"action {index} is not legal now: the legal slots are "
                                  f"{np.flatnonzero(self.observe(self.turn.seat)['action_mask']).tolist()}")
-            self._session.forfeit()
+            self._live().forfeit()
         else:
-            self._session.act(move)
+            self._live().act(move)
         return self._advance()
 
     def observe(self, seat: int) -> Dict[str, Any]:
@@ -101,7 +102,7 @@ class Table:
 
     def _advance(self) -> Union[Turn, End]:
         self.turn = None
-        step = self._session.next()
+        step = self._live().next()
         if isinstance(step, End):
             self.end = step
             return step
@@ -110,6 +111,12 @@ class Table:
         self._seen[step.seat] = self.encoding.encode(step.observation, step.legal, self.flat)
         self.turn = step
         return step
+
+    def _live(self) -> MatchSession:
+        """The session of the game in play, which `start` made."""
+        if self._session is None:
+            raise RuntimeError("no game in play: reset the environment first")
+        return self._session
 
     def _slot(self, action: Any) -> int:
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):

@@ -8,7 +8,7 @@ into arrays of `features_space`, a `gymnasium.spaces.Dict` of float32 `Box`es.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -50,7 +50,8 @@ class Encoding:
 
     def blank(self, flat: bool = False) -> Dict[str, Any]:
         """The observation of a seat that has not been asked anything yet: zeros."""
-        zeros = {k: np.zeros(s.shape, s.dtype) for k, s in self.features_space().items()}
+        zeros = {k: np.zeros(cast(spaces.Box, s).shape, cast(spaces.Box, s).dtype)
+                 for k, s in self.features_space().items()}
         return {"observation": self._shaped(zeros, flat), "action_mask": np.zeros(self.n_actions, np.int8)}
 
     def _shaped(self, features: Dict[str, np.ndarray], flat: bool) -> Any:
@@ -61,13 +62,13 @@ class Encoding:
         return spaces.flatten(self._space, features)
 
 
-def layout(features: Dict[str, spaces.Box]) -> spaces.Dict:
+def layout(features: Dict[str, spaces.Space]) -> spaces.Dict:
     """The features in the order written, which a flattened observation follows (an OrderedDict:
     `spaces.Dict` sorts the keys of a plain dict)."""
     return spaces.Dict(OrderedDict(features))
 
 
-def box(low: float, high: float, shape=()) -> spaces.Box:
+def box(low: float, high: float, shape: Tuple[int, ...] = ()) -> spaces.Box:
     return spaces.Box(np.float32(low), np.float32(high), shape if shape else (1,), np.float32)
 
 

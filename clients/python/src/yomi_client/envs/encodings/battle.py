@@ -10,6 +10,8 @@ Features (side-relative: index 0 is the agent's own party):
 """
 from __future__ import annotations
 
+from typing import Any, Dict, List, Optional, Tuple
+
 import numpy as np
 from gymnasium import spaces
 
@@ -31,7 +33,7 @@ class Battle(Encoding):
             "party": box(0, 10, (2, PARTY, PER_MON)),
         })
 
-    def _parties(self, observation):
+    def _parties(self, observation: Any) -> Tuple[int, list]:
         you = need(observation, "you", self.game)
         parties = need(observation, "rules", self.game).get("parties")
         if not isinstance(parties, list) or len(parties) != 2 or any(len(p) != PARTY for p in parties):
@@ -39,7 +41,7 @@ class Battle(Encoding):
                              f"in full, not {parties!r}"[:300])
         return you, parties
 
-    def features(self, observation):
+    def features(self, observation: Any) -> Dict[str, np.ndarray]:
         you, parties = self._parties(observation)
         state = need(observation, "state", self.game)
         party = np.zeros((2, PARTY, PER_MON), np.float32)
@@ -53,7 +55,7 @@ class Battle(Encoding):
         return {"phase": one_hot(["choose", "replace"].index(phase), 2),
                 "turn": scalar(state["turn"]), "party": party}
 
-    def actions(self, observation, legal):
+    def actions(self, observation: Any, legal: list) -> List[Optional[Any]]:
         you, parties = self._parties(observation)
         active = need(observation, "state", self.game)["active"][you]
         own = parties[you]

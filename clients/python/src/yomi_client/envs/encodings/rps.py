@@ -9,6 +9,8 @@ Features (seat-relative: index 0 is the agent's own seat):
 """
 from __future__ import annotations
 
+from typing import Any, Dict, List, Optional
+
 import numpy as np
 from gymnasium import spaces
 
@@ -31,7 +33,7 @@ class Rps(Encoding):
             "history": box(0, 1, (HISTORY, 2, 3)),
         })
 
-    def features(self, observation):
+    def features(self, observation: Any) -> Dict[str, np.ndarray]:
         seat = need(observation, "seat", self.game)
         history = np.zeros((HISTORY, 2, 3), np.float32)
         for i, hands in enumerate(reversed(need(observation, "history", self.game)[-HISTORY:])):
@@ -45,5 +47,5 @@ class Rps(Encoding):
             "history": history,
         }
 
-    def actions(self, observation, legal):
+    def actions(self, observation: Any, legal: list) -> List[Optional[Any]]:
         return [hand if hand in legal else None for hand in HANDS]

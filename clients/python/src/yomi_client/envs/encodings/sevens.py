@@ -9,6 +9,8 @@ Features (per-player arrays are seat-relative: index 0 is the agent, then the se
 """
 from __future__ import annotations
 
+from typing import Any, Dict, List, Optional
+
 import numpy as np
 from gymnasium import spaces
 
@@ -32,8 +34,8 @@ class Sevens(Encoding):
             "went_out": box(0, 1, (players,)), "ranks": box(0, players, (players,)),
         })
 
-    def features(self, observation):
-        def seats(key):
+    def features(self, observation: Any) -> Dict[str, np.ndarray]:
+        def seats(key: str) -> np.ndarray:
             return np.array(rotate(list(need(observation, key, self.game)), seat), np.float32)
 
         seat = need(observation, "seat", self.game)
@@ -48,8 +50,8 @@ class Sevens(Encoding):
                               np.float32),
         }
 
-    def actions(self, observation, legal):
-        slots = [None] * self.n_actions
+    def actions(self, observation: Any, legal: list) -> List[Optional[Any]]:
+        slots: List[Optional[Any]] = [None] * self.n_actions
         for action in legal:
             slots[PASS if action == "pass" else DECK.index(action)] = action
         return slots

@@ -13,6 +13,8 @@ Features (index 0 of a pair is the agent's own):
 """
 from __future__ import annotations
 
+from typing import Any, Dict, List, Optional
+
 import numpy as np
 from gymnasium import spaces
 
@@ -42,8 +44,8 @@ class Stud(Encoding):
             "amounts": box(0, MAX_POT, (4,)),
         })
 
-    def features(self, observation):
-        def field(key):
+    def features(self, observation: Any) -> Dict[str, np.ndarray]:
+        def field(key: str) -> Any:
             return need(observation, key, self.game)
 
         amounts = [0 if a is None else a.get("amount", 0)
@@ -59,8 +61,8 @@ class Stud(Encoding):
             "amounts": np.array(amounts, np.float32),
         }
 
-    def actions(self, observation, legal):
-        slots = [None] * self.n_actions
+    def actions(self, observation: Any, legal: list) -> List[Optional[Any]]:
+        slots: List[Optional[Any]] = [None] * self.n_actions
         for action in legal:
             act = action.get("act") if isinstance(action, dict) else None
             if act == "drop":

@@ -9,6 +9,8 @@ Features:
 """
 from __future__ import annotations
 
+from typing import Any, Dict, List, Optional
+
 import numpy as np
 from gymnasium import spaces
 
@@ -21,7 +23,7 @@ class Sugoroku(Encoding):
     game = "sugoroku"
     seat_option = "players"
 
-    def __init__(self, game_options):
+    def __init__(self, game_options: Dict[str, Any]):
         super().__init__(game_options)
         board = game_options.get("board")
         if board is None:
@@ -39,20 +41,20 @@ class Sugoroku(Encoding):
             "destinations": box(0, squares, (squares, 4)),
         })
 
-    def features(self, observation):
+    def features(self, observation: Any) -> Dict[str, np.ndarray]:
         destinations = np.zeros((self.n_actions, 4), np.float32)
         for d in need(observation, "destinations", self.game):
             destinations[self._square(d["square"])] = [d["trap"], d["goal"], d["to_goal"], d["traps_ahead"]]
         return {key: scalar(need(observation, key, self.game))
                 for key in ("position", "roll", "run", "runs", "hits", "goals")} | {"destinations": destinations}
 
-    def actions(self, observation, legal):
-        slots = [None] * self.n_actions
+    def actions(self, observation: Any, legal: list) -> List[Optional[Any]]:
+        slots: List[Optional[Any]] = [None] * self.n_actions
         for square in legal:
             slots[self._square(square)] = square
         return slots
 
-    def _square(self, square):
+    def _square(self, square: Any) -> int:
         if not isinstance(square, int) or not 0 <= square < self.n_actions:
             raise ValueError(f"sugoroku: square {square!r} is not on a board of {self.n_actions} squares")
         return square

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The clients as a user installs them, not as the repository holds them:
+#  - Python: `python -m build` makes the sdist and the wheel; the wheel (with py.typed) is
+#    installed into fresh virtual environments, one with the `test` extra and one with `rl,test`,
+#    which run the client's tests and the READMEs' Python examples against the release binary;
+#    mypy checks that every function of the installed package has type hints and that a user's
+#    code type-checks against it (py.typed).
+#  - JavaScript: see the second half.
+# Only PyPI and npm packages; everything lands under target/package-test/.
+#   scripts/test-package.sh [python|js]      (both when no argument is given)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+use_release_binary
+work="$PWD/target/package-test"
+mkdir -p "$work"
+what=${1:-all}
+
+# Starts `yomi serve` with the given listeners on free loopback ports, waits until it listens,
+# and sets SERVER_PID and TCP_PORT (and HTTP_PORT when it serves HTTP). The log is $work/serve.log.
+start_server() {
+  "$YOMI_BIN" serve "$@" </dev/null 2>"$work/serve.log" &
+  SERVER_PID=$!
+  for _ in $(seq 300); do
+    TCP_PORT=$(grep -oP 'listening on 127\.0\.0\.1:\K\d+' "$work/serve.log" | head -1 || true)
+    HTTP_PORT=$(grep -oP 'http://127\.0\.0\.1:\K\d+' "$work/serve.log" | head -1 || true)
+    if [[ -n $TCP_PORT && ( $* != *--http* || -n $HTTP_PORT ) ]]; then return; fi
+    sleep 0.1
+  done
+  echo "yomi serve did not start:" >&2
+  cat "$work/serve.log" >&2
+  exit 1
+}
+
+stop_server() {
+  kill -TERM "$SERVER_PID"
+  wait "$SERVER_PID"
+}
+
+python_package() {
+  local tools="$work/tools" dist="$work/dist" base="$work/venv-wheel" rl="$work/venv-wheel-rl"
+  echo "== Python: build the sdist and the wheel"
+  [[ -x $tools/bin/mypy ]] || { python3 -m venv "$tools" && "$tools/bin/pip" install --quiet build mypy; }
+  rm -rf "$dist" && "$tools/bin/python" -m build --outdir "$dist" clients/python >"$work/build.log" 2>&1
+  local wheel sdist
+  wheel=$(ls "$dist"/yomi_client-*.whl) sdist=$(ls "$dist"/yomi_client-*.tar.gz)
+  [[ $(python3 -m zipfile -l "$wheel") == *yomi_client/py.typed* ]] || { echo "no py.typed in $wheel"; exit 1; }
+  [[ $(tar tzf "$sdist") == *src/yomi_client/py.typed* ]] || { echo "no py.typed in $sdist"; exit 1; }
+  ls -l "$wheel" "$sdist" | awk '{print "  " $5 " bytes  " $NF}'
+
+  echo "== Python: the wheel with [test] in a fresh venv"
+  rm -rf "$base" && python3 -m venv "$base"
+  "$base/bin/pip" install --quiet "$wheel[test]"
+  # The tests import the installed package: neither clients/python nor the tests put src/ on the path.
+  (cd clients/python && "$base/bin/python" - "$base" <<'PY'
+import sys, yomi_client
+assert yomi_client.__file__.startswith(sys.argv[1]), f"yomi_client comes from {yomi_client.__file__}"
+print(f"  yomi_client from {yomi_client.__file__}")
+PY
+  )
+  (cd clients/python && "$base/bin/pytest" -q -p no:cacheprovider)
+
+  echo "== Python: mypy on the installed package (every function typed) and on a user's code"
+  rm -rf "$rl" && python3 -m venv "$rl"
+  "$rl/bin/pip" install --quiet "$wheel[rl,test]"
+  local examples="$work/examples-python"
+  rm -rf "$examples"
+  mapfile -t blocks < <(python3 scripts/readme-examples.py python "$examples" README.md clients/python/README.md)
+  (cd "$work" && "$tools/bin/mypy" --python-executable "$rl/bin/python" --no-incremental \
+      --disallow-untyped-defs --disallow-incomplete-defs -p yomi_client | sed "s/^/  /")
+  (cd "$work" && "$tools/bin/mypy" --python-executable "$base/bin/python" --no-incremental --strict \
+      "$examples"/README-L*.python --scripts-are-modules 2>&1 | sed 's/^/  /') \
+      || { echo "a README example does not type-check against the installed package"; exit 1; }
+
+  echo "== Python: the READMEs' examples against a server"
+  start_server --tcp 127.0.0.1:0
+  for block in "${blocks[@]}"; do
+    if grep -q 'bot.run()' "$block"; then
+      # An engine: yomi runs it and checks it as it checks a plugin's bot.
+      local name
+      name=$(grep -oP 'Engine\("\K[^"]+' "$block")
+      echo "-- $block: engine/$name under yomi check"
+      "$YOMI_BIN" --no-engines-file --engine "$name=$rl/bin/python $block" check "engine/$name" | tail -1
+    elif grep -q 'yomi_client.envs' "$block"; then
+      echo "-- $block: with the rl extra"
+      (cd "$work" && "$rl/bin/python" "$block")
+    else
+      echo "-- $block: against yomi serve --tcp 127.0.0.1:$TCP_PORT"
+      sed "s/7878/$TCP_PORT/g" "$block" > "$block.run.py"
+      (cd "$work" && "$base/bin/python" "$block.run.py")
+    fi
+  done
+  for example in battle stud_hand; do
+    echo "-- clients/python/examples/$example.py"
+    "$base/bin/python" "clients/python/examples/$example.py" 127.0.0.1 "$TCP_PORT" | tail -2
+  done
+  stop_server
+
+  echo "== Python: the rl extra from the wheel (RL environments' tests and the example)"
+  (cd clients/python && "$rl/bin/pytest" -q -p no:cacheprovider tests/test_envs.py tests/test_envs_encodings.py)
+  "$rl/bin/python" clients/python/examples/rl_stud.py --steps 100 | tail -1
+}
+
+if [[ $what == all || $what == python ]]; then python_package; fi
