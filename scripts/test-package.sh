@@ -5,7 +5,10 @@
 #    which run the client's tests and the READMEs' Python examples against the release binary;
 #    mypy checks that every function of the installed package has type hints and that a user's
 #    code type-checks against it (py.typed).
-#  - JavaScript: see the second half.
+#  - JavaScript: `npm pack` makes the tarball, its TypeScript types generated from
+#    protocol/schema.json on the way (scripts/gen-types.mjs); the tarball is installed into an
+#    empty project, where examples/typed.ts type-checks with `tsc --strict` and runs against the
+#    release binary over TCP and WebSocket.
 # Only PyPI and npm packages; everything lands under target/package-test/.
 #   scripts/test-package.sh [python|js]      (both when no argument is given)
 set -euo pipefail
@@ -101,4 +104,82 @@ PY
   "$rl/bin/python" clients/python/examples/rl_stud.py --steps 100 | tail -1
 }
 
+# The version of a devDependency of clients/js, so the empty project uses the same one.
+js_dev_version() {
+  node -p "require('$PWD/clients/js/package.json').devDependencies['$1']"
+}
+
+js_package() {
+  local npm_dir="$work/npm" project="$work/js-project"
+  echo "== JavaScript: npm pack (types generated from protocol/schema.json)"
+  (cd clients/js && npm ci --no-audit --no-fund --loglevel=error)
+  rm -rf "$npm_dir" && mkdir -p "$npm_dir"
+  local tarball
+  tarball="$npm_dir/$(cd clients/js && npm pack --pack-destination "$npm_dir" --silent | tail -1)"
+  local listing
+  listing=$(tar tzf "$tarball")
+  for file in package/src/yomi.js package/src/engine.js package/types/yomi.d.ts package/types/engine.d.ts \
+      package/types/protocol.d.ts; do
+    [[ $listing == *"$file"* ]] || { echo "$file is missing from $tarball"; exit 1; }
+  done
+  ls -l "$tarball" | awk '{print "  " $5 " bytes  " $NF}'
+
+  echo "== JavaScript: the tarball in an empty project, examples/typed.ts under tsc --strict"
+  local typescript
+  typescript=$(js_dev_version typescript)
+  rm -rf "$project" && mkdir -p "$project"
+  cat > "$project/package.json" <<'JSON'
+{ "name": "yomi-package-test", "private": true, "type": "module" }
+JSON
+  cat > "$project/tsconfig.json" <<'JSON'
+{ "compilerOptions": { "strict": true, "target": "es2022", "module": "nodenext",
+    "moduleResolution": "nodenext", "types": ["node"], "outDir": "out" },
+  "files": ["typed.ts"] }
+JSON
+  cp clients/js/examples/typed.ts "$project/"
+  (cd "$project" && npm install --no-audit --no-fund --loglevel=error "$tarball" \
+      "typescript@$typescript" "@types/node@20" && npx tsc -p . && echo "  tsc: no errors")
+
+  echo "== JavaScript: an operation added to the schema reaches the types with no hand edit"
+  # A copy of the installed package whose types come from the schema plus one made-up operation.
+  local grown="$work/js-grown"
+  rm -rf "$grown" && mkdir -p "$grown/node_modules"
+  cp -r "$project/node_modules/yomi-client" "$grown/node_modules/"
+  python3 - protocol/schema.json "$grown/schema.json" <<'PY'
+import json, sys
+schema = json.load(open(sys.argv[1]))
+schema["$defs"]["params"]["DemoGrow"] = {"type": "object", "properties": {"size": {"type": "integer"}},
+                                         "required": ["size"]}
+schema["$defs"]["results"]["DemoGrown"] = {"type": "object", "properties": {"grown": {"type": "boolean"}},
+                                           "required": ["grown"]}
+schema["operations"]["demo.grow"] = {"params": {"$ref": "#/$defs/params/DemoGrow"},
+                                     "result": {"$ref": "#/$defs/results/DemoGrown"}}
+json.dump(schema, open(sys.argv[2], "w"))
+PY
+  node clients/js/scripts/gen-types.mjs "$grown/schema.json" "$grown/node_modules/yomi-client/types/protocol.d.ts" >/dev/null
+  cat > "$grown/grown.ts" <<'TS'
+import type { Client, Result } from "yomi-client";
+export async function grow(yomi: Client): Promise<boolean> {
+  // @ts-expect-error: `size` is an integer
+  await yomi.request("demo.grow", { size: "big" });
+  const reply: Result<"demo.grow"> = await yomi.request("demo.grow", { size: 3 });
+  return reply.grown;
+}
+TS
+  cat > "$grown/tsconfig.json" <<'JSON'
+{ "compilerOptions": { "strict": true, "target": "es2022", "module": "nodenext",
+    "moduleResolution": "nodenext", "types": [], "noEmit": true }, "files": ["grown.ts"] }
+JSON
+  (cd "$grown" && "$project/node_modules/.bin/tsc" -p . && echo "  tsc: demo.grow is typed")
+
+  echo "== JavaScript: the example against a server, over TCP and WebSocket"
+  export YOMI_TOKEN=package-test-token-$RANDOM$RANDOM$RANDOM
+  start_server --tcp 127.0.0.1:0 --http 127.0.0.1:0
+  (cd "$project" && node out/typed.js "tcp://127.0.0.1:$TCP_PORT" \
+      && node --experimental-websocket --no-warnings out/typed.js "ws://127.0.0.1:$HTTP_PORT/ws")
+  stop_server
+  unset YOMI_TOKEN
+}
+
 if [[ $what == all || $what == python ]]; then python_package; fi
+if [[ $what == all || $what == js ]]; then js_package; fi
