@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Builds the image (scripts/build-image.sh) and runs it as an operator would, with podman and runc
-# from Debian's packages: the image's own command (`serve --tcp 0.0.0.0:7878 --http 0.0.0.0:8080`,
-# here on free ports of the host network), tokens from the environment, the data directory a
-# named volume. Then, as clients:
+# Builds the image (scripts/build-image.sh) and runs it as the deployment files do, with podman
+# and runc from Debian's packages (scripts/deploy-args.py reads the files; their ports are moved
+# to free ones of the host network). First deploy/compose.yaml's service (tokens from the
+# environment, the data directory a named volume, read-only root, no capabilities); as clients:
 #  - a request without a token is refused (`unauthorized`), and the probe (yomi-ping) answers;
 #  - over TCP and over the WebSocket: `hello` (this build's version and build, protocol 1),
 #    `agent.act`, a short match, and over TCP a short tournament (scripts/smoke-client.mjs);
-#  - the server runs as uid 10001, not root;
-#  - SIGTERM (podman stop) ends it cleanly: exit status 0, "shutting down" in its log;
-#  - a second container on the same volume lists the tournament the first one recorded.
+#  - the service's health check passes inside the container; the server runs as uid 10001;
+#  - SIGTERM (podman stop) ends it cleanly: exit status 0, "shutting down" in its log.
+# Then deploy/k8s/server.yaml's Deployment (its user, security settings, token files from a
+# Secret's directory, args) on the same volume: its probes' GET /healthz answers, the operator
+# token lists the tournament the first container recorded, and SIGTERM ends it cleanly.
 # Where no container can start here, it says why and checks the image's root file system instead:
 # the same server, from that file system under chroot as uid 10001, with the same clients (also
 # with YOMI_IMAGE_CHECK=rootfs).
@@ -37,7 +39,7 @@ tcp=$(free_port) http=$(free_port)
 name="yomi-image-test-$$"
 volume="yomi-image-test-$$"
 podman_run=(podman --runtime /usr/bin/runc run --ulimit nofile=4096:4096 --ulimit nproc=4096:4096
-  --network host -e YOMI_TOKEN -e YOMI_OPERATOR_TOKEN -v "$volume:/var/lib/yomi")
+  --network host)
 serve_args=(serve --tcp "0.0.0.0:$tcp" --http "0.0.0.0:$http")
 
 cleanup() {
@@ -67,27 +69,66 @@ check_as_client() {
   node --experimental-websocket --no-warnings scripts/smoke-client.mjs "ws://127.0.0.1:$http/ws" "$version" "$build"
 }
 
+# A field of the JSON that scripts/deploy-args.py printed into $1: one list item a line.
+field() {
+  python3 -c 'import json, sys; v = json.load(open(sys.argv[1]))[sys.argv[2]]; print("\n".join(map(str, v)) if isinstance(v, list) else v)' "$1" "$2"
+}
+
+# Runs the container of a deployment file: $1 compose|k8s, $2 its name, then deploy-args.py's
+# own arguments after the kind. Checks that the file names the image just built.
+start_from_file() {
+  local kind=$1 container=$2 spec="$work/$1.json"
+  shift 2
+  python3 scripts/deploy-args.py "$kind" "$@" > "$spec"
+  [[ $(field "$spec" image) == "$image" ]] || { echo "$1 names $(field "$spec" image), not $image"; exit 1; }
+  local options args
+  mapfile -t options < <(field "$spec" options)
+  mapfile -t args < <(field "$spec" args)
+  "${podman_run[@]}" -d --name "$container" "${options[@]}" "$image" "${args[@]}" >/dev/null
+  wait_until_serving "podman logs $container"
+}
+
+# Stops container $1 with SIGTERM and checks that it exits 0, saying it shuts down.
+stop_cleanly() {
+  podman stop --time 10 "$1" >/dev/null
+  local status
+  status=$(podman inspect --format '{{.State.ExitCode}}' "$1")
+  podman logs "$1" 2>&1 | grep -q "shutting down" || { echo "no shutdown in the log:"; podman logs "$1"; exit 1; }
+  [[ $status == 0 ]] || { echo "after SIGTERM the server exited with $status"; podman logs "$1"; exit 1; }
+  echo "  SIGTERM: exit status 0, the log says shutting down"
+}
+
 run_container() {
-  echo "== the image under podman (runc): $image"
-  "${podman_run[@]}" -d --name "$name" "$image" "${serve_args[@]}" >/dev/null
-  wait_until_serving "podman logs $name"
+  echo "== deploy/compose.yaml's service under podman (runc): $image"
+  start_from_file compose "$name" deploy/compose.yaml "7878=$tcp,8080=$http" "$volume"
   check_as_client
-  local pid uid
+  local health pid uid
+  mapfile -t health < <(field "$work/compose.json" health)
+  podman exec "$name" "${health[@]}" || { echo "the health check (${health[*]}) failed"; exit 1; }
+  echo "  health check in the container (${health[*]}): ok"
   pid=$(podman inspect --format '{{.State.Pid}}' "$name")
   uid=$(awk '/^Uid:/ {print $2}' "/proc/$pid/status")
   [[ $uid == 10001 ]] || { echo "the server runs as uid $uid"; exit 1; }
   echo "  the server runs as uid $uid"
-  podman stop --time 10 "$name" >/dev/null
-  local status
-  status=$(podman inspect --format '{{.State.ExitCode}}' "$name")
-  podman logs "$name" 2>&1 | grep -q "shutting down" || { echo "no shutdown in the log:"; podman logs "$name"; exit 1; }
-  [[ $status == 0 ]] || { echo "after SIGTERM the server exited with $status"; podman logs "$name"; exit 1; }
-  echo "  SIGTERM: exit status 0, the log says shutting down"
+  stop_cleanly "$name"
 
-  "${podman_run[@]}" -d --name "$name-2" "$image" "${serve_args[@]}" >/dev/null
-  wait_until_serving "podman logs $name-2"
+  echo "== deploy/k8s/server.yaml's Deployment under podman, on the same data volume"
+  local secrets="$work/secrets" metrics
+  metrics=$(free_port)
+  rm -rf "$secrets" && mkdir -p "$secrets"
+  echo "$YOMI_TOKEN" > "$secrets/player-token"
+  echo "$YOMI_OPERATOR_TOKEN" > "$secrets/operator-token"
+  chgrp -R 10001 "$secrets" && chmod 0750 "$secrets" && chmod 0440 "$secrets"/*
+  start_from_file k8s "$name-2" deploy/k8s/server.yaml "7878=$tcp,8080=$http,9090=$metrics" "$volume" "$secrets"
+  local probe
+  while IFS=' ' read -r probe path port; do
+    python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=3)' \
+        "http://127.0.0.1:$port$path" || { echo "$probe GET $path on $port failed"; exit 1; }
+    echo "  $probe: GET $path on the http port: 200"
+  done < <(python3 -c 'import json, sys
+for p in json.load(open(sys.argv[1]))["probes"]: print(p["probe"], p["path"], p["port"])' "$work/k8s.json")
   YOMI_TOKEN=$YOMI_OPERATOR_TOKEN node scripts/smoke-client.mjs "tcp://127.0.0.1:$tcp" "$version" "$build" --listed image-cup
-  podman stop --time 10 "$name-2" >/dev/null
+  stop_cleanly "$name-2"
 }
 
 # The fallback: the image's root file system, as the image runs it, under chroot.
