@@ -98,8 +98,13 @@ buildah config \
   --label org.opencontainers.image.source=https://github.com/yomi-ai/yomi \
   --label org.opencontainers.image.licenses="MIT OR Apache-2.0" \
   "$container"
+previous=$(podman image inspect --format '{{.Id}}' "$image" 2>/dev/null || true)
 buildah commit --quiet --rm --format oci "$container" "$image" >/dev/null
 trap - EXIT
+# The image this one replaces under the same name, unless a container still uses it.
+if [[ -n $previous && $previous != $(podman image inspect --format '{{.Id}}' "$image") ]]; then
+  podman rmi "$previous" >/dev/null 2>&1 || true
+fi
 finished=$(date +%s.%N)
 
 size=$(podman image inspect --format '{{.Size}}' "$image" 2>/dev/null)
