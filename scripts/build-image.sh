@@ -30,18 +30,15 @@ install_container_tools() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# Copies the files given into $rootfs at their own paths, with every shared library ldd lists
-# for them (once each).
-copy_with_libraries() {
-  local file lib
-  for file in "$@"; do
-    mkdir -p "$rootfs$(dirname "$file")"
-    cp -L "$file" "$rootfs$file"
-    for lib in $(ldd "$file" | grep -oP '(=> )?\K/\S+'); do
-      [[ -e $rootfs$lib ]] && continue
-      mkdir -p "$rootfs$(dirname "$lib")"
-      cp -L "$lib" "$rootfs$lib"
-    done
+# Copies every shared library ldd lists for the files given into $rootfs, at its own path.
+copy_libraries() {
+  local lib listed
+  listed=$(ldd "$@")
+  [[ $listed != *"not found"* ]] || { echo "a library is missing here:"; echo "$listed"; exit 1; }
+  for lib in $(grep -oP '^\s+(\S+ => )?\K/\S+' <<<"$listed" | sort -u); do
+    [[ -e $rootfs$lib ]] && continue
+    mkdir -p "$rootfs$(dirname "$lib")"
+    cp -L "$lib" "$rootfs$lib"
   done
 }
 
@@ -49,7 +46,9 @@ install_container_tools
 use_release_binary
 started=$(date +%s.%N)
 mkdir -p "$work"
-rm -rf "$rootfs"
+# scripts/test-image.sh may have mounted /proc there to run the file system under chroot.
+if mountpoint -q "$rootfs/proc" 2>/dev/null; then umount "$rootfs/proc"; fi
+rm -rf --one-file-system "$rootfs"
 mkdir -p "$rootfs/opt/yomi" "$rootfs/etc" "$rootfs/var/lib/yomi" "$rootfs/tmp"
 release=$(dirname "$YOMI_BIN")
 plugins=("$release"/libyomi_*.so)
@@ -64,13 +63,10 @@ for file in "$YOMI_BIN" "${bots[@]}"; do
   strip --strip-debug -o "$rootfs/opt/yomi/$(basename "$file")" "$file"
 done
 install -m 0755 deploy/ping.sh "$rootfs/opt/yomi/yomi-ping"
-copy_with_libraries /usr/bin/env /bin/bash
-# Libraries of yomi and the plugins: ldd on the stripped copies, which need the same ones.
-for file in "$rootfs"/opt/yomi/yomi "$rootfs"/opt/yomi/*.so; do
-  for lib in $(ldd "$file" | grep -oP '(=> )?\K/\S+'); do
-    [[ -e $rootfs$lib ]] || { mkdir -p "$rootfs$(dirname "$lib")"; cp -L "$lib" "$rootfs$lib"; }
-  done
-done
+mkdir -p "$rootfs/usr/bin" "$rootfs/bin"
+cp /usr/bin/env "$rootfs/usr/bin/env"
+cp /bin/bash "$rootfs/bin/bash"
+copy_libraries /usr/bin/env /bin/bash "$rootfs"/opt/yomi/yomi "$rootfs"/opt/yomi/*.so
 printf 'root:x:0:0:root:/root:/bin/bash\nyomi:x:10001:10001:yomi:/var/lib/yomi:/bin/bash\n' > "$rootfs/etc/passwd"
 printf 'root:x:0:\nyomi:x:10001:\n' > "$rootfs/etc/group"
 chmod 1777 "$rootfs/tmp"
@@ -108,7 +104,7 @@ fi
 finished=$(date +%s.%N)
 
 size=$(podman image inspect --format '{{.Size}}' "$image" 2>/dev/null)
-seconds=$(echo "$finished - $started" | bc)
+seconds=$(awk -v a="$started" -v b="$finished" 'BEGIN { printf "%.2f", b - a }')
 {
   echo "image $image"
   echo "build $build"
