@@ -336,6 +336,53 @@ fn a_tournament_stops_at_the_data_quota_keeping_its_games_and_resumes_once_there
     assert_eq!(transcripts_kept(data.path(), "long"), (6, 0));
 }
 
+/// 1,000-round rps with transcripts (about 20 MB a game): 300 games could write 300 × 1 MiB of
+/// kept transcripts, past the 256 MiB a player's tournament may write.
+#[test]
+fn a_players_tournament_that_could_fill_the_disk_is_refused_before_its_first_game() {
+    let data = temp_dir();
+    let token = "player-token-for-tests";
+    let dir = data.path().to_str().unwrap();
+    let server = Server::tcp(&["--data-dir", dir, "--token", token]);
+    let mut conn = server.connect();
+    conn.ok("hello", json!({"token": token}));
+    let flood = json!({"tournament": "flood", "keep_transcripts": true, "games_per_pair": 300,
+        "game_options": {"rounds": 1000}});
+    let mut spec = tournament("rps", "example/rps", 2, flood);
+    spec["bots"][1]["options"] = json!({"reading": 1});
+    let started = Instant::now();
+    let reply = conn.request("tournament.run", spec);
+    assert_eq!(error_code(&reply).as_deref(), Some("limit_exceeded"), "{reply}");
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(message.contains("--max-tournament-bytes"), "{message}");
+    assert!(message.contains("leave out the transcripts"), "{message}");
+    assert!(started.elapsed() < Duration::from_secs(5), "refused before a game was played");
+    let records = rusqlite::Connection::open(data.path().join("records.sqlite3")).unwrap();
+    let count = |sql: &str| records.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap();
+    let flood = count("SELECT COUNT(*) FROM tournaments WHERE id = 'flood'");
+    assert_eq!(flood, 0, "a refused plan leaves nothing in the records");
+
+    // Within the plan, a game whose transcript passes its limit keeps its result, not the
+    // transcript (300 rounds: about 1.9 MB against the 1 MiB default).
+    let long = json!({"tournament": "long", "keep_transcripts": true, "games_per_pair": 2,
+        "game_options": {"rounds": 300}});
+    let reply = conn.request("tournament.run", tournament("rps", "example/rps", 2, long));
+    assert_eq!(reply["result"]["games"], 2, "{reply}");
+    let kept: Vec<String> = records
+        .prepare("SELECT transcript FROM games WHERE tournament = 'long'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(kept.len(), 2);
+    for transcript in kept {
+        let note: Value = serde_json::from_str(transcript.trim()).unwrap();
+        assert_eq!(note["type"], "omitted", "{note}");
+        assert!(note["bytes"].as_u64().unwrap() > 1 << 20, "{note}");
+    }
+}
+
 #[test]
 fn the_binary_directory_serves_no_test_fixture_by_request() {
     // Started as the README says, with no --plugins: the build directory (beside the binary)

@@ -14,7 +14,7 @@ use crate::runtime::blocking::blocking;
 use crate::session::Session;
 use crate::tournament::liveness;
 use crate::tournament::quota::WriteBudget;
-use crate::tournament::runner::{self, Start};
+use crate::tournament::runner::{self, Start, Tournament};
 use crate::tournament::schedule::TournamentSpec;
 use crate::tournament::store::Store;
 
@@ -40,11 +40,21 @@ pub async fn run(
     let registry = session.shared.registry.clone();
     let max_games = session.shared.config.costs.games_for(session.is_operator());
     let by = session.role().unwrap_or(Role::Player);
+    let budget = write_budget(session, by);
+    let plan = budget.clone();
     let (t, store) = blocking(move || {
         let store = Store::open(&dir)?;
         let t = match (p.resume, p.spec) {
-            (Some(resume), _) => runner::reopen(&registry, &store, &resume, max_games, by)?,
+            (Some(resume), _) => {
+                let t = runner::reopen(&registry, &store, &resume, max_games, by)?;
+                plan.check_plan(t.scheduled(), t.spec.keep_transcripts)?;
+                t
+            }
             (None, Some(spec)) => {
+                // Measured before it is recorded, so a refused plan leaves nothing behind.
+                let planned =
+                    Tournament::prepare(&registry, String::new(), spec.clone(), max_games)?;
+                plan.check_plan(planned.scheduled(), spec.keep_transcripts)?;
                 match runner::create_or_resume(
                     &registry,
                     &store,
@@ -80,9 +90,6 @@ pub async fn run(
         budgets: Some(session.budgets()),
         ..SeatEnv::default()
     };
-    let costs = &session.shared.config.costs;
-    let run_bytes = if by == Role::Operator { 0 } else { costs.max_tournament_bytes };
-    let budget = WriteBudget::new(env.data_dir.as_deref(), costs.max_data_bytes, run_bytes);
     let tid = t.id.clone();
     // Held while it plays, so a listing tells it from a tournament whose process died.
     let playing = env.data_dir.as_deref().map(|dir| liveness::hold(dir, &tid)).transpose()?;
@@ -96,6 +103,18 @@ pub async fn run(
         super::reply::<wire::TournamentRun>(summary.await?)
     });
     Ok(())
+}
+
+/// What a tournament of `by` may write: the data directory's quota for everyone, and a
+/// player's own limits on its records and on each game's transcript.
+fn write_budget(session: &Session, by: Role) -> WriteBudget {
+    let costs = &session.shared.config.costs;
+    let data_dir = session.shared.config.data_dir.as_deref();
+    if by == Role::Operator {
+        return WriteBudget::new(data_dir, costs.max_data_bytes, 0);
+    }
+    WriteBudget::new(data_dir, costs.max_data_bytes, costs.max_tournament_bytes)
+        .with_game_transcript_limit(costs.max_game_transcript_bytes)
 }
 
 pub async fn list(session: &Session) -> Result<Vec<Listed>, ErrorInfo> {

@@ -39,6 +39,11 @@ pub struct CostLimits {
     /// Most bytes of records one player's `tournament.run` may write (0: no limit).
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_TOURNAMENT_BYTES)]
     pub max_tournament_bytes: u64,
+    /// Longest transcript one game of a player's tournament keeps (0: no limit); a longer one
+    /// is left out (the game's result is kept). A tournament that asks for transcripts is
+    /// counted at this much a game before it starts.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_GAME_TRANSCRIPT_BYTES)]
+    pub max_game_transcript_bytes: u64,
 }
 
 /// 8 GiB: room for millions of games without transcripts, and for every battle table.
@@ -46,6 +51,9 @@ pub const DEFAULT_MAX_DATA_BYTES: u64 = 8 << 30;
 
 /// 256 MiB of one player's tournament: a million games' results, or thousands with transcripts.
 pub const DEFAULT_MAX_TOURNAMENT_BYTES: u64 = 256 << 20;
+
+/// 1 MiB: a long game's transcript (an rps game of 300 rounds takes about 1.9 MB).
+pub const DEFAULT_MAX_GAME_TRANSCRIPT_BYTES: u64 = 1 << 20;
 
 impl Default for CostLimits {
     fn default() -> Self {
@@ -57,6 +65,7 @@ impl Default for CostLimits {
             max_running_games: default_running_games(),
             max_data_bytes: DEFAULT_MAX_DATA_BYTES,
             max_tournament_bytes: DEFAULT_MAX_TOURNAMENT_BYTES,
+            max_game_transcript_bytes: DEFAULT_MAX_GAME_TRANSCRIPT_BYTES,
         }
     }
 }

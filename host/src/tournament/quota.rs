@@ -3,6 +3,10 @@
 //! (`--max-tournament-bytes`). Both are checked before each batch of games is committed, so a
 //! tournament that would pass either stops cleanly, keeping every game already recorded, and is
 //! listed as interrupted: once space is freed (or the limit raised) it resumes where it stopped.
+//!
+//! A player's tournament is also measured before it starts: each game counted at the most it
+//! may write (its row, and with transcripts the longest transcript a game may keep,
+//! `--max-game-transcript-bytes`), so a request that could never fit is refused at once.
 
 use std::path::{Path, PathBuf};
 
@@ -19,6 +23,8 @@ pub struct WriteBudget {
     max_run_bytes: u64,
     /// Bytes of game records this run has written so far.
     written: u64,
+    /// Longest transcript one game keeps (0: no limit); a longer one is left out of its row.
+    max_game_transcript: u64,
 }
 
 impl WriteBudget {
@@ -31,7 +37,47 @@ impl WriteBudget {
     /// `max_run_bytes` of this tournament's records (0: either without a limit).
     pub fn new(dir: Option<&Path>, max_data_bytes: u64, max_run_bytes: u64) -> WriteBudget {
         let data = dir.filter(|_| max_data_bytes > 0).map(|d| (d.to_path_buf(), max_data_bytes));
-        WriteBudget { data, max_run_bytes, written: 0 }
+        WriteBudget { data, max_run_bytes, written: 0, max_game_transcript: 0 }
+    }
+
+    /// Keeps at most `bytes` of each game's transcript (0: no limit): a game whose transcript is
+    /// longer keeps its result and, instead of the transcript, a line saying why it has none.
+    pub fn with_game_transcript_limit(self, bytes: u64) -> WriteBudget {
+        WriteBudget { max_game_transcript: bytes, ..self }
+    }
+
+    /// Refuses, before any game is played, a tournament of `games` games whose records could
+    /// pass this run's limit: each game counted at its row and, when `transcripts` are kept,
+    /// the longest transcript a game may keep. (Only a bound: the records' real size is checked
+    /// again as games are committed, see [`WriteBudget::admit`].)
+    pub fn check_plan(&self, games: u64, transcripts: bool) -> Result<(), ErrorInfo> {
+        if self.max_run_bytes == 0 {
+            return Ok(());
+        }
+        let per_game = match (transcripts, self.max_game_transcript) {
+            (false, _) => ROW_PLAN_BYTES,
+            (true, 0) => return Ok(()), // no bound to plan with: the commits check
+            (true, longest) => ROW_PLAN_BYTES + longest,
+        };
+        let planned = games.saturating_mul(per_game);
+        if planned <= self.max_run_bytes {
+            return Ok(());
+        }
+        let fit = self.max_run_bytes / per_game;
+        let what = if transcripts {
+            format!("{ROW_PLAN_BYTES} bytes of its row and up to {} of its transcript (--max-game-transcript-bytes)", self.max_game_transcript)
+        } else {
+            format!("{ROW_PLAN_BYTES} bytes of its row")
+        };
+        Err(ErrorInfo::new(
+            ErrorCode::LimitExceeded,
+            format!(
+                "{games} games may write {planned} bytes of records ({what} each), more than \
+                 {} (--max-tournament-bytes): schedule at most {fit} games{}",
+                self.max_run_bytes,
+                if transcripts { ", or leave out the transcripts" } else { "" }
+            ),
+        ))
     }
 
     /// How many of `rows`, from the first, fit in the budget (counted as written), and when not
@@ -41,8 +87,9 @@ impl WriteBudget {
         &mut self,
         id: &str,
         committed: u64,
-        rows: &[GameRow],
+        rows: &mut [GameRow],
     ) -> (usize, Option<ErrorInfo>) {
+        self.leave_out_long_transcripts(rows);
         let used = self.data.as_ref().map(|(dir, _)| bytes_under(dir));
         let mut bytes = 0;
         for (fit, row) in rows.iter().enumerate() {
@@ -79,6 +126,25 @@ impl WriteBudget {
         (rows.len(), None)
     }
 }
+
+impl WriteBudget {
+    /// Replaces each transcript longer than the limit by one line that says what it was.
+    fn leave_out_long_transcripts(&self, rows: &mut [GameRow]) {
+        let limit = self.max_game_transcript;
+        for row in rows.iter_mut().filter(|r| limit > 0 && r.transcript.len() as u64 > limit) {
+            let bytes = row.transcript.len();
+            row.transcript = format!(
+                "{}\n",
+                serde_json::json!({"type": "omitted", "bytes": bytes, "limit": limit,
+                    "why": "the game's transcript was longer than --max-game-transcript-bytes"})
+            );
+        }
+    }
+}
+
+/// What a game's row takes in the records besides its transcript, as a tournament's plan counts
+/// it: bot names, scores and failures, and SQLite's own bytes.
+const ROW_PLAN_BYTES: u64 = 512;
 
 /// About the bytes a game's row takes in the records: its values (SQLite adds a little).
 fn row_bytes(row: &GameRow) -> u64 {
@@ -119,8 +185,8 @@ mod tests {
     #[test]
     fn a_run_stops_before_its_own_limit_and_says_how_to_go_on() {
         let mut budget = WriteBudget::new(None, 0, 10_000);
-        assert_eq!(budget.admit("t1", 0, &[row(4_000), row(4_000)]).0, 2);
-        let (fit, error) = budget.admit("t1", 2, &[row(1_000), row(4_000), row(10)]);
+        assert_eq!(budget.admit("t1", 0, &mut [row(4_000), row(4_000)]).0, 2);
+        let (fit, error) = budget.admit("t1", 2, &mut [row(1_000), row(4_000), row(10)]);
         assert_eq!(fit, 1, "the rows that fit are written");
         let error = error.unwrap();
         assert_eq!(error.code, ErrorCode::LimitExceeded);
@@ -135,11 +201,37 @@ mod tests {
         std::fs::create_dir_all(dir.join("deeper")).unwrap();
         std::fs::write(dir.join("deeper/table"), vec![0u8; 7_000]).unwrap();
         let mut budget = WriteBudget::new(Some(&dir), 8_000, 0);
-        let (fit, error) = budget.admit("t1", 0, &[row(100), row(1_000)]);
+        let (fit, error) = budget.admit("t1", 0, &mut [row(100), row(1_000)]);
         assert_eq!(fit, 1, "7,000 + about 200 bytes fit in 8,000, 1,100 more do not");
         assert!(error.unwrap().message.contains("--max-data-bytes"));
         std::fs::remove_file(dir.join("deeper/table")).unwrap();
-        assert_eq!(budget.admit("t1", 1, &[row(1_000)]), (1, None), "room once space is freed");
+        assert_eq!(budget.admit("t1", 1, &mut [row(1_000)]), (1, None), "room once space is freed");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_plan_that_could_pass_the_limit_is_refused_before_it_starts() {
+        let budget = WriteBudget::new(None, 0, 100 << 20).with_game_transcript_limit(1 << 20);
+        assert!(budget.check_plan(99, true).is_ok(), "99 × (1 MiB + 512 B) fit in 100 MiB");
+        let error = budget.check_plan(400, true).unwrap_err();
+        assert_eq!(error.code, ErrorCode::LimitExceeded);
+        assert!(error.message.contains("at most 99 games"), "{}", error.message);
+        assert!(error.message.contains("leave out the transcripts"), "{}", error.message);
+        assert!(budget.check_plan(200_000, false).is_ok(), "results alone: 512 B a game");
+        assert!(budget.check_plan(300_000, false).is_err());
+        let operator = WriteBudget::new(None, 0, 0).with_game_transcript_limit(1 << 20);
+        assert!(operator.check_plan(u64::MAX, true).is_ok(), "no limit, no plan to refuse");
+    }
+
+    #[test]
+    fn a_transcript_past_its_limit_is_left_out_and_its_result_kept() {
+        let mut budget = WriteBudget::new(None, 0, 0).with_game_transcript_limit(1_000);
+        let mut rows = [row(999), row(5_000)];
+        assert_eq!(budget.admit("t1", 0, &mut rows), (2, None));
+        assert_eq!(rows[0].transcript.len(), 999, "a transcript within the limit is kept whole");
+        let note: serde_json::Value = serde_json::from_str(rows[1].transcript.trim()).unwrap();
+        assert_eq!(note["type"], "omitted");
+        assert_eq!(note["bytes"], 5_000);
+        assert_eq!(rows[1].scores, vec![1.0, 0.0], "the game's result is kept");
     }
 }

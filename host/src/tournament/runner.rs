@@ -300,7 +300,7 @@ impl Batch {
         if rows.is_empty() {
             return Ok(self.committed);
         }
-        let (fit, stop) = budget.admit(id, self.committed, &rows);
+        let (fit, stop) = budget.admit(id, self.committed, &mut rows);
         rows.truncate(fit);
         let count = rows.len() as u64;
         let (store, id) = (store.clone(), id.to_string());
