@@ -3,6 +3,10 @@
 //! - `many`: holds 5,000 concurrent TCP connections to one `yomi serve` on loopback, each doing
 //!   `ping` and `agent.act` round trips, for `YOMI_BENCH_SECONDS` (default 60); counts errors.
 //! - `churn`: 50,000 connect / ping / close cycles (`YOMI_BENCH_CYCLES`), 16 at a time.
+//! - `soak`: 200 connections each playing one-game battle matches of delta-nash against itself
+//!   for `YOMI_SOAK_SECONDS` (default 30), then the server idle: its RSS and threads during and
+//!   0, 15 and 35 s after, to tell a leak from a high-water mark (threads of the blocking pool
+//!   end after 10 s idle; the memory trimmer gives memory back every 30 s).
 //! - `faults`: 100 connections doing round trips while one more connection runs a match whose
 //!   isolated bot (the `misbehave` fixture in a `yomi worker`) hangs, panics or aborts at every
 //!   decision; prints the 100 connections' latency percentiles in each phase
@@ -57,6 +61,10 @@ fn main() {
         std::thread::sleep(Duration::from_secs(2));
         report("after churn", server.pid());
     }
+    if which.as_deref() == Some("soak") {
+        let seconds = env_number("YOMI_SOAK_SECONDS", 30);
+        runtime.block_on(soak(addr, server.pid(), Duration::from_secs(seconds)));
+    }
     if which.as_deref().is_none_or(|w| w == "faults") {
         let seconds = env_number("YOMI_FAULT_SECONDS", 10);
         runtime.block_on(faults(addr, server.pid(), Duration::from_secs(seconds)));
@@ -84,8 +92,9 @@ fn raise_fd_limit() {
 fn report(when: &str, pid: u32) {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     let rss = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap_or("VmRSS: ?");
+    let threads = status.lines().find(|l| l.starts_with("Threads:")).unwrap_or("Threads: ?");
     let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).map(|d| d.count()).unwrap_or(0);
-    println!("{when:>12}: server {rss}, {fds} open fds");
+    println!("{when:>12}: server {rss}, {threads}, {fds} open fds");
 }
 
 /// What one client saw: each successful round trip (when it was sent, how long it took) and
@@ -211,6 +220,45 @@ async fn many(addr: SocketAddr, pid: u32, period: Duration) {
         trips as f64 / (ramp + period).as_secs_f64(),
     );
     println!("many, steady part: {}", latency_summary(&logs, start + ramp, end));
+}
+
+/// 200 connections playing battle matches back to back for `period`, then idle.
+async fn soak(addr: SocketAddr, pid: u32, period: Duration) {
+    const SOAKERS: usize = 200;
+    let end = Instant::now() + period;
+    let matches = (0..SOAKERS).map(|_| {
+        tokio::spawn(async move {
+            let (read, mut write) = TcpStream::connect(addr).await.unwrap().into_split();
+            let mut lines = BufReader::new(read).lines();
+            let request = r#"{"id":1,"op":"match.run","game":"battle","games":1,"seats":[{"bot":"battle/delta-nash"},{"bot":"battle/delta-nash"}]}"#;
+            let mut played = 0u64;
+            while Instant::now() < end {
+                write.write_all(format!("{request}\n").as_bytes()).await.unwrap();
+                loop {
+                    let line = lines.next_line().await.unwrap().expect("the server answers");
+                    if line.starts_with(r#"{"id":1,"#) {
+                        assert!(line.contains(r#""ok":true"#), "{line}");
+                        break;
+                    }
+                }
+                played += 1;
+            }
+            played
+        })
+    });
+    let matches: Vec<_> = matches.collect();
+    tokio::time::sleep(period / 2).await;
+    report("during soak", pid);
+    let mut played = 0;
+    for m in matches {
+        played += m.await.unwrap();
+    }
+    println!("soak: {SOAKERS} connections for {} s: {played} matches", period.as_secs());
+    let idle = Instant::now();
+    for after in [0, 15, 35] {
+        tokio::time::sleep_until((idle + Duration::from_secs(after)).into()).await;
+        report(&format!("idle {after} s"), pid);
+    }
 }
 
 /// A request for a match of `games` games where the `misbehave` bot, isolated in a worker, does

@@ -292,6 +292,7 @@ fn serve(common: &Common, args: ServeArgs) -> anyhow::Result<ExitCode> {
     runtime.block_on(async move {
         let shutdown = CancellationToken::new();
         tokio::spawn(signal_shutdown(shutdown.clone())?);
+        crate::runtime::memory::spawn_trimmer(shutdown.clone());
         if let Some(addr) = args.metrics {
             crate::runtime::metrics::serve(addr)?;
         }

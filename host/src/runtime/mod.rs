@@ -11,6 +11,7 @@ pub mod config;
 pub mod costs;
 pub mod executor;
 pub mod limits;
+pub mod memory;
 pub mod metrics;
 pub mod outbox;
 pub mod requests;
