@@ -93,3 +93,35 @@ fn a_batch_of_a_slow_bot_is_bounded_by_its_time_not_only_its_length() {
     // The next request is served as usual.
     conn.ok("agent.act", json!({"agent": agent, "positions": [position("paper")]}));
 }
+
+/// Batches take turns: with one position decided at a time (`--max-batch-calls 1`), two clients'
+/// batches of a slow bot (30 ms a position) run one position after another, the clients in
+/// rotation, so the short batch that came second ends long before the long one.
+#[test]
+fn clients_batches_share_the_cores_in_turns() {
+    let plugins = yomi_e2e::target_dir().to_str().unwrap().to_string();
+    let misbehave = yomi_e2e::library("fixture_misbehave").to_str().unwrap().to_string();
+    let server =
+        Server::tcp(&["--plugins", &plugins, "--plugins", &misbehave, "--max-batch-calls", "1"]);
+    let slow_batch = |conn: &mut yomi_e2e::Conn, positions: usize| {
+        let made = conn.ok("agent.new", json!({"bot": "misbehave", "options": {"on_act": "slow"}}));
+        let batch = json!({"agent": made["agent"], "positions": vec![position("rock"); positions]});
+        move |conn: &mut yomi_e2e::Conn| {
+            let result = conn.ok("agent.act", batch);
+            assert_eq!(result["decisions"].as_array().unwrap().len(), positions);
+            std::time::Instant::now()
+        }
+    };
+    let (mut long_conn, mut short_conn) = (server.connect(), server.connect());
+    let long = slow_batch(&mut long_conn, 40);
+    let short = slow_batch(&mut short_conn, 10);
+    let started = std::time::Instant::now();
+    let long = std::thread::spawn(move || long(&mut long_conn));
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let short_done = short(&mut short_conn);
+    let long_done = long.join().unwrap();
+    assert!(short_done < long_done, "the second client's short batch waited for the long one");
+    // One position at a time: together no sooner than 50 positions of 30 ms one after another.
+    let together = long_done.max(short_done) - started;
+    assert!(together >= std::time::Duration::from_millis(1500), "{together:?}: ran at once");
+}

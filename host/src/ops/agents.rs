@@ -152,6 +152,7 @@ async fn act_batch(
         ));
     }
     let slot = session.agent(agent)?;
+    let budgets = session.budgets();
     let budget = session.shared.config.limits.max_batch_time;
     let (started, mut slowest) = (Instant::now(), Duration::ZERO);
     let mut decisions = Vec::with_capacity(positions.len());
@@ -171,6 +172,9 @@ async fn act_batch(
             decisions.push(BatchDecision::Failed { error });
             continue;
         }
+        // Each position waits its turn among the clients' batches, so a long batch shares the
+        // cores with others' instead of holding them.
+        let _turn = budgets.batch_call().await;
         let call_started = Instant::now();
         let decision = match serde_json::from_str::<Position>(raw.get()) {
             Err(e) => Err(ErrorInfo::new(

@@ -32,6 +32,11 @@ pub struct CostLimits {
     /// their player's pace and are not counted.
     #[arg(long, value_name = "N", default_value_t = default_running_games())]
     pub max_running_games: usize,
+    /// Positions of batched `agent.act` requests decided at once, across every session
+    /// (default: one per core); further positions wait their turn, the clients served in
+    /// rotation, so a client's batch of slow positions cannot keep every core from others'.
+    #[arg(long, value_name = "N", default_value_t = default_batch_calls())]
+    pub max_batch_calls: usize,
     /// The data directory's quota in bytes (0: none): a tournament of the server that would
     /// write past it stops, keeping its recorded games, until space is freed.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DATA_BYTES)]
@@ -63,11 +68,17 @@ impl Default for CostLimits {
             max_transcript_games: 1_000,
             max_workers: 64,
             max_running_games: default_running_games(),
+            max_batch_calls: default_batch_calls(),
             max_data_bytes: DEFAULT_MAX_DATA_BYTES,
             max_tournament_bytes: DEFAULT_MAX_TOURNAMENT_BYTES,
             max_game_transcript_bytes: DEFAULT_MAX_GAME_TRANSCRIPT_BYTES,
         }
     }
+}
+
+/// One batched decision per core: a batch is CPU, not waiting.
+fn default_batch_calls() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 /// Four games per core: enough to keep every core busy while some games wait on a deadline.
@@ -93,6 +104,7 @@ impl CostLimits {
             ("--max-transcript-games", self.max_transcript_games),
             ("--max-workers", self.max_workers as u64),
             ("--max-running-games", self.max_running_games as u64),
+            ("--max-batch-calls", self.max_batch_calls as u64),
         ];
         match all.iter().find(|(_, value)| *value == 0) {
             Some((flag, _)) => Err(format!("{flag} must be at least 1")),
@@ -117,7 +129,8 @@ pub struct Budgets {
     workers: Arc<Semaphore>,
     max_workers: usize,
     games: Arc<Turns>,
-    /// The client whose games these are.
+    batch_calls: Arc<Turns>,
+    /// The client whose games and batches these are.
     client: u64,
 }
 
@@ -127,6 +140,7 @@ impl Budgets {
             workers: Arc::new(Semaphore::new(limits.max_workers)),
             max_workers: limits.max_workers,
             games: Arc::new(Turns::new(limits.max_running_games)),
+            batch_calls: Arc::new(Turns::new(limits.max_batch_calls)),
             client: 0,
         }
     }
@@ -166,11 +180,17 @@ impl Budgets {
     pub async fn game(&self) -> Turn {
         Turns::take(&self.games, self.client).await
     }
+
+    /// Waits for a turn to decide one position of a batched `agent.act`.
+    pub async fn batch_call(&self) -> Turn {
+        Turns::take(&self.batch_calls, self.client).await
+    }
 }
 
-/// Turns to play a game, `places` at a time, handed to the waiting clients in rotation: a client
-/// running sixteen long matches gets one turn in every round, like a client running one, instead
-/// of sixteen turns to its one as a first-come queue would give.
+/// Turns to play a game (or decide a batch's position), `places` at a time, handed to the
+/// waiting clients in rotation: a client running sixteen long matches gets one turn in every
+/// round, like a client running one, instead of sixteen turns to its one as a first-come queue
+/// would give.
 #[derive(Debug)]
 pub struct Turns {
     state: Mutex<TurnState>,
