@@ -68,12 +68,19 @@ fn a_batch_is_bounded_and_is_one_form_or_the_other() {
     assert_eq!(conn.err("agent.act", unknown), "unknown_agent");
 }
 
-#[test]
-fn a_batch_of_a_slow_bot_is_bounded_by_its_time_not_only_its_length() {
+/// A TCP server with the build's plugins and the misbehaving fixture (`on_act: slow`: 30 ms a
+/// decision), and `flags`.
+fn with_slow_bot(flags: &[&str]) -> Server {
     let plugins = yomi_e2e::target_dir().to_str().unwrap().to_string();
     let misbehave = yomi_e2e::library("fixture_misbehave").to_str().unwrap().to_string();
-    let server =
-        Server::tcp(&["--plugins", &plugins, "--plugins", &misbehave, "--max-batch-time", "0.3"]);
+    let mut args = vec!["--plugins", &plugins, "--plugins", &misbehave];
+    args.extend_from_slice(flags);
+    Server::tcp(&args)
+}
+
+#[test]
+fn a_batch_of_a_slow_bot_is_bounded_by_its_time_not_only_its_length() {
+    let server = with_slow_bot(&["--max-batch-time", "0.3"]);
     let mut conn = server.connect();
     let made = conn.ok("agent.new", json!({"bot": "misbehave", "options": {"on_act": "slow"}}));
     let agent = made["agent"].as_str().unwrap();
@@ -99,10 +106,7 @@ fn a_batch_of_a_slow_bot_is_bounded_by_its_time_not_only_its_length() {
 /// rotation, so the short batch that came second ends long before the long one.
 #[test]
 fn clients_batches_share_the_cores_in_turns() {
-    let plugins = yomi_e2e::target_dir().to_str().unwrap().to_string();
-    let misbehave = yomi_e2e::library("fixture_misbehave").to_str().unwrap().to_string();
-    let server =
-        Server::tcp(&["--plugins", &plugins, "--plugins", &misbehave, "--max-batch-calls", "1"]);
+    let server = with_slow_bot(&["--max-batch-calls", "1"]);
     let slow_batch = |conn: &mut yomi_e2e::Conn, positions: usize| {
         let made = conn.ok("agent.new", json!({"bot": "misbehave", "options": {"on_act": "slow"}}));
         let batch = json!({"agent": made["agent"], "positions": vec![position("rock"); positions]});
