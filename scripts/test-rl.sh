@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The RL environments of the Python client (yomi_client.envs) against the real release binary:
-# Gymnasium's check_env and PettingZoo's api_test and seed_test for every game, and the example
-# training loop. Installs the client's `rl` extra from PyPI into a private venv under target/.
+# Gymnasium's check_env and PettingZoo's api_test and seed_test for every game, PettingZoo's
+# parallel_api_test and parallel_seed_test for the simultaneous ones, and the example training loop. Installs the client's `rl` extra from PyPI into a private venv under target/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -10,7 +10,7 @@ venv="$PWD/target/rl-test/venv"
 client_venv "$venv" "rl,test"
 
 echo "== RL environments (pytest)"
-(cd clients/python && "$venv/bin/pytest" -q -p no:cacheprovider tests/test_envs.py tests/test_envs_encodings.py)
+(cd clients/python && "$venv/bin/pytest" -q -p no:cacheprovider tests/test_envs.py tests/test_envs_encodings.py tests/test_parallel_env.py)
 
 echo "== The example: a tabular agent against stud/fuzzy"
 "$venv/bin/python" clients/python/examples/rl_stud.py --steps 300

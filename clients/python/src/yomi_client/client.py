@@ -47,10 +47,12 @@ class Client(Operations):
         return cls(reader.readline, sock.sendall, close)._introduce(token)
 
     @classmethod
-    def spawn(cls, binary: str = "yomi", args: Optional[List[str]] = None,
+    def spawn(cls, binary: Optional[str] = None, args: Optional[List[str]] = None,
               token: Optional[str] = None) -> "Client":
-        """Starts `binary serve --stdio ARGS` and talks to it; closing ends the process. Its log
-        says only warnings and errors unless YOMI_LOG or RUST_LOG says otherwise."""
+        """Starts `binary serve --stdio ARGS` and talks to it; closing ends the process. Without
+        `binary`: `$YOMI_BIN`, else the checkout's `target/release/yomi` (the working directory's
+        or a parent's), else `yomi` on PATH. Its log says only warnings and errors unless YOMI_LOG
+        or RUST_LOG says otherwise."""
         child = subprocess.Popen(serve_command(binary, args), stdin=subprocess.PIPE,
                                  stdout=subprocess.PIPE, env=quiet_env())
         stdin, stdout = child.stdin, child.stdout
@@ -115,26 +117,36 @@ class Client(Operations):
         """Runs `match.run` with `params`; this client plays the seats given as `{"client": NAME}`.
         `on_turn(turn)` gets each `your_turn` event (`match`, `seat`, `observation`, `legal`) and
         returns the action. Returns the match result. One match at a time per client."""
-        follower = MatchFollower()
         moves: List[int] = []
 
         def listen(message: dict) -> None:
-            if not follower.mine(message):
-                return
             if on_event:
                 on_event(message)
             if message.get("event") == "your_turn":
                 action = on_turn(message)
                 moves.append(self.send("match.move", match=message["match"], seat=message["seat"], action=action))
 
-        off = self.on("*", listen)
-        try:
-            result = self.wait(self.send("match.run", **params))
-        finally:
-            off()
+        result = self.follow_match(params, listen)
         for move in moves:
             self.wait(move)  # raises if a move was refused
         return result
+
+    def follow_match(self, params: dict, on_event: Listener) -> dict:
+        """Runs `match.run` with `params`, calling `on_event` for each of that match's events
+        (`your_turn` included), and returns its result. Unlike `play_match` it answers nothing:
+        the caller sends `match.move` for each `your_turn` itself, from another thread if it
+        likes (this one only reads), so several simultaneous decisions can be pending at once."""
+        follower = MatchFollower()
+
+        def listen(message: dict) -> None:
+            if follower.mine(message):
+                on_event(message)
+
+        off = self.on("*", listen)
+        try:
+            return self.wait(self.send("match.run", **params))
+        finally:
+            off()
 
     def _read_one(self) -> None:
         line = self._readline()

@@ -3,6 +3,8 @@
 
 - `YomiEnv`: Gymnasium, one `"agent"` seat against yomi's bots.
 - `YomiAECEnv`: PettingZoo AEC, every `"agent"` seat an agent, yomi's bots in the others.
+- `YomiParallelEnv`: PettingZoo parallel, for the simultaneous games (battle, rps): every agent
+  acts at once each step.
 
     from yomi_client.envs import YomiEnv
     env = YomiEnv("stud", ["agent", {"bot": "stud/fuzzy", "preset": "adaptive"}])
@@ -17,7 +19,8 @@ import gymnasium
 from .aec_env import YomiAECEnv
 from .encodings import ENCODINGS, encoding_for
 from .gym_env import YomiEnv
+from .parallel_env import YomiParallelEnv
 
 gymnasium.register(id="yomi/Yomi-v0", entry_point="yomi_client.envs.gym_env:YomiEnv")
 
-__all__ = ["YomiEnv", "YomiAECEnv", "ENCODINGS", "encoding_for"]
+__all__ = ["YomiEnv", "YomiAECEnv", "YomiParallelEnv", "ENCODINGS", "encoding_for"]

@@ -1,9 +1,8 @@
 """The yomi server an environment talks to: one given by the caller, a TCP address, or a
-`yomi serve --stdio` child process of its own (the default, so environments never share a
-connection and each one's match ids and seeds stay its own)."""
+`yomi serve --stdio` child process of its own (the default, of the binary `Client.spawn` finds, so
+environments never share a connection and each one's match ids and seeds stay its own)."""
 from __future__ import annotations
 
-import os
 from typing import Callable, Optional, Tuple
 
 from ..client import Client
@@ -19,5 +18,5 @@ def connect(client: Optional[Client] = None, address: Optional[Tuple[str, int]] 
     if address is not None:
         own = Client.tcp(*address)
     else:
-        own = Client.spawn(binary or os.environ.get("YOMI_BIN") or "yomi")
+        own = Client.spawn(binary)
     return own, own.close

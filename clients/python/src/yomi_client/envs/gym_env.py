@@ -24,8 +24,9 @@ class YomiEnv(gymnasium.Env):
     as yomi's failure policy does, or raises with `illegal="raise"`. `reset(seed=s)` draws the
     match seeds from `s`: the same seed and actions give the same episode.
 
-    The server is a `yomi serve --stdio` of the environment's own (`binary`, default `$YOMI_BIN`
-    or `yomi`), or `address=(host, port)`, or a `client` the caller keeps."""
+    The server is a `yomi serve --stdio` of the environment's own (`binary`, default `$YOMI_BIN`,
+    else the checkout's `target/release/yomi`, else `yomi` on PATH), or `address=(host, port)`,
+    or a `client` the caller keeps."""
 
     metadata = {"render_modes": ["ansi"]}
 

@@ -1,17 +1,18 @@
-"""One game played through a client seat, one decision at a time.
+"""One game played through client seats, one decision at a time.
 
-`Client.play_match` calls back for every `your_turn`; an environment instead wants to be handed a
-decision, return, and be called again with the action. `MatchSession` turns the callback inside
-out: the match runs in a helper thread whose `on_turn` hands the turn over and waits for the
-action, so the environment sees a plain sequence of turns ending in the match's result. The
-connection is only ever used by that one thread while the match runs.
+`Client.play_match` calls back for every `your_turn`; an environment instead wants to be handed
+decisions, return, and be called again with actions. `MatchSession` turns the match inside out: it
+runs in a helper thread that only reads (`Client.follow_match`) and queues each `your_turn`, and the
+environment's thread answers with `match.move` when it has the action. Nothing waits on an answer
+while reading, so every decision of a simultaneous step (battle, rps) reaches the environment before
+any of them is answered.
 """
 from __future__ import annotations
 
 import queue
 import threading
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, Dict, List, Union
 
 from ..client import Client
 
@@ -29,6 +30,7 @@ class Turn:
     seat: int
     observation: Any
     legal: list
+    match: str = ""
 
 
 @dataclass
@@ -43,30 +45,31 @@ class MatchSession:
     """Runs one `match.run` of one game; `next()` returns the next `Turn` or the `End`."""
 
     def __init__(self, client: Client, params: dict, timeout: float):
+        self._client = client
         self._timeout = timeout
         self._out: "queue.Queue[tuple]" = queue.Queue()
-        self._actions: "queue.Queue[Any]" = queue.Queue()
         self._record: dict = {}
-        self._waiting = False
+        self._moves: List[int] = []
+        self._unanswered: Dict[int, Turn] = {}
         self._over = False
-        self._thread = threading.Thread(target=self._run, args=(client, {**params, "games": 1}),
-                                         name="yomi-match", daemon=True)
+        self._thread = threading.Thread(target=self._run, args=({**params, "games": 1},),
+                                        name="yomi-match", daemon=True)
         self._thread.start()
 
-    def _run(self, client: Client, params: dict) -> None:
+    def _run(self, params: dict) -> None:
         try:
-            result = client.play_match(params, self._on_turn, self._on_event)
+            result = self._client.follow_match(params, self._on_event)
+            for move in self._moves:  # all sent: the match could not end without them
+                self._client.wait(move)  # raises if a move was refused
             self._out.put(("end", End(scores=list(result["scores"]), record=self._record)))
         except BaseException as e:  # handed to the caller of next()
             self._out.put(("error", e))
 
-    def _on_turn(self, message: dict) -> Any:
-        self._out.put(("turn", Turn(seat=message["seat"], observation=message["observation"],
-                                    legal=message["legal"])))
-        return self._actions.get()
-
     def _on_event(self, message: dict) -> None:
-        if message.get("event") == "match.progress":
+        if message.get("event") == "your_turn":
+            self._out.put(("turn", Turn(seat=message["seat"], observation=message["observation"],
+                                        legal=message["legal"], match=message["match"])))
+        elif message.get("event") == "match.progress":
             self._record = message.get("record", {})
 
     def next(self) -> Union[Turn, End]:
@@ -79,7 +82,7 @@ class MatchSession:
         except queue.Empty:
             raise TimeoutError(f"no decision or result from the server within {self._timeout} s") from None
         if kind == "turn":
-            self._waiting = True
+            self._unanswered[value.seat] = value
             return value
         self._over = True
         self._thread.join()
@@ -87,22 +90,22 @@ class MatchSession:
             raise value
         return value
 
-    def act(self, action: Any) -> None:
-        """Answers the pending turn."""
-        if not self._waiting:
-            raise RuntimeError("no decision is pending")
-        self._waiting = False
-        self._actions.put(action)
+    def act(self, seat: int, action: Any) -> None:
+        """Answers the seat's pending decision."""
+        turn = self._unanswered.pop(seat, None)
+        if turn is None:
+            raise RuntimeError(f"no decision is pending for seat {seat}")
+        self._moves.append(self._client.send("match.move", match=turn.match, seat=seat, action=action))
 
-    def forfeit(self) -> None:
-        """Answers the pending turn with an action no game accepts: the seat forfeits the game."""
-        self.act(_FORFEIT)
+    def forfeit(self, seat: int) -> None:
+        """Answers the seat's pending decision with an action no game accepts: it forfeits the game."""
+        self.act(seat, _FORFEIT)
 
     def abandon(self) -> None:
         """Ends the game early (every pending decision forfeits) and waits for the match to stop."""
         while not self._over:
-            if self._waiting:
-                self.forfeit()
+            for seat in list(self._unanswered):
+                self.forfeit(seat)
             try:
                 self.next()
             except Exception:  # the abandoned game's own outcome no longer matters

@@ -1,5 +1,5 @@
-"""The part both environments share: a game of one episode at a time on a yomi server, its seats,
-its encoding, the pending decision, and every agent seat's latest observation."""
+"""The part every environment shares: a game of one episode at a time on a yomi server, its seats,
+its encoding, the pending decisions, and every agent seat's latest observation."""
 from __future__ import annotations
 
 import copy
@@ -37,7 +37,9 @@ class Table:
         self.observation_space = self.encoding.observation_space(flat)
         self._client, self._release = connect(client, address, binary)
         self._session: Optional[MatchSession] = None
-        self.turn: Optional[Turn] = None
+        # The decisions asked and not yet answered, by seat: one at a time in the Gymnasium and AEC
+        # environments, every agent seat's at once in the parallel one.
+        self.pending: Dict[int, Turn] = {}
         self.end: Optional[End] = None
         self.match_seed: Optional[int] = None
         self._seen: Dict[int, Dict[str, Any]] = {}
@@ -57,25 +59,58 @@ class Table:
         raise RuntimeError(f"{ATTEMPTS} games in a row ended before an agent seat had a decision")
 
     def play(self, action: Any) -> Union[Turn, End]:
-        """Plays the pending decision's action slot; a slot the mask rules out forfeits the game
-        (or raises, with `illegal="raise"`). Returns the next decision or the end."""
-        if self.turn is None:
+        """Plays the one pending decision's action slot; a slot the mask rules out forfeits the
+        game (or raises, with `illegal="raise"`). Returns the next decision or the end."""
+        if len(self.pending) != 1:
             raise RuntimeError("no decision is pending: reset the environment first")
-        index = self._slot(action)
-        move = self.encoding.actions(self.turn.observation, self.turn.legal)[index]
-        if move is None:
-            if self.illegal == "raise":
-                raise ValueError(f"action {index} is not legal now: the legal slots are "
-                                 f"{np.flatnonzero(self.observe(self.turn.seat)['action_mask']).tolist()}")
-            self._live().forfeit()
-        else:
-            self._live().act(move)
+        (seat,) = self.pending
+        self._answer({seat: action})
         return self._advance()
+
+    def play_all(self, actions: Dict[int, Any], everyone: Callable[[Any], bool]) -> Optional[End]:
+        """Plays every pending decision's action slot (`actions` by seat, all checked before any is
+        sent; other seats' are ignored), then waits for the next step's decisions (`gather`)."""
+        if not self.pending:
+            raise RuntimeError("no decision is pending: reset the environment first")
+        self._answer({seat: actions[seat] for seat in self.pending})
+        return self.gather(everyone)
+
+    def gather(self, everyone: Callable[[Any], bool]) -> Optional[End]:
+        """Waits for all of a step's decisions of a simultaneous game: `None`, or the end. The
+        server asks a step's seats together, so the first decision's observation says whether
+        every agent seat decides in it (`everyone(observation)`) or that seat alone."""
+        if not self.pending:
+            step = self._advance()
+            if isinstance(step, End):
+                return step
+        first = next(iter(self.pending.values()))
+        asked = len(self.agent_seats) if everyone(first.observation) else 1
+        while len(self.pending) < asked:
+            step = self._advance()
+            if isinstance(step, End):
+                return step
+        return None
+
+    def _answer(self, actions: Dict[int, Any]) -> None:
+        moves = {}
+        for seat, action in actions.items():
+            turn = self.pending[seat]
+            index = self._slot(action)
+            moves[seat] = self.encoding.actions(turn.observation, turn.legal)[index]
+            if moves[seat] is None and self.illegal == "raise":
+                raise ValueError(f"action {index} is not legal now for seat {seat}: the legal slots are "
+                                 f"{np.flatnonzero(self.observe(seat)['action_mask']).tolist()}")
+        for seat, move in moves.items():
+            del self.pending[seat]
+            if move is None:
+                self._live().forfeit(seat)
+            else:
+                self._live().act(seat, move)
 
     def observe(self, seat: int) -> Dict[str, Any]:
         """The seat's latest observation; its mask is all zeros unless the decision is its own."""
         seen = copy.deepcopy(self._seen[seat])
-        if self.turn is None or self.turn.seat != seat:
+        if seat not in self.pending:
             seen["action_mask"][:] = 0
         return seen
 
@@ -85,31 +120,34 @@ class Table:
         if self.end is not None:
             return {"scores": list(self.end.scores), "record": copy.deepcopy(self.end.record),
                     "match_seed": self.match_seed}
-        if self.turn is not None and self.turn.seat == seat:
-            return {"observation": copy.deepcopy(self.turn.observation),
-                    "legal": copy.deepcopy(self.turn.legal),
+        turn = self.pending.get(seat)
+        if turn is not None:
+            return {"observation": copy.deepcopy(turn.observation),
+                    "legal": copy.deepcopy(turn.legal),
                     "action_mask": self.observe(seat)["action_mask"], "match_seed": self.match_seed}
         return {"match_seed": self.match_seed}
 
     def abandon(self) -> None:
         if self._session is not None:
             self._session.abandon()
-        self._session, self.turn, self.end = None, None, None
+        self._session, self.end = None, None
+        self.pending = {}
 
     def close(self) -> None:
         self.abandon()
         self._release()
 
     def _advance(self) -> Union[Turn, End]:
-        self.turn = None
         step = self._live().next()
         if isinstance(step, End):
             self.end = step
             return step
         if step.seat not in self.agent_seats:
             raise RuntimeError(f"the server asked seat {step.seat}, which no agent plays")
+        if step.seat in self.pending:
+            raise RuntimeError(f"the server asked seat {step.seat} again before its decision was answered")
         self._seen[step.seat] = self.encoding.encode(step.observation, step.legal, self.flat)
-        self.turn = step
+        self.pending[step.seat] = step
         return step
 
     def _live(self) -> MatchSession:
