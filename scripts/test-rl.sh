@@ -12,5 +12,10 @@ client_venv "$venv" "rl,test"
 echo "== RL environments (pytest)"
 (cd clients/python && "$venv/bin/pytest" -q -p no:cacheprovider tests/test_envs.py tests/test_envs_encodings.py tests/test_parallel_env.py)
 
-echo "== The example: a tabular agent against stud/fuzzy"
-"$venv/bin/python" clients/python/examples/rl_stud.py --steps 300
+echo "== The README's RL command as written: a tabular agent against stud/fuzzy"
+# Taken from README.md so the two cannot drift, and run as a reader would: the venv's python first
+# on PATH and no YOMI_BIN (the client finds this checkout's target/release/yomi).
+command=$(grep -oP '`\Kpython clients/python/examples/rl_stud\.py[^`]*' README.md | head -1)
+[[ -n $command ]] || { echo "README.md names no \`python clients/python/examples/rl_stud.py ...\` command"; exit 1; }
+echo "\$ $command"
+(unset YOMI_BIN && PATH="$venv/bin:$PATH" && eval "$command")

@@ -1,6 +1,7 @@
 """A tabular agent learning seven-card stud against the fuzzy bluffing player, through the
 Gymnasium environment: `python rl_stud.py [--steps 300] [--seed 1] [--address HOST:PORT]`
-(default: starts `yomi serve --stdio` itself, from $YOMI_BIN or PATH). Needs the `rl` extra.
+(default: starts `yomi serve --stdio` itself: $YOMI_BIN, else the checkout's
+target/release/yomi, else `yomi` on PATH). Needs the `rl` extra.
 
 A few hundred steps learn nothing much; they show the loop: observations and masks in, slots out,
 the score of each deal as the reward at its end (1 win, 0.5 draw, 0 loss)."""

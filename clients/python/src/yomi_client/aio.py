@@ -39,10 +39,10 @@ class AsyncClient(Operations):
         return await cls(reader, writer, on_close)._introduce(token)
 
     @classmethod
-    async def spawn(cls, binary: str = "yomi", args: Optional[List[str]] = None,
+    async def spawn(cls, binary: Optional[str] = None, args: Optional[List[str]] = None,
                     token: Optional[str] = None) -> "AsyncClient":
-        """Starts `binary serve --stdio ARGS`; its log says only warnings and errors unless
-        YOMI_LOG or RUST_LOG says otherwise."""
+        """Starts `binary serve --stdio ARGS` (without `binary`, the server `Client.spawn` finds);
+        its log says only warnings and errors unless YOMI_LOG or RUST_LOG says otherwise."""
         child = await asyncio.create_subprocess_exec(
             *serve_command(binary, args), stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE, env=quiet_env(), limit=1 << 24)
@@ -85,7 +85,16 @@ class AsyncClient(Operations):
         return self.start(op, **params)[1]
 
     def start(self, op: str, **params: Any) -> "Tuple[int, asyncio.Future[Any]]":
-        """Sends a request; returns its id (what `cancel` names) and the future of its result."""
+        """Sends a request and returns at once, without awaiting anything: its id (what `cancel`
+        names) and the future of its result. Not a coroutine, so it takes no `await`; the future
+        does:
+
+            rid, result = yomi.start("match.run", game="rps", seats=[...])
+            await yomi.cancel(rid)   # or anything else meanwhile
+            await result             # the result, or the error (here `Cancelled`)
+
+        `await yomi.start(...)` is a TypeError ("object tuple can't be used in 'await'
+        expression"). `request` is `start` when the id is not needed: `await yomi.request(...)`."""
         request_id = self._next_id
         self._next_id += 1
         future = asyncio.get_running_loop().create_future()
