@@ -1,11 +1,16 @@
 """The Python clients against the real binary."""
 import asyncio
 import json
+import re
+import subprocess
+import sys
 
 import pytest
 
 from yomi_client import BotFailure, Cancelled, Client, InvalidOption, NotFound, RequestError, YomiError
 from yomi_client.aio import AsyncClient
+
+from conftest import ROOT
 
 RPS = ["rock", "paper", "scissors"]
 
@@ -196,3 +201,24 @@ def test_the_asyncio_client_cancels_too(server):
             with pytest.raises(Cancelled):
                 await result
     asyncio.run(main())
+
+
+def test_the_readme_shows_async_start_as_it_is_used_and_that_runs(server):
+    """`AsyncClient.start` returns `(id, future)` without being awaited; the README's example says
+    so and runs against a server, printing what its comments say."""
+    readme = (ROOT / "clients" / "python" / "README.md").read_text()
+    (example,) = [b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "yomi.start(" in b]
+    assert re.search(r"^\s*rid, result = yomi\.start\(", example, re.M)
+    assert "await yomi.start" not in example
+    run = subprocess.run([sys.executable, "-c", example.replace("7878", str(server[1]))],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == ["[{'op': 'match.run', 'request': 1}]", "cancelled"]
+
+    async def awaited():
+        async with await AsyncClient.tcp(*server) as yomi:
+            started = yomi.start("ping")
+            assert await started[1] == {"pong": True}
+            with pytest.raises(TypeError, match="await"):
+                await yomi.start("ping")  # type: ignore[misc]
+    asyncio.run(awaited())
