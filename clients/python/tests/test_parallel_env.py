@@ -129,3 +129,18 @@ def test_bad_input_gets_clear_errors(binary):
         assert all(info["observation"]["round"] == 2 for info in infos.values())
     finally:
         env.close()
+
+
+def test_reset_in_the_middle_of_a_game_starts_afresh_and_replays_the_seed(binary):
+    env = make(binary, "battle")
+    try:
+        first, _ = env.reset(seed=5)
+        actions = {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in first.items()}
+        env.step(actions)  # a game in play, both decisions of its next step pending
+        again, infos = env.reset(seed=5)
+        assert env.agents == ["seat_0", "seat_1"]
+        assert all(infos[a]["observation"]["state"]["turn"] == 1 for a in env.agents)
+        for agent in env.agents:
+            np.testing.assert_array_equal(again[agent]["action_mask"], first[agent]["action_mask"])
+    finally:
+        env.close()
