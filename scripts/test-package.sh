@@ -100,7 +100,7 @@ PY
   stop_server
 
   echo "== Python: the rl extra from the wheel (RL environments' tests and the example)"
-  (cd clients/python && "$rl/bin/pytest" -q -p no:cacheprovider tests/test_envs.py tests/test_envs_encodings.py)
+  (cd clients/python && "$rl/bin/pytest" -q -p no:cacheprovider tests/test_envs.py tests/test_envs_encodings.py tests/test_parallel_env.py)
   "$rl/bin/python" clients/python/examples/rl_stud.py --steps 100 | tail -1
 }
 
