@@ -1,5 +1,7 @@
 // Starts a real `yomi serve --tcp --http` for the tests and tells where it listens.
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -10,10 +12,14 @@ export const binary = process.env.YOMI_BIN ?? path.join(root, "target/release/yo
 /**
  * Resolves with `{tcp, http, token, playground, stop}` once both listeners have logged their
  * addresses: `token` is the one the HTTP listener generated (none when `extra` gives one),
- * `playground` the URL carrying it.
+ * `playground` the URL carrying it. Unless `extra` names a `--data-dir`, the server keeps its
+ * records in a fresh directory of its own, removed when it stops: a test never reads or writes
+ * the user's data.
  */
 export function startServer(extra = []) {
-  const child = spawn(binary, ["serve", "--tcp", "127.0.0.1:0", "--http", "127.0.0.1:0", ...extra], {
+  const own = extra.includes("--data-dir") ? null : mkdtempSync(path.join(tmpdir(), "yomi-js-test-"));
+  const args = own ? [...extra, "--data-dir", own] : extra;
+  const child = spawn(binary, ["serve", "--tcp", "127.0.0.1:0", "--http", "127.0.0.1:0", ...args], {
     stdio: ["ignore", "ignore", "pipe"],
     env: { ...process.env, YOMI_LOG: "info" }, // info is the level that logs the addresses
   });
@@ -33,7 +39,13 @@ export function startServer(extra = []) {
           http: http[1],
           playground: playground[1],
           token: playground[1].match(/\?token=(\w+)$/)?.[1],
-          stop: () => new Promise((done) => { child.once("exit", done); child.kill("SIGTERM"); }),
+          stop: () => new Promise((done) => {
+            child.once("exit", () => {
+              if (own) rmSync(own, { recursive: true, force: true });
+              done();
+            });
+            child.kill("SIGTERM");
+          }),
         });
       }
     });

@@ -21,11 +21,13 @@ def binary():
 
 @pytest.fixture(scope="session")
 def server(binary, tmp_path_factory):
-    """(host, port) of a running server."""
-    log_path = tmp_path_factory.mktemp("yomi") / "yomi.log"
+    """(host, port) of a running server, keeping its records in a directory of the test run's
+    own (never the user's data)."""
+    own = tmp_path_factory.mktemp("yomi")
+    log_path = own / "yomi.log"
     with open(log_path, "w") as log:
-        child = subprocess.Popen([binary, "serve", "--tcp", "127.0.0.1:0"], stdin=subprocess.DEVNULL,
-                                 stdout=subprocess.DEVNULL, stderr=log)
+        child = subprocess.Popen([binary, "serve", "--tcp", "127.0.0.1:0", "--data-dir", str(own / "data")],
+                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)
     deadline = time.monotonic() + 30
     while True:
         found = re.search(r"listening on 127\.0\.0\.1:(\d+)", log_path.read_text())
