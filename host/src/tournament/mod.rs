@@ -4,6 +4,8 @@
 //! - [`schedule`]: which bots meet, in which seat orders, on which deals.
 //! - [`standings`]: scores, pairing tables and Elo from finished games.
 //! - [`rating`]: Elo arithmetic and the SPRT.
+//! - [`stats`]: pentanomial and trinomial statistics (normalized Elo, LOS, GSPRT) as fishtest
+//!   computes them.
 //! - [`ladder`]: one Elo per bot fitted to a whole round robin, a reference bot at 0.
 //! - [`store`]: the SQLite records that make a tournament survive `kill -9`.
 //! - [`shard`]: one block of the schedule per machine, and ids every shard agrees on.
@@ -21,4 +23,5 @@ pub mod runner;
 pub mod schedule;
 pub mod shard;
 pub mod standings;
+pub mod stats;
 pub mod store;
