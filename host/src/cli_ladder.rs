@@ -82,6 +82,7 @@ pub fn ladder(common: &Common, args: LadderArgs) -> anyhow::Result<ExitCode> {
         concurrency: args.concurrency,
         policy: Default::default(),
         sprt: None,
+        repeat: false,
         keep_transcripts: false,
         shard: None,
     };

@@ -120,6 +120,10 @@ pub struct TournamentArgs {
     /// Stop when the SPRT decides: `elo0,elo1[,alpha,beta]` (two bots only).
     #[arg(long)]
     pub sprt: Option<String>,
+    /// Play each deal twice in a row with the seats swapped, recorded as a pair (two-seat
+    /// games; --games-per-pair must be even). The standings then count pentanomial outcomes.
+    #[arg(long)]
+    pub repeat: bool,
     /// Do not keep game transcripts in the records.
     #[arg(long)]
     pub no_transcripts: bool,
@@ -372,6 +376,7 @@ fn spec_of(args: &TournamentArgs) -> anyhow::Result<TournamentSpec> {
             .map(SprtSpec::parse)
             .transpose()
             .map_err(|e| anyhow::anyhow!(e))?,
+        repeat: args.repeat,
         keep_transcripts: !args.no_transcripts,
         shard,
     })

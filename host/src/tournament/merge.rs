@@ -10,7 +10,7 @@ use yomi_protocol::ops::tournaments::{Shard, Summary};
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
 use super::runner::{self, Tournament};
-use super::schedule::TournamentSpec;
+use super::schedule::{Schedule, TournamentSpec};
 use super::shard::Block;
 use super::standings::Finished;
 use super::store::{GameRow, Store};
@@ -85,7 +85,7 @@ fn read_dir(dir: &Path, out: &mut Vec<ShardRecords>) -> Result<(), ErrorInfo> {
 /// Checks that the shards are exactly the shards of one tournament, each once, each finished,
 /// none missing, and that each holds only games of its own block of the schedule. Returns the
 /// whole tournament's id.
-pub fn check(shards: &[ShardRecords], total: u64) -> Result<String, ErrorInfo> {
+pub fn check(shards: &[ShardRecords], schedule: &Schedule) -> Result<String, ErrorInfo> {
     let conflict = |m: String| Err(ErrorInfo::new(ErrorCode::Conflict, m));
     let Some(first) = shards.first() else {
         return Err(ErrorInfo::new(ErrorCode::InvalidParams, "no shards to merge"));
@@ -116,10 +116,10 @@ pub fn check(shards: &[ShardRecords], total: u64) -> Result<String, ErrorInfo> {
                 "{} is not finished ({} of {} games): run its command again to resume it",
                 s.describe(),
                 s.rows.len(),
-                s.shard.range(total).count()
+                schedule.block(&s.shard).count()
             ));
         }
-        let range = s.shard.range(total);
+        let range = schedule.block(&s.shard);
         if let Some(stray) = s.rows.iter().find(|r| !range.contains(&r.index)) {
             return conflict(format!(
                 "{} holds game {}, which is outside its block {}..{} (overlapping games)",
@@ -158,7 +158,7 @@ pub fn merge(
     let spec = TournamentSpec { shard: None, ..first.spec.clone() };
     // The shards were checked against the limits when they started.
     let whole = Tournament::prepare(registry, first.base_id().to_string(), spec, u64::MAX)?;
-    let id = check(&shards, whole.schedule.total())?;
+    let id = check(&shards, &whole.schedule)?;
     if out.get(&id)?.is_some() {
         return Err(ErrorInfo::new(
             ErrorCode::Conflict,

@@ -174,6 +174,7 @@ mod tests {
     fn row(transcript_bytes: usize) -> GameRow {
         GameRow {
             index: 0,
+            pair: None,
             seats: json!(["a", "b"]),
             scores: vec![1.0, 0.0],
             failures: json!({}),

@@ -80,7 +80,7 @@ impl Tournament {
     pub fn slots(&self) -> Range<u64> {
         match &self.spec.shard {
             None => 0..self.schedule.total(),
-            Some(shard) => shard.range(self.schedule.total()),
+            Some(shard) => self.schedule.block(shard),
         }
     }
 
@@ -229,6 +229,7 @@ pub async fn run(
         let (scores, failures) = (record.scores, record.failures);
         let row = GameRow {
             index: slot.index,
+            pair: slot.pair,
             seats: json!(slot.seats.iter().map(|&b| t.labels[b].clone()).collect::<Vec<_>>()),
             scores: scores.clone(),
             failures: serde_json::to_value(&failures).expect("failures serialize"),

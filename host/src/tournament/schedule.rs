@@ -5,6 +5,13 @@
 //! order (duplicate games: the same cards or start with the seats rotated, to take luck out).
 //! The schedule is a pure function of the spec, so a resumed tournament knows exactly which games
 //! are missing.
+//!
+//! With `repeat` (cutechess-cli's and fastchess's `-repeat`), the two games of a deal are also
+//! next to each other in the schedule and recorded as a *pair*: game `2k` and `2k + 1` are pair
+//! `k`, one deal with the seats swapped, so shards never split one and the standings count the
+//! pair's five outcomes (the pentanomial model of [`super::stats`]).
+use std::ops::Range;
+
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use yomi_plugin::rng::derive_seed;
@@ -51,6 +58,10 @@ pub struct TournamentSpec {
     pub concurrency: usize,
     #[serde(default)]
     pub policy: Policy,
+    /// Play each deal twice in a row with the seats swapped and record the two games as a pair
+    /// (two-seat games, an even number of games per pairing).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub repeat: bool,
     /// Stop early when the SPRT decides (two bots only).
     #[serde(default)]
     pub sprt: Option<SprtSpec>,
@@ -81,6 +92,8 @@ pub struct Slot {
     /// Which deal of the pairing this is; every seat order of a deal shares its seed.
     pub deal: u32,
     pub seed: u64,
+    /// The game pair it belongs to (`index / 2`) when the tournament plays pairs.
+    pub pair: Option<u64>,
 }
 
 impl TournamentSpec {
@@ -98,6 +111,12 @@ impl TournamentSpec {
         }
         if self.bots.len() < 2 {
             return bad("a tournament needs at least two bots".into());
+        }
+        if self.repeat && self.games_per_pair % 2 != 0 {
+            return bad(format!(
+                "with repeat every deal is played twice, so games per pairing must be even, not {}",
+                self.games_per_pair
+            ));
         }
         if let Some(sprt) = &self.sprt {
             if self.bots.len() != 2 {
@@ -170,11 +189,21 @@ impl TournamentSpec {
                 format!("at most {MAX_SEATS} seats, not {seats}"),
             )
         })?;
+        if self.repeat && seats != 2 {
+            return Err(ErrorInfo::new(
+                ErrorCode::InvalidParams,
+                format!(
+                    "repeat pairs the two seat orders of a two-seat game; {seats}-seat games \
+                     already play every deal in all {orders} seat orders"
+                ),
+            ));
+        }
         Ok(Schedule {
             pairings: self.pairings(seats),
             orders,
             games_per_pair: self.games_per_pair as u64,
             seed: self.seed,
+            paired: self.repeat,
         })
     }
 }
@@ -196,9 +225,23 @@ pub struct Schedule {
     orders: u64,
     games_per_pair: u64,
     seed: u64,
+    /// Games `2k` and `2k + 1` are one deal's pair.
+    paired: bool,
 }
 
 impl Schedule {
+    /// Whether the games are played and recorded in pairs.
+    pub fn paired(&self) -> bool {
+        self.paired
+    }
+
+    /// The schedule positions shard `shard` plays: whole pairs when the games are paired.
+    pub fn block(&self, shard: &Shard) -> Range<u64> {
+        let unit = if self.paired { 2 } else { 1 };
+        let block = shard.range(self.total() / unit);
+        block.start * unit..block.end * unit
+    }
+
     /// Games in the schedule.
     pub fn total(&self) -> u64 {
         self.pairings.len() as u64 * self.games_per_pair
@@ -207,13 +250,22 @@ impl Schedule {
     /// Game `index` (below [`Schedule::len`]). Pairings are interleaved, so a partial run (or an
     /// SPRT stop) has a spread of every pairing; each pairing plays deal after deal, every deal
     /// once in every seat order, the seat orders in lexicographic order.
+    ///
+    /// Paired, the pairs are interleaved instead: pair `k` is deal `k / pairings` of pairing
+    /// `k % pairings`, its first game in the pairing's seat order and its second swapped.
     pub fn slot(&self, index: u64) -> Slot {
         let pairing_count = self.pairings.len() as u64;
-        let (game, pairing) = (index / pairing_count, (index % pairing_count) as usize);
-        let deal = (game / self.orders) as u32;
-        let seats = nth_permutation(&self.pairings[pairing], game % self.orders);
-        let seed = derive_seed(derive_seed(self.seed, pairing as u64), deal as u64);
-        Slot { index, pairing, seats, deal, seed }
+        let (deal, pairing, order, pair) = if self.paired {
+            let pair = index / 2;
+            (pair / pairing_count, pair % pairing_count, index % 2, Some(pair))
+        } else {
+            let (game, pairing) = (index / pairing_count, index % pairing_count);
+            (game / self.orders, pairing, game % self.orders, None)
+        };
+        let pairing = pairing as usize;
+        let seats = nth_permutation(&self.pairings[pairing], order);
+        let seed = derive_seed(derive_seed(self.seed, pairing as u64), deal);
+        Slot { index, pairing, seats, deal: deal as u32, seed, pair }
     }
 }
 
@@ -279,6 +331,7 @@ mod tests {
             seed: 7,
             concurrency: 1,
             policy: Policy::default(),
+            repeat: false,
             sprt: None,
             keep_transcripts: true,
             shard: None,
@@ -353,6 +406,39 @@ mod tests {
         assert_eq!(pair0[0].seed, pair0[1].seed, "both seat orders of a deal share it");
         assert_ne!(pair0[0].seed, pair0[2].seed);
         assert!(s.iter().enumerate().all(|(i, x)| x.index == i as u64));
+    }
+
+    #[test]
+    fn repeated_deals_are_adjacent_pairs_with_the_seats_swapped() {
+        let mut paired = spec(3, 4, Format::RoundRobin);
+        paired.repeat = true;
+        let s = listed(&paired, 2);
+        assert_eq!(s.len(), 3 * 4);
+        for two in s.chunks(2) {
+            assert_eq!(two[0].pair, Some(two[0].index / 2));
+            assert_eq!(two[0].pair, two[1].pair);
+            assert_eq!((two[0].pairing, two[0].seed), (two[1].pairing, two[1].seed));
+            assert_eq!(two[0].seats, two[1].seats.iter().rev().copied().collect::<Vec<_>>());
+        }
+        // The same deals and seat orders as the unpaired schedule, in another order.
+        let key = |x: &Slot| (x.pairing, x.seats.clone(), x.seed);
+        let mut a: Vec<_> = s.iter().map(key).collect();
+        let mut b: Vec<_> = listed(&spec(3, 4, Format::RoundRobin), 2).iter().map(key).collect();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b);
+        // Shards hold whole pairs, even where the game count would split one.
+        let schedule = paired.schedule(2, u64::MAX).unwrap();
+        for count in 1..=7 {
+            for index in 0..count {
+                let block = schedule.block(&Shard { index, count });
+                assert!(block.start % 2 == 0 && block.end % 2 == 0, "{block:?}");
+            }
+        }
+        paired.games_per_pair = 3;
+        assert!(paired.check().is_err(), "an odd game count cannot be paired");
+        paired.games_per_pair = 6;
+        assert!(paired.schedule(3, u64::MAX).is_err(), "three seats have no swap");
     }
 
     #[test]

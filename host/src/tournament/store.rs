@@ -28,6 +28,8 @@ pub struct StoredTournament {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GameRow {
     pub index: u64,
+    /// The game pair it belongs to, in a tournament that plays pairs.
+    pub pair: Option<u64>,
     /// The bot label in each seat.
     pub seats: Value,
     pub scores: Vec<f64>,
@@ -120,6 +122,7 @@ impl Store {
                  tournament TEXT NOT NULL REFERENCES tournaments(id), idx INTEGER NOT NULL,
                  seats TEXT NOT NULL, scores TEXT NOT NULL, failures TEXT NOT NULL, forfeit TEXT NOT NULL,
                  transcript TEXT NOT NULL, checksum INTEGER, transcript_checksum INTEGER,
+                 pair INTEGER,
                  PRIMARY KEY (tournament, idx));",
         )
         .map_err(|e| db_error(&path, e))?;
@@ -132,11 +135,15 @@ impl Store {
     }
 
     /// Records files of an older yomi get the columns it did not write: checksums (their rows
-    /// get theirs in `seal_rows_of_older_files`) and owners (none: the operator's).
+    /// get theirs in `seal_rows_of_older_files`), owners (none: the operator's) and game pairs
+    /// (none: unpaired).
     fn add_missing_columns(&self) -> Result<(), ErrorInfo> {
         for (table, columns) in [
             ("tournaments", &[("checksum", "INTEGER"), ("owner", "TEXT")][..]),
-            ("games", &[("checksum", "INTEGER"), ("transcript_checksum", "INTEGER")]),
+            (
+                "games",
+                &[("checksum", "INTEGER"), ("transcript_checksum", "INTEGER"), ("pair", "INTEGER")],
+            ),
         ] {
             let sql = format!("SELECT name FROM pragma_table_info('{table}')");
             let mut stmt = self.conn.prepare(&sql).map_err(|e| self.error(e))?;
@@ -227,12 +234,12 @@ impl Store {
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT tournament, idx, seats, scores, failures, forfeit, checksum FROM games",
+                "SELECT tournament, idx, seats, scores, failures, forfeit, checksum, pair FROM games",
             )
             .map_err(|e| self.error(e))?;
         let mut rows = stmt.query([]).map_err(|e| self.error(e))?;
         while let Some(row) = rows.next().map_err(|e| self.error(e))? {
-            check_sum(row, &[0, 1, 2, 3, 4, 5], 6).map_err(|e| self.error(e))?;
+            check_game_sum(row, &[0, 1, 2, 3, 4, 5], 7, 6).map_err(|e| self.error(e))?;
         }
         Ok(())
     }
@@ -326,14 +333,15 @@ impl Store {
     pub fn rows(&self, id: &str) -> Result<Vec<GameRow>, ErrorInfo> {
         let mut stmt = self
             .conn
-            .prepare("SELECT idx, seats, scores, failures, forfeit, transcript, tournament, checksum, transcript_checksum FROM games WHERE tournament = ?1 ORDER BY idx")
+            .prepare("SELECT idx, seats, scores, failures, forfeit, transcript, tournament, checksum, transcript_checksum, pair FROM games WHERE tournament = ?1 ORDER BY idx")
             .map_err(|e| self.error(e))?;
         let rows = stmt
             .query_map(params![id], |r| {
-                check_sum(r, &[6, 0, 1, 2, 3, 4], 7)?;
+                check_game_sum(r, &[6, 0, 1, 2, 3, 4], 9, 7)?;
                 check_sum(r, &[5], 8)?;
                 Ok(GameRow {
                     index: r.get::<_, i64>(0)? as u64,
+                    pair: r.get::<_, Option<i64>>(9)?.map(|p| p as u64),
                     seats: json_column(r, 1)?,
                     scores: json_column(r, 2)?,
                     failures: json_column(r, 3)?,
@@ -405,13 +413,16 @@ fn insert_tournament(
 fn insert_game(conn: &Connection, id: &str, game: &GameRow) -> rusqlite::Result<()> {
     // Cached: a batch inserts many games with the same statement.
     let mut insert = conn
-        .prepare_cached("INSERT INTO games (tournament, idx, seats, scores, failures, forfeit, transcript, checksum, transcript_checksum) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")
+        .prepare_cached("INSERT INTO games (tournament, idx, seats, scores, failures, forfeit, transcript, checksum, transcript_checksum, pair) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)")
 ?;
     let index = game.index.to_string();
     let seats = game.seats.to_string();
     let scores = serde_json::to_string(&game.scores).unwrap();
     let (failures, forfeit) = (game.failures.to_string(), game.forfeit.to_string());
-    let sum = checksum(&[id, &index, &seats, &scores, &failures, &forfeit]);
+    let pair = game.pair.map(|p| p.to_string());
+    let mut values = vec![id, &index, &seats, &scores, &failures, &forfeit];
+    values.extend(pair.as_deref());
+    let sum = checksum(&values);
     insert.execute(params![
         id,
         game.index as i64,
@@ -421,7 +432,8 @@ fn insert_game(conn: &Connection, id: &str, game: &GameRow) -> rusqlite::Result<
         forfeit,
         game.transcript,
         sum,
-        checksum(&[&game.transcript])
+        checksum(&[&game.transcript]),
+        game.pair.map(|p| p as i64)
     ])?;
     Ok(())
 }
@@ -471,12 +483,30 @@ fn row_values(row: &rusqlite::Row<'_>, columns: &[usize]) -> rusqlite::Result<Ve
 /// Checks the row's values in `columns` against its checksum in column `sum`. A mismatch, or
 /// no checksum at all (every row has one, see `seal_rows_of_older_files`), is a damaged record.
 fn check_sum(row: &rusqlite::Row<'_>, columns: &[usize], sum: usize) -> rusqlite::Result<()> {
+    check_values(row, row_values(row, columns)?, sum)
+}
+
+/// Checks a game's values in `columns`, then its pair in column `pair` when it has one (games
+/// of unpaired tournaments, and of files older than pairs, have none and their checksums never
+/// covered it).
+fn check_game_sum(
+    row: &rusqlite::Row<'_>,
+    columns: &[usize],
+    pair: usize,
+    sum: usize,
+) -> rusqlite::Result<()> {
+    let mut values = row_values(row, columns)?;
+    values.extend(row.get::<_, Option<i64>>(pair)?.map(|p| p.to_string()));
+    check_values(row, values, sum)
+}
+
+/// Checks `values` against the row's checksum in column `sum`.
+fn check_values(row: &rusqlite::Row<'_>, values: Vec<String>, sum: usize) -> rusqlite::Result<()> {
     let damaged = |why: &str| {
         rusqlite::Error::FromSqlConversionFailure(sum, rusqlite::types::Type::Integer, why.into())
     };
     let stored =
         row.get::<_, Option<i64>>(sum)?.ok_or_else(|| damaged("a record has no checksum"))?;
-    let values = row_values(row, columns)?;
     let values: Vec<&str> = values.iter().map(String::as_str).collect();
     if checksum(&values) == stored {
         return Ok(());
