@@ -6,6 +6,7 @@
 //! - [`rating`]: Elo arithmetic and the SPRT.
 //! - [`stats`]: pentanomial and trinomial statistics (normalized Elo, LOS, GSPRT) as fishtest
 //!   computes them.
+//! - [`outcomes`]: each two-bot pairing's trinomial or pentanomial counts and their statistics.
 //! - [`ladder`]: one Elo per bot fitted to a whole round robin, a reference bot at 0.
 //! - [`store`]: the SQLite records that make a tournament survive `kill -9`.
 //! - [`shard`]: one block of the schedule per machine, and ids every shard agrees on.
@@ -17,6 +18,7 @@
 pub mod ladder;
 pub mod liveness;
 pub mod merge;
+pub mod outcomes;
 pub mod quota;
 pub mod rating;
 pub mod runner;

@@ -3,6 +3,7 @@
 
 use yomi_protocol::ops::tournaments::{Pairing, Pairwise, Standing, Standings};
 
+use super::outcomes::Counts;
 use super::rating::Tally;
 use super::schedule::{Schedule, Slot, TournamentSpec};
 use super::store::StoredGame;
@@ -44,8 +45,10 @@ pub fn standings(
     let pairings = spec.pairings(seats);
     let mut pair_games = vec![0u64; pairings.len()];
     let mut pair_scores: Vec<Vec<f64>> = pairings.iter().map(|p| vec![0.0; p.len()]).collect();
+    let mut outcomes = vec![Counts::default(); pairings.len()];
     for g in games {
         pair_games[g.slot.pairing] += 1;
+        outcomes[g.slot.pairing].add(&pairings[g.slot.pairing], g);
         for (seat, &bot) in g.slot.seats.iter().enumerate() {
             played[bot] += 1;
             score[bot] += g.scores[seat];
@@ -76,10 +79,15 @@ pub fn standings(
     let pairings = pairings
         .iter()
         .enumerate()
-        .map(|(p, members)| Pairing {
-            bots: members.iter().map(|&b| labels[b].clone()).collect(),
-            games: pair_games[p],
-            scores: pair_scores[p].clone(),
+        .map(|(p, members)| {
+            let mut row = Pairing {
+                bots: members.iter().map(|&b| labels[b].clone()).collect(),
+                games: pair_games[p],
+                scores: pair_scores[p].clone(),
+                ..Pairing::default()
+            };
+            outcomes[p].report(spec.repeat, &mut row);
+            row
         })
         .collect();
     let sprt = spec.sprt.as_ref().map(|sprt| sprt.state(&tally[0]));
@@ -111,7 +119,7 @@ pub fn render(standings: &Standings) -> String {
         "bot"
     );
     for (i, r) in rows.iter().enumerate() {
-        let ci = format!("[{}, {}]", number(r.elo_ci95[0]), number(r.elo_ci95[1]));
+        let ci = interval(r.elo_ci95);
         out.push_str(&format!(
             "{:>4}  {:<width$} {:>6} {:>8.1} {:>6.3} {:>8}  {:<15} {}\n",
             i + 1,
@@ -126,10 +134,27 @@ pub fn render(standings: &Standings) -> String {
     }
     let names: Vec<String> = standings.pairings.iter().map(|p| p.bots.join(" vs ")).collect();
     let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0).max(7);
-    out.push_str(&format!("\n{:<width$}  games  scores\n", "pairing"));
+    out.push_str(&format!(
+        "\n{:<width$}  games  scores         elo  95% CI            nelo  95% CI            los  outcomes\n",
+        "pairing"
+    ));
     for (p, name) in standings.pairings.iter().zip(&names) {
         let scores: Vec<String> = p.scores.iter().map(|&s| number(Some(s))).collect();
-        out.push_str(&format!("{name:<width$} {:>6}  [{}]\n", p.games, scores.join(",")));
+        let scores = format!("[{}]", scores.join(","));
+        let line = format!("{name:<width$} {:>6}  {scores:<12}", p.games);
+        let counts = match (&p.pentanomial, &p.trinomial) {
+            (Some(five), _) => format!("pentanomial {five:?}"),
+            (None, Some(three)) => format!("trinomial {three:?} (L-D-W)"),
+            (None, None) => format!("{} (no pairwise statistics)", p.model),
+        };
+        let los = p.los.map_or("-".into(), |l| format!("{:.1}%", l * 100.0));
+        out.push_str(&format!(
+            "{line} {:>6}  {:<16} {:>6}  {:<16} {los:>6}  {counts}\n",
+            number(p.elo),
+            interval(p.elo_ci95),
+            number(p.nelo),
+            interval(p.nelo_ci95),
+        ));
     }
     if let Some(s) = &standings.sprt {
         out.push_str(&format!(
@@ -144,6 +169,17 @@ pub fn render(standings: &Standings) -> String {
 /// Elo, its interval and the pairing scores.
 fn number(x: Option<f64>) -> String {
     x.map_or_else(|| "null".into(), |x| serde_json::Value::from(x).to_string())
+}
+
+/// A 95 % interval for people: `[-50.0, 190.8]`; with an unbounded end, what is known, as
+/// `< -426.3` or `> 512.0`; `-` when nothing is.
+fn interval(ci: [Option<f64>; 2]) -> String {
+    match ci {
+        [Some(low), Some(high)] => format!("[{}, {}]", number(Some(low)), number(Some(high))),
+        [None, Some(high)] => format!("< {}", number(Some(high))),
+        [Some(low), None] => format!("> {}", number(Some(low))),
+        [None, None] => "-".into(),
+    }
 }
 
 /// A bot's failure counts in words, kinds in alphabetical order, `-` for none: `1 illegal, 3
@@ -197,6 +233,14 @@ mod tests {
                 bots: vec![long.into(), "battle/nash".into()],
                 games: 10,
                 scores: vec![6.0, 4.0],
+                model: "trinomial".into(),
+                trinomial: Some([3, 2, 5]),
+                elo: Some(70.4),
+                elo_ci95: [Some(-50.0), Some(190.8)],
+                nelo: Some(61.5),
+                nelo_ci95: [None, Some(200.0)],
+                los: Some(0.8123),
+                ..Pairing::default()
             }],
             sprt: None,
         });
@@ -209,7 +253,13 @@ mod tests {
         assert_eq!(&lines[1][failures_at..], "1 error, 3 timeout");
         assert_eq!(&lines[2][failures_at..], "-");
         assert!(lines[1].contains("    70.4  [-50.0, 190.8] "), "{}", lines[1]);
-        assert_eq!(lines[5], format!("{long} vs battle/nash     10  [6.0,4.0]"));
+        assert_eq!(
+            lines[5],
+            format!(
+                "{long} vs battle/nash     10  [6.0,4.0]      70.4  [-50.0, 190.8]     61.5  \
+                 < 200.0           81.2%  trinomial [3, 2, 5] (L-D-W)"
+            )
+        );
     }
 
     #[test]
@@ -219,7 +269,7 @@ mod tests {
         let sprt = Sprt { llr: 3.1, lower: -2.944, upper: 2.944, decision: "H1".into() };
         let table =
             render(&Standings { standings: vec![unrated], pairings: vec![], sprt: Some(sprt) });
-        assert!(table.lines().nth(1).unwrap().contains("    null  [null, null] "), "{table}");
+        assert!(table.lines().nth(1).unwrap().contains("    null  -  "), "{table}");
         assert!(table.ends_with("\nSPRT: LLR 3.100 in [-2.944, 2.944]: H1\n"), "{table}");
     }
 }

@@ -101,8 +101,9 @@ pub struct Pairwise {
     pub losses: u64,
 }
 
-/// One pairing's row: the bots that meet and their summed scores.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+/// One pairing's row: the bots that meet, their summed scores and, for two bots, the statistics
+/// chess engine testers read (fishtest, fastchess) for the first bot against the second.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Pairing {
     /// The bots' labels.
     pub bots: Vec<String>,
@@ -110,6 +111,33 @@ pub struct Pairing {
     pub games: u64,
     /// Each bot's summed score, in the order of `bots`.
     pub scores: Vec<f64>,
+    /// What the statistics below count: `pentanomial` (game pairs of a tournament played with
+    /// `repeat`), `trinomial` (single games), or `scores` for a pairing of more than two bots,
+    /// which has its summed scores only.
+    pub model: String,
+    /// Game pairs by the first bot's points in the pair: 0, ½, 1, 1½, 2 (a game won 1, drawn
+    /// ½); a pair counts once both its games are finished.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pentanomial: Option<[u64; 5]>,
+    /// Games by the first bot's result: lost, drawn, won.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trinomial: Option<[u64; 3]>,
+    /// The first bot's logistic Elo against the second, to one decimal; null before a result.
+    #[serde(default)]
+    pub elo: Option<f64>,
+    /// Its 95 % interval; an unbounded end (a score of 0 or 1) is null.
+    #[serde(default)]
+    pub elo_ci95: [Option<f64>; 2],
+    /// Normalized Elo: the score's distance from ½ in standard deviations per game, scaled as
+    /// fishtest does (800 / ln 10); null before a result.
+    #[serde(default)]
+    pub nelo: Option<f64>,
+    /// Its 95 % interval; an unbounded end is null.
+    #[serde(default)]
+    pub nelo_ci95: [Option<f64>; 2],
+    /// Likelihood of superiority: the probability that the first bot is the stronger.
+    #[serde(default)]
+    pub los: Option<f64>,
 }
 
 /// Where an SPRT stands.
