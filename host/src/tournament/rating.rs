@@ -1,4 +1,5 @@
-//! Ratings from results: Elo with a 95 % interval per bot, and the SPRT for two-bot comparisons.
+//! Pairwise tallies of results and the SPRT for two-bot comparisons (the standings' ratings are
+//! fitted jointly, in [`super::ladder`]).
 //!
 //! Multi-seat games are reduced to pairwise comparisons (a bot beats another in a game when its
 //! score is higher; equal scores are a draw), so the same arithmetic serves two- and n-player
@@ -6,12 +7,6 @@
 
 use serde::{Deserialize, Serialize};
 use yomi_protocol::ops::tournaments::{Pairwise, Sprt};
-
-/// The Elo difference that an expected score `s` (0 < s < 1) corresponds to.
-pub fn elo_from_score(s: f64) -> f64 {
-    let s = s.clamp(1e-6, 1.0 - 1e-6);
-    -400.0 * (1.0 / s - 1.0).log10()
-}
 
 /// The arithmetic of a bot's pairwise results against the rest of the field (the protocol's
 /// [`Pairwise`], which the standings report as they are).
@@ -22,8 +17,6 @@ pub trait Tally {
     fn n(&self) -> u64;
     /// Mean score per comparison (win 1, draw 0.5).
     fn score(&self) -> f64;
-    /// Elo against the field and its 95 % interval from the score's standard error.
-    fn elo(&self) -> (f64, [f64; 2]);
 }
 
 impl Tally for Pairwise {
@@ -46,19 +39,6 @@ impl Tally for Pairwise {
             return 0.5;
         }
         (self.wins as f64 + 0.5 * self.draws as f64) / self.n() as f64
-    }
-
-    fn elo(&self) -> (f64, [f64; 2]) {
-        let n = self.n() as f64;
-        let s = self.score();
-        if n == 0.0 {
-            return (0.0, [f64::NEG_INFINITY, f64::INFINITY]);
-        }
-        let (w, d, l) = (self.wins as f64 / n, self.draws as f64 / n, self.losses as f64 / n);
-        let var = w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * (0.0 - s).powi(2);
-        let se = (var / n).sqrt();
-        let z = 1.959_963_984_540_054;
-        (elo_from_score(s), [elo_from_score(s - z * se), elo_from_score(s + z * se)])
     }
 }
 
@@ -139,25 +119,6 @@ impl SprtSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn elo_of_known_scores() {
-        assert!(elo_from_score(0.5).abs() < 1e-12);
-        // 0.64 expected score is about +100 Elo (the logistic table every rating list uses).
-        assert!((elo_from_score(0.64) - 99.99).abs() < 0.2);
-        assert!((elo_from_score(0.36) + 99.99).abs() < 0.2);
-    }
-
-    #[test]
-    fn interval_contains_estimate_and_shrinks() {
-        let small = Pairwise { wins: 6, draws: 0, losses: 4 };
-        let big = Pairwise { wins: 600, draws: 0, losses: 400 };
-        let (e, [lo, hi]) = small.elo();
-        let (e2, [lo2, hi2]) = big.elo();
-        assert!(lo < e && e < hi && lo2 < e2 && e2 < hi2);
-        assert!((e - e2).abs() < 1e-9);
-        assert!(hi2 - lo2 < hi - lo);
-    }
 
     #[test]
     fn sprt_accepts_clear_results() {

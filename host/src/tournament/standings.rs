@@ -1,8 +1,11 @@
-//! Standings from finished games: each bot's score, pairwise record and Elo with its interval,
-//! each pairing's score table, failures per bot, and the SPRT where one was asked for.
+//! Standings from finished games: each bot's score, pairwise record and Elo with its interval
+//! (fitted jointly to every result, the first bot at 0: [`super::ladder`]), each pairing's score
+//! table and statistics ([`super::outcomes`]), failures per bot, and the SPRT where one was
+//! asked for.
 
 use yomi_protocol::ops::tournaments::{Pairing, Pairwise, Standing, Standings};
 
+use super::ladder::Results;
 use super::outcomes::Counts;
 use super::rating::Tally;
 use super::schedule::{Schedule, Slot, TournamentSpec};
@@ -59,17 +62,19 @@ pub fn standings(
             add_pairwise(&mut tally[bot], bot, g);
         }
     }
+    let ratings = Results::of(bots, games).fit(REFERENCE);
     let mut rows: Vec<Standing> = (0..bots)
         .map(|b| {
-            let (elo, ci) = tally[b].elo();
+            let rated = played[b] > 0;
+            let (elo, ci) = (ratings[b].elo, ratings[b].ci95);
             Standing {
                 bot: labels[b].clone(),
                 games: played[b],
                 score: score[b],
                 score_rate: if played[b] > 0 { score[b] / played[b] as f64 } else { 0.0 },
                 pairwise: tally[b],
-                elo: finite(elo),
-                elo_ci95: [finite(ci[0]), finite(ci[1])],
+                elo: finite(elo).filter(|_| rated),
+                elo_ci95: [finite(ci[0]).filter(|_| rated), finite(ci[1]).filter(|_| rated)],
                 failures: failures[b].clone(),
             }
         })
@@ -91,8 +96,11 @@ pub fn standings(
         })
         .collect();
     let sprt = spec.sprt.as_ref().map(|sprt| sprt.state(&tally[0]));
-    Standings { standings: rows, pairings, sprt }
+    Standings { standings: rows, elo_reference: labels[REFERENCE].clone(), pairings, sprt }
 }
+
+/// The bot held at Elo 0: the first one listed (in a gauntlet, the one meeting all the others).
+const REFERENCE: usize = 0;
 
 /// Adds `bot`'s comparisons against every other bot of one game (nothing if it did not play).
 pub fn add_pairwise(tally: &mut Pairwise, bot: usize, game: &Finished) {
@@ -106,7 +114,7 @@ pub fn add_pairwise(tally: &mut Pairwise, bot: usize, game: &Finished) {
 
 /// To one decimal; JSON has no infinities, so an unbounded interval end becomes null.
 fn finite(x: f64) -> Option<f64> {
-    x.is_finite().then(|| (x * 10.0).round() / 10.0)
+    x.is_finite().then(|| (x * 10.0).round() / 10.0 + 0.0)
 }
 
 /// The standings as a table for people: the bot column as wide as its longest label, and each
@@ -130,6 +138,12 @@ pub fn render(standings: &Standings) -> String {
             number(r.elo),
             ci,
             failures_text(&r.failures),
+        ));
+    }
+    if !rows.is_empty() {
+        out.push_str(&format!(
+            "elo: fitted jointly to every result (Bradley-Terry), {} at 0\n",
+            standings.elo_reference
         ));
     }
     let names: Vec<String> = standings.pairings.iter().map(|p| p.bots.join(" vs ")).collect();
@@ -225,6 +239,7 @@ mod tests {
         let long = "battle/mc:preset=greedy,playouts=2000";
         let failures = FailureCounts { timeout: 3, error: 1, ..FailureCounts::default() };
         let table = render(&Standings {
+            elo_reference: "battle/nash".into(),
             standings: vec![
                 row(long, 6.0, 70.4, [-50.0, 190.8], failures),
                 row("battle/nash", 4.0, -70.4, [-190.8, 50.0], FailureCounts::default()),
@@ -254,7 +269,11 @@ mod tests {
         assert_eq!(&lines[2][failures_at..], "-");
         assert!(lines[1].contains("    70.4  [-50.0, 190.8] "), "{}", lines[1]);
         assert_eq!(
-            lines[5],
+            lines[3],
+            "elo: fitted jointly to every result (Bradley-Terry), battle/nash at 0"
+        );
+        assert_eq!(
+            lines[6],
             format!(
                 "{long} vs battle/nash     10  [6.0,4.0]      70.4  [-50.0, 190.8]     61.5  \
                  < 200.0           81.2%  trinomial [3, 2, 5] (L-D-W)"
@@ -262,13 +281,54 @@ mod tests {
         );
     }
 
+    /// A paired round robin in which `c` loses every game: the ratings are the joint fit with
+    /// the first bot at 0 (finite, `c` last), and each pairing counts its pairs.
+    #[test]
+    fn standings_rate_jointly_and_count_pairs() {
+        let spec: TournamentSpec = serde_json::from_value(serde_json::json!({
+            "game": "rps", "bots": [{"bot": "a"}, {"bot": "b"}, {"bot": "c"}],
+            "games_per_pair": 4, "repeat": true
+        }))
+        .unwrap();
+        let schedule = spec.schedule(2, u64::MAX).unwrap();
+        let labels: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let games: Vec<Finished> = (0..schedule.total())
+            .map(|i| {
+                let slot = schedule.slot(i);
+                // c always loses; a and b share a deal's wins: the first seat wins.
+                let scores = match slot.seats.iter().position(|&b| b == 2) {
+                    Some(c) => (0..2).map(|s| if s == c { 0.0 } else { 1.0 }).collect(),
+                    None => vec![1.0, 0.0],
+                };
+                Finished { slot, scores, failures: vec![FailureCounts::default(); 2] }
+            })
+            .collect();
+        let s = standings(&spec, &labels, 2, &games);
+        assert_eq!(s.elo_reference, "a");
+        let order: Vec<&str> = s.standings.iter().map(|r| r.bot.as_str()).collect();
+        assert_eq!(order[2], "c");
+        let fit = Results::of(3, &games).fit(0);
+        for row in &s.standings {
+            let b = labels.iter().position(|l| *l == row.bot).unwrap();
+            assert_eq!(row.elo, finite(fit[b].elo));
+            assert!(row.elo_ci95.iter().all(Option::is_some), "finite: {row:?}");
+        }
+        assert_eq!(s.standings.iter().find(|r| r.bot == "a").unwrap().elo, Some(0.0));
+        let counts: Vec<Option<[u64; 5]>> = s.pairings.iter().map(|p| p.pentanomial).collect();
+        // a vs b: each pair one win each (1 point); a vs c and b vs c: two wins (2 points).
+        assert_eq!(counts, [Some([0, 0, 2, 0, 0]), Some([0, 0, 0, 0, 2]), Some([0, 0, 0, 0, 2])]);
+    }
+
     #[test]
     fn an_unrated_bot_shows_null_and_the_sprt_its_decision() {
         let mut unrated = row("rps/uniform", 0.0, 0.0, [0.0, 0.0], FailureCounts::default());
         (unrated.games, unrated.elo, unrated.elo_ci95) = (0, None, [None, None]);
         let sprt = Sprt { llr: 3.1, lower: -2.944, upper: 2.944, decision: "H1".into() };
-        let table =
-            render(&Standings { standings: vec![unrated], pairings: vec![], sprt: Some(sprt) });
+        let table = render(&Standings {
+            standings: vec![unrated],
+            sprt: Some(sprt),
+            ..Standings::default()
+        });
         assert!(table.lines().nth(1).unwrap().contains("    null  -  "), "{table}");
         assert!(table.ends_with("\nSPRT: LLR 3.100 in [-2.944, 2.944]: H1\n"), "{table}");
     }

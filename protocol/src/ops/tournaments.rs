@@ -61,6 +61,9 @@ pub struct Shard {
 pub struct Standings {
     /// One row per bot, highest Elo first.
     pub standings: Vec<Standing>,
+    /// The bot whose Elo is 0 (the first bot of the spec): every bot's Elo is relative to it.
+    #[serde(default)]
+    pub elo_reference: String,
     /// One row per pairing, in schedule order.
     pub pairings: Vec<Pairing>,
     /// Where the sequential probability ratio test stands, when the spec asked for one.
@@ -81,9 +84,12 @@ pub struct Standing {
     pub score_rate: f64,
     /// Its pairwise record against the rest of the field.
     pub pairwise: Pairwise,
-    /// Its Elo against the field, to one decimal; null before it has a result.
+    /// Its Elo, to one decimal, fitted jointly to every pairwise result of the tournament
+    /// (Bradley–Terry by maximum likelihood, as Ordo and BayesElo rate engines) with
+    /// `elo_reference` at 0 and one virtual draw between each bot and it (BayesElo's prior, so
+    /// a bot that never lost or never won stays finite); null before it has a result.
     pub elo: Option<f64>,
-    /// The 95 % interval of the Elo; an unbounded end is null.
+    /// The 95 % interval of the Elo, from the fit's curvature; an unbounded end is null.
     pub elo_ci95: [Option<f64>; 2],
     /// Its failures, by kind.
     pub failures: FailureCounts,
