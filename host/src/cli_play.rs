@@ -93,6 +93,9 @@ pub struct TournamentArgs {
     /// Print a tournament's standings again from the records (so far, if it is not finished).
     #[arg(long, value_name = "ID", conflicts_with_all = ["game", "list", "resume"])]
     pub show: Option<String>,
+    /// With the standings' table, the crosstable: each bot's points against each.
+    #[arg(long)]
+    pub crosstable: bool,
     /// Print the stored transcript of one game, `ID:INDEX`, for `yomi replay`.
     #[arg(long, value_name = "ID:INDEX", conflicts_with_all = ["game", "list", "resume", "show"])]
     pub transcript: Option<String>,
@@ -267,7 +270,7 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(id) = &args.show {
-        print_summary(&cli_records::show(common, &store, id)?, args.json)?;
+        print_summary(&cli_records::show(common, &store, id)?, args.json, args.crosstable)?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(which) = &args.transcript {
@@ -339,17 +342,22 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
         ))
         .map_err(|e| anyhow::anyhow!(e.message))?;
     bar.finish_and_clear();
-    print_summary(&summary, args.json)?;
+    print_summary(&summary, args.json, args.crosstable)?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_summary(summary: &Summary, json: bool) -> std::io::Result<()> {
+/// The summary as JSON (the crosstable always in it), or as tables, the crosstable when asked.
+fn print_summary(summary: &Summary, json: bool, crosstable: bool) -> std::io::Result<()> {
     if json {
         // Through a `Value`, whose keys are in order: the output of earlier versions.
-        outln!("{}", serde_json::to_value(summary).expect("summaries serialize"))
-    } else {
-        out!("{}", standings::render(&summary.standings))
+        return outln!("{}", serde_json::to_value(summary).expect("summaries serialize"));
     }
+    out!("{}", standings::render(&summary.standings))?;
+    if crosstable {
+        out!("\ncrosstable (points/comparisons of the row's bot against the column's)\n")?;
+        out!("{}", standings::render_crosstable(&summary.standings))?;
+    }
+    Ok(())
 }
 
 /// The tournament the command line asks for.
@@ -394,7 +402,7 @@ fn merge_shards(common: &Common, args: MergeArgs) -> anyhow::Result<ExitCode> {
         summary.id,
         common.data_dir().display()
     );
-    print_summary(&summary, args.json)?;
+    print_summary(&summary, args.json, false)?;
     Ok(ExitCode::SUCCESS)
 }
 

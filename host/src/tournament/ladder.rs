@@ -58,6 +58,11 @@ impl Results {
         r
     }
 
+    /// Bot `i`'s points against bot `j` and their comparisons, as counted.
+    pub fn head_to_head(&self, i: usize, j: usize) -> (f64, u64) {
+        (self.score[i][j], self.n[i][j] as u64)
+    }
+
     /// Every bot's Elo with bot `reference` at 0.
     pub fn fit(&self, reference: usize) -> Vec<Rating> {
         let k = self.n.len();

@@ -3,7 +3,7 @@
 //! table and statistics ([`super::outcomes`]), failures per bot, and the SPRT where one was
 //! asked for.
 
-use yomi_protocol::ops::tournaments::{Pairing, Pairwise, Standing, Standings};
+use yomi_protocol::ops::tournaments::{CrossRow, Pairing, Pairwise, Standing, Standings};
 
 use super::ladder::Results;
 use super::outcomes::Counts;
@@ -62,8 +62,9 @@ pub fn standings(
             add_pairwise(&mut tally[bot], bot, g);
         }
     }
-    let ratings = Results::of(bots, games).fit(REFERENCE);
-    let mut rows: Vec<Standing> = (0..bots)
+    let results = Results::of(bots, games);
+    let ratings = results.fit(REFERENCE);
+    let rows: Vec<Standing> = (0..bots)
         .map(|b| {
             let rated = played[b] > 0;
             let (elo, ci) = (ratings[b].elo, ratings[b].ci95);
@@ -80,7 +81,10 @@ pub fn standings(
         })
         .collect();
     // Highest Elo first; a bot without one (no games) counts as 0, as before.
-    rows.sort_by(|a, b| b.elo.unwrap_or(0.0).total_cmp(&a.elo.unwrap_or(0.0)));
+    let mut order: Vec<usize> = (0..bots).collect();
+    order.sort_by(|&a, &b| rows[b].elo.unwrap_or(0.0).total_cmp(&rows[a].elo.unwrap_or(0.0)));
+    let crosstable = crosstable(&results, labels, &order);
+    let rows: Vec<Standing> = order.iter().map(|&b| rows[b].clone()).collect();
     let pairings = pairings
         .iter()
         .enumerate()
@@ -96,7 +100,48 @@ pub fn standings(
         })
         .collect();
     let sprt = spec.sprt.as_ref().map(|sprt| sprt.state(&tally[0]));
-    Standings { standings: rows, elo_reference: labels[REFERENCE].clone(), pairings, sprt }
+    Standings {
+        standings: rows,
+        elo_reference: labels[REFERENCE].clone(),
+        pairings,
+        crosstable,
+        sprt,
+    }
+}
+
+/// The crosstable with rows and columns in `order`.
+fn crosstable(results: &Results, labels: &[String], order: &[usize]) -> Vec<CrossRow> {
+    order
+        .iter()
+        .map(|&i| {
+            let cells: Vec<(f64, u64)> =
+                order.iter().map(|&j| results.head_to_head(i, j)).collect();
+            CrossRow {
+                bot: labels[i].clone(),
+                points: cells.iter().map(|&(p, n)| (n > 0).then_some(p)).collect(),
+                games: cells.iter().map(|&(_, n)| n).collect(),
+            }
+        })
+        .collect()
+}
+
+/// The crosstable for people: each bot's points against each (with the comparisons), columns
+/// numbered by the rows' ranks.
+pub fn render_crosstable(standings: &Standings) -> String {
+    let rows = &standings.crosstable;
+    let width = rows.iter().map(|r| r.bot.chars().count()).max().unwrap_or(0).max(3);
+    let mut out = format!("rank  {:<width$}", "bot");
+    (1..=rows.len()).for_each(|rank| out.push_str(&format!(" {rank:>11}")));
+    out.push('\n');
+    for (i, r) in rows.iter().enumerate() {
+        out.push_str(&format!("{:>4}  {:<width$}", i + 1, r.bot));
+        for (points, games) in r.points.iter().zip(&r.games) {
+            let cell = points.map_or("-".into(), |p| format!("{p}/{games}"));
+            out.push_str(&format!(" {cell:>11}"));
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// The bot held at Elo 0: the first one listed (in a gauntlet, the one meeting all the others).
@@ -240,6 +285,7 @@ mod tests {
         let failures = FailureCounts { timeout: 3, error: 1, ..FailureCounts::default() };
         let table = render(&Standings {
             elo_reference: "battle/nash".into(),
+            crosstable: vec![],
             standings: vec![
                 row(long, 6.0, 70.4, [-50.0, 190.8], failures),
                 row("battle/nash", 4.0, -70.4, [-190.8, 50.0], FailureCounts::default()),
@@ -317,6 +363,14 @@ mod tests {
         let counts: Vec<Option<[u64; 5]>> = s.pairings.iter().map(|p| p.pentanomial).collect();
         // a vs b: each pair one win each (1 point); a vs c and b vs c: two wins (2 points).
         assert_eq!(counts, [Some([0, 0, 2, 0, 0]), Some([0, 0, 0, 0, 2]), Some([0, 0, 0, 0, 2])]);
+        // The crosstable follows the standings' order; c scored nothing in its 4 + 4 games.
+        let bots: Vec<&str> = s.crosstable.iter().map(|r| r.bot.as_str()).collect();
+        assert_eq!(bots, order);
+        assert_eq!(s.crosstable[2].points, [Some(0.0), Some(0.0), None]);
+        assert_eq!(s.crosstable[2].games, [4, 4, 0]);
+        assert_eq!(s.crosstable[0].points[1], Some(2.0), "a and b split their 4 games");
+        let table = render_crosstable(&s);
+        assert_eq!(table.lines().nth(3).unwrap(), "   3  c           0/4         0/4           -");
     }
 
     #[test]

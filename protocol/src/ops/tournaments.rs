@@ -66,6 +66,10 @@ pub struct Standings {
     pub elo_reference: String,
     /// One row per pairing, in schedule order.
     pub pairings: Vec<Pairing>,
+    /// Each bot's results against each other bot, rows and columns in the order of
+    /// `standings`.
+    #[serde(default)]
+    pub crosstable: Vec<CrossRow>,
     /// Where the sequential probability ratio test stands, when the spec asked for one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<Sprt>,
@@ -105,6 +109,18 @@ pub struct Pairwise {
     pub draws: u64,
     /// Comparisons lost.
     pub losses: u64,
+}
+
+/// One bot's row of the crosstable: its points against each bot (a pairwise comparison won 1,
+/// drawn ½, as in `pairwise`) over how many comparisons.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CrossRow {
+    /// The bot's label.
+    pub bot: String,
+    /// Its points against each bot; null against itself and bots it has not met.
+    pub points: Vec<Option<f64>>,
+    /// Comparisons with each bot.
+    pub games: Vec<u64>,
 }
 
 /// One pairing's row: the bots that meet, their summed scores and, for two bots, the statistics
