@@ -373,7 +373,7 @@ async function runTournament() {
     $("t-progress").max = result.scheduled;
     $("t-progress").value = result.games;
     $("t-count").textContent = `${result.status}: ${result.games} games`;
-    $("t-standings").replaceChildren(standingsView(result.standings));
+    $("t-standings").replaceChildren(standingsView(result.standings, result.elo_reference));
   } finally {
     $("t-start").disabled = false;
   }

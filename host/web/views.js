@@ -163,15 +163,16 @@ function genericExplanation(explain, chosen, label) {
   return parts;
 }
 
-/** Standings with each bot's Elo and its 95% interval drawn on one shared axis. */
-export function standingsView(standings) {
+/** Standings with each bot's Elo (a joint fit, `reference` at 0) and its 95% interval drawn on
+ * one shared axis. */
+export function standingsView(standings, reference) {
   const lows = standings.map((s) => s.elo_ci95?.[0] ?? s.elo ?? 0);
   const highs = standings.map((s) => s.elo_ci95?.[1] ?? s.elo ?? 0);
   let lo = Math.min(-50, ...lows.filter(Number.isFinite));
   let hi = Math.max(50, ...highs.filter(Number.isFinite));
   const x = (v) => `${(100 * (Math.min(Math.max(v, lo), hi) - lo)) / (hi - lo)}%`;
   return el("table", { class: "standings" },
-    el("tr", {}, el("th", {}, "bot"), el("th", {}, "games"), el("th", {}, "score"), el("th", {}, "Elo"), el("th", {}, `Elo 95% interval (${Math.round(lo)} … ${Math.round(hi)})`)),
+    el("tr", {}, el("th", {}, "bot"), el("th", {}, "games"), el("th", {}, "score"), el("th", {}, reference ? `Elo (${reference} = 0)` : "Elo"), el("th", {}, `Elo 95% interval (${Math.round(lo)} … ${Math.round(hi)})`)),
     standings.map((s) => el("tr", {},
       el("td", {}, s.bot), el("td", {}, s.games), el("td", {}, `${s.score} (${(100 * s.score_rate).toFixed(0)}%)`),
       el("td", {}, Number.isFinite(s.elo) ? s.elo.toFixed(0) : String(s.elo)),
