@@ -109,6 +109,7 @@ fn hosted(
         seed: 1,
         concurrency,
         policy: Default::default(),
+        repeat: false,
         sprt: None,
         keep_transcripts: true,
         shard: None,

@@ -16,12 +16,12 @@ use crate::cli_common::Common;
 use crate::cli_play::{bar, parse_game_options, runtime};
 use crate::matches::seat::{BotSeat, SeatEnv};
 use crate::registry::Registry;
+use crate::tournament::finished;
 use crate::tournament::ladder::{Rating, Results};
 use crate::tournament::liveness;
 use crate::tournament::quota::WriteBudget;
 use crate::tournament::runner::{self as tournaments, Start, Tournament};
 use crate::tournament::schedule::{Format, TournamentSpec};
-use crate::tournament::standings;
 use crate::tournament::store::Store;
 
 #[derive(Debug, Args)]
@@ -130,7 +130,7 @@ pub fn ladder(common: &Common, args: LadderArgs) -> anyhow::Result<ExitCode> {
         ),
     };
     let stored = store.lock().unwrap().games(&t.id).map_err(|e| anyhow::anyhow!(e.message))?;
-    let finished = standings::finished_of(&t.schedule, &stored);
+    let finished = finished::finished_of(&t.schedule, &stored);
     let ratings = Results::of(seats.len(), &finished).fit(0);
     let ladder = ladder_file(&args, &seats, &roles, &ratings, &id);
     if let Some(path) = &args.out {

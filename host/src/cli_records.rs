@@ -9,7 +9,7 @@ use crate::cli_common::Common;
 use crate::tournament::runner::{self as tournaments, Tournament};
 use crate::tournament::schedule::TournamentSpec;
 use crate::tournament::store::Store;
-use crate::tournament::{liveness, standings};
+use crate::tournament::{finished, liveness};
 
 /// `--list`: every tournament with its status, games played of scheduled, and game. A
 /// tournament recorded as running that no process plays says "interrupted".
@@ -41,7 +41,7 @@ pub fn show(common: &Common, store: &Store, id: &str) -> anyhow::Result<Summary>
     // Recorded games are shown whatever their number.
     let t =
         Tournament::prepare(&*common.registry()?, id.to_string(), spec, u64::MAX).map_err(err)?;
-    let finished = standings::finished_of(&t.schedule, &store.games(id).map_err(err)?);
+    let finished = finished::finished_of(&t.schedule, &store.games(id).map_err(err)?);
     let status = match stored.status.as_str() {
         "running" if !liveness::is_played(&common.data_dir(), id) => "interrupted",
         other => other,

@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use serde_json::Value;
-use yomi_e2e::{json_out, run_ok, temp_dir, yomi_in as yomi};
+use serde_json::{json, Value};
+use yomi_e2e::{json_out, run_ok, temp_dir, yomi_in as yomi, Server};
 
 /// 3 bots, 3 pairings of 6 games: 9 pairs.
 const TOURNAMENT: &[&str] = &[
@@ -29,8 +29,11 @@ const TOURNAMENT: &[&str] = &[
     "example/rps:preset=rock-lover",
 ];
 
-/// (index, pair, seats, scores) of every recorded game of `id`, in index order.
-fn games(data: &Path, id: &str) -> Vec<(u64, Option<u64>, Vec<String>, Vec<f64>)> {
+/// A recorded game: index, pair, the bot in each seat, scores.
+type Game = (u64, Option<u64>, Vec<String>, Vec<f64>);
+
+/// Every recorded game of `id`, in index order.
+fn games(data: &Path, id: &str) -> Vec<Game> {
     let db = rusqlite::Connection::open(data.join("records.sqlite3")).unwrap();
     let mut stmt = db
         .prepare("SELECT idx, pair, seats, scores FROM games WHERE tournament = ?1 ORDER BY idx")
@@ -182,7 +185,7 @@ fn shards_never_split_a_pair() {
         run_ok(yomi(&dir).args(TOURNAMENT).args(["--shard", &format!("{i}/4"), "--json"]));
         let id = format!("paired-shard-{i}-of-4");
         let recorded = games(&dir, &id);
-        assert!(recorded.len() % 2 == 0, "shard {i} holds {} games", recorded.len());
+        assert!(recorded.len().is_multiple_of(2), "shard {i} holds {} games", recorded.len());
         for two in recorded.chunks(2) {
             assert_eq!(two[0].1, two[1].1, "shard {i}: a pair split");
         }
@@ -195,4 +198,26 @@ fn shards_never_split_a_pair() {
     for key in ["games", "pairings", "standings", "crosstable", "elo_reference"] {
         assert_eq!(merged[key], whole[key], "{key}");
     }
+}
+
+/// Over the protocol: `"repeat": true` plays pairs and reports pentanomial counts; an odd game
+/// count is refused before anything is recorded, and the session goes on.
+#[test]
+fn tournament_run_plays_pairs_and_refuses_what_cannot_pair() {
+    let tmp = temp_dir();
+    let mut server = Server::stdio_with_dir(tmp.path());
+    let conn = server.conn();
+    let bots = json!([{"bot": "example/rps"}, {"bot": "example/rps", "preset": "reader"}]);
+    let odd = json!({"game": "rps", "bots": bots, "games_per_pair": 3, "repeat": true});
+    assert_eq!(conn.err("tournament.run", odd), "invalid_params");
+    let spec = json!({"game": "rps", "bots": bots, "games_per_pair": 4, "repeat": true});
+    let summary = conn.ok("tournament.run", spec);
+    let pairing = &summary["pairings"][0];
+    assert_eq!(pairing["model"], "pentanomial");
+    let pairs: u64 =
+        pairing["pentanomial"].as_array().unwrap().iter().filter_map(Value::as_u64).sum();
+    assert_eq!(pairs, 2);
+    assert_eq!(summary["crosstable"][0]["games"].as_array().unwrap().len(), 2);
+    let listed = conn.ok("tournament.list", json!({}));
+    assert_eq!(listed.as_array().unwrap().len(), 1, "the refused one left no record: {listed}");
 }

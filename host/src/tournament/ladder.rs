@@ -7,8 +7,8 @@
 //! against the others, and the chain of results ties it to the reference. A prior of one virtual
 //! draw between every bot and the reference (BayesElo's device) keeps a bot that never lost finite.
 
+use super::finished::Finished;
 use super::rating::Tally;
-use super::standings::Finished;
 use yomi_protocol::ops::tournaments::Pairwise;
 
 /// Natural log-odds to Elo.

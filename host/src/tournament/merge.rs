@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 use yomi_protocol::ops::tournaments::{Shard, Summary};
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
+use super::finished::Finished;
 use super::runner::{self, Tournament};
 use super::schedule::{Schedule, TournamentSpec};
 use super::shard::Block;
-use super::standings::Finished;
 use super::store::{GameRow, Store};
 use crate::matches::policy::FailureCounts;
 use crate::registry::Registry;

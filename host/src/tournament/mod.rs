@@ -2,6 +2,7 @@
 //! simultaneous, multi-player and imperfect-information games.
 //!
 //! - [`schedule`]: which bots meet, in which seat orders, on which deals.
+//! - [`finished`]: finished games as standings, ratings and statistics read them.
 //! - [`standings`]: scores, pairing tables and Elo from finished games.
 //! - [`rating`]: Elo arithmetic and the SPRT.
 //! - [`stats`]: pentanomial and trinomial statistics (normalized Elo, LOS, GSPRT) as fishtest
@@ -15,6 +16,7 @@
 //! - [`quota`]: the bytes a tournament may write, checked before each commit.
 //! - [`runner`]: plays the schedule with games in parallel, committing each before it counts.
 
+pub mod finished;
 pub mod ladder;
 pub mod liveness;
 pub mod merge;

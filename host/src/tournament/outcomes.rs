@@ -7,8 +7,8 @@ use std::collections::HashMap;
 
 use yomi_protocol::ops::tournaments::{Pairing, Pairwise};
 
+use super::finished::Finished;
 use super::rating::Tally;
-use super::standings::Finished;
 use super::stats::{Estimate, Outcomes};
 
 /// One pairing's counts.

@@ -12,10 +12,11 @@ use tokio::sync::mpsc;
 use yomi_protocol::ops::tournaments::{Listed, Pairwise, Summary};
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
+use super::finished::{finished_of, Finished};
 use super::quota::WriteBudget;
 use super::schedule::{Schedule, Slot, TournamentSpec};
 use super::shard::Block;
-use super::standings::{self, Finished};
+use super::standings;
 use super::store::{GameRow, Store, StoredTournament};
 use crate::matches::referee::GameRecord;
 use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch};
@@ -194,7 +195,7 @@ pub async fn run(
         blocking(move || store.lock().unwrap().games(&id)).await?
     };
     let done: HashSet<u64> = stored.iter().map(|g| g.index).collect();
-    let mut finished = standings::finished_of(&t.schedule, &stored);
+    let mut finished = finished_of(&t.schedule, &stored);
     let total = t.scheduled();
     let todo = Todo { next: t.slots(), done };
     // The SPRT looks at the first bot's pairwise record, kept up to date game by game.

@@ -112,7 +112,7 @@ impl TournamentSpec {
         if self.bots.len() < 2 {
             return bad("a tournament needs at least two bots".into());
         }
-        if self.repeat && self.games_per_pair % 2 != 0 {
+        if self.repeat && !self.games_per_pair.is_multiple_of(2) {
             return bad(format!(
                 "with repeat every deal is played twice, so games per pairing must be even, not {}",
                 self.games_per_pair
@@ -432,7 +432,7 @@ mod tests {
         for count in 1..=7 {
             for index in 0..count {
                 let block = schedule.block(&Shard { index, count });
-                assert!(block.start % 2 == 0 && block.end % 2 == 0, "{block:?}");
+                assert!(block.start.is_multiple_of(2) && block.end.is_multiple_of(2), "{block:?}");
             }
         }
         paired.games_per_pair = 3;

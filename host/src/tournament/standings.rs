@@ -5,33 +5,12 @@
 
 use yomi_protocol::ops::tournaments::{CrossRow, Pairing, Pairwise, Standing, Standings};
 
+use super::finished::Finished;
 use super::ladder::Results;
 use super::outcomes::Counts;
 use super::rating::Tally;
-use super::schedule::{Schedule, Slot, TournamentSpec};
-use super::store::StoredGame;
+use super::schedule::TournamentSpec;
 use crate::matches::policy::{FailureCounts, FailureKind};
-
-/// One finished game, reduced to what standings need.
-#[derive(Debug, Clone)]
-pub struct Finished {
-    pub slot: Slot,
-    pub scores: Vec<f64>,
-    pub failures: Vec<FailureCounts>,
-}
-
-/// The stored games of a tournament whose schedule is `schedule`, as standings need them (games
-/// the schedule does not hold are left out).
-pub fn finished_of(schedule: &Schedule, stored: &[StoredGame]) -> Vec<Finished> {
-    stored
-        .iter()
-        .filter_map(|g| {
-            let slot = (g.index < schedule.total()).then(|| schedule.slot(g.index))?;
-            let failures = serde_json::from_value(g.failures.clone()).unwrap_or_default();
-            Some(Finished { slot, scores: g.scores.clone(), failures })
-        })
-        .collect()
-}
 
 /// Computes the standings for `labels` (one per bot of the spec).
 pub fn standings(
