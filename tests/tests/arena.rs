@@ -205,7 +205,7 @@ fn shards_never_split_a_pair() {
 #[test]
 fn tournament_run_plays_pairs_and_refuses_what_cannot_pair() {
     let tmp = temp_dir();
-    let mut server = Server::stdio_with_dir(tmp.path());
+    let mut server = Server::stdio(&["--data-dir", tmp.path().to_str().unwrap()]);
     let conn = server.conn();
     let bots = json!([{"bot": "example/rps"}, {"bot": "example/rps", "preset": "reader"}]);
     let odd = json!({"game": "rps", "bots": bots, "games_per_pair": 3, "repeat": true});
