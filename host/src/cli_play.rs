@@ -23,6 +23,7 @@ use crate::tournament::rating::SprtSpec;
 use crate::tournament::runner::{self as tournaments, Start};
 use crate::tournament::schedule::{Format, TournamentSpec};
 use crate::tournament::shard;
+use crate::tournament::stats::SprtModel;
 use crate::tournament::store::Store;
 use crate::tournament::{liveness, standings};
 
@@ -120,9 +121,13 @@ pub struct TournamentArgs {
     /// Seats per game (default: the game's smallest).
     #[arg(long)]
     pub seats: Option<usize>,
-    /// Stop when the SPRT decides: `elo0,elo1[,alpha,beta]` (two bots only).
+    /// Stop when the SPRT decides: `elo0,elo1[,alpha,beta]` (two bots only), on the pairs'
+    /// pentanomial outcomes with --repeat, else on the games' trinomial ones.
     #[arg(long)]
     pub sprt: Option<String>,
+    /// How the SPRT reads elo0 and elo1: logistic Elo or normalized Elo (as fishtest does).
+    #[arg(long, value_enum, default_value = "logistic", requires = "sprt")]
+    pub sprt_model: SprtModel,
     /// Play each deal twice in a row with the seats swapped, recorded as a pair (two-seat
     /// games; --games-per-pair must be even). The standings then count pentanomial outcomes.
     #[arg(long)]
@@ -383,7 +388,8 @@ fn spec_of(args: &TournamentArgs) -> anyhow::Result<TournamentSpec> {
             .as_deref()
             .map(SprtSpec::parse)
             .transpose()
-            .map_err(|e| anyhow::anyhow!(e))?,
+            .map_err(|e| anyhow::anyhow!(e))?
+            .map(|sprt| SprtSpec { model: args.sprt_model, ..sprt }),
         repeat: args.repeat,
         keep_transcripts: !args.no_transcripts,
         shard,

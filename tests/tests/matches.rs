@@ -367,31 +367,33 @@ fn a_client_plays_a_seat_through_the_protocol() {
     assert!(child.wait().unwrap().success());
 }
 
-/// The SPRT stops a two-bot comparison once it is decided: a bot that always beats the other's
-/// last hand against one that throws rock four times in five is found stronger long before the
-/// schedule ends.
+/// The SPRT stops a decided comparison early: a bot that beats the opponent's last hand against
+/// one that throws rock four times in five is found stronger long before the schedule ends. On
+/// games it reads the trinomial outcomes (logistic Elo); with `--repeat` the pairs' pentanomial
+/// outcomes (here normalized Elo, as fishtest's newer tests do), stopping on a whole pair.
 #[test]
 fn the_sprt_stops_a_decided_comparison_early() {
     let tmp = temp_dir();
-    let data = tmp.path().to_path_buf();
-    let out = run_ok(yomi(&data).args([
-        "tournament",
-        "--game",
-        "rps",
-        "--games-per-pair",
-        "2000",
-        "--sprt",
-        "0,50",
-        "--json",
-        "--bot",
-        "example/rps:reading=1",
-        "--bot",
-        "example/rps:preset=rock-lover",
-    ]));
-    let summary = json_out(&out);
-    assert_eq!(summary["sprt"]["decision"], json!("H1"), "{summary}");
-    assert!(summary["games"].as_u64().unwrap() < 2000);
-    assert!(summary["sprt"]["llr"].as_f64().unwrap() >= summary["sprt"]["upper"].as_f64().unwrap());
+    for (repeat, model) in [(false, "logistic"), (true, "normalized")] {
+        let mut args = vec!["tournament", "--game", "rps", "--games-per-pair", "2000"];
+        args.extend(["--sprt", "0,50", "--sprt-model", model, "--json"]);
+        args.extend(["--bot", "example/rps:reading=1", "--bot", "example/rps:preset=rock-lover"]);
+        if repeat {
+            args.push("--repeat");
+        }
+        let summary = json_out(&run_ok(yomi(tmp.path()).args(&args)));
+        assert_eq!(summary["sprt"]["decision"], json!("H1"), "{summary}");
+        let (llr, upper) = (&summary["sprt"]["llr"], &summary["sprt"]["upper"]);
+        assert!(llr.as_f64().unwrap() >= upper.as_f64().unwrap(), "{summary}");
+        let games = summary["games"].as_u64().unwrap();
+        assert!(games < 2000, "{games} games");
+        let pairing = &summary["pairings"][0];
+        let counts = if repeat { "pentanomial" } else { "trinomial" };
+        assert_eq!(pairing["model"], json!(counts), "{summary}");
+        let counted: u64 =
+            pairing[counts].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).sum();
+        assert_eq!(games, if repeat { 2 * counted } else { counted }, "{summary}");
+    }
 }
 
 /// After a game the host tells each bot seat the outcome (`game_over`), in this process and in a

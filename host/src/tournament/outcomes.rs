@@ -42,6 +42,16 @@ impl Counts {
         }
     }
 
+    /// The outcomes the statistics read: the pairs' when the games are `paired`, else the
+    /// games'; `None` before any was counted.
+    pub fn outcomes(&self, paired: bool) -> Option<Outcomes> {
+        if paired {
+            Outcomes::new(&self.pentanomial)
+        } else {
+            Outcomes::new(&self.trinomial)
+        }
+    }
+
     /// Writes the counts and what they say into the pairing's row: the pentanomial model when
     /// the games are `paired`, the trinomial otherwise, nothing for more than two bots.
     pub fn report(&self, paired: bool, row: &mut Pairing) {
@@ -49,16 +59,14 @@ impl Counts {
             row.model = "scores".into();
             return;
         }
-        let summary = if paired {
+        if paired {
             row.model = "pentanomial".into();
             row.pentanomial = Some(self.pentanomial);
-            Outcomes::new(&self.pentanomial)
         } else {
             row.model = "trinomial".into();
             row.trinomial = Some(self.trinomial);
-            Outcomes::new(&self.trinomial)
         }
-        .map(|o| o.summary());
+        let summary = self.outcomes(paired).map(|o| o.summary());
         let Some(summary) = summary else { return };
         (row.elo, row.elo_ci95) = tenths(summary.elo);
         (row.nelo, row.nelo_ci95) = tenths(summary.nelo);

@@ -8,6 +8,8 @@
 use serde::{Deserialize, Serialize};
 use yomi_protocol::ops::tournaments::{Pairwise, Sprt};
 
+use super::stats::{sprt_bounds, Outcomes, SprtModel};
+
 /// The arithmetic of a bot's pairwise results against the rest of the field (the protocol's
 /// [`Pairwise`], which the standings report as they are).
 pub trait Tally {
@@ -51,6 +53,13 @@ pub struct SprtSpec {
     pub alpha: f64,
     #[serde(default = "five_percent")]
     pub beta: f64,
+    /// How `elo0` and `elo1` are read: logistic Elo (the default) or normalized Elo.
+    #[serde(default, skip_serializing_if = "is_logistic")]
+    pub model: SprtModel,
+}
+
+fn is_logistic(model: &SprtModel) -> bool {
+    *model == SprtModel::Logistic
 }
 
 fn five_percent() -> f64 {
@@ -67,8 +76,12 @@ impl SprtSpec {
             })
             .collect::<Result<_, _>>()?;
         let spec = match parts[..] {
-            [elo0, elo1] => SprtSpec { elo0, elo1, alpha: 0.05, beta: 0.05 },
-            [elo0, elo1, alpha, beta] => SprtSpec { elo0, elo1, alpha, beta },
+            [elo0, elo1] => {
+                SprtSpec { elo0, elo1, alpha: 0.05, beta: 0.05, model: SprtModel::Logistic }
+            }
+            [elo0, elo1, alpha, beta] => {
+                SprtSpec { elo0, elo1, alpha, beta, model: SprtModel::Logistic }
+            }
             _ => return Err("--sprt takes elo0,elo1 or elo0,elo1,alpha,beta".into()),
         };
         spec.check()?;
@@ -88,23 +101,12 @@ impl SprtSpec {
         }
     }
 
-    /// The log-likelihood ratio of the results so far (win/draw/loss of the first bot), with the
-    /// normal approximation used by chess engine testing (the GSPRT of fishtest and cutechess),
-    /// and where the test stands with it.
-    pub fn state(&self, t: &Pairwise) -> Sprt {
-        let lower = (self.beta / (1.0 - self.alpha)).ln();
-        let upper = ((1.0 - self.beta) / self.alpha).ln();
-        let n = t.n() as f64;
-        let llr = if t.wins == 0 || t.losses == 0 || n == 0.0 {
-            0.0
-        } else {
-            let (w, d) = (t.wins as f64 / n, t.draws as f64 / n);
-            let s = w + d / 2.0;
-            let var = (w + d / 4.0 - s * s) / n;
-            let s0 = 1.0 / (1.0 + 10f64.powf(-self.elo0 / 400.0));
-            let s1 = 1.0 / (1.0 + 10f64.powf(-self.elo1 / 400.0));
-            (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
-        };
+    /// Where the test stands on the two bots' outcomes so far (the pentanomial counts of a
+    /// tournament played in pairs, else the trinomial): the generalized log-likelihood ratio of
+    /// fishtest's `LLRcalc` (see [`Outcomes::llr`]), 0 before any outcome.
+    pub fn state(&self, outcomes: Option<&Outcomes>) -> Sprt {
+        let (lower, upper) = sprt_bounds(self.alpha, self.beta);
+        let llr = outcomes.map_or(0.0, |o| o.llr(self.elo0, self.elo1, self.model));
         let decision = if llr >= upper {
             "H1"
         } else if llr <= lower {
@@ -123,10 +125,24 @@ mod tests {
     #[test]
     fn sprt_accepts_clear_results() {
         let spec = SprtSpec::parse("0,20").unwrap();
-        assert_eq!(spec.state(&Pairwise { wins: 900, draws: 0, losses: 100 }).decision, "H1");
-        assert_eq!(spec.state(&Pairwise { wins: 100, draws: 0, losses: 900 }).decision, "H0");
-        assert_eq!(spec.state(&Pairwise { wins: 5, draws: 0, losses: 5 }).decision, "continue");
+        let decide = |counts: &[u64]| spec.state(Outcomes::new(counts).as_ref()).decision;
+        // Games lost, drawn, won by the first bot; then pairs of 0, ½, 1, 1½, 2 points.
+        assert_eq!(decide(&[100, 0, 900]), "H1");
+        assert_eq!(decide(&[900, 0, 100]), "H0");
+        assert_eq!(decide(&[5, 0, 5]), "continue");
+        assert_eq!(decide(&[10, 20, 100, 150, 120]), "H1");
+        assert_eq!(decide(&[120, 150, 100, 20, 10]), "H0");
+        assert_eq!(spec.state(None).decision, "continue", "nothing counted yet");
         assert!(SprtSpec::parse("10,0").is_err());
         assert!(SprtSpec::parse("0,10,0.6,0.05").is_err());
+    }
+
+    #[test]
+    fn the_state_is_the_outcomes_llr_with_fishtests_bounds() {
+        let spec = SprtSpec { model: SprtModel::Normalized, ..SprtSpec::parse("0,5").unwrap() };
+        let outcomes = Outcomes::new(&[31, 402, 2112, 436, 40]).unwrap();
+        let state = spec.state(Some(&outcomes));
+        assert_eq!(state.llr, outcomes.llr(0.0, 5.0, SprtModel::Normalized));
+        assert_eq!((state.lower, state.upper), sprt_bounds(0.05, 0.05));
     }
 }

@@ -9,10 +9,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use tokio::sync::mpsc;
-use yomi_protocol::ops::tournaments::{Listed, Pairwise, Summary};
+use yomi_protocol::ops::tournaments::{Listed, Summary};
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use super::finished::{finished_of, Finished};
+use super::outcomes::Counts;
 use super::quota::WriteBudget;
 use super::schedule::{Schedule, Slot, TournamentSpec};
 use super::shard::Block;
@@ -198,11 +199,11 @@ pub async fn run(
     let mut finished = finished_of(&t.schedule, &stored);
     let total = t.scheduled();
     let todo = Todo { next: t.slots(), done };
-    // The SPRT looks at the first bot's pairwise record, kept up to date game by game.
-    let mut sprt_tally = Pairwise::default();
-    finished.iter().for_each(|g| standings::add_pairwise(&mut sprt_tally, 0, g));
+    // The SPRT looks at the two bots' outcomes, kept up to date game by game.
+    let mut sprt_counts = Counts::default();
+    finished.iter().for_each(|g| sprt_counts.add(&SPRT_BOTS, g));
     let stop = StopOnDrop::default();
-    let mut decided = sprt_decided(&t, &sprt_tally);
+    let mut decided = sprt_decided(&t, &sprt_counts);
     stop.set_if(decided);
     let mut played_games = start_players(t.clone(), todo, env, stop.0.clone());
     let mut batch = Batch::new(finished.len() as u64);
@@ -240,9 +241,9 @@ pub async fn run(
         batch.rows.push(row);
         crate::runtime::metrics::tournament_game(&t.spec.game);
         let game = Finished { slot, scores, failures };
-        standings::add_pairwise(&mut sprt_tally, 0, &game);
+        sprt_counts.add(&SPRT_BOTS, &game);
         finished.push(game);
-        decided = sprt_decided(&t, &sprt_tally);
+        decided = sprt_decided(&t, &sprt_counts);
         stop.set_if(decided);
         if batch.is_due() {
             progress(batch.commit(&store, &id, &mut budget).await?, total);
@@ -403,8 +404,12 @@ async fn play_slot(t: &Tournament, slot: Slot, env: &SeatEnv) -> Result<PlayedGa
     Ok(PlayedGame { slot, record, transcript })
 }
 
-fn sprt_decided(t: &Tournament, first_bot: &Pairwise) -> bool {
-    t.spec.sprt.as_ref().is_some_and(|sprt| sprt.state(first_bot).decision != "continue")
+/// The SPRT's two bots (a tournament with an SPRT has exactly two).
+const SPRT_BOTS: [usize; 2] = [0, 1];
+
+fn sprt_decided(t: &Tournament, counts: &Counts) -> bool {
+    let outcomes = counts.outcomes(t.spec.repeat);
+    t.spec.sprt.as_ref().is_some_and(|sprt| sprt.state(outcomes.as_ref()).decision != "continue")
 }
 
 /// The tournament's result: id, status, games finished, standings, pairings (and SPRT).

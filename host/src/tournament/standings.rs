@@ -78,7 +78,9 @@ pub fn standings(
             row
         })
         .collect();
-    let sprt = spec.sprt.as_ref().map(|sprt| sprt.state(&tally[0]));
+    // The SPRT compares exactly two bots: pairing 0 is theirs.
+    let sprt =
+        spec.sprt.as_ref().map(|sprt| sprt.state(outcomes[0].outcomes(spec.repeat).as_ref()));
     Standings {
         standings: rows,
         elo_reference: labels[REFERENCE].clone(),
@@ -127,7 +129,7 @@ pub fn render_crosstable(standings: &Standings) -> String {
 const REFERENCE: usize = 0;
 
 /// Adds `bot`'s comparisons against every other bot of one game (nothing if it did not play).
-pub fn add_pairwise(tally: &mut Pairwise, bot: usize, game: &Finished) {
+fn add_pairwise(tally: &mut Pairwise, bot: usize, game: &Finished) {
     let Some(seat) = game.slot.seats.iter().position(|&b| b == bot) else { return };
     for (other_seat, &other) in game.slot.seats.iter().enumerate() {
         if other != bot {
