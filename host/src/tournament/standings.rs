@@ -172,35 +172,67 @@ pub fn render(standings: &Standings) -> String {
             standings.elo_reference
         ));
     }
-    let names: Vec<String> = standings.pairings.iter().map(|p| p.bots.join(" vs ")).collect();
-    let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0).max(7);
-    out.push_str(&format!(
-        "\n{:<width$}  games  scores         elo  95% CI            nelo  95% CI            los  outcomes\n",
-        "pairing"
-    ));
-    for (p, name) in standings.pairings.iter().zip(&names) {
-        let scores: Vec<String> = p.scores.iter().map(|&s| number(Some(s))).collect();
-        let scores = format!("[{}]", scores.join(","));
-        let line = format!("{name:<width$} {:>6}  {scores:<12}", p.games);
-        let counts = match (&p.pentanomial, &p.trinomial) {
-            (Some(five), _) => format!("pentanomial {five:?}"),
-            (None, Some(three)) => format!("trinomial {three:?} (L-D-W)"),
-            (None, None) => format!("{} (no pairwise statistics)", p.model),
-        };
-        let los = p.los.map_or("-".into(), |l| format!("{:.1}%", l * 100.0));
-        out.push_str(&format!(
-            "{line} {:>6}  {:<16} {:>6}  {:<16} {los:>6}  {counts}\n",
-            number(p.elo),
-            interval(p.elo_ci95),
-            number(p.nelo),
-            interval(p.nelo_ci95),
-        ));
+    if !standings.pairings.is_empty() {
+        out.push('\n');
+        out.push_str(&pairings_table(&standings.pairings));
     }
     if let Some(s) = &standings.sprt {
         out.push_str(&format!(
             "\nSPRT: LLR {:.3} in [{:.3}, {:.3}]: {}\n",
             s.llr, s.lower, s.upper, s.decision
         ));
+    }
+    out
+}
+
+/// The pairings' statistics, each column as wide as its widest cell (an Elo of a shutout and its
+/// unbounded interval are wider than most).
+fn pairings_table(pairings: &[Pairing]) -> String {
+    const HEADER: [&str; 9] =
+        ["pairing", "games", "scores", "elo", "95% CI", "nelo", "95% CI", "los", "outcomes"];
+    /// Numbers are right-aligned, words and lists left.
+    const RIGHT: [bool; 9] = [false, true, false, true, false, true, false, true, false];
+    let mut rows = vec![HEADER.map(String::from)];
+    for p in pairings {
+        let scores: Vec<String> = p.scores.iter().map(|&s| number(Some(s))).collect();
+        let counts = match (&p.pentanomial, &p.trinomial) {
+            (Some(five), _) => format!("pentanomial {five:?}"),
+            (None, Some(three)) => format!("trinomial {three:?} (L-D-W)"),
+            (None, None) => format!("{} (no pairwise statistics)", p.model),
+        };
+        rows.push([
+            p.bots.join(" vs "),
+            p.games.to_string(),
+            format!("[{}]", scores.join(",")),
+            number(p.elo),
+            interval(p.elo_ci95),
+            number(p.nelo),
+            interval(p.nelo_ci95),
+            p.los.map_or("-".into(), |l| format!("{:.1}%", l * 100.0)),
+            counts,
+        ]);
+    }
+    let widths: Vec<usize> = (0..HEADER.len())
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for row in &rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .zip(RIGHT)
+            .map(
+                |((cell, &w), right)| {
+                    if right {
+                        format!("{cell:>w$}")
+                    } else {
+                        format!("{cell:<w$}")
+                    }
+                },
+            )
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
     }
     out
 }
@@ -271,19 +303,34 @@ mod tests {
                 row(long, 6.0, 70.4, [-50.0, 190.8], failures),
                 row("battle/nash", 4.0, -70.4, [-190.8, 50.0], FailureCounts::default()),
             ],
-            pairings: vec![Pairing {
-                bots: vec![long.into(), "battle/nash".into()],
-                games: 10,
-                scores: vec![6.0, 4.0],
-                model: "trinomial".into(),
-                trinomial: Some([3, 2, 5]),
-                elo: Some(70.4),
-                elo_ci95: [Some(-50.0), Some(190.8)],
-                nelo: Some(61.5),
-                nelo_ci95: [None, Some(200.0)],
-                los: Some(0.8123),
-                ..Pairing::default()
-            }],
+            pairings: vec![
+                Pairing {
+                    bots: vec![long.into(), "battle/nash".into()],
+                    games: 10,
+                    scores: vec![6.0, 4.0],
+                    model: "trinomial".into(),
+                    trinomial: Some([3, 2, 5]),
+                    elo: Some(70.4),
+                    elo_ci95: [Some(-50.0), Some(190.8)],
+                    nelo: Some(61.5),
+                    nelo_ci95: [None, Some(200.0)],
+                    los: Some(0.8123),
+                    ..Pairing::default()
+                },
+                Pairing {
+                    bots: vec!["battle/random".into(), "battle/nash".into()],
+                    games: 10,
+                    scores: vec![0.0, 10.0],
+                    model: "trinomial".into(),
+                    trinomial: Some([10, 0, 0]),
+                    elo: Some(-1440.9),
+                    elo_ci95: [None, Some(-822.0)],
+                    nelo: Some(-8969.6),
+                    nelo_ci95: [Some(-9121.8), Some(-8817.3)],
+                    los: Some(0.0),
+                    ..Pairing::default()
+                },
+            ],
             sprt: None,
         });
         let lines: Vec<&str> = table.lines().collect();
@@ -299,13 +346,16 @@ mod tests {
             lines[3],
             "elo: fitted jointly to every result (Bradley-Terry), battle/nash at 0"
         );
-        assert_eq!(
-            lines[6],
-            format!(
-                "{long} vs battle/nash     10  [6.0,4.0]      70.4  [-50.0, 190.8]     61.5  \
-                 < 200.0           81.2%  trinomial [3, 2, 5] (L-D-W)"
-            )
-        );
+        // The pairings' columns line up with their header, however wide a shutout's cells are.
+        let (header, rows) = (lines[5], &lines[6..8]);
+        assert!(rows[0].starts_with(&format!("{long} vs battle/nash")), "{table}");
+        for row in rows {
+            let end_of = |line: &str, word: &str| line.find(word).map(|i| i + word.len());
+            assert_eq!(end_of(row, " 10 ").map(|e| e - 1), end_of(header, "games"), "{table}");
+            assert_eq!(row.find("trinomial"), header.find("outcomes"), "{table}");
+            assert_eq!(end_of(row, "%"), end_of(header, "los"), "{table}");
+        }
+        assert!(rows[1].contains("-8969.6  [-9121.8, -8817.3]"), "{table}");
     }
 
     /// A paired round robin in which `c` loses every game: the ratings are the joint fit with
