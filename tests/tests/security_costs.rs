@@ -77,6 +77,37 @@ fn match_sizes_and_transcripts_are_bounded() {
     assert!(short["transcript"].as_array().is_some_and(|t| t.len() > 10));
 }
 
+/// 1,000 games of 1,000-round rps fit `--max-transcript-games` yet would hold about 20 GB of
+/// transcript for the reply: the reply's bytes are bounded instead, game by game.
+#[test]
+fn a_match_replys_transcript_is_bounded_in_bytes_not_only_in_games() {
+    let server = Server::tcp(&["--max-match-transcript-bytes", "50000"]);
+    let mut conn = server.connect();
+    let seats = json!([{"bot": "example/rps"}, {"bot": "example/rps"}]);
+    let long = json!({"game": "rps", "games": 6, "seats": seats, "transcript": true, "seed": 5,
+        "game_options": {"rounds": 20}});
+    let reply = conn.ok("match.run", long);
+    assert_eq!(reply["games"], 6, "every game is played and counted: {reply}");
+    let lines = reply["transcript"].as_array().unwrap();
+    let bytes: usize = lines.iter().map(|line| line.to_string().len() + 1).sum();
+    let omitted: Vec<&Value> = lines.iter().filter(|l| l["type"] == "omitted").collect();
+    assert!(
+        !omitted.is_empty() && omitted.len() < 6,
+        "some games kept, some left out: {}",
+        omitted.len()
+    );
+    assert!(bytes <= 50_000 + 1_000, "the reply's transcript stays near its limit: {bytes}");
+    for note in &omitted {
+        assert_eq!(note["limit"], 50_000, "{note}");
+        assert!(note["why"].as_str().unwrap().contains("--max-match-transcript-bytes"), "{note}");
+    }
+    assert_eq!(lines.last().unwrap()["type"], "result", "the result line closes it");
+    // The server keeps serving, and a short match's transcript is whole.
+    let short = json!({"game": "rps", "games": 2, "seats": seats, "transcript": true});
+    let whole = conn.ok("match.run", short);
+    assert!(whole["transcript"].as_array().unwrap().iter().all(|l| l["type"] != "omitted"));
+}
+
 #[test]
 fn sessions_without_a_seed_draw_theirs_from_the_os_and_say_which() {
     let server = Server::tcp(&[]);

@@ -66,6 +66,38 @@ impl Log {
         }
     }
 
+    /// Where the log ends now: what [`Log::leave_out_since`] cuts back to.
+    pub fn mark(&self) -> usize {
+        match self {
+            Log::Values(lines) => lines.len(),
+            Log::Text { text, .. } => text.len(),
+        }
+    }
+
+    /// Bytes of text written so far (a log of values is not measured: its text does not exist).
+    pub fn text_bytes(&self) -> Option<u64> {
+        match self {
+            Log::Values(_) => None,
+            Log::Text { text, .. } => Some(text.len() as u64),
+        }
+    }
+
+    /// Replaces the lines written since `mark` (one game's) by one [`omitted`] line.
+    pub fn leave_out_since(&mut self, mark: usize, limit: u64, why: &str) {
+        let bytes = match self {
+            Log::Values(lines) => {
+                lines.truncate(mark);
+                None
+            }
+            Log::Text { text, .. } => {
+                let bytes = text.len() - mark;
+                text.truncate(mark);
+                Some(bytes)
+            }
+        };
+        self.push_value(omitted(bytes, limit, why));
+    }
+
     /// The lines as values.
     pub fn into_values(self) -> Vec<Value> {
         match self {
@@ -85,6 +117,16 @@ impl Log {
             Log::Text { text, .. } => String::from_utf8(text).expect("JSON is UTF-8"),
         }
     }
+}
+
+/// The line that stands for a game's transcript left out to keep a limit: how long it was (when
+/// known), the limit and why (naming the flag that sets it), so a reader knows what to raise.
+pub fn omitted(bytes: Option<usize>, limit: u64, why: &str) -> Value {
+    let mut line = serde_json::json!({"type": "omitted", "limit": limit, "why": why});
+    if let Some(bytes) = bytes {
+        line["bytes"] = bytes.into();
+    }
+    line
 }
 
 #[cfg(test)]

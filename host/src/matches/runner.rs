@@ -58,6 +58,10 @@ pub struct MatchPlan {
     /// Only the transcript's text is wanted (tournament records, a file): its lines are written
     /// straight into it (see [`Log`]).
     pub log_as_text: bool,
+    /// Most bytes of text the kept transcript may grow to (a text log only): a game that would
+    /// carry it past is left out, an `omitted` line in its place, so a `match.run` reply holds
+    /// no more than its operator allows however long the games.
+    pub max_transcript_bytes: Option<u64>,
 }
 
 impl MatchPlan {
@@ -84,7 +88,15 @@ impl MatchPlan {
             .iter()
             .map(|s| SeatPlan::resolve(registry, &spec.game, s))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(MatchPlan { spec, game, game_options, seats, keep_games: true, log_as_text: false })
+        Ok(MatchPlan {
+            spec,
+            game,
+            game_options,
+            seats,
+            keep_games: true,
+            log_as_text: false,
+            max_transcript_bytes: None,
+        })
     }
 
     /// The seed of seat `seat`'s agent: fixed for the match, so the agent's randomness replays.
@@ -250,6 +262,7 @@ async fn run(
             None => None,
         };
         let seed = plan.game_seed(index);
+        let game_start = log.mark();
         log.push_value(json!({"type": "game", "game": index, "seed": seed}));
         let game = HostedGame::open(&plan.game, plan.game_options.clone(), seed).await?;
         let record = referee::play(&game, agents, &plan.spec.policy, index, log).await?;
@@ -264,6 +277,12 @@ async fn run(
         progress(index, &record, &result.scores);
         if plan.keep_games {
             result.records.push(record);
+            if let Some(limit) = plan.max_transcript_bytes {
+                if log.text_bytes().is_some_and(|bytes| bytes > limit) {
+                    let why = "the match's transcript grew past --max-match-transcript-bytes";
+                    log.leave_out_since(game_start, limit, why);
+                }
+            }
         } else {
             log.keep_header_only();
         }

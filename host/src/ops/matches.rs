@@ -35,6 +35,10 @@ pub fn run(session: &mut Session, id: RequestId, mut p: Run<MatchSpec>) -> Resul
     let mut plan = MatchPlan::new(&session.shared.registry, p.spec)?;
     bind_agents(session, &mut plan)?;
     plan.keep_games = p.transcript;
+    // Kept as text, so the reply's transcript is measured as it grows and bounded.
+    plan.log_as_text = p.transcript;
+    plan.max_transcript_bytes =
+        Some(costs.max_match_transcript_bytes).filter(|&limit| p.transcript && limit > 0);
     // A person's pace only matters to a person: a match of bots alone plays at full speed.
     let pace = (p.human_pace && plan.seats.iter().any(SeatPlan::is_client))
         .then(|| Pace { deadline: plan.spec.policy.deadline() });

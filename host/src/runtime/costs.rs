@@ -23,6 +23,10 @@ pub struct CostLimits {
     /// held in memory until the match ends).
     #[arg(long, value_name = "N", default_value_t = 1_000)]
     pub max_transcript_games: u64,
+    /// Most bytes of transcript a `match.run` reply holds (0: no limit): a game that would carry
+    /// it past is left out of the transcript, one `omitted` line in its place (its result kept).
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_MATCH_TRANSCRIPT_BYTES)]
+    pub max_match_transcript_bytes: u64,
     /// `yomi worker` processes (isolated bots) running at once, across every session.
     #[arg(long, value_name = "N", default_value_t = 64)]
     pub max_workers: usize,
@@ -51,6 +55,10 @@ pub struct CostLimits {
     pub max_game_transcript_bytes: u64,
 }
 
+/// 32 MiB of a `match.run` reply's transcript: hundreds of short games, or about fifteen rps
+/// games of 300 rounds; held as text while the match plays.
+pub const DEFAULT_MAX_MATCH_TRANSCRIPT_BYTES: u64 = 32 << 20;
+
 /// 8 GiB: room for millions of games without transcripts, and for every battle table.
 pub const DEFAULT_MAX_DATA_BYTES: u64 = 8 << 30;
 
@@ -66,6 +74,7 @@ impl Default for CostLimits {
             max_games: 100_000,
             operator_max_games: 10_000_000,
             max_transcript_games: 1_000,
+            max_match_transcript_bytes: DEFAULT_MAX_MATCH_TRANSCRIPT_BYTES,
             max_workers: 64,
             max_running_games: default_running_games(),
             max_batch_calls: default_batch_calls(),

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
 use super::store::GameRow;
+use crate::matches::log;
 
 /// The byte limits one running tournament writes under.
 #[derive(Debug, Clone, Default)]
@@ -133,11 +134,8 @@ impl WriteBudget {
         let limit = self.max_game_transcript;
         for row in rows.iter_mut().filter(|r| limit > 0 && r.transcript.len() as u64 > limit) {
             let bytes = row.transcript.len();
-            row.transcript = format!(
-                "{}\n",
-                serde_json::json!({"type": "omitted", "bytes": bytes, "limit": limit,
-                    "why": "the game's transcript was longer than --max-game-transcript-bytes"})
-            );
+            let why = "the game's transcript was longer than --max-game-transcript-bytes";
+            row.transcript = format!("{}\n", log::omitted(Some(bytes), limit, why));
         }
     }
 }

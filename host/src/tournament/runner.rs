@@ -111,6 +111,7 @@ impl Tournament {
             seats: slot.seats.iter().map(|&b| self.bots[b].clone()).collect(),
             keep_games: true,
             log_as_text: true,
+            max_transcript_bytes: None,
         }
     }
 }
