@@ -22,9 +22,6 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-// First, so the printing macros are in scope in every later module.
-#[macro_use]
-mod cli_out;
 pub mod registry;
 pub mod runtime;
 
@@ -41,9 +38,3 @@ pub mod ops;
 pub mod server;
 
 pub mod cli;
-mod cli_check;
-mod cli_common;
-mod cli_ladder;
-mod cli_play;
-mod cli_records;
-mod cli_text;

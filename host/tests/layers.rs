@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-/// The layers, bottom first. A top-level module `cli_*` belongs to `cli`.
+/// The layers, bottom first.
 const LAYERS: &[&str] =
     &["registry", "runtime", "agents", "matches", "tournament", "session", "ops", "server", "cli"];
 
@@ -13,7 +13,6 @@ const LAYERS: &[&str] =
 fn layer_of(relative: &Path) -> Option<usize> {
     let first = relative.components().next()?.as_os_str().to_str()?;
     let module = first.trim_end_matches(".rs");
-    let module = if module.starts_with("cli_") { "cli" } else { module };
     LAYERS.iter().position(|l| *l == module)
 }
 
@@ -48,8 +47,7 @@ fn upward(own: usize, text: &str) -> Vec<(usize, String)> {
     crate_imports(text)
         .into_iter()
         .filter(|(_, module)| {
-            let module = if module.starts_with("cli_") { "cli" } else { module.as_str() };
-            LAYERS.iter().position(|l| *l == module).is_some_and(|layer| layer > own)
+            LAYERS.iter().position(|l| l == module).is_some_and(|layer| layer > own)
         })
         .collect()
 }

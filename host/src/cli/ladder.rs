@@ -12,8 +12,8 @@ use serde_json::{json, Value};
 use yomi_plugin::ladder::{Knob, Ladder, Rung, LIMIT, STRENGTH};
 use yomi_protocol::Options;
 
-use crate::cli_common::Common;
-use crate::cli_play::{bar, parse_game_options, runtime};
+use crate::cli::common::Common;
+use crate::cli::play::{bar, parse_game_options, runtime};
 use crate::matches::seat::{BotSeat, SeatEnv};
 use crate::registry::Registry;
 use crate::tournament::finished;

@@ -10,8 +10,8 @@ use serde_json::{json, Value};
 use yomi_protocol::ops::tournaments::Summary;
 use yomi_protocol::Options;
 
-use crate::cli_common::Common;
-use crate::cli_records;
+use crate::cli::common::Common;
+use crate::cli::records;
 use crate::matches::policy::{OnFailure, Policy};
 use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch, Progress};
 use crate::matches::seat::{BotSeat, SeatEnv, SeatSpec};
@@ -271,11 +271,11 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
     }
     let store = Store::open(&common.data_dir()).map_err(|e| anyhow::anyhow!(e.message))?;
     if args.list {
-        out!("{}", cli_records::list(common, &store, args.json)?)?;
+        out!("{}", records::list(common, &store, args.json)?)?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(id) = &args.show {
-        print_summary(&cli_records::show(common, &store, id)?, args.json, args.crosstable)?;
+        print_summary(&records::show(common, &store, id)?, args.json, args.crosstable)?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(which) = &args.transcript {
@@ -293,9 +293,9 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
     }
     if let Some(id) = &args.resume {
         match store.get(id).map_err(|e| anyhow::anyhow!(e.message))? {
-            None => anyhow::bail!("{}", cli_records::not_in_records(common, id)),
+            None => anyhow::bail!("{}", records::not_in_records(common, id)),
             Some(stored) if stored.status == "finished" => {
-                let show = cli_records::show_command(common, id);
+                let show = records::show_command(common, id);
                 anyhow::bail!("tournament `{id}` is already finished; its standings: `{show}`")
             }
             Some(_) => {}
@@ -320,7 +320,7 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
     let t = match start {
         Start::Play(t) => *t,
         Start::AlreadyFinished(id) => {
-            let show = cli_records::show_command(common, &id);
+            let show = records::show_command(common, &id);
             eprintln!(
                 "tournament {id} is already finished in the records; its standings: `{show}`"
             );
@@ -333,7 +333,7 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
         "tournament {} ({} games scheduled; resume with `{}`)",
         t.id,
         t.scheduled(),
-        cli_records::resume_command(common, &t.id)
+        records::resume_command(common, &t.id)
     );
     let bar = bar(t.schedule.total(), "tournament");
     let env = SeatEnv { data_dir: Some(common.data_dir()), ..SeatEnv::default() };

@@ -17,13 +17,13 @@ pub fn write(args: std::fmt::Arguments<'_>) -> std::io::Result<()> {
 
 /// Like `print!`, but returns the write error instead of panicking.
 macro_rules! out {
-    ($($arg:tt)*) => { $crate::cli_out::write(format_args!($($arg)*)) };
+    ($($arg:tt)*) => { $crate::cli::out::write(format_args!($($arg)*)) };
 }
 
 /// Like `println!`, but returns the write error instead of panicking.
 macro_rules! outln {
-    () => { $crate::cli_out::write(format_args!("\n")) };
-    ($($arg:tt)*) => { $crate::cli_out::write(format_args!("{}\n", format_args!($($arg)*))) };
+    () => { $crate::cli::out::write(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::cli::out::write(format_args!("{}\n", format_args!($($arg)*))) };
 }
 
 /// Whether a command failed only because its stdout was closed (a broken pipe).

@@ -1,6 +1,16 @@
 //! The command line: `yomi serve`, `yomi bots`, and the subcommands plugins add
 //! (`yomi <plugin> ...`, `yomi repro <plugin>`).
 
+// First, so the printing macros are in scope in every later module.
+#[macro_use]
+mod out;
+mod check;
+mod common;
+mod ladder;
+mod play;
+mod records;
+mod text;
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -10,11 +20,11 @@ use clap::{Args, Parser, Subcommand};
 use tokio_util::sync::CancellationToken;
 use yomi_plugin::CommandContext;
 
-use crate::cli_common::Common;
 use crate::runtime::auth::Role;
 use crate::runtime::config::{ServeConfig, Shared};
 use crate::server::connection::SHUTDOWN_GRACE;
 use crate::server::{http, listen};
+use common::Common;
 
 #[derive(Debug, Parser)]
 #[command(name = "yomi", version = crate::ops::meta::LONG_VERSION, about = "A server of human-like game AI", long_about = None)]
@@ -41,20 +51,20 @@ pub enum Command {
         json: bool,
     },
     /// Play a match between bots: `yomi match --game rps --bot rps --bot rps:reading=1 --games 10`.
-    Match(crate::cli_play::MatchArgs),
+    Match(play::MatchArgs),
     /// Run, resume or list tournaments.
-    Tournament(crate::cli_play::TournamentArgs),
+    Tournament(play::TournamentArgs),
     /// Rate every preset of a game against the random bot (Elo with a 95 % interval), and a
     /// bot's strength knob: `yomi ladder battle --knob battle/delta-nash:delta=0,0.2,0.5`.
-    Ladder(crate::cli_ladder::LadderArgs),
+    Ladder(ladder::LadderArgs),
     /// Play a recorded transcript again and check it plays out identically.
-    Replay(crate::cli_play::ReplayArgs),
+    Replay(play::ReplayArgs),
     /// Print the JSON Schema of the protocol: each operation's parameters and result, the
     /// error codes (protocol/schema.json is this output).
     Schema,
     /// Check that bots conform: legal, seeded play against random players in every seat, clear
     /// errors for bad input, configure taking effect, decision times: `yomi check stud/fuzzy`.
-    Check(crate::cli_check::CheckArgs),
+    Check(check::CheckArgs),
     /// Serve one agent of one plugin library on stdin/stdout (used by isolated seats).
     #[command(hide = true)]
     Worker {
@@ -124,7 +134,7 @@ pub fn main() -> ExitCode {
     crate::registry::remove_shadow_copies();
     match outcome {
         Ok(code) => code,
-        Err(e) if crate::cli_out::is_closed_stdout(&e) => ExitCode::SUCCESS,
+        Err(e) if out::is_closed_stdout(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("yomi: {e:#}");
             ExitCode::from(2)
@@ -158,7 +168,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if json {
                 outln!("{}", serde_json::to_string_pretty(&catalog)?)?;
             } else {
-                out!("{}", crate::cli_text::catalog_table(&catalog))?;
+                out!("{}", text::catalog_table(&catalog))?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -171,15 +181,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if json {
                 outln!("{}", serde_json::to_string_pretty(&list)?)?;
             } else {
-                out!("{}", crate::cli_text::plugin_table(&list))?;
+                out!("{}", text::plugin_table(&list))?;
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Match(args) => crate::cli_play::play_match(&cli.common, args),
-        Command::Tournament(args) => crate::cli_play::tournament(&cli.common, args),
-        Command::Replay(args) => crate::cli_play::replay(&cli.common, args),
-        Command::Ladder(args) => crate::cli_ladder::ladder(&cli.common, args),
-        Command::Check(args) => crate::cli_check::check(&cli.common, args),
+        Command::Match(args) => play::play_match(&cli.common, args),
+        Command::Tournament(args) => play::tournament(&cli.common, args),
+        Command::Replay(args) => play::replay(&cli.common, args),
+        Command::Ladder(args) => ladder::ladder(&cli.common, args),
+        Command::Check(args) => check::check(&cli.common, args),
         Command::Schema => {
             out!("{}", crate::ops::schema::text())?;
             Ok(ExitCode::SUCCESS)

@@ -17,7 +17,7 @@ use yomi_plugin::{ActReply, ActRequest, Agent, Game, GameOver};
 use yomi_protocol::{BotInfo, Decision, ErrorInfo, GameInfo, GameOutcome, Options};
 
 use crate::agents::AgentHandle;
-use crate::cli_common::Common;
+use crate::cli::common::Common;
 use crate::matches::game::{HostedGame, RefereedGame};
 use crate::matches::seat::{BotSeat, SeatEnv, SeatPlan};
 use crate::registry::engines::{EngineEntry, ENGINE_PREFIX};

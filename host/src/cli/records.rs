@@ -5,7 +5,7 @@ use std::path::Path;
 
 use yomi_protocol::ops::tournaments::Summary;
 
-use crate::cli_common::Common;
+use crate::cli::common::Common;
 use crate::tournament::runner::{self as tournaments, Tournament};
 use crate::tournament::schedule::TournamentSpec;
 use crate::tournament::store::Store;
