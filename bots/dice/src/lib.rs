@@ -13,6 +13,7 @@ pub mod cli;
 pub mod control;
 pub mod features;
 pub mod game;
+pub mod humans;
 pub mod profile;
 pub mod ranges;
 pub mod repro;

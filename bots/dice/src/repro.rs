@@ -51,7 +51,7 @@ fn feature_rows(
 }
 
 /// 2.5 % and 97.5 % points of a sample.
-fn percentiles(mut xs: Vec<f64>) -> [f64; 2] {
+pub(crate) fn percentiles(mut xs: Vec<f64>) -> [f64; 2] {
     xs.sort_by(f64::total_cmp);
     let at = |q: f64| xs[((xs.len() - 1) as f64 * q).round() as usize];
     [at(0.025), at(0.975)]
@@ -227,6 +227,7 @@ pub fn rows() -> Vec<Row> {
             Row::at("stream", "length-50 windows", column).ours(mean, errs.len() as u64).ci(ci),
         );
     }
+    rows.extend(crate::humans::rows());
     rows
 }
 
