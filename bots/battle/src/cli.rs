@@ -12,6 +12,7 @@ use crate::analysis::{analyze, Query};
 use crate::cache;
 use crate::engine::Engine;
 use crate::solver::Table;
+use crate::usage;
 
 #[derive(Parser)]
 #[command(name = "yomi battle", about = "The δ-Nash battler's analysis tools")]
@@ -140,9 +141,9 @@ pub fn run(args: &[String], data_dir: Option<&Path>) -> Result<String, ErrorInfo
         Command::Solve { rules, threads, reference, json } => {
             let r = rules.query("", None, 1).and_then(|q| q.rules())?;
             let threads = threads.unwrap_or_else(cache::threads).max(1);
-            let cpu_before = cpu_seconds();
+            let cpu_before = usage::cpu_seconds();
             let table = Table::solve(Engine::new(r), threads);
-            let cpu = cpu_seconds().zip(cpu_before).map(|(b, a)| b - a);
+            let cpu = usage::cpu_seconds().zip(cpu_before).map(|(b, a)| b - a);
             let mut report = json!({
                 "states_solved": table.solved,
                 "states_in_table": table.states(),
@@ -150,7 +151,7 @@ pub fn run(args: &[String], data_dir: Option<&Path>) -> Result<String, ErrorInfo
                 "cpu_seconds": cpu,
                 "threads": threads,
                 "table_bytes": table.bytes(),
-                "peak_rss_bytes": peak_rss_bytes(),
+                "peak_rss_bytes": usage::peak_rss_bytes(),
             });
             if reference {
                 let (wall, ref_cpu, positions) = time_reference(&table.engine);
@@ -202,34 +203,15 @@ pub fn run(args: &[String], data_dir: Option<&Path>) -> Result<String, ErrorInfo
 /// The plain memoised recursion from the nine starting positions: wall seconds, CPU seconds and
 /// the positions it solved.
 fn time_reference(engine: &Engine) -> (f64, Option<f64>, usize) {
-    let (start, cpu_before) = (std::time::Instant::now(), cpu_seconds());
+    let (start, cpu_before) = (std::time::Instant::now(), usage::cpu_seconds());
     let mut memo = crate::reference::Memo::new(engine);
     for a in 0..3u8 {
         for d in 0..3u8 {
             memo.value(&engine.initial([a, d]));
         }
     }
-    let cpu = cpu_seconds().zip(cpu_before).map(|(b, a)| b - a);
+    let cpu = usage::cpu_seconds().zip(cpu_before).map(|(b, a)| b - a);
     (start.elapsed().as_secs_f64(), cpu, memo.positions())
-}
-
-/// CPU time (user + system) the process has used so far, from Linux `/proc/self/stat`: on a
-/// shared machine it measures the work where wall time measures the contention.
-pub fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // Fields after the parenthesised command name; utime and stime are the 14th and 15th fields.
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / 100.0)
-}
-
-/// The process's peak resident memory (Linux `VmHWM`), when the system says.
-pub fn peak_rss_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
 }
 
 /// The analysis as a table for people.

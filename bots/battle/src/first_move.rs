@@ -80,7 +80,7 @@ pub fn measure(
         .map_err(|e| ErrorInfo::new(ErrorCode::Internal, e.to_string()))?;
     let mut rng = yomi_plugin::rng::seeded(seed);
     let load_before = load_average();
-    let cpu_before = crate::cli::cpu_seconds();
+    let cpu_before = crate::usage::cpu_seconds();
     let (mut walls, mut rows) = (Vec::new(), Vec::new());
     for k in 0..sets {
         let rules = Rules::new(random_parties(&mut rng, max_hp), false, TURN_LIMIT)?;
@@ -98,10 +98,10 @@ pub fn measure(
             ..AgentContext::default()
         };
         let mut agent = Player::new(kind, &options, &ctx)?;
-        let (start, cpu_start) = (Instant::now(), crate::cli::cpu_seconds());
+        let (start, cpu_start) = (Instant::now(), crate::usage::cpu_seconds());
         agent.act(&request)?;
         let wall = start.elapsed().as_secs_f64();
-        let cpu = crate::cli::cpu_seconds().zip(cpu_start).map(|(b, a)| b - a);
+        let cpu = crate::usage::cpu_seconds().zip(cpu_start).map(|(b, a)| b - a);
         // The table is stored after the decision; that write is not the next set's to wait for.
         crate::cache::wait_for_stores();
         walls.push(wall);
@@ -110,7 +110,7 @@ pub fn measure(
             json!({"wall_seconds": wall, "cpu_seconds": cpu, "table_entries": layers * layer_len}),
         );
     }
-    let cpu = crate::cli::cpu_seconds().zip(cpu_before).map(|(b, a)| (b - a) / sets as f64);
+    let cpu = crate::usage::cpu_seconds().zip(cpu_before).map(|(b, a)| (b - a) / sets as f64);
     let max = walls.iter().copied().fold(0.0, f64::max);
     Ok(json!({
         "sets": sets,

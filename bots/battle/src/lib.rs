@@ -4,19 +4,18 @@
 //! - [`rules`], [`engine`]: the rules as data and the mechanics on a compact state;
 //! - [`lp`], [`solver`], [`cache`], [`store`]: the matrix-game LP, the full backward induction,
 //!   one shared table per rule set, kept on disk in the data directory; [`reference`] is the plain memoised baseline that checks it;
-//!   [`block`] solves one HP vector's nine positions, [`changes`] names the ones a layer must
-//!   solve again (the rest equal the next turn's);
+//!   inside [`solver`], `block` solves one HP vector's nine positions and `changes` names the ones
+//!   a layer must solve again (the rest equal the next turn's);
 //! - [`game`], [`codec`]: the referee and the JSON a seat sees and sends;
 //! - [`analysis`], [`service`], [`cli`]: any position's matrix and equilibrium, by call or CLI;
-//!   [`first_move`] times the first decision after new parties;
+//!   [`first_move`] times the first decision after new parties; [`usage`] reads the process's
+//!   CPU time and peak memory for both;
 //! - the bots: [`random`]; [`player`] (`nash`, `delta-nash`, `mc`, `exploiter`) built on
 //!   [`personality`] (noise and bias), [`mc`] and [`exploit`]; [`repro`] regenerates the seed's
 //!   tables.
 
 pub mod analysis;
-pub mod block;
 pub mod cache;
-pub mod changes;
 pub mod cli;
 pub mod codec;
 pub mod engine;
@@ -34,6 +33,7 @@ pub mod rules;
 pub mod service;
 pub mod solver;
 pub mod store;
+pub mod usage;
 
 use player::{Kind, Player};
 use yomi_plugin::declare::{BotEntry, Declaration, GameEntry};

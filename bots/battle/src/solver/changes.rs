@@ -5,8 +5,8 @@
 //! differs from turn 2 in about 3,000 of 291,600 entries for the seed's parties), so most of
 //! each layer is a copy of the next one.
 
+use super::Table;
 use crate::rules::MAX_HP;
-use crate::solver::Table;
 
 /// The HP vectors (indices of 9-entry blocks, ascending) of a layer whose next layer differs
 /// from the one after that in the blocks `changed` (ascending): every predecessor of a changed

@@ -2,23 +2,28 @@
 //! (party 1's probability of winning plus half its probability of a draw under equilibrium play),
 //! layer by layer from the turn limit down to turn 1, each layer split across the cores. Most of
 //! an early turn's values equal the next turn's, so a layer solves again only the HP vectors
-//! whose successors changed ([`crate::changes`]) and copies the rest.
+//! whose successors changed ([`changes`]) and copies the rest.
 //!
 //! The table is one `f32` per (HPs, actives) per turn layer, with a mixed radix of each Pokémon's
 //! own maximum HP + 1, so the seed's parties take 19 × 291,600 × 4 B ≈ 22 MB. A faint replacement
 //! is folded into the table (spec R1): the entry of a position with a fainted active holds the
 //! replacing side's best candidate, so it is never a decision state and the previous turn reads
 //! every outcome with one look-up.
+//!
+//! [`block`] solves one HP vector's nine positions together; [`changes`] names the HP vectors a
+//! layer must solve again. Both read the [`Table`] they work for from here (`super::Table`).
 
 use std::time::Instant;
 
 use yomi_plugin::{ErrorCode, ErrorInfo};
 
-use crate::block::Outcomes;
-use crate::changes;
+mod block;
+mod changes;
+
 use crate::engine::{Action, Engine, State, Status};
 use crate::lp::Matrix;
 use crate::rules::{MAX_HP, MAX_TURN_LIMIT};
+use block::Outcomes;
 
 /// Runs of blocks per worker in a layer: enough that a worker which drew cheap blocks takes more.
 const CHUNKS_PER_THREAD: usize = 16;
@@ -36,10 +41,10 @@ pub struct Table {
     /// Each block's HP vector, counted once: decoding a block index takes six integer
     /// divisions, about 2.5 % of a solve when done for every block solved.
     block_hp: Vec<[u8; 6]>,
-    /// Where each outcome of a turn lies in the next layer ([`crate::block::outcome_offsets`]).
+    /// Where each outcome of a turn lies in the next layer ([`block::outcome_offsets`]).
     outcome_offsets: Vec<[u32; 16]>,
     /// `layers[t - 1]` holds turn t's values, t in 1..turn_limit. An entry that is not a
-    /// decision state holds what a turn ending there leads to ([`crate::block::fold_into`]);
+    /// decision state holds what a turn ending there leads to ([`block::fold_into`]);
     /// both actives fainted (never reached) is NaN.
     layers: Vec<Vec<f32>>,
     /// Decision states solved (an LP each, unless every entry of its block is equal); the
@@ -78,7 +83,7 @@ impl Table {
             })
             .collect();
         Table {
-            outcome_offsets: crate::block::outcome_offsets(&engine, &stride),
+            outcome_offsets: block::outcome_offsets(&engine, &stride),
             engine,
             radix,
             stride,
@@ -335,7 +340,7 @@ impl Table {
     }
 
     /// How far back in the next layer each of the 16 move pairs' outcomes lies when party 1's
-    /// `slot0` at `hp0` HP faces party 2's `slot1` at `hp1` ([`crate::block::outcome_offsets`]).
+    /// `slot0` at `hp0` HP faces party 2's `slot1` at `hp1` ([`block::outcome_offsets`]).
     #[inline]
     pub(crate) fn outcome_offsets(&self, slot0: u8, slot1: u8, hp0: u8, hp1: u8) -> &[u32; 16] {
         let r = MAX_HP as usize + 1;

@@ -3,10 +3,10 @@
 //! moves, so the block first computes those outcomes once (at most 3 × 3 × 4 × 4 = 144 instead of
 //! 9 × 25 entries), then gathers each position's matrix from them and solves its LP.
 
+use super::Table;
 use crate::engine::{Engine, State};
 use crate::lp::{self, Matrix};
 use crate::rules::MAX_HP;
-use crate::solver::Table;
 
 /// `NO_MOVE` in a side's move slot: that side switched (or was already in) and does not attack.
 const NO_MOVE: usize = 3;
