@@ -157,6 +157,14 @@ pub fn mean_ci(samples: &[f64]) -> (f64, [f64; 2]) {
     (mean, [mean - half, mean + half])
 }
 
+/// The 2.5 % and 97.5 % points of a sample: the 95 % interval of a bootstrap or of repeated
+/// experiments, where no normal approximation is assumed.
+pub fn percentile_ci(mut samples: Vec<f64>) -> [f64; 2] {
+    samples.sort_by(f64::total_cmp);
+    let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
+    [at(0.025), at(0.975)]
+}
+
 /// The rows as a markdown table (seed and ours side by side, with a mark where they disagree).
 pub fn markdown(rows: &[Row]) -> String {
     let with_readings = rows.iter().any(|r| r.reading.is_some());

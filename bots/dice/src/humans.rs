@@ -5,12 +5,11 @@
 //! regenerated; whether closeness to the people orders the groups as their ratings do can be.
 
 use rand::Rng;
-use yomi_plugin::repro::{mean_ci, Row};
+use yomi_plugin::repro::{mean_ci, percentile_ci, Row};
 use yomi_plugin::rng::{derive_seed, seeded};
 
 use crate::features::{compute, expected, COUNT, NAMES};
 use crate::ranges::Ranges;
-use crate::repro::percentiles;
 use crate::search::{generate, uniform, Params};
 
 /// Table 1's features (F3–F5 are left out there: "about the same as F2").
@@ -118,7 +117,7 @@ pub fn rows() -> Vec<Row> {
                 distance(&mean_of(&resample), &subjects, &plain_sd)
             })
             .collect();
-        let ci = percentiles(boot);
+        let ci = percentile_ci(boot);
         let row = format!("group {name} (rated {rating}), n=50: distance to the subjects");
         rows.push(Row::at("H", &row, "RMS gap / plain sd").ours(d, GROUP_SIZE as u64).ci(ci));
         distances.push(d);

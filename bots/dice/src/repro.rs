@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 use yomi_plugin::referee::play;
-use yomi_plugin::repro::{mean_ci, wilson, Row};
+use yomi_plugin::repro::{mean_ci, percentile_ci, wilson, Row};
 use yomi_plugin::rng::{derive_seed, seeded};
 
 use crate::board::Board;
@@ -50,13 +50,6 @@ fn feature_rows(
         .collect()
 }
 
-/// 2.5 % and 97.5 % points of a sample.
-pub(crate) fn percentiles(mut xs: Vec<f64>) -> [f64; 2] {
-    xs.sort_by(f64::total_cmp);
-    let at = |q: f64| xs[((xs.len() - 1) as f64 * q).round() as usize];
-    [at(0.025), at(0.975)]
-}
-
 /// Every reproduction row.
 pub fn rows() -> Vec<Row> {
     let table2 = Ranges::table2();
@@ -99,7 +92,7 @@ pub fn rows() -> Vec<Row> {
     for (which, column, seed) in
         [(0, "best Err", Some(2.7)), (1, "worst Err", Some(239.0)), (2, "mean Err", None)]
     {
-        let ci = percentiles(sets.iter().map(|s| stat(s, which)).collect());
+        let ci = percentile_ci(sets.iter().map(|s| stat(s, which)).collect());
         rows.push(
             Row::at("6", "300 plain length-50 sequences", column)
                 .ours(stat(&first, which), 300)
