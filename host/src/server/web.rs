@@ -22,6 +22,10 @@ const FILES: &[(&str, File)] = &[
     ("views.js", File { content_type: JS, body: include_str!("../../web/views.js") }),
     ("kit.js", File { content_type: JS, body: include_str!("../../web/kit.js") }),
     ("plugins.js", File { content_type: JS, body: include_str!("../../web/plugins.js") }),
+    ("page.js", File { content_type: JS, body: include_str!("../../web/page.js") }),
+    ("play.js", File { content_type: JS, body: include_str!("../../web/play.js") }),
+    ("services.js", File { content_type: JS, body: include_str!("../../web/services.js") }),
+    ("tournament.js", File { content_type: JS, body: include_str!("../../web/tournament.js") }),
     ("yomi.js", File { content_type: JS, body: include_str!("../../../clients/js/src/yomi.js") }),
 ];
 
