@@ -199,15 +199,20 @@ impl Declaration {
         self
     }
 
-    /// The CLI subcommands (`yomi <plugin> ...`) as listed in the manifest, and the function that
-    /// runs them (usually built on [`crate::cli::run`]).
-    pub fn commands(
+    /// The CLI subcommands (`yomi <plugin> ...`): the clap definition `C` and the function that
+    /// runs one parsed command. The manifest's command list is read from `C`
+    /// ([`crate::cli::commands`]), and the arguments are parsed by [`crate::cli::run`], so help
+    /// and errors read the same in every plugin. A subcommand `repro` is what `yomi repro
+    /// <plugin>` runs.
+    pub fn cli<C: clap::Parser + 'static>(
         mut self,
-        commands: Vec<CommandInfo>,
-        run: impl Fn(&[String], &CommandContext) -> Result<String, ErrorInfo> + Send + Sync + 'static,
+        run: impl Fn(C, &CommandContext) -> Result<String, ErrorInfo> + Send + Sync + 'static,
     ) -> Declaration {
-        self.commands = commands;
-        self.run = Some(Box::new(run));
+        self.commands = crate::cli::commands::<C>(&self.name);
+        let name = self.name.clone();
+        self.run = Some(Box::new(move |args, ctx| {
+            crate::cli::run(&name, args, |parsed: C| run(parsed, ctx))
+        }));
         self
     }
 

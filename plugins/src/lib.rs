@@ -3,8 +3,8 @@
 //! A bot author implements the safe traits in [`api`] ([`Agent`] for a game bot, [`Service`] for
 //! a bot that answers calls, [`Game`] for the rules), lists them in a [`declare::Declaration`]
 //! and exports it with one line: `yomi_plugin::declare_plugin!(MyPlugin, declaration);`. That
-//! generates the [`Plugin`] and the C entry point the host looks for. [`cli::run`] parses a
-//! plugin's CLI commands, [`repro::output`] prints its reproduction rows, and [`typed`] lets a bot
+//! generates the [`Plugin`] and the C entry point the host looks for. [`cli`] parses a
+//! plugin's CLI commands, [`repro::Output`] prints its reproduction rows, and [`typed`] lets a bot
 //! read serde types instead of JSON, and [`think`] suggests a human think time per decision. Rust has no stable ABI, so nothing but `#[repr(C)]` tables,
 //! byte buffers and UTF-8 JSON ever crosses between host and plugin ([`abi`], carrying the
 //! [`call`]s, which [`dispatch`] hands to the author's traits); every call is wrapped in

@@ -1,7 +1,7 @@
 //! Reproduction rows: one shape for every plugin's `yomi repro <plugin> --json` output, the
 //! markdown table REPRODUCTION.md is generated from, and the intervals the rows carry.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use yomi_protocol::{ErrorCode, ErrorInfo};
@@ -104,13 +104,34 @@ impl Row {
     }
 }
 
-/// `yomi repro <plugin>` output: with `--json` the rows as pretty JSON (what `--rows FILE` and
-/// REPRODUCTION.md's generator read back), else the markdown table.
-pub fn output(rows: &[Row], json: bool) -> String {
-    if json {
-        self::json(rows)
-    } else {
-        markdown(rows)
+/// The flags every `yomi repro <plugin>` takes, flattened into the plugin's own `repro`
+/// arguments (`#[command(flatten)] output: Output`), and [`Output::print`] the one way the
+/// command ends: the same two flags and the same output in every plugin.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct Output {
+    /// Print the rows as a JSON array instead of markdown.
+    #[arg(long)]
+    pub json: bool,
+    /// Render the rows an earlier `--json` run saved instead of running again
+    /// (`--markdown-from` is the older name).
+    #[arg(long, value_name = "FILE", alias = "markdown-from")]
+    pub rows: Option<PathBuf>,
+}
+
+impl Output {
+    /// The command's text: the rows `run` makes (or those saved in `--rows`), as pretty JSON with
+    /// `--json` (what `--rows` and REPRODUCTION.md's generator read back), else as `document`
+    /// renders them ([`markdown`], or a plugin's whole REPRODUCTION.md).
+    pub fn print(
+        &self,
+        run: impl FnOnce() -> Result<Vec<Row>, ErrorInfo>,
+        document: impl FnOnce(&[Row]) -> String,
+    ) -> Result<String, ErrorInfo> {
+        let rows = match &self.rows {
+            Some(path) => read_rows(path)?,
+            None => run()?,
+        };
+        Ok(if self.json { json(&rows) } else { document(&rows) })
     }
 }
 
@@ -252,9 +273,16 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("yomi-repro-rows-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("rows.json");
-        std::fs::write(&path, output(&rows, true)).unwrap();
+        let made = || Ok(rows.clone());
+        let print = |output: Output| output.print(made, markdown).unwrap();
+        std::fs::write(&path, print(Output { json: true, rows: None })).unwrap();
         assert_eq!(read_rows(&path).unwrap(), rows);
-        assert!(output(&rows, false).starts_with("| table |"));
+        let saved = Output { json: false, rows: Some(path.clone()) };
+        assert_eq!(
+            saved.print(|| panic!("--rows does not run"), markdown).unwrap(),
+            markdown(&rows)
+        );
+        assert!(print(Output::default()).starts_with("| table |"));
         std::fs::write(&path, "[{").unwrap();
         assert_eq!(read_rows(&path).unwrap_err().code, ErrorCode::InvalidParams);
         let missing = read_rows(&dir.join("missing.json")).unwrap_err();

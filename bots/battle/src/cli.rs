@@ -2,11 +2,9 @@
 //! ...` and `yomi repro battle`.
 //! Returns the text to print; never writes to stdout itself.
 
-use std::path::Path;
-
 use clap::{Args, Parser, Subcommand};
 use serde_json::{json, Value};
-use yomi_plugin::{ErrorCode, ErrorInfo};
+use yomi_plugin::{CommandContext, ErrorCode, ErrorInfo};
 
 use crate::analysis::{analyze, Query};
 use crate::cache;
@@ -14,9 +12,10 @@ use crate::engine::Engine;
 use crate::solver::Table;
 use crate::usage;
 
+/// `yomi battle ...`.
 #[derive(Parser)]
 #[command(name = "yomi battle", about = "The δ-Nash battler's analysis tools")]
-struct Cli {
+pub struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -82,6 +81,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The paper's tables 5.1-6.2 and figures 6.1-6.2, ours beside the paper's.
+    Repro(crate::repro::Args),
 }
 
 fn bad(message: String) -> ErrorInfo {
@@ -121,13 +122,10 @@ impl RulesArgs {
     }
 }
 
-/// Runs one CLI command (`args` excludes the plugin name); `analyze` keeps solved tables in
-/// `data_dir` when there is one.
-pub fn run(args: &[String], data_dir: Option<&Path>) -> Result<String, ErrorInfo> {
-    if args.first().map(String::as_str) == Some("repro") {
-        return crate::repro::command(&args[1..]);
-    }
-    yomi_plugin::cli::run("battle", args, |cli: Cli| match cli.command {
+/// Runs one CLI command; `analyze` keeps solved tables in the data directory when there is one.
+pub fn run(cli: Cli, ctx: &CommandContext) -> Result<String, ErrorInfo> {
+    let data_dir = ctx.data_dir.as_deref();
+    match cli.command {
         Command::Analyze { rules, active, hp, turn, json } => {
             let query = rules.query(&active, hp.as_deref(), turn)?;
             let r = query.rules()?;
@@ -197,7 +195,8 @@ pub fn run(args: &[String], data_dir: Option<&Path>) -> Result<String, ErrorInfo
                 )
             })
         }
-    })
+        Command::Repro(args) => crate::repro::run(args),
+    }
 }
 
 /// The plain memoised recursion from the nine starting positions: wall seconds, CPU seconds and

@@ -37,7 +37,6 @@ pub mod usage;
 
 use player::{Kind, Player};
 use yomi_plugin::declare::{BotEntry, Declaration, GameEntry};
-use yomi_plugin::protocol::manifest::CommandInfo;
 
 /// The plugin value the host talks to.
 #[derive(Default)]
@@ -77,13 +76,5 @@ fn declaration() -> Declaration {
         ])
         // Every preset's Elo and the strength curves, measured by `yomi ladder` (README, "Strength").
         .ladder(include_str!("../ladder.json"))
-        .commands(
-            vec![
-                CommandInfo::new("analyze", "`yomi battle analyze --parties thesis --active A,D [--hp 5,5,5,5,4,4] [--turn N] [--json]`: a position's win-rate matrix, Nash strategies and value"),
-                CommandInfo::new("solve", "`yomi battle solve --parties thesis [--json]`: solve every position; prints states solved and wall time"),
-                CommandInfo::new("first-move", "`yomi battle first-move [--sets 10] [--seed 1] [--max-hp] [--json]`: time the first δ-Nash decision after new random party sets (wall and CPU)"),
-                CommandInfo::new("repro", "`yomi repro battle [--json]`: the paper's tables 5.1-6.2 and figures 6.1-6.2, ours beside the paper's"),
-            ],
-            |args, ctx| cli::run(args, ctx.data_dir.as_deref()),
-        )
+        .cli(cli::run)
 }

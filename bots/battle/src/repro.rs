@@ -6,7 +6,6 @@
 
 use std::time::Instant;
 
-use clap::Parser;
 use serde_json::{json, Value};
 use yomi_plugin::protocol::options::resolve;
 use yomi_plugin::referee;
@@ -21,41 +20,33 @@ use crate::player::{Kind, Player};
 use crate::rules::Rules;
 use crate::BattlePlugin;
 
-#[derive(Parser)]
-#[command(name = "yomi repro battle")]
-struct Args {
-    /// Print the rows as a JSON array instead of markdown.
-    #[arg(long)]
-    json: bool,
+/// `yomi repro battle`'s flags.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    output: repro::Output,
     /// Games per cell (the seed: 500).
     #[arg(long, default_value_t = 500)]
     games: usize,
-    /// Render markdown from rows saved by an earlier `--json` run instead of playing.
-    #[arg(long)]
-    rows: Option<std::path::PathBuf>,
 }
 
 fn bad(message: String) -> ErrorInfo {
     ErrorInfo::new(ErrorCode::InvalidParams, message)
 }
 
-/// Runs the command (`args` after `repro`).
-pub fn command(args: &[String]) -> Result<String, ErrorInfo> {
-    yomi_plugin::cli::run("repro battle", args, run)
-}
-
-/// Runs the parsed command.
-fn run(args: Args) -> Result<String, ErrorInfo> {
-    if let Some(path) = &args.rows {
-        return Ok(render(&repro::read_rows(path)?, None));
-    }
-    if args.games == 0 {
-        return Err(bad("--games must be at least 1".into()));
-    }
-    let start = Instant::now();
-    let rows = rows(args.games)?;
-    let seconds = start.elapsed().as_secs_f64();
-    Ok(if args.json { repro::json(&rows) } else { render(&rows, Some(seconds)) })
+/// Runs `yomi repro battle`.
+pub fn run(args: Args) -> Result<String, ErrorInfo> {
+    let seconds = std::cell::Cell::new(None);
+    let play = || {
+        if args.games == 0 {
+            return Err(bad("--games must be at least 1".into()));
+        }
+        let start = Instant::now();
+        let rows = rows(args.games)?;
+        seconds.set(Some(start.elapsed().as_secs_f64()));
+        Ok(rows)
+    };
+    args.output.print(play, |rows| render(rows, seconds.get()))
 }
 
 /// REPRODUCTION.md's generated part.

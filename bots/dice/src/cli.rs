@@ -5,7 +5,6 @@
 
 use clap::{Parser, Subcommand};
 use serde_json::{json, Value};
-use yomi_plugin::protocol::manifest::CommandInfo;
 use yomi_plugin::rng::{derive_seed, seeded};
 use yomi_plugin::{CommandContext, ErrorCode, ErrorInfo};
 
@@ -13,9 +12,10 @@ use crate::features::{compute, COUNT, NAMES};
 use crate::profile::{self, Store};
 use crate::service::{faces, natural_or_plain, score, Config, MAX_FACES};
 
+/// `yomi dice ...`.
 #[derive(Parser, Debug)]
 #[command(name = "yomi dice", about = "Natural dice: sequences that look random to players")]
-struct Cli {
+pub struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -104,32 +104,20 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Regenerate the reproduction rows (`yomi repro dice [--json]`).
+    /// The paper's section 6 numbers beside ours.
     Repro {
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        output: yomi_plugin::repro::Output,
     },
-}
-
-/// The commands for the manifest.
-pub fn commands() -> Vec<CommandInfo> {
-    vec![
-        CommandInfo::new("sequence", "`yomi dice sequence --length N --count K --json`: K natural sequences as a JSON array"),
-        CommandInfo::new("score", "`yomi dice score --json 5 2 1 6 ...`: {\"features\": {F1..F15}, \"err\"} under the default ranges"),
-        CommandInfo::new("compare", "`yomi dice compare --length 50 --count 300`: plain vs natural features and Err"),
-        CommandInfo::new("profile", "`yomi dice profile --player NAME --sequence 4525143326...`: learn a player's ranges"),
-        CommandInfo::new("sugoroku", "`yomi dice sugoroku --sets 200`: trap hits per 15 runs, plain vs natural vs controlled"),
-        CommandInfo::new("repro", "`yomi repro dice [--json]`: the paper's section 6 numbers beside ours"),
-    ]
 }
 
 fn invalid(message: impl Into<String>) -> ErrorInfo {
     ErrorInfo::new(ErrorCode::InvalidParams, message)
 }
 
-/// Runs `yomi dice <args>`.
-pub fn run(args: &[String], ctx: &CommandContext) -> Result<String, ErrorInfo> {
-    yomi_plugin::cli::run("dice", args, |cli: Cli| match cli.command {
+/// Runs one `yomi dice` command.
+pub fn run(cli: Cli, ctx: &CommandContext) -> Result<String, ErrorInfo> {
+    match cli.command {
         Command::Sequence { length, count, json, dice } => sequence(length, count, json, &dice),
         Command::Score { json, sides, faces } => score_cmd(json, sides, &faces),
         Command::Compare { length, count, json, dice } => compare(length, count, json, &dice),
@@ -142,8 +130,10 @@ pub fn run(args: &[String], ctx: &CommandContext) -> Result<String, ErrorInfo> {
                 format!("{}\n", serde_json::to_string_pretty(&value).unwrap_or_default())
             })
         }
-        Command::Repro { json } => Ok(yomi_plugin::repro::output(&crate::repro::rows(), json)),
-    })
+        Command::Repro { output } => {
+            output.print(|| Ok(crate::repro::rows()), yomi_plugin::repro::markdown)
+        }
+    }
 }
 
 fn check_length(length: usize, count: usize) -> Result<(), ErrorInfo> {

@@ -80,5 +80,5 @@ fn declaration() -> Declaration {
                 .options(walker::options())
                 .presets(vec![Preset::new("short", "takes the route nearest the goal", json!({"route": "short"}))]),
         )
-        .commands(cli::commands(), cli::run)
+        .cli(cli::run)
 }

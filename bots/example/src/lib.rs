@@ -34,7 +34,6 @@ pub mod game;
 use clap::{Parser, Subcommand};
 use serde_json::json;
 use yomi_plugin::declare::{BotEntry, Declaration, GameEntry};
-use yomi_plugin::protocol::manifest::CommandInfo;
 use yomi_plugin::typed::Typed;
 use yomi_plugin::{CommandContext, ErrorInfo, OptionSpec, Preset};
 
@@ -79,13 +78,7 @@ fn declaration() -> Declaration {
     )
     // Every preset's Elo and the strength curves, measured by `yomi ladder` (README, "Strength").
     .ladder(include_str!("../ladder.json"))
-    .commands(
-        vec![CommandInfo::new(
-            "beats",
-            "`yomi example beats HAND` prints the hand that beats HAND",
-        )],
-        run,
-    )
+    .cli(run)
 }
 
 /// The `rps` game's options.
@@ -129,7 +122,7 @@ pub fn bot_options() -> Vec<OptionSpec> {
 /// `yomi example ...`
 #[derive(Parser)]
 #[command(about = "Rock-paper-scissors, the template plugin")]
-struct Cli {
+pub struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -143,10 +136,10 @@ enum Command {
     },
 }
 
-fn run(args: &[String], _ctx: &CommandContext) -> Result<String, ErrorInfo> {
-    yomi_plugin::cli::run("example", args, |cli: Cli| match cli.command {
+fn run(cli: Cli, _ctx: &CommandContext) -> Result<String, ErrorInfo> {
+    match cli.command {
         Command::Beats { hand } => {
             Ok(format!("{}\n", game::Hand::parse(&hand)?.beaten_by().name()))
         }
-    })
+    }
 }

@@ -13,12 +13,13 @@ use crate::service::{Access, Service};
 use crate::settings::Settings;
 use crate::store::Store;
 
+/// `yomi roles ...`.
 #[derive(Parser, Debug)]
 #[command(
     name = "yomi roles",
     about = "Werewolf roles: fair but unpredictable dealing for a group that plays again and again"
 )]
-struct Cli {
+pub struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -162,10 +163,10 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// The seed's numbers beside ours (REPRODUCTION.md without --json).
+    /// The paper's numbers beside ours (REPRODUCTION.md without --json).
     Repro {
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        output: yomi_plugin::repro::Output,
     },
 }
 
@@ -201,19 +202,16 @@ fn check_beta_arg(draw: &DrawArgs) -> Result<(), ErrorInfo> {
     }
 }
 
-/// Runs `yomi roles <args>`.
-pub fn run(args: &[String], ctx: &CommandContext) -> Result<String, ErrorInfo> {
-    yomi_plugin::cli::run("roles", args, |cli: Cli| execute(cli, ctx))
-}
-
-/// Runs one parsed command through the service method it names.
-fn execute(cli: Cli, ctx: &CommandContext) -> Result<String, ErrorInfo> {
+/// Runs one `yomi roles` command through the service method it names.
+pub fn run(cli: Cli, ctx: &CommandContext) -> Result<String, ErrorInfo> {
     let mut params = Map::new();
     let mut put = |k: &str, v: Value| {
         params.insert(k.to_string(), v);
     };
     let (method, group, stored, json_out) = match cli.command {
-        Command::Repro { json } => return crate::repro::command(json),
+        Command::Repro { output } => {
+            return output.print(crate::repro::rows, crate::repro::document)
+        }
         Command::Sample { players, roles, history, count, draw, json } => {
             check_beta_arg(&draw)?;
             put("players", json!(players));

@@ -33,7 +33,6 @@ pub mod store;
 
 use serde_json::{json, Value};
 use yomi_plugin::declare::{BotEntry, Declaration};
-use yomi_plugin::protocol::manifest::CommandInfo;
 use yomi_plugin::{AgentContext, ErrorInfo, Options, Preset};
 
 use crate::settings::Settings;
@@ -75,22 +74,6 @@ impl yomi_plugin::Service for RolesBot {
     }
 }
 
-const COMMANDS: [(&str, &str); 13] = [
-    ("sample", "`yomi roles sample --players a,b,c,d --roles werewolf=1,villager=3 [--history FILE] [--beta B] [--count N] [--json]`: draw without recording"),
-    ("groups", "`yomi roles groups`: list groups"),
-    ("create", "`yomi roles create GROUP --players a,b,c`: a new group"),
-    ("join", "`yomi roles join GROUP --players d`: players arrive"),
-    ("leave", "`yomi roles leave GROUP --players a`: players leave (history kept)"),
-    ("players", "`yomi roles players GROUP`: who is present, pending game"),
-    ("deal", "`yomi roles deal GROUP --roles werewolf=1,villager=3 [--beta B]`: deal a pending game"),
-    ("role", "`yomi roles role GROUP --player a [--game ID]`: one player's own role"),
-    ("commit", "`yomi roles commit GROUP ID`: the game was played; record it"),
-    ("discard", "`yomi roles discard GROUP ID`: the game was not played; forget it"),
-    ("history", "`yomi roles history GROUP`: committed games and role counts"),
-    ("analyze", "`yomi roles analyze GROUP --roles ... [--beta B] [--role werewolf] [--games K]`: probabilities, guessability, P(someone never gets the role in K games)"),
-    ("repro", "`yomi repro roles [--json]`: the paper's numbers beside ours"),
-];
-
 /// Everything the plugin offers.
 fn declaration() -> Declaration {
     Declaration::new("roles", env!("CARGO_PKG_VERSION"), "Werewolf role assignment: random, but leaning towards roles a player has not had (the role-assignment blog post)")
@@ -105,8 +88,5 @@ fn declaration() -> Declaration {
                 ])
                 .methods(service::methods()),
         )
-        .commands(
-            COMMANDS.iter().map(|(name, description)| CommandInfo::new(name, description)).collect(),
-            cli::run,
-        )
+        .cli(cli::run)
 }

@@ -383,16 +383,6 @@ const REGENERATE: &str = "
 Regenerate: `cargo build --release -p yomi -p yomi-roles && ./target/release/yomi repro roles > bots/roles/REPRODUCTION.md`.
 ";
 
-/// The `repro` command: JSON rows or the markdown document.
-pub fn command(json: bool) -> Result<String, ErrorInfo> {
-    let rows = rows()?;
-    if json {
-        Ok(yomi_plugin::repro::json(&rows))
-    } else {
-        Ok(document(&rows))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,29 +3,30 @@
 
 use clap::{Parser, Subcommand};
 use serde_json::json;
-use yomi_plugin::{ErrorCode, ErrorInfo};
+use yomi_plugin::{CommandContext, ErrorCode, ErrorInfo};
 
 use crate::card::CardSet;
 use crate::dvalue;
 use crate::repro;
 use crate::table::Table;
 
+/// `yomi sevens ...`.
 #[derive(Parser, Debug)]
 #[command(
     name = "yomi sevens",
     about = "Sevens (7並べ) after Konuma and Endo (Tokyo Polytechnic University)"
 )]
-struct Cli {
+pub struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// The seed's experiments and ours: rows as a markdown table, or JSON with --json.
+    /// The paper's experiments and ours: rows as a markdown table, or JSON with --json.
     Repro {
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        output: yomi_plugin::repro::Output,
         /// Games per series (each of 31 series).
         #[arg(long, default_value_t = 1500)]
         games: u64,
@@ -42,15 +43,20 @@ enum Command {
     },
 }
 
-/// Runs `yomi sevens <args>`.
-pub fn run(args: &[String]) -> Result<String, ErrorInfo> {
-    yomi_plugin::cli::run("sevens", args, |cli: Cli| match cli.command {
-        Command::Repro { json, games, seed } => {
-            if games == 0 {
-                return Err(ErrorInfo::new(ErrorCode::InvalidParams, "--games must be at least 1"));
-            }
-            let rows = repro::rows(games, seed, &mut |msg| eprintln!("{msg}"))?;
-            Ok(yomi_plugin::repro::output(&rows, json))
+/// Runs one `yomi sevens` command.
+pub fn run(cli: Cli, _ctx: &CommandContext) -> Result<String, ErrorInfo> {
+    match cli.command {
+        Command::Repro { output, games, seed } => {
+            let run = || {
+                if games == 0 {
+                    return Err(ErrorInfo::new(
+                        ErrorCode::InvalidParams,
+                        "--games must be at least 1",
+                    ));
+                }
+                repro::rows(games, seed, &mut |msg| eprintln!("{msg}"))
+            };
+            output.print(run, yomi_plugin::repro::markdown)
         }
         Command::D { cards, table } => {
             let mut on_table = Table::default();
@@ -68,5 +74,5 @@ pub fn run(args: &[String]) -> Result<String, ErrorInfo> {
             });
             Ok(serde_json::to_string_pretty(&out).unwrap_or_default() + "\n")
         }
-    })
+    }
 }

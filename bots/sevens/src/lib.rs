@@ -20,7 +20,7 @@ pub mod view;
 
 use serde_json::json;
 use yomi_plugin::declare::{BotEntry, Declaration, GameEntry};
-use yomi_plugin::protocol::manifest::{CommandInfo, MethodInfo};
+use yomi_plugin::protocol::manifest::MethodInfo;
 use yomi_plugin::protocol::options::resolve;
 use yomi_plugin::{ErrorCode, ErrorInfo, Options, Plugin, Preset};
 
@@ -84,11 +84,5 @@ fn declaration() -> Declaration {
         ].map(|bot| bot.games(&["sevens"])))
         // Every preset's Elo and the strength curves, measured by `yomi ladder` (README, "Strength").
         .ladder(include_str!("../ladder.json"))
-        .commands(
-            vec![
-                CommandInfo::new("repro", "`yomi repro sevens [--json] [--games N] [--seed S]`: the paper's experiments and ours"),
-                CommandInfo::new("d", "`yomi sevens d 6S KS --table 8S,9S`: D values of cards on a table (7s always on it)"),
-            ],
-            |args, _ctx| cli::run(args),
-        )
+        .cli(cli::run)
 }

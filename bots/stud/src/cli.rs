@@ -8,12 +8,13 @@ use yomi_plugin::{CommandContext, ErrorCode, ErrorInfo};
 use crate::cards::{parse_cards, DealSet};
 use crate::hand::{evaluate, winner, EvalRules, TieRule};
 
+/// `yomi stud ...`.
 #[derive(Parser)]
 #[command(
     name = "yomi stud",
     about = "seven-card stud as Takahashi (University of Tsukuba, 2004) plays it"
 )]
-struct Cli {
+pub struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -41,10 +42,11 @@ enum Command {
         first: String,
         second: String,
     },
-    /// Reproduces the seed's chapter-4 tables (slow: minutes on two threads).
+    /// The paper's chapter-4 experiment (Tables 4.1-4.4, §4.3.3), classifier confusion matrix,
+    /// adaptive bluffing (slow: minutes on two threads).
     Repro {
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        output: yomi_plugin::repro::Output,
         /// Deal sets: the one closest to Table 4.1, then the next closest.
         #[arg(long, default_value_t = 6)]
         sets: usize,
@@ -59,9 +61,6 @@ enum Command {
         /// (repeatable), e.g. `--reading loose_late=table --reading potential_margin=1.5`.
         #[arg(long = "reading", value_name = "KEY=VALUE")]
         readings: Vec<String>,
-        /// Render saved `--json` rows as the markdown table instead of running.
-        #[arg(long)]
-        markdown_from: Option<std::path::PathBuf>,
     },
     /// Prints a deal file of seeded deals.
     Deals {
@@ -83,8 +82,9 @@ fn hand(text: &str, rules: EvalRules) -> Result<crate::hand::HandValue, ErrorInf
     Ok(evaluate(&cards, rules))
 }
 
-pub fn run(args: &[String], _ctx: &CommandContext) -> Result<String, ErrorInfo> {
-    yomi_plugin::cli::run("stud", args, |cli: Cli| match cli.command {
+/// Runs one `yomi stud` command.
+pub fn run(cli: Cli, _ctx: &CommandContext) -> Result<String, ErrorInfo> {
+    match cli.command {
         Command::Eval { json, no_wheel, cards } => {
             let v = hand(&cards.join(" "), EvalRules { wheel: !no_wheel })?;
             Ok(if json {
@@ -115,25 +115,22 @@ pub fn run(args: &[String], _ctx: &CommandContext) -> Result<String, ErrorInfo> 
                 format!("{}\n", ["draw", "first wins", "second wins"][w as usize])
             })
         }
-        Command::Repro { json, sets, games, seed, drop_scale, readings, markdown_from } => {
-            let rows = match markdown_from {
-                Some(path) => yomi_plugin::repro::read_rows(&path)?,
-                None if !(0.0..=1.0).contains(&drop_scale) => {
+        Command::Repro { output, sets, games, seed, drop_scale, readings } => {
+            let run = || {
+                if !(0.0..=1.0).contains(&drop_scale) {
                     return Err(ErrorInfo::new(
                         ErrorCode::InvalidParams,
                         "--drop-scale must be in [0, 1]",
-                    ))
+                    ));
                 }
-                None => {
-                    let mut reading = crate::repro::parse_reading(&readings)?;
-                    if drop_scale != 1.0 {
-                        reading.insert("drop_scale".into(), json!(drop_scale));
-                    }
-                    crate::repro::rows(sets, games, seed, &reading)?
+                let mut reading = crate::repro::parse_reading(&readings)?;
+                if drop_scale != 1.0 {
+                    reading.insert("drop_scale".into(), json!(drop_scale));
                 }
+                crate::repro::rows(sets, games, seed, &reading)
             };
-            Ok(yomi_plugin::repro::output(&rows, json))
+            output.print(run, yomi_plugin::repro::markdown)
         }
         Command::Deals { seed, count } => Ok(DealSet::seeded(seed, count).to_text()),
-    })
+    }
 }

@@ -24,7 +24,7 @@ pub mod view;
 
 use serde_json::json;
 use yomi_plugin::declare::{BotEntry, Declaration, GameEntry};
-use yomi_plugin::protocol::manifest::{CommandInfo, MethodInfo};
+use yomi_plugin::protocol::manifest::MethodInfo;
 use yomi_plugin::{OptionSpec, Preset};
 
 use crate::hand::TieRule;
@@ -144,13 +144,5 @@ fn declaration() -> Declaration {
         .bots(MODELS.iter().map(|(n, d, drop, bet)| player_bot(n, d, Some((drop, bet)))))
         // Every preset's Elo and the strength curves, measured by `yomi ladder` (README, "Strength").
         .ladder(include_str!("../ladder.json"))
-        .commands(
-            vec![
-                CommandInfo::new("eval", "`yomi stud eval [--json] C1 .. C7`: category, score 0-9 and ranks of the best hand"),
-                CommandInfo::new("compare", "`yomi stud compare [--tie-rule R] [--json] \"<cards>\" \"<cards>\"`: winner 1, 2 or 0"),
-                CommandInfo::new("repro", "`yomi repro stud [--json] [--sets N] [--games N] [--reading KEY=VALUE ...]`: the paper's chapter-4 experiment (Tables 4.1-4.4, §4.3.3), classifier confusion matrix, adaptive bluffing"),
-                CommandInfo::new("deals", "`yomi stud deals --seed S --count N`: a deal file of seeded deals"),
-            ],
-            cli::run,
-        )
+        .cli(cli::run)
 }
