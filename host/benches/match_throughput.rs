@@ -72,6 +72,7 @@ fn direct(registry: &Registry, game: &str, bot: &str, seats: usize, games: u64) 
                         observation: d.observation,
                         legal: d.legal,
                         explain: false,
+                        policy: false,
                     };
                     let reply: ActReply = agents[d.seat].invoke(&Call::Act(request)).unwrap();
                     (d.seat, reply.action)

@@ -19,6 +19,7 @@ fn setup() -> (Options, ActRequest) {
         observation: json!({"seat": 0, "round": 2, "rounds": 3, "history": [["rock", "paper"]], "opponent_last": "paper", "score": [0.0, 1.0]}),
         legal: vec![json!("rock"), json!("paper"), json!("scissors")],
         explain: false,
+        policy: false,
     };
     (options, request)
 }

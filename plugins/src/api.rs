@@ -7,6 +7,7 @@ use serde_json::Value;
 use crate::call::{unreadable, ActText, AgentContext, GameOver};
 use yomi_protocol::{
     ActReply, ActRequest, Decision, ErrorCode, ErrorInfo, GameOutcome, Options, PluginManifest,
+    PolicyEntry,
 };
 
 /// A plugin: a named bundle of games and bots. One value of it lives for the whole process.
@@ -67,6 +68,20 @@ pub trait Agent: Send {
     /// (the typed adapter) reads them straight into those instead.
     fn act_text(&mut self, request: &ActText) -> Result<ActReply, ErrorInfo> {
         self.act(&request.read().map_err(|e| unreadable(&e))?)
+    }
+
+    /// The distribution [`act`](Agent::act) would draw its action from for `request`, in the
+    /// agent's present state: every action it could play with its probability (see
+    /// [`crate::policy`]). Asked before `act` on the same request when a caller wants both, so it
+    /// must not change what the agent does next. The default says the bot does not tell
+    /// (`no_policy`).
+    fn policy(&self, _request: &ActRequest) -> Result<Vec<PolicyEntry>, ErrorInfo> {
+        Err(crate::policy::not_given())
+    }
+
+    /// [`policy`](Agent::policy) with the request still text, as [`act_text`](Agent::act_text).
+    fn policy_text(&self, request: &ActText) -> Result<Vec<PolicyEntry>, ErrorInfo> {
+        self.policy(&request.read().map_err(|e| unreadable(&e))?)
     }
 
     /// Learns what happened (the opponent's move, a card shown ...).

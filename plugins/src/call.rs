@@ -110,6 +110,9 @@ pub struct ActText<'a> {
     /// Whether the caller asks for the bot's reasoning.
     #[serde(default)]
     pub explain: bool,
+    /// Whether the caller asks for the bot's policy.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub policy: bool,
 }
 
 /// A call as a plugin reads it: an `act` call whose tag comes first (as every host writes it)
@@ -158,6 +161,7 @@ impl ActText<'_> {
             observation: serde_json::from_str(self.observation.get())?,
             legal: serde_json::from_str(self.legal.get())?,
             explain: self.explain,
+            policy: self.policy,
         })
     }
 }
@@ -352,6 +356,7 @@ mod tests {
                 observation: json!({"a": [1]}),
                 legal: vec![json!("x")],
                 explain: true,
+                policy: true,
             }),
             Call::Observe(Observe { event: json!({"kind": "played"}) }),
             Call::GameOver(GameOver {
@@ -411,7 +416,12 @@ mod tests {
             ("null", "[]"),
         ] {
             let raw = |text: &'static str| serde_json::from_str::<&RawValue>(text).unwrap();
-            let text = ActText { observation: raw(observation), legal: raw(legal), explain: true };
+            let text = ActText {
+                observation: raw(observation),
+                legal: raw(legal),
+                explain: true,
+                policy: false,
+            };
             let written = serde_json::to_string(&text).unwrap();
             assert!(
                 written.starts_with("{\"call\":\"act\","),

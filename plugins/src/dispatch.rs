@@ -3,7 +3,7 @@
 //! that carry them in [`abi`](crate::abi).
 
 use serde_json::Value;
-use yomi_protocol::{ErrorCode, ErrorInfo};
+use yomi_protocol::{ActReply, ErrorCode, ErrorInfo, PolicyEntry};
 
 use crate::api::{Agent, Game};
 use crate::call::{Answer, Apply, Call, Configure, DefaultAction, Incoming, Observe, Service};
@@ -21,7 +21,8 @@ impl Handle {
     pub fn dispatch_incoming(&mut self, call: Incoming) -> Result<Answer, ErrorInfo> {
         match (self, call) {
             (Handle::Agent(a), Incoming::Act(request)) => {
-                a.act_text(&request).map(Answer::Decision)
+                let policy = request.policy.then(|| a.policy_text(&request)).transpose()?;
+                with_policy(policy, a.act_text(&request)?)
             }
             (Handle::Game(_), Incoming::Act(_)) => Err(does_not_apply("\"act\"", "a game")),
             (handle, Incoming::Other(call)) => handle.dispatch(call),
@@ -32,7 +33,10 @@ impl Handle {
     pub fn dispatch(&mut self, call: Call) -> Result<Answer, ErrorInfo> {
         let json = |v: Result<Value, ErrorInfo>| v.map(Answer::Json);
         match (self, call) {
-            (Handle::Agent(a), Call::Act(req)) => a.act(&req).map(Answer::Decision),
+            (Handle::Agent(a), Call::Act(req)) => {
+                let policy = req.policy.then(|| a.policy(&req)).transpose()?;
+                with_policy(policy, a.act(&req)?)
+            }
             (Handle::Agent(a), Call::Observe(Observe { event })) => {
                 json(a.observe(&event).map(|_| Value::Null))
             }
@@ -54,6 +58,14 @@ impl Handle {
             (Handle::Agent(_), other) => Err(wrong_kind("an agent", &other)),
             (Handle::Game(_), other) => Err(wrong_kind("a game", &other)),
         }
+    }
+}
+
+/// A decision with the policy asked before it, checked against it (see [`crate::policy::attach`]).
+fn with_policy(policy: Option<Vec<PolicyEntry>>, reply: ActReply) -> Result<Answer, ErrorInfo> {
+    match policy {
+        Some(policy) => crate::policy::attach(policy, reply).map(Answer::Decision),
+        None => Ok(Answer::Decision(reply)),
     }
 }
 

@@ -6,7 +6,9 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, OptionSpec, Options, Preset};
+use yomi_protocol::{
+    ActReply, ActRequest, ErrorCode, ErrorInfo, OptionSpec, Options, PolicyEntry, Preset,
+};
 
 use crate::api::{opt, Agent};
 use crate::call::{ActText, GameOver};
@@ -185,6 +187,14 @@ impl Agent for Limited {
 
     fn act_text(&mut self, request: &ActText) -> Result<ActReply, ErrorInfo> {
         self.inner.act_text(request)
+    }
+
+    fn policy(&self, request: &ActRequest) -> Result<Vec<PolicyEntry>, ErrorInfo> {
+        self.inner.policy(request)
+    }
+
+    fn policy_text(&self, request: &ActText) -> Result<Vec<PolicyEntry>, ErrorInfo> {
+        self.inner.policy_text(request)
     }
 
     fn observe(&mut self, event: &Value) -> Result<(), ErrorInfo> {

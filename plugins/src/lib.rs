@@ -32,6 +32,7 @@ pub mod ladder;
 #[cfg(feature = "host")]
 pub mod loader;
 pub mod misfit;
+pub mod policy;
 pub mod referee;
 pub mod repro;
 pub mod rng;
@@ -44,5 +45,5 @@ pub use call::{AgentContext, GameOver};
 pub use yomi_protocol as protocol;
 pub use yomi_protocol::{
     ActReply, ActRequest, BotInfo, Decision, ErrorCode, ErrorInfo, GameInfo, GameOutcome,
-    OptionSpec, Options, PluginManifest, Preset,
+    OptionSpec, Options, PluginManifest, PolicyEntry, Preset,
 };

@@ -49,6 +49,7 @@ pub fn play(game: &mut dyn Game, agents: &mut [&mut dyn Agent]) -> Result<Played
                 observation: d.observation,
                 legal: d.legal,
                 explain: false,
+                policy: false,
             })?;
             actions.push((d.seat, reply.action));
         }

@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 use yomi_protocol::envelope::without_position;
-use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
+use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options, PolicyEntry};
 
 use crate::api::Agent;
 use crate::call::{unreadable, ActText, GameOver};
@@ -63,6 +63,17 @@ pub trait TypedAgent: Send {
         explain: bool,
     ) -> Result<Choice<Self::Action>, ErrorInfo>;
 
+    /// The distribution [`act`](TypedAgent::act) draws from over `legal` (checked, never
+    /// empty), each action with its probability, leaving the bot as it was (see
+    /// [`Agent::policy`]). By default the bot does not say.
+    fn policy(
+        &self,
+        _observation: &Self::Observation,
+        _legal: &[Self::Action],
+    ) -> Result<Vec<(Self::Action, f64)>, ErrorInfo> {
+        Err(crate::policy::not_given())
+    }
+
     /// Takes a new complete option set (checked against the bot's schema).
     fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo>;
 
@@ -92,42 +103,46 @@ impl<T: TypedAgent> Typed<T> {
         misfit::check_legal("legal", &legal, &allowed)?;
         let legal = if legal.is_empty() { allowed } else { legal };
         let choice = self.0.act(observation, legal, explain)?;
-        let action = serde_json::to_value(&choice.action).map_err(|e| {
-            ErrorInfo::new(ErrorCode::Internal, format!("the action does not serialize: {e}"))
-        })?;
-        Ok(ActReply { action, explain: choice.explain, think_ms: choice.think_ms })
+        let action = write(&choice.action)?;
+        Ok(ActReply { action, explain: choice.explain, think_ms: choice.think_ms, policy: None })
+    }
+
+    /// Checks `legal` as [`decide`](Typed::decide) does and asks the bot for its policy.
+    fn policy_of(
+        &self,
+        observation: &T::Observation,
+        legal: Vec<T::Action>,
+    ) -> Result<Vec<PolicyEntry>, ErrorInfo> {
+        let allowed = self.0.allowed(observation);
+        misfit::check_legal("legal", &legal, &allowed)?;
+        let legal = if legal.is_empty() { allowed } else { legal };
+        let weights = self.0.policy(observation, &legal)?;
+        let entries = weights.iter().map(|(a, p)| Ok((write(a)?, *p)));
+        Ok(crate::policy::weighted(entries.collect::<Result<Vec<_>, ErrorInfo>>()?))
     }
 }
 
 impl<T: TypedAgent> Agent for Typed<T> {
     fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
-        let observation = decode(&request.observation, || "observation".into())?;
-        let legal = request
-            .legal
-            .iter()
-            .enumerate()
-            .map(|(i, a)| decode(a, || format!("legal[{i}]")))
-            .collect::<Result<Vec<T::Action>, _>>()?;
+        let (observation, legal) = read_values::<T>(request)?;
         self.decide(observation, legal, request.explain)
     }
 
     /// Reads the observation and legal actions straight from the call's text into the bot's
     /// types, with the same errors as [`act`](Agent::act).
     fn act_text(&mut self, request: &ActText) -> Result<ActReply, ErrorInfo> {
-        let observation = decode_text(request.observation, || "observation".into())?;
-        // All at once; only when that fails, one by one, to name the action that does not fit.
-        let legal = match serde_json::from_str(request.legal.get()) {
-            Ok(legal) => legal,
-            Err(_) => {
-                let each: Vec<&RawValue> =
-                    serde_json::from_str(request.legal.get()).map_err(|e| unreadable(&e))?;
-                each.iter()
-                    .enumerate()
-                    .map(|(i, a)| decode_text(a, || format!("legal[{i}]")))
-                    .collect::<Result<Vec<T::Action>, _>>()?
-            }
-        };
+        let (observation, legal) = read_text::<T>(request)?;
         self.decide(observation, legal, request.explain)
+    }
+
+    fn policy(&self, request: &ActRequest) -> Result<Vec<PolicyEntry>, ErrorInfo> {
+        let (observation, legal) = read_values::<T>(request)?;
+        self.policy_of(&observation, legal)
+    }
+
+    fn policy_text(&self, request: &ActText) -> Result<Vec<PolicyEntry>, ErrorInfo> {
+        let (observation, legal) = read_text::<T>(request)?;
+        self.policy_of(&observation, legal)
     }
 
     fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {
@@ -141,6 +156,47 @@ impl<T: TypedAgent> Agent for Typed<T> {
     fn game_over(&mut self, over: &GameOver) -> Result<(), ErrorInfo> {
         self.0.game_over(over)
     }
+}
+
+/// The observation and legal actions of a request read into the bot's types.
+fn read_values<T: TypedAgent>(
+    request: &ActRequest,
+) -> Result<(T::Observation, Vec<T::Action>), ErrorInfo> {
+    let observation = decode(&request.observation, || "observation".into())?;
+    let legal = request
+        .legal
+        .iter()
+        .enumerate()
+        .map(|(i, a)| decode(a, || format!("legal[{i}]")))
+        .collect::<Result<Vec<T::Action>, _>>()?;
+    Ok((observation, legal))
+}
+
+/// [`read_values`] from the call's text.
+fn read_text<T: TypedAgent>(
+    request: &ActText,
+) -> Result<(T::Observation, Vec<T::Action>), ErrorInfo> {
+    let observation = decode_text(request.observation, || "observation".into())?;
+    // All at once; only when that fails, one by one, to name the action that does not fit.
+    let legal = match serde_json::from_str(request.legal.get()) {
+        Ok(legal) => legal,
+        Err(_) => {
+            let each: Vec<&RawValue> =
+                serde_json::from_str(request.legal.get()).map_err(|e| unreadable(&e))?;
+            each.iter()
+                .enumerate()
+                .map(|(i, a)| decode_text(a, || format!("legal[{i}]")))
+                .collect::<Result<Vec<T::Action>, _>>()?
+        }
+    };
+    Ok((observation, legal))
+}
+
+/// An action written as JSON.
+fn write<A: Serialize>(action: &A) -> Result<Value, ErrorInfo> {
+    serde_json::to_value(action).map_err(|e| {
+        ErrorInfo::new(ErrorCode::Internal, format!("the action does not serialize: {e}"))
+    })
 }
 
 /// Reads one typed value out of a request; `what` names it in the error (made only then: naming
@@ -253,7 +309,12 @@ mod tests {
             let raw = |text: &str| serde_json::from_str::<&RawValue>(text).map(|r| r.to_owned());
             let (observation_raw, legal_raw) =
                 (raw(&observation_text).unwrap(), raw(&legal_text).unwrap());
-            let text = ActText { observation: &observation_raw, legal: &legal_raw, explain };
+            let text = ActText {
+                observation: &observation_raw,
+                legal: &legal_raw,
+                explain,
+                policy: false,
+            };
             let from_text = Typed(Largest).act_text(&text);
             let from_values = Typed(Largest).act(&request(observation, legal, explain));
             assert_eq!(from_text, from_values, "{observation_text} {legal_text}");

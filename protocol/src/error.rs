@@ -33,6 +33,8 @@ pub enum ErrorCode {
     IllegalAction,
     /// The bot does not offer that service method.
     UnknownMethod,
+    /// The bot does not say how likely its actions are (`agent.act` with `policy`).
+    NoPolicy,
     /// The bot rejected the request (bad observation, bad service parameters ...).
     BotError,
     /// The plugin panicked while handling the call; the host and other agents are unaffected.
@@ -78,6 +80,7 @@ pub const ALL_CODES: &[(ErrorCode, &str)] = &[
     (ErrorCode::UnknownPreset, "unknown_preset"),
     (ErrorCode::IllegalAction, "illegal_action"),
     (ErrorCode::UnknownMethod, "unknown_method"),
+    (ErrorCode::NoPolicy, "no_policy"),
     (ErrorCode::BotError, "bot_error"),
     (ErrorCode::PluginPanic, "plugin_panic"),
     (ErrorCode::PluginLoad, "plugin_load"),

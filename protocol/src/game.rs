@@ -27,6 +27,26 @@ pub struct ActRequest {
     /// Ask the bot to return an `explain` object with its reasoning.
     #[serde(default)]
     pub explain: bool,
+    /// Ask the bot for the distribution it samples its action from ([`ActReply::policy`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub policy: bool,
+}
+
+impl ActRequest {
+    /// A request for a decision alone (no reasoning, no policy).
+    pub fn new(observation: Value, legal: Vec<Value>) -> ActRequest {
+        ActRequest { observation, legal, explain: false, policy: false }
+    }
+}
+
+/// One action of a bot's policy with the probability the bot plays it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PolicyEntry {
+    /// An action the bot may play here: one of the request's legal actions, or a concrete amount
+    /// within a listed range.
+    pub action: Value,
+    /// The probability of playing it, above 0; a policy's entries sum to 1.
+    pub p: f64,
 }
 
 /// An agent's decision.
@@ -42,17 +62,22 @@ pub struct ActReply {
     /// the bot has no think-time model or its personality turned it off.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub think_ms: Option<u64>,
+    /// When the request asked for it (`policy`): every action the bot could have played in this
+    /// position and state with the probability it had, the distribution `action` was drawn from
+    /// (a pure choice is one entry with p = 1; ties broken at random share their probability).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<Vec<PolicyEntry>>,
 }
 
 impl ActReply {
     /// A decision without an explanation.
     pub fn new(action: Value) -> ActReply {
-        ActReply { action, explain: None, think_ms: None }
+        ActReply { action, explain: None, think_ms: None, policy: None }
     }
 
     /// A decision with the bot's reasoning beside it.
     pub fn explained(action: Value, explain: Value) -> ActReply {
-        ActReply { action, explain: Some(explain), think_ms: None }
+        ActReply { action, explain: Some(explain), think_ms: None, policy: None }
     }
 
     /// The same decision with a suggested think time (none leaves it without one).
@@ -72,6 +97,15 @@ impl From<ActReply> for Value {
         }
         if let Some(ms) = reply.think_ms {
             map.insert("think_ms".into(), ms.into());
+        }
+        if let Some(policy) = reply.policy {
+            let entries = policy.into_iter().map(|e| {
+                let mut entry = serde_json::Map::new();
+                entry.insert("action".into(), e.action);
+                entry.insert("p".into(), e.p.into());
+                Value::Object(entry)
+            });
+            map.insert("policy".into(), Value::Array(entries.collect()));
         }
         Value::Object(map)
     }
@@ -98,6 +132,13 @@ mod tests {
         for reply in [
             ActReply::new(json!("rock")),
             ActReply::explained(json!({"bet": 3}), json!({"why": ["odds", 0.4]})),
+            ActReply {
+                policy: Some(vec![
+                    PolicyEntry { action: json!("rock"), p: 0.25 },
+                    PolicyEntry { action: json!("paper"), p: 0.75 },
+                ]),
+                ..ActReply::new(json!("paper"))
+            },
         ] {
             assert_eq!(Value::from(reply.clone()), serde_json::to_value(&reply).unwrap());
         }

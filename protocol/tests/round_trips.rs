@@ -105,6 +105,7 @@ fn game_payloads_round_trip() {
         observation: json!({"hand": [1, 2]}),
         legal: vec![json!("fold"), json!({"raise": [2, 10]})],
         explain: true,
+        policy: false,
     };
     round_trip(&request);
     let sparse: ActRequest =

@@ -91,6 +91,7 @@ pub fn measure(
             observation: codec::observation(&engine, &state, 0, false),
             legal: legal.as_slice().iter().map(|a| engine.action_json(0, &state, *a)).collect(),
             explain: false,
+            policy: false,
         };
         let ctx = AgentContext {
             seed: seed + k as u64,

@@ -101,6 +101,16 @@ impl TypedAgent for RpsBot {
         .think(think_ms))
     }
 
+    /// The hands in the proportions [`RpsBot::strategy`] gives: `act` throws the favourite with
+    /// probability `bias`, else follows its reading (a uniform draw without one).
+    fn policy(
+        &self,
+        observation: &Observation,
+        _legal: &[Hand],
+    ) -> Result<Vec<(Hand, f64)>, ErrorInfo> {
+        Ok(Hand::ALL.into_iter().zip(self.strategy(observation.opponent_last)).collect())
+    }
+
     fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {
         self.favourite = Hand::parse(opt::str(options, "favourite")?)?;
         self.bias = opt::f64(options, "bias")?;

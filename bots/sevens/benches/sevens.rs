@@ -21,12 +21,18 @@ fn benches(c: &mut Criterion) {
     for _ in 0..12 {
         let d = game.decisions().remove(0);
         let a = greedy
-            .act(&ActRequest { observation: d.observation, legal: d.legal, explain: false })
+            .act(&ActRequest {
+                observation: d.observation,
+                legal: d.legal,
+                explain: false,
+                policy: false,
+            })
             .unwrap();
         game.apply(&[(d.seat, a.action)]).unwrap();
     }
     let d = game.decisions().remove(0);
-    let request = ActRequest { observation: d.observation, legal: d.legal, explain: false };
+    let request =
+        ActRequest { observation: d.observation, legal: d.legal, explain: false, policy: false };
     let mut group = c.benchmark_group("dvalue");
     group.throughput(Throughput::Elements(1));
     let mut bot = agent("dvalue", None, 1);

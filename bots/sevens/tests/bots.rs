@@ -158,6 +158,7 @@ fn explain_and_assess_carry_the_d_values() {
             observation: d.observation.clone(),
             legal: d.legal.clone(),
             explain: true,
+            policy: false,
         })
         .unwrap();
     let e = reply.explain.unwrap();
@@ -172,6 +173,7 @@ fn explain_and_assess_carry_the_d_values() {
         observation: json!({"seat": 0}),
         legal: vec![json!("pass")],
         explain: false,
+        policy: false,
     });
     let bad = bad.unwrap_err();
     assert_eq!(bad.code, yomi_plugin::ErrorCode::InvalidParams);
@@ -219,8 +221,12 @@ fn baselines_play_legal_cards() {
 #[test]
 fn predictor_reads_a_deterministic_habit() {
     let d = position([&["6S", "8H", "JH", "KH", "2C"], &FILL, &["3C"]], &[], [3, 3, 3]);
-    let request =
-        ActRequest { observation: d.observation.clone(), legal: d.legal.clone(), explain: false };
+    let request = ActRequest {
+        observation: d.observation.clone(),
+        legal: d.legal.clone(),
+        explain: false,
+        policy: false,
+    };
     let view = View::parse(&request).unwrap();
     let mut p = Predictor::default();
     for _ in 0..20 {
@@ -246,6 +252,7 @@ fn strength_sets_the_temperature_monotonically_from_the_ladder() {
             observation: d.observation.clone(),
             legal: d.legal.clone(),
             explain: true,
+            policy: false,
         };
         bot.act(&request).unwrap().explain.unwrap()["temperature"].as_f64().unwrap()
     };
@@ -265,7 +272,8 @@ fn strength_sets_the_temperature_monotonically_from_the_ladder() {
 #[test]
 fn decisions_carry_a_think_time() {
     let d = position([&["6S", "8H", "JH", "KH", "2C"], &FILL, &["3C"]], &[], [3, 3, 3]);
-    let request = ActRequest { observation: d.observation, legal: d.legal, explain: false };
+    let request =
+        ActRequest { observation: d.observation, legal: d.legal, explain: false, policy: false };
     for bot in ["dvalue", "student"] {
         let reply = agent(bot, None, json!({}), 1).act(&request).unwrap();
         let ms = reply.think_ms.expect("a think time");

@@ -127,6 +127,7 @@ fn decisions_by_turn() -> Vec<(String, ActRequest)> {
                 observation: d.observation.clone(),
                 legal: d.legal.clone(),
                 explain: false,
+                policy: false,
             };
             if d.seat == 0 {
                 let phase = d.observation["phase"].as_str().unwrap_or("bet").to_string();

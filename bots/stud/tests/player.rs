@@ -47,14 +47,24 @@ fn inconsistent_observations_are_clear_errors() {
     let mut obs = d.observation.clone();
     obs["up"] = json!(["As", "Kd"]);
     let e = p
-        .act(&ActRequest { observation: obs, legal: d.legal.clone(), explain: false })
+        .act(&ActRequest {
+            observation: obs,
+            legal: d.legal.clone(),
+            explain: false,
+            policy: false,
+        })
         .unwrap_err();
     assert_eq!(e.code, ErrorCode::InvalidParams);
     assert!(e.message.starts_with("`observation`: turn 1 needs"), "{}", e.message);
     let mut obs = d.observation.clone();
     obs["turn"] = json!(9);
     assert!(p
-        .act(&ActRequest { observation: obs, legal: d.legal.clone(), explain: false })
+        .act(&ActRequest {
+            observation: obs,
+            legal: d.legal.clone(),
+            explain: false,
+            policy: false
+        })
         .is_err());
 }
 
@@ -68,6 +78,7 @@ fn explain_shows_the_estimation_and_the_reasons() {
             observation: d.observation.clone(),
             legal: d.legal.clone(),
             explain: true,
+            policy: false,
         })
         .unwrap();
     let x = reply.explain.unwrap();
@@ -178,7 +189,12 @@ fn an_empty_legal_list_is_refused_by_every_bot() {
             let mut obs = d.observation.clone();
             obs["legal"] = json!([]);
             let e = p
-                .act(&ActRequest { observation: obs, legal: request_legal, explain: false })
+                .act(&ActRequest {
+                    observation: obs,
+                    legal: request_legal,
+                    explain: false,
+                    policy: false,
+                })
                 .unwrap_err();
             assert_eq!(e.code, ErrorCode::InvalidParams, "{name}: {}", e.message);
             assert!(e.message.starts_with("`observation.legal`:"), "{name}: {}", e.message);
@@ -187,6 +203,7 @@ fn an_empty_legal_list_is_refused_by_every_bot() {
             observation: d.observation.clone(),
             legal: vec![],
             explain: false,
+            policy: false,
         });
         assert!(ok.is_ok(), "{name} plays on from the observation's own legal actions");
     }

@@ -77,6 +77,7 @@ fn observations_never_show_the_opponents_face_down_cards() {
                     observation: d.observation.clone(),
                     legal: d.legal.clone(),
                     explain: false,
+                    policy: false,
                 })
                 .unwrap();
             actions.push((d.seat, reply.action));

@@ -36,7 +36,7 @@ export class Cancelled extends YomiError {}
 
 /** Each code's family, as the Python client has them; a code from a newer server is a plain `YomiError`. */
 const FAMILIES = new Map([
-  [RequestError, ["malformed_json", "invalid_request", "line_too_long", "unknown_op", "invalid_params"]],
+  [RequestError, ["malformed_json", "invalid_request", "line_too_long", "unknown_op", "invalid_params", "no_policy"]],
   [NotFound, ["unknown_agent", "unknown_bot", "unknown_game", "unknown_preset", "unknown_method", "unknown_plugin", "not_found"]],
   [InvalidOption, ["invalid_option", "ambiguous_bot"]],
   [BotFailure, ["bot_error", "plugin_panic", "timeout", "crashed", "illegal_action"]],
@@ -47,6 +47,11 @@ const FAMILIES = new Map([
 ]);
 /** Every error code this client knows (a test checks it against protocol/schema.json). */
 export const BY_CODE = new Map([...FAMILIES].flatMap(([family, codes]) => codes.map((code) => [code, family])));
+
+/** `agent.act`'s `explain` flag, and `policy` only when asked for. */
+function flags(explain, policy) {
+  return policy ? { explain, policy } : { explain };
+}
 
 /** The error of a failed reply's `{code, message}`, of its code's family. */
 export function errorFor(code, message, id = null) {
@@ -197,13 +202,15 @@ export class Client {
    * A decision: `{action, explain?, think_ms?}`. `think_ms` is the bot's suggested think time for
    * a human pace (absent when its `think_scale` is 0); the caller decides whether to wait it.
    * Target an Elo with `newAgent(bot, {options: {limit_strength: true, strength: 300}})`.
+   * With `{policy: true}` the decision's `policy` lists `{action, p}`: every action the bot could
+   * have played with its probability (a bot that does not say rejects with the code `no_policy`).
    */
-  act(agent, observation, legal, { explain = false } = {}) {
-    return this.request("agent.act", { agent, observation, legal, explain });
+  act(agent, observation, legal, { explain = false, policy = false } = {}) {
+    return this.request("agent.act", { agent, observation, legal, ...flags(explain, policy) });
   }
-  /** Many positions (`{observation, legal, seed?}`) in one request; resolves with `{decisions}`, in order, `{error}` in place of a position the bot refuses. */
-  actBatch(agent, positions, { explain = false } = {}) {
-    return this.request("agent.act", { agent, positions, explain });
+  /** Many positions (`{observation, legal, seed?}`) in one request; resolves with `{decisions}`, in order, `{error}` in place of a position the bot refuses. `explain` and `policy` apply to every position. */
+  actBatch(agent, positions, { explain = false, policy = false } = {}) {
+    return this.request("agent.act", { agent, positions, ...flags(explain, policy) });
   }
   /** `change`: `{options, preset}`; the agent keeps what it has learned. */
   configure(agent, change) { return this.request("agent.configure", { agent, ...change }); }

@@ -39,6 +39,14 @@ for (const transport of ["tcp", "ws"]) {
       assert.equal(reply.explain.reason, "beats your last hand");
       // The bot's suggested think time for a human pace; the same seed, the same suggestion.
       assert.equal(reply.think_ms, 657);
+      // Asked for it, the bot's policy: every hand with its probability, the action among them.
+      const lover = await client.newAgent("example/rps", { preset: "rock-lover", seed: 42 });
+      const drawn = await client.act(lover.agent, { opponent_last: "rock" }, ["rock", "paper", "scissors"], { policy: true });
+      const rock = drawn.policy.find((e) => e.action === "rock");
+      assert.ok(Math.abs(rock.p - (0.8 + 0.2 / 3)) < 1e-12, JSON.stringify(drawn));
+      assert.ok(drawn.policy.some((e) => e.action === drawn.action));
+      const batch = await client.actBatch(lover.agent, [{ observation: {} }], { policy: true });
+      assert.deepEqual(batch.decisions[0].policy, drawn.policy);
       const limited = await client.newAgent("battle/delta-nash", { options: { limit_strength: true, strength: 300 } });
       assert.deepEqual([limited.options.limit_strength, limited.options.strength], [true, 300]);
       const changed = await client.configure(agent.agent, { options: { reading: 2 } });

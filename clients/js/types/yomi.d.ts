@@ -54,6 +54,8 @@ export const EVENTS: { [E in EventName]: string[] };
 /** Options of `act` and `actBatch`. */
 export interface ActOptions {
   explain?: boolean;
+  /** Ask for the decision's `policy`: every action the bot could play with its probability. */
+  policy?: boolean;
 }
 
 /** One protocol session over a WebSocket, TCP or a child `yomi serve --stdio`. */

@@ -30,6 +30,13 @@ def test_handshake_catalog_and_an_explained_decision(server):
         assert "think_ms" not in yomi.act(
             yomi.new_agent("example/rps", seed=42, options={"think_scale": 0})["agent"],
             {"opponent_last": "rock"}, RPS)
+        # Asked for it, the bot's policy: every hand with its probability, the action among them.
+        lover = yomi.new_agent("example/rps", preset="rock-lover", seed=42)["agent"]
+        drawn = yomi.act(lover, {"opponent_last": "rock"}, RPS, policy=True)
+        policy = {e["action"]: e["p"] for e in drawn["policy"]}
+        assert drawn["action"] in policy and abs(policy["rock"] - (0.8 + 0.2 / 3)) < 1e-12
+        batch = yomi.act_batch(lover, [{"observation": {}}], policy=True)
+        assert batch["decisions"][0]["policy"] == drawn["policy"]
         strong = yomi.new_agent("battle/delta-nash",
                                 options={"limit_strength": True, "strength": 300})
         assert (strong["options"]["limit_strength"], strong["options"]["strength"]) == (True, 300)

@@ -346,6 +346,7 @@ async fn ask(
         observation: decision.observation.clone(),
         legal: decision.legal.clone(),
         explain: false,
+        policy: false,
     };
     let start = Instant::now();
     let answer = match policy.deadline() {

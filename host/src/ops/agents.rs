@@ -14,7 +14,7 @@ use yomi_protocol::ops::agents::{
 };
 use yomi_protocol::ops::meta::Done;
 use yomi_protocol::options::{apply_changes, check_params, resolve};
-use yomi_protocol::{ErrorCode, ErrorInfo, Options};
+use yomi_protocol::{ActReply, ErrorCode, ErrorInfo, Options};
 
 use crate::agents::live::LiveAgent;
 use crate::agents::{open_bot, runs_apart, AgentHandle, Placement};
@@ -126,11 +126,28 @@ pub async fn act(session: &mut Session, p: Act<'_>) -> Result<Acted, ErrorInfo> 
             let message = "give either `positions` or one position's `observation` and `legal`";
             return Err(ErrorInfo::new(ErrorCode::InvalidParams, message));
         }
-        return act_batch(session, &p.agent, positions, p.explain).await;
+        return act_batch(session, &p.agent, positions, (p.explain, p.policy)).await;
     }
     let agent = session.agent(&p.agent)?.agent.clone();
-    let request = ActText { observation: p.observation, legal: p.legal, explain: p.explain };
-    agent.act_text(request).await.map(Acted::One)
+    let request = ActText {
+        observation: p.observation,
+        legal: p.legal,
+        explain: p.explain,
+        policy: p.policy,
+    };
+    with_policy(p.policy, agent.act_text(request).await).map(Acted::One)
+}
+
+/// A decision asked with `policy`, checked to carry one that is a distribution holding the
+/// action played: a plugin's kit checks its bots' already, but an engine that does not know the
+/// field answers without one, which is `no_policy`, never a decision that looks complete.
+fn with_policy(asked: bool, reply: Result<ActReply, ErrorInfo>) -> Result<ActReply, ErrorInfo> {
+    let mut reply = reply?;
+    match (asked, reply.policy.take()) {
+        (false, _) => Ok(reply),
+        (true, None) => Err(yomi_plugin::policy::not_given()),
+        (true, Some(policy)) => yomi_plugin::policy::attach(policy, reply),
+    }
 }
 
 /// A batched `agent.act`: the positions are answered in order, each on its own (one that cannot
@@ -139,7 +156,7 @@ async fn act_batch(
     session: &Session,
     agent: &str,
     positions: &[&RawValue],
-    explain: bool,
+    (explain, policy): (bool, bool),
 ) -> Result<Acted, ErrorInfo> {
     let limit = session.shared.config.limits.max_batch;
     if positions.len() > limit {
@@ -182,9 +199,13 @@ async fn act_batch(
                 format!("bad position: {}", without_position(&e)),
             )),
             Ok(position) => {
-                let request =
-                    ActText { observation: position.observation, legal: position.legal, explain };
-                match position.seed {
+                let request = ActText {
+                    observation: position.observation,
+                    legal: position.legal,
+                    explain,
+                    policy,
+                };
+                let decided = match position.seed {
                     None => slot.agent.act_text(request).await,
                     // A fresh agent of a bot that runs apart is a process started for one
                     // position: a batch could start a thousand from one line.
@@ -197,7 +218,8 @@ async fn act_batch(
                         Ok(fresh) => fresh.act_text(request).await,
                         Err(e) => Err(e),
                     },
-                }
+                };
+                with_policy(policy, decided)
             }
         };
         slowest = slowest.max(call_started.elapsed());
@@ -250,7 +272,9 @@ pub fn list(session: &Session) -> Vec<Agent> {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
     use yomi_protocol::envelope::Request;
+    use yomi_protocol::PolicyEntry;
 
     use super::*;
 
@@ -269,5 +293,20 @@ mod tests {
             serde_json::from_str::<Position>(positions[1].get()).is_err(),
             "only this one fails"
         );
+    }
+
+    /// An engine speaks the call JSON itself: one that ignores `policy` or sends a policy that is
+    /// not its behaviour is caught here, as the plugin kit catches a plugin's bot.
+    #[test]
+    fn a_policy_asked_for_is_present_and_holds_the_action() {
+        let reply =
+            |policy: Option<Vec<PolicyEntry>>| ActReply { policy, ..ActReply::new(json!("a")) };
+        let half = |a: &str| PolicyEntry { action: json!(a), p: 0.5 };
+        assert_eq!(with_policy(false, Ok(reply(None))).unwrap(), reply(None));
+        assert_eq!(with_policy(true, Ok(reply(None))).unwrap_err().code, ErrorCode::NoPolicy);
+        let given = Some(vec![half("a"), half("b")]);
+        assert_eq!(with_policy(true, Ok(reply(given.clone()))).unwrap(), reply(given));
+        let elsewhere = Some(vec![half("b"), half("c")]);
+        assert_eq!(with_policy(true, Ok(reply(elsewhere))).unwrap_err().code, ErrorCode::BotError);
     }
 }

@@ -216,6 +216,7 @@ pub(crate) fn bad_observation(arena: &dyn Arena, seating: &Seating, options: &Op
             observation: observation.clone(),
             legal: decision.legal.clone(),
             explain: false,
+            policy: false,
         };
         match guarded(|| agent.act(&request)) {
             Err(e) => match unclear(&e) {
@@ -237,8 +238,12 @@ pub(crate) fn bad_observation(arena: &dyn Arena, seating: &Seating, options: &Op
             }
         }
     }
-    let real =
-        ActRequest { observation: decision.observation, legal: decision.legal, explain: false };
+    let real = ActRequest {
+        observation: decision.observation,
+        legal: decision.legal,
+        explain: false,
+        policy: false,
+    };
     if let Err(e) = guarded(|| agent.act(&real)) {
         return Line::fail(
             CHECK,

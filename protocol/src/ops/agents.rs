@@ -92,6 +92,10 @@ pub struct Act<'a> {
     /// Ask the bot for an `explain` object with its reasoning.
     #[serde(default)]
     pub explain: bool,
+    /// Ask the bot for its `policy`: every action it could play with its probability (for every
+    /// position of a batch). A bot that does not say fails with `no_policy`.
+    #[serde(default)]
+    pub policy: bool,
     /// Many positions at once instead of `observation` and `legal`: one decision each, in order
     /// (each kept as its text and read on its own, so one bad position fails only itself).
     #[serde(borrow, default)]

@@ -4,8 +4,9 @@
 
 use rand::{Rng, SeedableRng};
 use yomi_plugin::api::opt;
+use yomi_plugin::policy::{pure, weighted};
 use yomi_plugin::rng::Rng as SeededRng;
-use yomi_plugin::{ActReply, ActRequest, Agent, ErrorInfo, OptionSpec, Options};
+use yomi_plugin::{ActReply, ActRequest, Agent, ErrorInfo, OptionSpec, Options, PolicyEntry};
 
 use super::Move;
 use crate::view::View;
@@ -46,6 +47,19 @@ impl Agent for RandomBot {
         Ok(ActReply::new(mv.to_json()))
     }
 
+    /// A pass at `pass_rate` while one is safe (for sure with nothing to play), the cards
+    /// sharing the rest evenly.
+    fn policy(&self, request: &ActRequest) -> Result<Vec<PolicyEntry>, ErrorInfo> {
+        let view = View::parse(request)?;
+        if view.cards.is_empty() {
+            return Ok(pure(Move::Pass.to_json()));
+        }
+        let pass = if view.can_pass_safely() { self.pass_rate } else { 0.0 };
+        let each = (1.0 - pass) / view.cards.len() as f64;
+        let cards = view.cards.iter().map(|&c| (Move::Play(c).to_json(), each));
+        Ok(weighted(cards.chain([(Move::Pass.to_json(), pass)])))
+    }
+
     fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {
         self.pass_rate = opt::f64(options, "pass_rate")?;
         Ok(())
@@ -54,11 +68,19 @@ impl Agent for RandomBot {
 
 pub struct GreedyBot;
 
+/// The greedy move: the first legal card, a pass only with none.
+fn greedy(view: &View) -> Move {
+    view.cards.first().map_or(Move::Pass, |&c| Move::Play(c))
+}
+
 impl Agent for GreedyBot {
     fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
         let view = View::parse(request)?;
-        let mv = view.cards.first().map_or(Move::Pass, |&c| Move::Play(c));
-        Ok(ActReply::new(mv.to_json()))
+        Ok(ActReply::new(greedy(&view).to_json()))
+    }
+
+    fn policy(&self, request: &ActRequest) -> Result<Vec<PolicyEntry>, ErrorInfo> {
+        Ok(pure(greedy(&View::parse(request)?).to_json()))
     }
 
     fn configure(&mut self, _options: &Options) -> Result<(), ErrorInfo> {

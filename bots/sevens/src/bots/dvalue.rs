@@ -43,12 +43,14 @@ use serde_json::{json, Value};
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::Rng as SeededRng;
 use yomi_plugin::think::{self, Pace};
-use yomi_plugin::{ActReply, ActRequest, Agent, ErrorCode, ErrorInfo, OptionSpec, Options};
+use yomi_plugin::{
+    ActReply, ActRequest, Agent, ErrorCode, ErrorInfo, OptionSpec, Options, PolicyEntry,
+};
 
 use super::readings::{
     self, AkHold, EndgamePass, JudgementScope, MoveJudgement, Readings, SingleHold,
 };
-use super::{choose, effort, probabilities, Move, Scored, THINK};
+use super::{choose, effort, policy, probabilities, Move, Scored, THINK};
 use crate::dvalue::{self, Judgement};
 use crate::view::View;
 
@@ -323,6 +325,13 @@ impl Agent for DValueBot {
         explain["moves"] = json!(moves);
         explain["temperature"] = json!(self.temperature);
         Ok(ActReply::explained(action, explain).with_think_ms(think_ms))
+    }
+
+    /// The softmax of the rule scores at the bot's temperature (the first best move for sure at
+    /// temperature 0), which [`choose`] draws from.
+    fn policy(&self, request: &ActRequest) -> Result<Vec<PolicyEntry>, ErrorInfo> {
+        let view = View::parse(request)?;
+        Ok(policy(&score(&view, &self.config).0, self.temperature))
     }
 
     fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {

@@ -9,6 +9,7 @@ pub mod student;
 use rand::Rng;
 use serde_json::{json, Value};
 use yomi_plugin::think::{self, entropy_bits, Effort};
+use yomi_plugin::PolicyEntry;
 
 use crate::card::Card;
 use crate::game::PASS;
@@ -95,6 +96,13 @@ pub fn choose(scored: &[Scored], temperature: f64, rng: &mut impl Rng) -> usize 
         x -= w;
     }
     scored.len() - 1
+}
+
+/// The policy of a player that draws among `scored` by [`choose`]: each move with its
+/// [`probabilities`].
+pub fn policy(scored: &[Scored], temperature: f64) -> Vec<PolicyEntry> {
+    let probs = probabilities(scored, temperature);
+    yomi_plugin::policy::weighted(scored.iter().zip(probs).map(|(s, p)| (s.mv.to_json(), p)))
 }
 
 /// Softmax probabilities of the moves at `temperature` (for `explain`).

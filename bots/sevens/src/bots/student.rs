@@ -19,8 +19,11 @@
 
 use serde_json::{json, Value};
 use yomi_plugin::api::opt;
+use yomi_plugin::policy::pure;
 use yomi_plugin::think::{self, Pace};
-use yomi_plugin::{ActReply, ActRequest, Agent, ErrorInfo, OptionSpec, Options, Preset};
+use yomi_plugin::{
+    ActReply, ActRequest, Agent, ErrorInfo, OptionSpec, Options, PolicyEntry, Preset,
+};
 
 use super::dvalue::Phases;
 use super::{effort, Move, Scored, THINK};
@@ -177,10 +180,9 @@ impl StudentBot {
         Ok(bot)
     }
 
-    /// Each legal card's priority, and whether a habit holds it.
-    fn judge(&self, view: &View) -> Vec<(Scored, bool)> {
+    /// Each legal card's priority, and whether a habit holds it, with memory `m`.
+    fn judge(&self, view: &View, m: &Memory) -> Vec<(Scored, bool)> {
         let h = self.habits;
-        let m = &self.memory;
         let non_ak = view.cards.iter().any(|c| c.distance() < 6);
         let few = h.hand_state && view.hand.len() <= 3;
         view.cards
@@ -239,11 +241,18 @@ fn first_best(list: &[&Scored]) -> Option<Move> {
     list.iter().find(|s| s.score == best).map(|s| s.mv)
 }
 
-impl Agent for StudentBot {
-    fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
-        let view = View::parse(request)?;
-        self.memory.update(&view, view.judge().board_d);
-        let judged = self.judge(&view);
+/// A student's decision: its move, every card's priority and hold, and whether it may hold.
+struct Decided {
+    mv: Move,
+    judged: Vec<(Scored, bool)>,
+    may_hold: bool,
+}
+
+impl StudentBot {
+    /// The move with memory `m` (already updated with `view`): the first best free card, else a
+    /// pass where holding is allowed, else the first best held card.
+    fn decide(&self, view: &View, m: &Memory) -> Decided {
+        let judged = self.judge(view, m);
         let free: Vec<&Scored> = judged.iter().filter(|(_, held)| !held).map(|(s, _)| s).collect();
         let all: Vec<&Scored> = judged.iter().map(|(s, _)| s).collect();
         let may_hold = view.can_pass_safely() && view.my_passes() > self.habits.keep_passes;
@@ -252,6 +261,15 @@ impl Agent for StudentBot {
             None if may_hold || all.is_empty() => Move::Pass,
             None => first_best(&all).unwrap_or(Move::Pass),
         };
+        Decided { mv, judged, may_hold }
+    }
+}
+
+impl Agent for StudentBot {
+    fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
+        let view = View::parse(request)?;
+        self.memory.update(&view, view.judge().board_d);
+        let Decided { mv, judged, may_hold } = self.decide(&view, &self.memory);
         let action = mv.to_json();
         let scored: Vec<Scored> = judged.iter().map(|(s, _)| s.clone()).collect();
         let phase = Phases::default().of(view.judge().board_d);
@@ -264,6 +282,14 @@ impl Agent for StudentBot {
             ActReply::new(action)
         }
         .with_think_ms(think_ms))
+    }
+
+    /// Its play is deterministic: the one move, from what it would remember after this view.
+    fn policy(&self, request: &ActRequest) -> Result<Vec<PolicyEntry>, ErrorInfo> {
+        let view = View::parse(request)?;
+        let mut memory = self.memory.clone();
+        memory.update(&view, view.judge().board_d);
+        Ok(pure(self.decide(&view, &memory).mv.to_json()))
     }
 
     fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {

@@ -44,6 +44,7 @@ pub fn act(agent: &mut dyn Agent, d: &Decision) -> Value {
             observation: d.observation.clone(),
             legal: d.legal.clone(),
             explain: false,
+            policy: false,
         })
         .unwrap()
         .action

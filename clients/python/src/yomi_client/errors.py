@@ -21,7 +21,8 @@ class YomiError(Exception):
 class RequestError(YomiError):
     """The request itself was unreadable or malformed, or a bot cannot use it: every bot refuses an
     observation or `legal` list that does not fit its game with `invalid_params` (PROTOCOL.md, "Bad
-    observations"), so this one class catches every bad-observation error."""
+    observations"), so this one class catches every bad-observation error; a bot asked for a
+    policy it does not give answers `no_policy`."""
 
 
 class NotFound(YomiError):
@@ -51,7 +52,8 @@ class Refused(YomiError):
 
 
 _FAMILIES = {
-    RequestError: ["malformed_json", "invalid_request", "line_too_long", "unknown_op", "invalid_params"],
+    RequestError: ["malformed_json", "invalid_request", "line_too_long", "unknown_op", "invalid_params",
+                   "no_policy"],
     NotFound: ["unknown_agent", "unknown_bot", "unknown_game", "unknown_preset", "unknown_method", "unknown_plugin", "not_found"],
     InvalidOption: ["invalid_option", "ambiguous_bot"],
     BotFailure: ["bot_error", "plugin_panic", "timeout", "crashed", "illegal_action"],

@@ -36,19 +36,25 @@ class Operations:
         return self.request("agent.new", **_given(bot=bot, game=game, preset=preset,
                                                   options=options, seed=seed, generation=generation))
 
-    def act(self, agent: str, observation: Any, legal: list, *, explain: bool = False) -> Any:
+    def act(self, agent: str, observation: Any, legal: list, *, explain: bool = False,
+            policy: bool = False) -> Any:
         """A decision: `{"action": ..., "explain": ..., "think_ms": ...}`. `think_ms` is the bot's
         suggested think time for a human pace (absent when its `think_scale` is 0): wait it or not,
         as the game likes; the server never does. A bot with a `strength` option plays at a target
-        Elo when created with `options={"limit_strength": True, "strength": 300}`."""
+        Elo when created with `options={"limit_strength": True, "strength": 300}`. With
+        `policy=True` the result's `policy` lists `{"action", "p"}`: every action the bot could
+        have played with its probability (a bot that does not say raises `RequestError` with the
+        code `no_policy`)."""
         return self.request("agent.act", agent=agent, observation=observation, legal=legal,
-                            explain=explain)
+                            explain=explain, **_given(policy=policy or None))
 
-    def act_batch(self, agent: str, positions: list, *, explain: bool = False) -> Any:
+    def act_batch(self, agent: str, positions: list, *, explain: bool = False,
+                  policy: bool = False) -> Any:
         """Many decisions in one request: `positions` are `{"observation", "legal", "seed"?}`;
         the result's `decisions` answers each in order, `{"error": {code, message}}` in place of
-        a position the bot refuses."""
-        return self.request("agent.act", agent=agent, positions=positions, explain=explain)
+        a position the bot refuses. `explain` and `policy` apply to every position."""
+        return self.request("agent.act", agent=agent, positions=positions, explain=explain,
+                            **_given(policy=policy or None))
 
     def cancel(self, request: Any = None, *, all: bool = False) -> Any:
         """Stops the request with id `request` (or every request of the session with
