@@ -33,6 +33,8 @@ pub mod ladder;
 pub mod loader;
 pub mod misfit;
 pub mod policy;
+#[cfg(feature = "policy-test")]
+pub mod policy_check;
 pub mod referee;
 pub mod repro;
 pub mod rng;

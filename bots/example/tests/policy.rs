@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 use yomi_example::ExamplePlugin;
-use yomi_plugin::policy::{chi_square, sampling_check};
+use yomi_plugin::policy_check::{chi_square, sampling_check};
 use yomi_plugin::protocol::options::resolve;
 use yomi_plugin::{ActRequest, Agent, AgentContext, Options, Plugin};
 

@@ -5,7 +5,7 @@
 mod common;
 
 use serde_json::{json, Value};
-use yomi_plugin::policy::{chi_square, sampling_check};
+use yomi_plugin::policy_check::{chi_square, sampling_check};
 use yomi_plugin::{ActRequest, Agent, Decision};
 
 /// Seat 0's decisions, in order, in a game of three `bot`s with `overrides` (seed 5).
