@@ -20,6 +20,8 @@ use crate::player::{Kind, Player};
 use crate::rules::Rules;
 use crate::BattlePlugin;
 
+mod paired;
+
 /// `yomi repro battle`'s flags.
 #[derive(clap::Args)]
 pub struct Args {
@@ -28,6 +30,11 @@ pub struct Args {
     /// Games per cell (the seed: 500).
     #[arg(long, default_value_t = 500)]
     games: usize,
+    /// Play only table 6.2's grid with common random numbers across α (`--games` per cell),
+    /// with the paired win-rate differences and the unbiased player's attack rate split into
+    /// decided and contested positions.
+    #[arg(long)]
+    paired: bool,
 }
 
 fn bad(message: String) -> ErrorInfo {
@@ -42,7 +49,7 @@ pub fn run(args: Args) -> Result<String, ErrorInfo> {
             return Err(bad("--games must be at least 1".into()));
         }
         let start = Instant::now();
-        let rows = rows(args.games)?;
+        let rows = if args.paired { paired::rows(args.games)? } else { rows(args.games)? };
         seconds.set(Some(start.elapsed().as_secs_f64()));
         Ok(rows)
     };
