@@ -87,6 +87,9 @@ fn play(
     Ok(g)
 }
 
+/// One worker's games: (game index, each player's game).
+type Part = Result<Vec<(usize, Vec<Game>)>, ErrorInfo>;
+
 /// Games 0..`games` of each player in `players` against Nash, game g of every player from the
 /// same seeds; `out[g][p]` is player p's game g.
 fn paired_games(
@@ -99,7 +102,7 @@ fn paired_games(
     let ob = options_for(&spec("nash", json!({})))?;
     let oa: Vec<Options> = players.iter().map(options_for).collect::<Result<_, _>>()?;
     let threads = crate::cache::threads();
-    let parts: Vec<Result<Vec<(usize, Vec<Game>)>, ErrorInfo>> = std::thread::scope(|scope| {
+    let parts: Vec<Part> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|t| {
                 let (og, ob, oa) = (&og, &ob, &oa);
@@ -166,7 +169,7 @@ pub fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
                 delta_nash("normal-variable", delta, if a > 0.0 { "attack" } else { "none" }, a)
             })
             .collect();
-        let games_by = paired_games(&table, &players, games, derive_seed(0xA1FA_62, k as u64))?;
+        let games_by = paired_games(&table, &players, games, derive_seed(0x00A1_FA62, k as u64))?;
         for (p, alpha) in ALPHAS.into_iter().enumerate() {
             let column = format!("α = {alpha}, δ = {delta}");
             let score: f64 = games_by.iter().map(|g| g[p].score).sum();
