@@ -1,8 +1,8 @@
 //! `yomi repro battle [--json] [--games N] [--rows FILE] [--paired]`: the seed's tables 5.1–5.4,
 //! 6.1, 6.2 and the selection rates of figures 6.1–6.2, ours beside the seed's, plus measurements
-//! of the exploiter (which the seed never evaluated). Every match is played through the plugin's own
-//! referee and agents, games split over the cores with a seed per game, so the rows do not depend
-//! on the thread count. The solve is shared: one table serves every game.
+//! of the exploiter (which the seed never evaluated). Every match is played through the plugin's
+//! own referee and agents, games split over the cores with a seed per game, so the rows do not
+//! depend on the thread count. The solve is shared: one table serves every game.
 
 use std::time::Instant;
 
