@@ -246,9 +246,23 @@ impl Declaration {
         self
     }
 
-    /// The names of the entries, for "no such bot" messages.
-    fn names<'a>(names: impl Iterator<Item = &'a String>) -> String {
-        names.map(String::as_str).collect::<Vec<_>>().join(", ")
+    /// The entry (bot or game) named `name`, or the `code` error that lists the ones there are:
+    /// the one lookup behind `new_agent` and `new_game`.
+    fn entry<'a, T>(
+        &self,
+        entries: &'a [T],
+        name_of: impl Fn(&T) -> &String,
+        code: ErrorCode,
+        kind: &str,
+        name: &str,
+    ) -> Result<&'a T, ErrorInfo> {
+        entries.iter().find(|e| name_of(e) == name).ok_or_else(|| {
+            let names: Vec<&str> = entries.iter().map(|e| name_of(e).as_str()).collect();
+            ErrorInfo::new(
+                code,
+                format!("no {kind} `{name}` in plugin {} ({})", self.name, names.join(", ")),
+            )
+        })
     }
 }
 
@@ -271,16 +285,7 @@ impl Plugin for Declaration {
         options: &Options,
         ctx: &AgentContext,
     ) -> Result<Box<dyn Agent>, ErrorInfo> {
-        let entry = self.bots.iter().find(|b| b.info.name == bot).ok_or_else(|| {
-            ErrorInfo::new(
-                ErrorCode::UnknownBot,
-                format!(
-                    "no bot `{bot}` in plugin {} ({})",
-                    self.name,
-                    Self::names(self.bots.iter().map(|b| &b.info.name))
-                ),
-            )
-        })?;
+        let entry = self.entry(&self.bots, |b| &b.info.name, ErrorCode::UnknownBot, "bot", bot)?;
         (entry.new)(options, ctx)
     }
 
@@ -290,16 +295,8 @@ impl Plugin for Declaration {
         options: &Options,
         seed: u64,
     ) -> Result<Box<dyn Game>, ErrorInfo> {
-        let entry = self.games.iter().find(|g| g.info.name == game).ok_or_else(|| {
-            ErrorInfo::new(
-                ErrorCode::UnknownGame,
-                format!(
-                    "no game `{game}` in plugin {} ({})",
-                    self.name,
-                    Self::names(self.games.iter().map(|g| &g.info.name))
-                ),
-            )
-        })?;
+        let entry =
+            self.entry(&self.games, |g| &g.info.name, ErrorCode::UnknownGame, "game", game)?;
         (entry.new)(options, seed)
     }
 

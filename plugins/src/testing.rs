@@ -58,8 +58,9 @@ pub trait Arena {
     fn name(&self) -> String;
     /// The bot as its declaration describes it.
     fn bot(&self) -> &BotInfo;
-    /// A game the bot may name, if this arena has its rules.
-    fn game(&self, name: &str) -> Option<GameInfo>;
+    /// The games this arena has the rules of; the check looks the bot's games up here by name
+    /// (the one lookup for every arena).
+    fn games(&self) -> Vec<GameInfo>;
     /// A game to play. A game behind a boundary whose calls can fail where [`Game`]'s cannot
     /// raises such a failure with `std::panic::panic_any(error)`; the check reports that error.
     fn new_game(
@@ -102,8 +103,8 @@ impl Arena for PluginArena<'_> {
         &self.bot
     }
 
-    fn game(&self, name: &str) -> Option<GameInfo> {
-        self.manifest.games.iter().find(|g| g.name == name).cloned()
+    fn games(&self) -> Vec<GameInfo> {
+        self.manifest.games.clone()
     }
 
     fn new_game(

@@ -16,7 +16,7 @@
 //! log2(k) when k actions look alike); `stage` is the game's weight at this point, 0 to 1, as
 //! each game defines it. Each game picks the constants ([`Model`]) and says so in its README.
 
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use yomi_protocol::{ErrorCode, ErrorInfo, OptionSpec, Options};
 
 use crate::rng::{derive_seed, Rng as SeededRng};
@@ -112,17 +112,10 @@ impl Pace {
             + model.per_choice * choice_bits
             + model.per_doubt * effort.doubt.max(0.0)
             + model.per_stage * effort.stage.clamp(0.0, 1.0);
-        let z = standard_normal(&mut self.rng);
+        let z = crate::rng::standard_normal(&mut self.rng);
         let spread = (model.sigma * z - model.sigma * model.sigma / 2.0).exp();
         Some(((self.scale * mean * spread).round().max(0.0) as u64).min(MAX_MS))
     }
-}
-
-/// One standard normal draw (Box–Muller).
-fn standard_normal(rng: &mut impl Rng) -> f64 {
-    let u1: f64 = 1.0 - rng.gen::<f64>();
-    let u2: f64 = rng.gen();
-    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 use rand::Rng;
 use serde_json::{json, Value};
 use yomi_plugin::api::opt;
+use yomi_plugin::rng::standard_normal;
 use yomi_plugin::{ErrorCode, ErrorInfo, OptionSpec, Options};
 
 use crate::engine::{Action, Engine, State};
@@ -56,14 +57,6 @@ impl Noise {
             Noise::NormalVariable => variable * standard_normal(rng),
         }
     }
-}
-
-/// A standard normal draw by Box–Muller (rand 0.8 has no normal distribution without another
-/// crate; one draw per call keeps the stream simple to replay).
-fn standard_normal(rng: &mut impl Rng) -> f64 {
-    let u1: f64 = 1.0 - rng.gen::<f64>(); // (0, 1]
-    let u2: f64 = rng.gen();
-    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
 }
 
 /// The four biases of seed 6.2, or none.

@@ -6,7 +6,7 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use serde_json::{json, Value};
 use yomi_plugin::api::opt;
-use yomi_plugin::rng::{seeded, Rng as SeededRng};
+use yomi_plugin::rng::{box_muller, seeded, Rng as SeededRng};
 use yomi_plugin::think::{self, entropy_bits, Effort, Pace};
 use yomi_plugin::{ActReply, ActRequest, Agent, ErrorCode, ErrorInfo, Options};
 
@@ -496,10 +496,8 @@ impl FuzzyPlayer {
 
     /// Normal noise with the configured variance (Box–Muller, so only the seeded RNG is used).
     fn noise(&mut self) -> f64 {
-        let (u1, u2): (f64, f64) = (self.rng.gen::<f64>().max(f64::MIN_POSITIVE), self.rng.gen());
-        (-2.0 * u1.ln()).sqrt()
-            * (std::f64::consts::TAU * u2).cos()
-            * self.cfg.noise_variance.sqrt()
+        let u1 = self.rng.gen::<f64>().max(f64::MIN_POSITIVE);
+        box_muller(u1, self.rng.gen()) * self.cfg.noise_variance.sqrt()
     }
 
     fn decide(&mut self, view: &View) -> Result<Decided, ErrorInfo> {

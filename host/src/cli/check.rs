@@ -212,8 +212,9 @@ impl Arena for HostArena<'_> {
         &self.bot.info
     }
 
-    fn game(&self, name: &str) -> Option<GameInfo> {
-        self.registry.resolve_game(name).ok().map(|g| g.info)
+    fn games(&self) -> Vec<GameInfo> {
+        // In the order `resolve_game` searches, so the game found is the one `new_game` opens.
+        self.registry.latest().iter().flat_map(|p| p.loaded.manifest.games.clone()).collect()
     }
 
     fn new_game(

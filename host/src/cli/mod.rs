@@ -131,7 +131,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(&cli);
     let outcome = run(cli);
-    crate::registry::remove_shadow_copies();
+    crate::registry::files::remove_shadow_copies();
     match outcome {
         Ok(code) => code,
         Err(e) if out::is_closed_stdout(&e) => ExitCode::SUCCESS,

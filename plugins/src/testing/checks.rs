@@ -47,8 +47,9 @@ pub(crate) fn declaration(
         }
     }
     let mut games = Vec::new();
+    let known = arena.games();
     for name in &bot.games {
-        match arena.game(name) {
+        match known.iter().find(|g| &g.name == name).cloned() {
             Some(info) if info.min_seats >= 1 && info.min_seats <= info.max_seats => {
                 games.push(info)
             }
