@@ -6,32 +6,34 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
-/// One reproduced number beside the seed paper's.
+/// One reproduced number beside the paper's.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {
-    /// The seed's table or figure, e.g. "5.2".
+    /// The paper's table or figure, e.g. "5.2".
     pub table: String,
-    /// The row of that table, in the seed's words or ours.
+    /// The row of that table, in the paper's words or ours.
     pub row: String,
     /// The column of that table: what was measured.
     pub column: String,
-    /// The seed's number, or None where the seed gives none (or masks it).
-    pub seed: Option<f64>,
+    /// The paper's number, or None where the paper gives none (or masks it). Written `seed` in
+    /// the rows' JSON, the name their readers know.
+    #[serde(rename = "seed")]
+    pub paper: Option<f64>,
     /// Our number for the same cell.
     pub ours: f64,
     /// 95 % interval of `ours`, where it is an estimate.
     pub ci95: Option<[f64; 2]>,
     /// Games or samples behind `ours`.
     pub n: u64,
-    /// Which reading of the seed produced `ours`, where the seed's words allow several; absent
+    /// Which reading of the paper produced `ours`, where the paper's words allow several; absent
     /// where there is only one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reading: Option<String>,
 }
 
-/// Where a row sits: the seed's table, its row and its column. [`Place::ours`] makes the row,
-/// so a row cannot be built without its figure and its count, while the seed's number, the
-/// interval and the reading are named where they are given ([`Row::seed`], [`Row::ci`],
+/// Where a row sits: the paper's table, its row and its column. [`Place::ours`] makes the row,
+/// so a row cannot be built without its figure and its count, while the paper's number, the
+/// interval and the reading are named where they are given ([`Row::paper`], [`Row::ci`],
 /// [`Row::reading`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Place<'a> {
@@ -41,14 +43,14 @@ pub struct Place<'a> {
 }
 
 impl Place<'_> {
-    /// The row at this place with our figure `ours` from `n` games or samples, no seed number
+    /// The row at this place with our figure `ours` from `n` games or samples, no number of the paper
     /// and no interval yet.
     pub fn ours(self, ours: f64, n: u64) -> Row {
         Row {
             table: self.table.into(),
             row: self.row.into(),
             column: self.column.into(),
-            seed: None,
+            paper: None,
             ours,
             ci95: None,
             n,
@@ -71,14 +73,14 @@ impl Place<'_> {
 }
 
 impl Row {
-    /// The place of a row in the seed's tables: table (e.g. "5.2"), row and column.
+    /// The place of a row in the paper's tables: table (e.g. "5.2"), row and column.
     pub fn at<'a>(table: &'a str, row: &'a str, column: &'a str) -> Place<'a> {
         Place { table, row, column }
     }
 
-    /// The same row with the seed's number beside ours (`None` where the seed gives none).
-    pub fn seed(mut self, seed: impl Into<Option<f64>>) -> Row {
-        self.seed = seed.into();
+    /// The same row with the paper's number beside ours (`None` where the paper gives none).
+    pub fn paper(mut self, paper: impl Into<Option<f64>>) -> Row {
+        self.paper = paper.into();
         self
     }
 
@@ -88,18 +90,18 @@ impl Row {
         self
     }
 
-    /// The same row, labelled with the reading of the seed that produced it.
+    /// The same row, labelled with the reading of the paper that produced it.
     pub fn reading(mut self, reading: &str) -> Row {
         self.reading = Some(reading.into());
         self
     }
 
-    /// True when the seed's number lies inside our interval (or equals ours when exact).
+    /// True when the paper's number lies inside our interval (or equals ours when exact).
     pub fn agrees(&self) -> Option<bool> {
-        let seed = self.seed?;
+        let paper = self.paper?;
         Some(match self.ci95 {
-            Some([lo, hi]) => seed >= lo && seed <= hi,
-            None => (seed - self.ours).abs() <= 1e-9_f64.max(seed.abs() * 1e-9),
+            Some([lo, hi]) => paper >= lo && paper <= hi,
+            None => (paper - self.ours).abs() <= 1e-9_f64.max(paper.abs() * 1e-9),
         })
     }
 }
@@ -193,13 +195,13 @@ pub fn markdown(rows: &[Row]) -> String {
     if with_readings {
         out.push_str(" reading |");
     }
-    out.push_str(" seed | ours | 95 % CI | n | agrees |\n|---|---|---|");
+    out.push_str(" paper | ours | 95 % CI | n | agrees |\n|---|---|---|");
     if with_readings {
         out.push_str("---|");
     }
     out.push_str("---|---|---|---|---|\n");
     for r in rows {
-        let seed = r.seed.map(fmt).unwrap_or_else(|| "—".into());
+        let paper = r.paper.map(fmt).unwrap_or_else(|| "—".into());
         let ci =
             r.ci95.map(|[a, b]| format!("[{}, {}]", fmt(a), fmt(b))).unwrap_or_else(|| "—".into());
         let agrees = match r.agrees() {
@@ -211,7 +213,7 @@ pub fn markdown(rows: &[Row]) -> String {
         if with_readings {
             out.push_str(&format!(" {} |", r.reading.as_deref().unwrap_or("")));
         }
-        out.push_str(&format!(" {} | {} | {} | {} | {} |\n", seed, fmt(r.ours), ci, r.n, agrees));
+        out.push_str(&format!(" {} | {} | {} | {} | {} |\n", paper, fmt(r.ours), ci, r.n, agrees));
     }
     out
 }
@@ -237,9 +239,9 @@ mod tests {
 
     #[test]
     fn agreement_uses_the_interval() {
-        let r = Row::at("5.2", "nash", "vs random").ours(0.96, 500).seed(0.968).ci([0.94, 0.975]);
+        let r = Row::at("5.2", "nash", "vs random").ours(0.96, 500).paper(0.968).ci([0.94, 0.975]);
         assert_eq!(r.agrees(), Some(true));
-        let r = Row::at("5.2", "nash", "vs random").ours(0.90, 500).seed(0.968).ci([0.87, 0.925]);
+        let r = Row::at("5.2", "nash", "vs random").ours(0.90, 500).paper(0.968).ci([0.87, 0.925]);
         assert_eq!(r.agrees(), Some(false));
         assert!(markdown(&[r]).contains("**no**"));
     }
@@ -248,10 +250,10 @@ mod tests {
     fn a_place_makes_rows_of_a_figure_a_share_and_a_mean() {
         let at = Row::at("6", "r", "c");
         let row = at.ours(1.5, 2);
-        assert_eq!((row.seed, row.ci95, row.reading.as_deref()), (None, None, None));
+        assert_eq!((row.paper, row.ci95, row.reading.as_deref()), (None, None, None));
         assert_eq!((row.table.as_str(), row.row.as_str(), row.column.as_str()), ("6", "r", "c"));
-        assert_eq!(row.clone().seed(0.5).seed, Some(0.5));
-        assert_eq!(row.seed(None).ci([1.0, 2.0]).ci95, Some([1.0, 2.0]));
+        assert_eq!(row.clone().paper(0.5).paper, Some(0.5));
+        assert_eq!(row.paper(None).ci([1.0, 2.0]).ci95, Some([1.0, 2.0]));
 
         // 3 of 10: Wilson interval [0.1078, 0.6032].
         let share = at.share(3.0, 10);
@@ -292,10 +294,10 @@ mod tests {
 
     #[test]
     fn markdown_has_a_reading_column_only_when_a_row_names_one() {
-        let plain = Row::at("5.1", "a", "b").ours(0.5, 10).seed(0.5);
+        let plain = Row::at("5.1", "a", "b").ours(0.5, 10).paper(0.5);
         assert!(!markdown(std::slice::from_ref(&plain)).contains("reading"));
         let table = markdown(&[plain.clone(), plain.reading("literal")]);
-        assert!(table.starts_with("| table | row | column | reading | seed |"));
+        assert!(table.starts_with("| table | row | column | reading | paper |"));
         assert!(table.contains("| 5.1 | a | b | literal | 0.5000 |"), "{table}");
         assert!(table.contains("| 5.1 | a | b |  | 0.5000 |"), "{table}");
     }

@@ -64,7 +64,7 @@ fn stud_deals_are_given_inline_and_no_path_is_ever_opened() {
     assert!(text.contains(r#""hole":["As","Ad"]"#) && text.contains(r#""hole":["Ks","Kd"]"#));
 }
 
-/// The seed's parties with every HP and the turn limit set as given.
+/// The paper's parties with every HP and the turn limit set as given.
 fn rules(hp: u64, turn_limit: u64) -> Value {
     let mon = |name: &str, ty: &str, speed: u64, moves: [&str; 3]| json!({"name": name, "type": ty, "hp": hp, "speed": speed, "moves": moves});
     json!({

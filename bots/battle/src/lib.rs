@@ -1,4 +1,4 @@
-//! The δ-Nash battler (seed 001, Konishi 2023): a simultaneous-move, fully observable Pokémon-like
+//! The δ-Nash battler (paper 001, Konishi 2023): a simultaneous-move, fully observable Pokémon-like
 //! battle, solved exactly by backward induction, with players from random to human-like δ-Nash.
 //!
 //! - [`rules`], [`engine`]: the rules as data and the mechanics on a compact state;
@@ -11,7 +11,7 @@
 //!   [`first_move`] times the first decision after new parties; [`usage`] reads the process's
 //!   CPU time and peak memory for both;
 //! - the bots: [`random`]; [`player`] (`nash`, `delta-nash`, `mc`, `exploiter`) built on
-//!   [`personality`] (noise and bias), [`mc`] and [`exploit`]; [`repro`] regenerates the seed's
+//!   [`personality`] (noise and bias), [`mc`] and [`exploit`]; [`repro`] regenerates the paper's
 //!   tables.
 
 pub mod analysis;

@@ -1,6 +1,6 @@
-//! The primitive Monte Carlo player (seed 5.1): for each pair of its and the opponent's actions,
+//! The primitive Monte Carlo player (paper §5.1): for each pair of its and the opponent's actions,
 //! random playouts to the end; an action's score is its wins summed over the opponent's actions;
-//! `greedy` plays the best score, `soft-max` samples p ∝ exp(score/τ) (τ unstated in the seed;
+//! `greedy` plays the best score, `soft-max` samples p ∝ exp(score/τ) (τ unstated in the paper;
 //! spec U15 suggests 2 on raw win counts). Draws count as no win.
 
 use rand::Rng;

@@ -1,4 +1,4 @@
-//! A δ-Nash player's personality (seed 5.3, 5.4.2, 6.1–6.2): how it misjudges win rates (a noise
+//! A δ-Nash player's personality (paper §5.3, 5.4.2, 6.1–6.2): how it misjudges win rates (a noise
 //! model and its size δ), how many noisy equilibria it averages (n), and its habit (a bias on a
 //! class of its own actions, of strength α, by eq. (6.1)). [`Personality::mix`] turns the true
 //! win-rate matrix of a position into the mixed strategy such a player samples from.
@@ -12,7 +12,7 @@ use yomi_plugin::{ErrorCode, ErrorInfo, OptionSpec, Options};
 use crate::engine::{Action, Engine, State};
 use crate::lp::{self, Matrix};
 
-/// The four noise models of seed 5.4.2 (p is the true entry).
+/// The four noise models of paper §5.4.2 (p is the true entry).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Noise {
     /// U(−δ, δ).
@@ -21,7 +21,7 @@ pub enum Noise {
     Normal,
     /// U(−δ(1+4p(1−p)), δ(1+4p(1−p))): larger misjudgement of close positions.
     UniformVariable,
-    /// N(0, σ) with σ = δ(1+4p(1−p)) (spec U19: the seed's second argument is a deviation).
+    /// N(0, σ) with σ = δ(1+4p(1−p)) (spec U19: the paper's second argument is a deviation).
     NormalVariable,
 }
 
@@ -59,7 +59,7 @@ impl Noise {
     }
 }
 
-/// The four biases of seed 6.2, or none.
+/// The four biases of paper §6.2, or none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Bias {
     None,
@@ -110,14 +110,14 @@ impl Bias {
     }
 }
 
-/// Which win rate eq. (6.1) corrects (issue: the seed's figure 6.1–6.2 bias rates are larger than
+/// Which win rate eq. (6.1) corrects (issue: the paper's figure 6.1–6.2 bias rates are larger than
 /// ours, so both readings are measured in REPRODUCTION.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BiasOn {
     /// The noise-perturbed p_δ inside each of the n noisy matrices, before each is solved: the
-    /// seed's words, 「ノイズを付与した利得 p_δ に、さらにバイアスによる補正をかけた誤認知利得行列を作成する」.
+    /// the paper's words, 「ノイズを付与した利得 p_δ に、さらにバイアスによる補正をかけた誤認知利得行列を作成する」.
     Noisy,
-    /// The true p, then the noise: every noisy matrix starts from one biased matrix. The seed's
+    /// The true p, then the noise: every noisy matrix starts from one biased matrix. The paper's
     /// "もとの勝率" (the original win rate) read as the true win rate.
     True,
 }

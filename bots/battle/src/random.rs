@@ -1,4 +1,4 @@
-//! The `random` bot: uniform over the legal actions of a checked observation (seed 5.1's
+//! The `random` bot: uniform over the legal actions of a checked observation (paper §5.1's
 //! baseline), replacements included.
 
 use rand::Rng;

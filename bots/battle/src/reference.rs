@@ -1,5 +1,5 @@
 //! A straightforward single-threaded solver: depth-first recursion from a position with a
-//! `HashMap` memo, written as plainly as the seed's description. It shares nothing with
+//! `HashMap` memo, written as plainly as the paper's description. It shares nothing with
 //! [`crate::solver::Table`] but the rules and the LP, so the tests use it to check the table's
 //! indexing and layering, and the benchmark uses it as the baseline for the parallel solve.
 

@@ -1,6 +1,6 @@
-//! `yomi repro battle [--json] [--games N] [--rows FILE] [--paired]`: the seed's tables 5.1–5.4,
-//! 6.1, 6.2 and the selection rates of figures 6.1–6.2, ours beside the seed's, plus measurements
-//! of the exploiter (which the seed never evaluated). Every match is played through the plugin's
+//! `yomi repro battle [--json] [--games N] [--rows FILE] [--paired]`: the paper's tables 5.1–5.4,
+//! 6.1, 6.2 and the selection rates of figures 6.1–6.2, ours beside the paper's, plus measurements
+//! of the exploiter (which the paper never evaluated). Every match is played through the plugin's
 //! own referee and agents, games split over the cores with a seed per game, so the rows do not
 //! depend on the thread count. The solve is shared: one table serves every game.
 
@@ -27,7 +27,7 @@ mod paired;
 pub struct Args {
     #[command(flatten)]
     output: repro::Output,
-    /// Games per cell (the seed: 500).
+    /// Games per cell (the paper: 500).
     #[arg(long, default_value_t = 500)]
     games: usize,
     /// Play only table 6.2's grid with common random numbers across α (`--games` per cell),
@@ -65,18 +65,18 @@ fn render(rows: &[Row], seconds: Option<f64>) -> String {
     out.push_str(&markdown(rows));
     let off: Vec<&Row> = rows.iter().filter(|r| r.agrees() == Some(false)).collect();
     out.push_str(&format!(
-        "\n{} of {} rows with a seed number fall outside our 95 % interval:\n\n",
+        "\n{} of {} rows with a number from the paper fall outside our 95 % interval:\n\n",
         off.len(),
-        rows.iter().filter(|r| r.seed.is_some()).count()
+        rows.iter().filter(|r| r.paper.is_some()).count()
     ));
     for r in off {
         let reading = r.reading.as_ref().map(|x| format!(" ({x})")).unwrap_or_default();
         out.push_str(&format!(
-            "- {} / {} / {}{reading}: seed {}, ours {:.4}\n",
+            "- {} / {} / {}{reading}: paper {}, ours {:.4}\n",
             r.table,
             r.row,
             r.column,
-            r.seed.unwrap_or(f64::NAN),
+            r.paper.unwrap_or(f64::NAN),
             r.ours
         ));
     }
@@ -113,7 +113,7 @@ fn options_for(spec: &Spec) -> Result<Options, ErrorInfo> {
     resolve(&info.options, &info.presets, None, &overrides).map_err(|e| bad(e.to_string()))
 }
 
-/// How the first player of a match chose in its free decisions (seed figures 6.1–6.2 panels).
+/// How the first player of a match chose in its free decisions (the paper's figures 6.1–6.2 panels).
 #[derive(Debug, Clone, Copy, Default)]
 struct Choices {
     decisions: u64,
@@ -370,15 +370,15 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
     // Table 5.1: primitive Monte Carlo against random.
     for (policy, s) in [("greedy", 0.976), ("soft-max", 0.972)] {
         let t = duel(&spec("mc", json!({"policy": policy})), &random, games, next_seed())?;
-        rows.push(rate(Row::at("5.1", policy, "win rate vs random"), &t).seed(s));
+        rows.push(rate(Row::at("5.1", policy, "win rate vs random"), &t).paper(s));
     }
     progress("table 5.1", &start);
 
     // Table 5.2: Nash against random and the soft-max Monte Carlo player.
     let t = duel(&nash, &random, games, next_seed())?;
-    rows.push(rate(Row::at("5.2", "nash", "vs random"), &t).seed(0.968));
+    rows.push(rate(Row::at("5.2", "nash", "vs random"), &t).paper(0.968));
     let t = duel(&nash, &softmax, games, next_seed())?;
-    rows.push(rate(Row::at("5.2", "nash", "vs mc (soft-max)"), &t).seed(0.720));
+    rows.push(rate(Row::at("5.2", "nash", "vs mc (soft-max)"), &t).paper(0.720));
     progress("table 5.2", &start);
 
     // Table 5.3: δ-Nash strategies at initial position 1 (A vs D, E and F at HP 5).
@@ -387,7 +387,7 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
 
     // Table 5.4: each noise model and δ against Nash.
     let t = duel(&nash, &nash, games, next_seed())?;
-    rows.push(rate(Row::at("5.4", "nash (δ = 0)", "δ = 0"), &t).seed(0.528));
+    rows.push(rate(Row::at("5.4", "nash (δ = 0)", "δ = 0"), &t).paper(0.528));
     let seeds_5_4 = [
         ("uniform", [0.526, 0.500, 0.458]),
         ("uniform-variable", [0.516, 0.460, 0.378]),
@@ -398,7 +398,7 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
     for (noise, seeds) in seeds_5_4 {
         for (delta, s) in [0.05, 0.1, 0.2].into_iter().zip(seeds) {
             let t = duel(&delta_nash(noise, delta, "none", 0.0), &nash, games, next_seed())?;
-            rows.push(rate(Row::at("5.4", noise, &format!("δ = {delta}")), &t).seed(s));
+            rows.push(rate(Row::at("5.4", noise, &format!("δ = {delta}")), &t).paper(s));
             if noise == "normal-variable" {
                 normal_variable.push(t);
             }
@@ -409,7 +409,7 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
     // Table 6.1 and figures 6.1–6.2: each bias at δ 0.05, α 0.03, normal-variable noise, in the
     // default reading of eq. (6.1) (bias_on=noisy).
     let plain = normal_variable[0];
-    rows.push(rate(Row::at("6.1", "win rate vs nash", "delta nash"), &plain).seed(0.456));
+    rows.push(rate(Row::at("6.1", "win rate vs nash", "delta nash"), &plain).paper(0.456));
     let biased = bias_duels(&json!({}), games, &mut next_seed)?;
     rows.extend(bias_rows(&plain.choices, &biased, NOISY));
     progress("table 6.1", &start);
@@ -434,10 +434,10 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
             };
             let column = format!("α = {alpha}, δ = {delta}");
             let tag = |row: Row| if alpha > 0.0 { row.reading(NOISY) } else { row };
-            rows.push(tag(rate(Row::at("6.2", "win rate", &column), &t).seed(win)));
+            rows.push(tag(rate(Row::at("6.2", "win rate", &column), &t).paper(win)));
             rows.push(tag(Row::at("6.2", "attack selection rate", &column)
                 .share(t.choices.attacks as f64, t.choices.decisions)
-                .seed(attack)));
+                .paper(attack)));
         }
     }
     progress("table 6.2", &start);
@@ -453,18 +453,18 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
         p.options["clamp_bias"] = json!(false);
         let t = duel(&p, &nash, games, next_seed())?;
         let column = format!("α = {alpha}, δ = 0.2");
-        rows.push(rate(Row::at("6.2", "win rate", &column), &t).seed(win).reading(UNCLAMPED));
+        rows.push(rate(Row::at("6.2", "win rate", &column), &t).paper(win).reading(UNCLAMPED));
         rows.push(
             Row::at("6.2", "attack selection rate", &column)
                 .share(t.choices.attacks as f64, t.choices.decisions)
-                .seed(if alpha == 0.03 { 0.849 } else { 0.889 })
+                .paper(if alpha == 0.03 { 0.849 } else { 0.889 })
                 .reading(UNCLAMPED),
         );
     }
     progress("unclamped bias variant", &start);
 
     // The other reading of where eq. (6.1) enters: on the true win rate, before the noise. The
-    // four bias players again, and table 6.2's cell where the gap to the seed is largest.
+    // four bias players again, and table 6.2's cell where the gap to the paper is largest.
     let on_true = json!({"bias_on": "true"});
     let biased = bias_duels(&on_true, games, &mut next_seed)?;
     rows.extend(
@@ -474,11 +474,11 @@ fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
     p.options["bias_on"] = json!("true");
     let t = duel(&p, &nash, games, next_seed())?;
     let column = "α = 0.06, δ = 0.2";
-    rows.push(rate(Row::at("6.2", "win rate", column), &t).seed(0.382).reading(TRUE));
+    rows.push(rate(Row::at("6.2", "win rate", column), &t).paper(0.382).reading(TRUE));
     rows.push(
         Row::at("6.2", "attack selection rate", column)
             .share(t.choices.attacks as f64, t.choices.decisions)
-            .seed(0.889)
+            .paper(0.889)
             .reading(TRUE),
     );
     progress("bias on the true win rate", &start);
@@ -526,7 +526,7 @@ fn bias_rows(plain: &Choices, biased: &[(&str, Tally)], reading: &str) -> Vec<Ro
     let mut rows: Vec<Row> = biased
         .iter()
         .zip(seeds)
-        .map(|((bias, t), s)| rate(Row::at("6.1", "win rate vs nash", bias), t).seed(s))
+        .map(|((bias, t), s)| rate(Row::at("6.1", "win rate vs nash", bias), t).paper(s))
         .collect();
     let tallies: Vec<Tally> = biased.iter().map(|(_, t)| *t).collect();
     rows.extend(figure_rows(plain, &tallies));
@@ -534,7 +534,7 @@ fn bias_rows(plain: &Choices, biased: &[(&str, Tally)], reading: &str) -> Vec<Ro
 }
 
 /// Table 5.3: the mean δ-Nash strategy (uniform noise, n = 10) of both sides at A vs D with E and
-/// F at HP 5, over 200 independent draws; δ = 0 is the exact Nash strategy. The seed masks its
+/// F at HP 5, over 200 independent draws; δ = 0 is the exact Nash strategy. The paper masks its
 /// numbers; its text says both Nash strategies mix two actions and larger δ spreads them.
 fn table_5_3() -> Result<Vec<Row>, ErrorInfo> {
     let table = crate::cache::table(&Rules::preset("delta-experiment")?, None);
@@ -574,7 +574,7 @@ fn table_5_3() -> Result<Vec<Row>, ErrorInfo> {
 }
 
 /// Figures 6.1–6.2: selection rates of plain δ-Nash and each biased player, and the increases
-/// the seed's text states (percentage points over plain δ-Nash).
+/// the paper's text states (percentage points over plain δ-Nash).
 fn figure_rows(plain: &Choices, biased: &[Tally]) -> Vec<Row> {
     let mut rows = Vec::new();
     let names = ["delta nash", "attack", "switch", "effective-attack", "ineffective-attack"];
@@ -595,46 +595,46 @@ fn figure_rows(plain: &Choices, biased: &[Tally]) -> Vec<Row> {
     let p = plain;
     let [a, s, eff, ineff] =
         [&biased[0].choices, &biased[1].choices, &biased[2].choices, &biased[3].choices];
-    // Each bias's shift against plain δ-Nash: row, column, the seed's figure, (hits, n) biased
+    // Each bias's shift against plain δ-Nash: row, column, the paper's figure, (hits, n) biased
     // and (hits, n) plain.
     for (row, column, seed, with_bias, without) in [
         (
             "attack bias",
-            "attack rate − δ-Nash's (seed: ≥ 8 pt)",
+            "attack rate − δ-Nash's (paper: ≥ 8 pt)",
             0.08,
             (a.attacks, a.decisions),
             (p.attacks, p.decisions),
         ),
         (
             "switch bias",
-            "switch rate − δ-Nash's (seed: ≥ 13 pt)",
+            "switch rate − δ-Nash's (paper: ≥ 13 pt)",
             0.13,
             (s.switches, s.decisions),
             (p.switches, p.decisions),
         ),
         (
             "effective-attack bias",
-            "effective share − δ-Nash's (seed: ≥ 26 pt)",
+            "effective share − δ-Nash's (paper: ≥ 26 pt)",
             0.26,
             (eff.effective, eff.attacks),
             (p.effective, p.attacks),
         ),
         (
             "effective-attack bias",
-            "attack rate − δ-Nash's (seed: about 2 pt)",
+            "attack rate − δ-Nash's (paper: about 2 pt)",
             0.02,
             (eff.attacks, eff.decisions),
             (p.attacks, p.decisions),
         ),
         (
             "ineffective-attack bias",
-            "ineffective share − δ-Nash's (seed: about 26 pt; abstract 29)",
+            "ineffective share − δ-Nash's (paper: about 26 pt; abstract 29)",
             0.26,
             (ineff.ineffective, ineff.attacks),
             (p.ineffective, p.attacks),
         ),
     ] {
-        rows.push(diff(Row::at("fig 6.1-6.2", row, column), with_bias, without).seed(seed));
+        rows.push(diff(Row::at("fig 6.1-6.2", row, column), with_bias, without).paper(seed));
     }
     rows
 }

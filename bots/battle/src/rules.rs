@@ -1,21 +1,21 @@
-//! The rules as data: types and the type chart (seed table 4.2), Pokémon, parties (seed tables 4.3,
-//! 4.4 and the δ-experiment variant) and the rule switches where the seed is silent. A [`Rules`]
+//! The rules as data: types and the type chart (the paper's table 4.2), Pokémon, parties (the paper's tables 4.3,
+//! 4.4 and the δ-experiment variant) and the rule switches where the paper is silent. A [`Rules`]
 //! value is everything that decides the game's values, so it is also the key of the solved table.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use yomi_plugin::{ErrorCode, ErrorInfo};
 
-/// Largest HP a Pokémon may have (seed 4.1.2-2); the value table's radix depends on it.
+/// Largest HP a Pokémon may have (paper §4.1.2-2); the value table's radix depends on it.
 pub const MAX_HP: u8 = 5;
-/// Largest speed (seed 4.1.2-2).
+/// Largest speed (paper §4.1.2-2).
 pub const MAX_SPEED: u8 = 10;
 /// Largest turn limit: the value table has one layer per turn below it.
 pub const MAX_TURN_LIMIT: u8 = 40;
-/// Default turn limit: a game still undecided when turn 20 is reached is judged (seed 4.1.2-4(d)).
+/// Default turn limit: a game still undecided when turn 20 is reached is judged (paper §4.1.2-4(d)).
 pub const TURN_LIMIT: u8 = 20;
 
-/// The four types, in the order of the seed's chart.
+/// The four types, in the order of the paper's chart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Type {
@@ -25,9 +25,9 @@ pub enum Type {
     Water,
 }
 
-/// Damage multiplier, `MULT[move type][defender type]`. The seed's printed corner label reads
+/// Damage multiplier, `MULT[move type][defender type]`. The paper's printed corner label reads
 /// "defence / attack", but rows must be the attacking move: only that reading gives water → fire
-/// 1.5 and reproduces the zero/one structure of the seed's matrix (5.1) (spec U1).
+/// 1.5 and reproduces the zero/one structure of the paper's matrix (5.1) (spec U1).
 const MULT: [[f64; 4]; 4] = [
     [0.5, 1.5, 1.0, 0.5], // fire →
     [0.5, 0.5, 1.5, 1.0], // grass →
@@ -68,7 +68,7 @@ pub struct Pokemon {
 pub struct Rules {
     /// `parties[0]` is party 1 (the row player in every matrix), `parties[1]` party 2.
     pub parties: [[Pokemon; 3]; 2],
-    /// Spec U2 variant: a same-type move at multiplier 1.0 also gets ×1.5 (3 damage). The seed's
+    /// Spec U2 variant: a same-type move at multiplier 1.0 also gets ×1.5 (3 damage). The paper's
     /// text grants the same-type bonus only at 1.5, so this is off by default.
     pub same_type_neutral: bool,
     /// The turn at which an undecided game is judged; players act in turns 1..turn_limit-1.
@@ -79,8 +79,8 @@ fn mon(name: &str, ty: Type, hp: u8, speed: u8, moves: [Type; 3]) -> Pokemon {
     Pokemon { name: name.into(), ty, hp, speed, moves }
 }
 
-/// The party presets by name: `thesis` (seed tables 4.3 and 4.4) and `delta-experiment` (the same
-/// with E and F at HP 5, which the seed uses for matrix (5.1) and table 5.3 only).
+/// The party presets by name: `thesis` (the paper's tables 4.3 and 4.4) and `delta-experiment` (the same
+/// with E and F at HP 5, which the paper uses for matrix (5.1) and table 5.3 only).
 pub const PARTY_PRESETS: [&str; 2] = ["thesis", "delta-experiment"];
 
 /// The named parties.
@@ -154,7 +154,7 @@ impl Rules {
         Ok(rules)
     }
 
-    /// The seed's rules with a named party preset.
+    /// The paper's rules with a named party preset.
     pub fn preset(name: &str) -> Result<Rules, ErrorInfo> {
         Rules::new(preset_parties(name)?, false, TURN_LIMIT)
     }
@@ -211,7 +211,7 @@ impl Rules {
     }
 
     /// Damage of `attacker`'s move of type `mv` on `defender`: 2 × multiplier, where 1.5 becomes
-    /// 2.0 for a same-type move (seed 4.1.2-3(a)). Always 1, 2, 3 or 4.
+    /// 2.0 for a same-type move (paper §4.1.2-3(a)). Always 1, 2, 3 or 4.
     pub fn damage(&self, attacker: &Pokemon, mv: Type, defender: &Pokemon) -> u8 {
         let mut m = mv.multiplier(defender.ty);
         if mv == attacker.ty {

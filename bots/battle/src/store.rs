@@ -21,7 +21,7 @@ use crate::engine::Engine;
 use crate::rules::Rules;
 use crate::solver::Table;
 
-/// The most the stored tables may take together: about 16 of the seed's tables.
+/// The most the stored tables may take together: about 16 of the paper's tables.
 pub const MAX_STORED_BYTES: u64 = 512 << 20;
 
 const MAGIC: &[u8; 16] = b"yomi-battle-tbl1";

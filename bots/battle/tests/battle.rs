@@ -1,4 +1,4 @@
-//! The battle as a whole: the solved table against the plain recursion, the seed's qualitative
+//! The battle as a whole: the solved table against the plain recursion, the paper's qualitative
 //! claims about matrix (5.1) and table 5.3, the referee's errors, service calls and the CLI shape,
 //! and a seeded match snapshot.
 
@@ -48,7 +48,7 @@ fn matrix_5_1_has_the_seeds_structure() {
     let w: Vec<Vec<f64>> = serde_json::from_value(a["matrix"].clone()).unwrap();
     assert_eq!(w.len(), 5);
     // A's grass and electric both deal 1 to D, so rows 1 and 3 agree wherever D stays in; when
-    // D switches they hit E or F for different damage (the spec's digest says the seed's rows
+    // D switches they hit E or F for different damage (the spec's digest says the paper's rows
     // are identical throughout; the masked matrix cannot tell us).
     assert_eq!(w[0][..3], w[2][..3], "rows 1 and 3 agree while D stays in");
     assert_eq!(w[0][3], w[1][3], "cells (1,4) and (2,4) are identical");
@@ -197,7 +197,7 @@ fn the_repro_rows_have_the_stable_shape() {
             row.as_object().unwrap().keys().filter(|k| *k != "reading").collect();
         assert_eq!(keys, ["ci95", "column", "n", "ours", "row", "seed", "table"], "{row}");
     }
-    // A cell measured under several readings of the seed names the reading in every row.
+    // A cell measured under several readings of the paper names the reading in every row.
     let cell = |r: &Value| (r["table"].clone(), r["row"].clone(), r["column"].clone());
     for row in &rows {
         let twins: Vec<&Value> = rows.iter().filter(|r| cell(r) == cell(row)).collect();
@@ -216,7 +216,7 @@ fn the_repro_rows_have_the_stable_shape() {
     let seeded = rows.iter().filter(|r| r["seed"].is_number()).count();
     assert_eq!(
         seeded, 69,
-        "every seed number the issue asks for, plus the clamp_bias=false and bias_on=true readings"
+        "every number from the paper the issue asks for, plus the clamp_bias=false and bias_on=true readings"
     );
     let err = BattlePlugin
         .command(&["repro".to_string(), "--games".into(), "0".into()], &CommandContext::default())

@@ -1,4 +1,4 @@
-//! Time per natural length-50 sequence (seed section 6 reports 0.02 s; our target is < 10 us),
+//! Time per natural length-50 sequence (the paper's section 6 reports 0.02 s; our target is < 10 us),
 //! per streamed roll, per trap-controlled roll, and per one-position incremental evaluation.
 
 use criterion::{criterion_group, criterion_main, Criterion};

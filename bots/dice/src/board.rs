@@ -1,5 +1,5 @@
 //! A sugoroku board: squares joined one way, forks where a square has several successors, trap
-//! squares, and goals (squares with no successor). The seed's experiment (figure 1, section 6.2)
+//! squares, and goals (squares with no successor). The paper's experiment (figure 1, section 6.2)
 //! is a one-player race with a three-way fork and trap squares; [`Board::standard`] is ours.
 //!
 //! JSON form: `{"squares": [{"next": [1]}, {"next": [2, 7], "trap": false}, ..., {"next": []}]}`;
@@ -90,9 +90,9 @@ impl Board {
         json!({ "squares": squares })
     }
 
-    /// Our version of the seed's board: a start line, a three-way fork (a short route with two
+    /// Our version of the paper's board: a start line, a three-way fork (a short route with two
     /// traps, a middle one with one, a long safe one), a shared stretch with traps 6 and 9
-    /// squares after the merge (the seed's 6- and 9-ahead traps), then the goal.
+    /// squares after the merge (the paper's 6- and 9-ahead traps), then the goal.
     pub fn standard() -> Board {
         let mut next: Vec<Vec<usize>> = Vec::new();
         let mut trap = Vec::new();
@@ -124,7 +124,7 @@ impl Board {
     }
 
     /// A straight line of `len` squares after the start with traps at the given distances (the
-    /// seed's probability questions: "a trap 9 squares ahead").
+    /// the paper's probability questions: "a trap 9 squares ahead").
     pub fn line(len: usize, traps: &[usize]) -> Result<Board, String> {
         let next = (0..=len).map(|s| if s < len { vec![s + 1] } else { vec![] }).collect();
         let trap = (0..=len).map(|s| traps.contains(&s)).collect();

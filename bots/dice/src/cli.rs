@@ -26,7 +26,7 @@ struct Dice {
     /// Faces of the die.
     #[arg(long, default_value_t = 6)]
     sides: u8,
-    /// Search method: auto, local (the seed's), anneal.
+    /// Search method: auto, local (the paper's), anneal.
     #[arg(long, default_value = "auto")]
     method: String,
     /// Ordinary PRNG instead of natural sequences.

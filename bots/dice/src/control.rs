@@ -1,8 +1,8 @@
-//! Approach 3 (seed section 4): keeping trap hits believable. An "exposure" is a roll where some
+//! Approach 3 (the paper's section 4): keeping trap hits believable. An "exposure" is a roll where some
 //! faces force the player onto a trap and others do not; its natural hit chance is p = (forcing
 //! faces) / sides. Over a sliding window of the last `window` exposures the realised hits should
 //! stay inside the band `[ceil(E - sd), floor(E + sd)]` of their expected number E = sum p
-//! (sd = sqrt(sum p(1-p))) — the seed's example, p = 0.3 over 10 passes, gives exactly 2..4 —
+//! (sd = sqrt(sum p(1-p))) — the paper's example, p = 0.3 over 10 passes, gives exactly 2..4 —
 //! and a hit should never follow a hit. Before the window has filled, E and sd are projected
 //! to a full window at the mean p seen so far, so the band means the same from the first pass.
 

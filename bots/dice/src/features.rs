@@ -1,11 +1,11 @@
-//! The seed's fifteen features of a die sequence (section 5.3), for any length and any number of
+//! The paper's fifteen features of a die sequence (section 5.3), for any length and any number of
 //! sides, computed from scratch. [`crate::tracker`] keeps the same numbers up to date under
 //! one-position changes; this module is the reference it is tested against.
 //!
-//! Where the seed's prose is ambiguous, its expected values for n = 100 decide (a Monte Carlo test
+//! Where the paper's prose is ambiguous, its expected values for n = 100 decide (a Monte Carlo test
 //! in `tests/features.rs` checks every one):
 //! - F2..F5 windows: length `L = max(1, round(0.3 n))`, starting (0-based) at
-//!   `min(floor(s n / 100 + 1/2), n - L)` for `s` in 0, 23, 47, 69 — exactly the seed's 1-30,
+//!   `min(floor(s n / 100 + 1/2), n - L)` for `s` in 0, 23, 47, 69 — exactly the paper's 1-30,
 //!   24-53, 48-77, 70-99 at n = 100; 1-15, 13-27, 25-39, 36-50 at n = 50.
 //! - F7..F9 count overlapping runs (a run of 4 equal faces holds three "2 in a row").
 //! - F10 needs no particular order; F11..F15 count a window only when its two end faces are the
@@ -19,7 +19,7 @@ pub const NAMES: [&str; COUNT] = [
     "F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "F9", "F10", "F11", "F12", "F13", "F14", "F15",
 ];
 
-/// The seed's F2..F5 window starts for n = 100 (0-based), scaled with n.
+/// The paper's F2..F5 window starts for n = 100 (0-based), scaled with n.
 const WINDOW_STARTS_AT_100: [usize; 4] = [0, 23, 47, 69];
 
 /// Longest window any pattern feature looks at (F15).
@@ -161,7 +161,7 @@ pub fn compute(seq: &[u8], sides: u8) -> [f64; COUNT] {
 
 /// Exact expected value of every feature for a uniform random sequence of length `n` on a die
 /// with `sides` sides: `sides - 1` for each chi-square, and (number of windows) x (probability of
-/// the pattern in one window) for F6..F15. Used to scale the seed's ranges to other lengths and
+/// the pattern in one window) for F6..F15. Used to scale the paper's ranges to other lengths and
 /// dice, and as the "theory" column of the reproduction.
 pub fn expected(n: usize, sides: u8) -> [f64; COUNT] {
     let k = sides as f64;

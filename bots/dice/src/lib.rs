@@ -1,8 +1,8 @@
-//! Natural dice for yomi (seed 000, Nomura, Temsiririkkul & Ikeda): die sequences that carry the
+//! Natural dice for yomi (paper 000, Nomura, Temsiririkkul & Ikeda): die sequences that carry the
 //! biases people expect of "random" dice, so that they look random to players, while each face
 //! stays equally likely in the long run.
 //!
-//! - [`features`], [`ranges`], [`tracker`], [`search`]: the seed's features, Err, and generation;
+//! - [`features`], [`ranges`], [`tracker`], [`search`]: the paper's features, Err, and generation;
 //! - [`stream`]: endless natural streams; [`control`] and [`board`]: trap control (approach 3);
 //! - [`profile`]: per-player ranges in SQLite (approach 4);
 //! - [`service`]: the `dice` bot; [`game`] and [`walker`]: the `sugoroku` game and its player;

@@ -1,4 +1,4 @@
-//! Approach 4 (seed section 4): a player's own ranges. People differ widely (seed table 1: the
+//! Approach 4 (the paper's section 4): a player's own ranges. People differ widely (the paper's table 1: the
 //! top and bottom halves of subjects are far apart), so a player may write a sequence by hand
 //! "as if rolling a die"; their ranges are centred on that sequence's features (carried to the
 //! stream's length by the ratio of expected values), with table 2's widths and weights. Profiles
@@ -140,7 +140,7 @@ mod tests {
 
     #[test]
     fn a_player_who_avoids_doubles_gets_low_double_ranges() {
-        // Subject 2 of seed section 5.3: no double at all in 40 faces.
+        // Subject 2 of the paper's section 5.3: no double at all in 40 faces.
         let seq: Vec<u8> =
             "1523645326413253412156362436152342615243".bytes().map(|b| b - b'0').collect();
         let r = derive(&seq, 6, 50).unwrap();

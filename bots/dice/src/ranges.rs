@@ -1,7 +1,7 @@
-//! Desired feature ranges `[alpha, beta]` with weights `gamma`, and the seed's error
+//! Desired feature ranges `[alpha, beta]` with weights `gamma`, and the paper's error
 //! `Err(S) = sum gamma_i * Err_i(f_i(S))` (section 6).
 //!
-//! The seed's table 2 is for n = 50 faces of a d6. For other lengths and dice each bound is scaled
+//! The paper's table 2 is for n = 50 faces of a d6. For other lengths and dice each bound is scaled
 //! by the ratio of the feature's exact expected value (see [`crate::features::expected`]) to its
 //! expected value at n = 50 on a d6: a bound that sat 20 % below the theoretical value stays 20 %
 //! below it. Count features (F6..F15) take whole-number bounds, alpha rounded down and beta up, so

@@ -1,4 +1,4 @@
-//! `yomi repro dice`: the seed's numbers that code can regenerate (sections 5 and 6), beside
+//! `yomi repro dice`: the paper's numbers that code can regenerate (sections 5 and 6), beside
 //! ours, as [`yomi_plugin::repro::Row`]s. REPRODUCTION.md is generated from the same rows.
 
 use std::time::Instant;
@@ -22,9 +22,9 @@ const SEED_THEORY_100: [f64; COUNT] =
 /// Seed table 2 "theory" column (n = 50).
 const SEED_THEORY_50: [f64; COUNT] =
     [5.0, 5.0, 5.0, 5.0, 5.0, 24.7, 8.3, 1.3, 0.2, 3.4, 0.9, 2.2, 2.8, 0.9, 1.2];
-/// The sequences the seed prints as the best (Err 2.7) and worst (Err 239.0) of its 300.
-pub const SEED_BEST: &str = "52166232635543316563431216615323356642653154342315";
-pub const SEED_WORST: &str = "31443255533554554656246445561543564454542566656544";
+/// The sequences the paper prints as the best (Err 2.7) and worst (Err 239.0) of its 300.
+pub const PAPER_BEST: &str = "52166232635543316563431216615323356642653154342315";
+pub const PAPER_WORST: &str = "31443255533554554656246445561543564454542566656544";
 
 fn digits(s: &str) -> Vec<u8> {
     s.bytes().map(|b| b - b'0').collect()
@@ -34,7 +34,7 @@ fn digits(s: &str) -> Vec<u8> {
 fn feature_rows(
     table: &str,
     column: &str,
-    seed_col: Option<&[f64; COUNT]>,
+    paper_col: Option<&[f64; COUNT]>,
     count: usize,
     mut make: impl FnMut(usize) -> Vec<u8>,
 ) -> Vec<Row> {
@@ -44,7 +44,7 @@ fn feature_rows(
             let (mean, ci) = mean_ci(&samples.iter().map(|s| s[f]).collect::<Vec<_>>());
             Row::at(table, NAMES[f], column)
                 .ours(mean, count as u64)
-                .seed(seed_col.map(|c| c[f]))
+                .paper(paper_col.map(|c| c[f]))
                 .ci(ci)
         })
         .collect()
@@ -96,16 +96,16 @@ pub fn rows() -> Vec<Row> {
         rows.push(
             Row::at("6", "300 plain length-50 sequences", column)
                 .ours(stat(&first, which), 300)
-                .seed(seed)
+                .paper(seed)
                 .ci(ci),
         );
     }
     for (text, row, seed) in [
-        (SEED_BEST, "the seed's printed best sequence", 2.7),
-        (SEED_WORST, "the seed's printed worst sequence", 239.0),
+        (PAPER_BEST, "the paper's printed best sequence", 2.7),
+        (PAPER_WORST, "the paper's printed worst sequence", 239.0),
     ] {
         rows.push(
-            Row::at("6", row, "Err").ours(table2.err(&compute(&digits(text), 6)), 1).seed(seed),
+            Row::at("6", row, "Err").ours(table2.err(&compute(&digits(text), 6)), 1).paper(seed),
         );
     }
 
@@ -130,11 +130,11 @@ pub fn rows() -> Vec<Row> {
         rows.push(Row::at("6", name, "share reaching Err = 0").share(zero, n as u64));
         let (steps, ci) = mean_ci(&reports.iter().map(|r| r.steps as f64).collect::<Vec<_>>());
         rows.push(Row::at("6", name, "steps per sequence").ours(steps, n as u64).ci(ci));
-        // Microseconds: the seed's 0.02 s is 20000 us.
+        // Microseconds: the paper's 0.02 s is 20000 us.
         rows.push(
             Row::at("6", name, "us per sequence (median)")
                 .ours(seconds[n / 2] * 1e6, n as u64)
-                .seed(20_000.0),
+                .paper(20_000.0),
         );
         rows.push(
             Row::at("6", name, "us per sequence (p99)").ours(seconds[n * 99 / 100] * 1e6, n as u64),
@@ -162,7 +162,7 @@ pub fn rows() -> Vec<Row> {
             let column = if natural { "P(hit), natural dice" } else { "P(hit), plain dice" };
             let row = format!("trap {d} squares ahead");
             rows.push(
-                Row::at(table, &row, column).share(hits, walks).seed((!natural).then_some(seed)),
+                Row::at(table, &row, column).share(hits, walks).paper((!natural).then_some(seed)),
             );
         }
     }

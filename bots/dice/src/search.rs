@@ -1,4 +1,4 @@
-//! Minimising Err(S): the seed's local search (section 6: change one random position to a random
+//! Minimising Err(S): the paper's local search (section 6: change one random position to a random
 //! face, keep the change if Err drops, stop at Err = 0 or after 1000 steps) and simulated
 //! annealing for ranges where the local search gets stuck (tighter or user-given ranges, as the
 //! seed anticipates). Positions before `free_from` are locked: the stream uses them for history
@@ -12,7 +12,7 @@ use crate::tracker::Tracker;
 /// Which minimiser to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
-    /// The seed's local search only.
+    /// The paper's local search only.
     Local,
     /// Simulated annealing only.
     Anneal,
@@ -37,7 +37,7 @@ impl Method {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Params {
     pub method: Method,
-    /// Local search proposals (the seed: 1000).
+    /// Local search proposals (the paper: 1000).
     pub local_steps: usize,
     /// Annealing proposals.
     pub anneal_steps: usize,

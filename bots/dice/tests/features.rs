@@ -1,4 +1,4 @@
-//! The feature definitions against the seed: a Monte Carlo estimate of every expected value at
+//! The feature definitions against the paper: a Monte Carlo estimate of every expected value at
 //! n = 100 on uniform sequences, and the incremental evaluator against full recomputation.
 
 use proptest::prelude::*;
@@ -37,7 +37,7 @@ fn monte_carlo_reproduces_the_seeds_expected_values_at_100() {
             NAMES[i],
             exact[i]
         );
-        // ... and the seed's one-decimal figure matches to its rounding (2 % for the small ones).
+        // ... and the paper's one-decimal figure matches to its rounding (2 % for the small ones).
         let tolerance = (0.05_f64).max(0.02 * SEED_AT_100[i]) + 5.0 * se;
         assert!(
             (mean - SEED_AT_100[i]).abs() < tolerance,

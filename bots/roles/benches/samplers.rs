@@ -1,6 +1,6 @@
 //! Criterion benches: one exact draw for 15 players and 5 role types (target under 5 µs), the MH
 //! run that brings the marginals' TV distance under 0.01 for the same game, and enumeration of the
-//! seed's 11-player example. Figures are recorded in BENCHMARKS.md.
+//! the paper's 11-player example. Figures are recorded in BENCHMARKS.md.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;

@@ -39,7 +39,7 @@ struct DrawArgs {
     /// MH steps between kept samples.
     #[arg(long)]
     thin: Option<u64>,
-    /// Seed of the draw (default: fresh entropy; the seed used is reported).
+    /// Seed of the draw (default: fresh entropy; the paper used is reported).
     #[arg(long)]
     seed: Option<u64>,
 }

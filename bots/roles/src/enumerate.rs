@@ -1,5 +1,5 @@
 //! The reference sampler: list every distinct assignment, weigh each by `exp(-beta * E)`, normalise.
-//! This is exactly the seed's procedure; it is only feasible for small games, and serves as the
+//! This is exactly the paper's procedure; it is only feasible for small games, and serves as the
 //! ground truth the other two samplers are tested against.
 
 use rand::Rng;
@@ -65,7 +65,7 @@ pub fn enumerate(problem: &Problem) -> Result<Enumeration, ErrorInfo> {
 }
 
 impl Enumeration {
-    /// Draws one assignment by inverting the cumulative distribution, as the seed describes.
+    /// Draws one assignment by inverting the cumulative distribution, as the paper describes.
     pub fn draw(&self, rng: &mut impl Rng) -> Assignment {
         let u: f64 = rng.gen();
         let mut acc = 0.0;

@@ -1,4 +1,4 @@
-//! The games the seed works through, and the 15-player game the benchmarks use: shared by the
+//! The games the paper works through, and the 15-player game the benchmarks use: shared by the
 //! reproduction, the tests and the benches so they all measure the same thing.
 
 use rand::seq::SliceRandom;
@@ -6,16 +6,16 @@ use yomi_plugin::rng;
 
 use crate::model::{Assignment, PastGame, Problem, Roles};
 
-/// The seed's role codes for its 11-player example: 0 villager, 1 werewolf, 2 seer, 3 knight,
+/// The paper's role codes for its 11-player example: 0 villager, 1 werewolf, 2 seer, 3 knight,
 /// 4 medium.
 const CODES: [&str; 5] = ["villager", "werewolf", "seer", "knight", "medium"];
 
-/// Players named p1 ... pn, as the seed numbers them.
+/// Players named p1 ... pn, as the paper numbers them.
 pub fn players(n: usize) -> Vec<String> {
     (1..=n).map(|i| format!("p{i}")).collect()
 }
 
-/// A game written as the seed writes it: one digit (a role code) per player.
+/// A game written as the paper writes it: one digit (a role code) per player.
 fn decode(digits: &str, players: &[String]) -> PastGame {
     digits
         .chars()
@@ -24,7 +24,7 @@ fn decode(digits: &str, players: &[String]) -> PastGame {
         .collect()
 }
 
-/// The seed's first example: 4 players, one werewolf, history 1000 / 0100 / 1000.
+/// The paper's first example: 4 players, one werewolf, history 1000 / 0100 / 1000.
 pub fn seed_four(beta: f64) -> Problem {
     let players = players(4);
     let past: Vec<PastGame> =
@@ -33,12 +33,12 @@ pub fn seed_four(beta: f64) -> Problem {
         .expect("valid problem")
 }
 
-/// The assignment of the seed's first example where player `w` is the werewolf.
+/// The assignment of the paper's first example where player `w` is the werewolf.
 pub fn seed_four_candidate(w: usize) -> Assignment {
     (0..4).map(|i| usize::from(i != w)).collect()
 }
 
-/// The seed's 11-player example: 3 werewolves, seer, knight, medium, 5 villagers; history
+/// The paper's 11-player example: 3 werewolves, seer, knight, medium, 5 villagers; history
 /// 11123400000 / 11234000001.
 pub fn seed_eleven(beta: f64) -> Problem {
     let players = players(11);
@@ -51,7 +51,7 @@ fn eleven_roles() -> Roles {
     Roles::parse("werewolf=3,seer=1,knight=1,medium=1,villager=5").expect("valid roles")
 }
 
-/// The seed's candidate 12340000011 for the 11-player example, as role indices of [`seed_eleven`].
+/// The paper's candidate 12340000011 for the 11-player example, as role indices of [`seed_eleven`].
 pub fn seed_eleven_candidate() -> Assignment {
     let roles = eleven_roles();
     "12340000011"

@@ -1,4 +1,4 @@
-//! Werewolf role assignment for yomi (seed 002): fair but unpredictable dealing for a group that
+//! Werewolf role assignment for yomi (paper 002): fair but unpredictable dealing for a group that
 //! plays again and again.
 //!
 //! An assignment's energy counts, over players, how often each already had the role it gives
@@ -6,14 +6,14 @@
 //! player has not had become likelier without becoming certain.
 //!
 //! - [`model`]: roles, history counts, energy; all input checks.
-//! - Samplers: [`enumerate`] (the seed's reference), [`mh`] (the seed's Metropolis–Hastings),
+//! - Samplers: [`enumerate`] (the paper's reference), [`mh`] (the paper's Metropolis–Hastings),
 //!   [`exact`] (dynamic programming over remaining role counts: exact at any size); [`sampler`]
 //!   picks one by name.
 //! - [`analysis`]: per-player probabilities, guessability, P(someone never gets a role in k games);
 //!   [`convergence`] and [`stats`] measure how close the samplers come to the exact answer.
 //! - [`store`]: groups and their history in SQLite; [`service`]: the `agent.call` methods;
 //!   [`settings`]: the bot's options; [`cli`] and [`render`]: `yomi roles ...`;
-//!   [`repro`]: `yomi repro roles`; [`examples`]: the seed's worked games.
+//!   [`repro`]: `yomi repro roles`; [`examples`]: the paper's worked games.
 
 pub mod analysis;
 pub mod cli;

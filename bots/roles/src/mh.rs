@@ -1,4 +1,4 @@
-//! The seed's sampler: Metropolis–Hastings over assignments, proposing to swap two players' roles.
+//! The paper's sampler: Metropolis–Hastings over assignments, proposing to swap two players' roles.
 //!
 //! A swap keeps the role counts, and the proposal (an unordered pair of distinct players, uniform)
 //! is symmetric, so a proposal is accepted with probability `min(1, exp(-beta * dE))`, where only

@@ -1,4 +1,4 @@
-//! The model of seed 002: role types with counts, per-player per-role history counts, the energy of
+//! The model of paper 002: role types with counts, per-player per-role history counts, the energy of
 //! an assignment and the Boltzmann weight `exp(-beta * E)`.
 //!
 //! Everything downstream (the samplers, the analysis, the service) works on a [`Problem`], which
@@ -183,7 +183,7 @@ impl Problem {
         self.roles.names.len()
     }
 
-    /// The seed's penalty: over players, how often each had the role this assignment gives them.
+    /// The paper's penalty: over players, how often each had the role this assignment gives them.
     pub fn energy(&self, assignment: &[usize]) -> u64 {
         assignment.iter().enumerate().map(|(i, &k)| u64::from(self.history[i][k])).sum()
     }

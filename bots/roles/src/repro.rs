@@ -1,4 +1,4 @@
-//! `yomi repro roles`: the seed's worked numbers beside ours, the service's fairness and
+//! `yomi repro roles`: the paper's worked numbers beside ours, the service's fairness and
 //! guessability for several betas, and the measured closeness of MH to the exact distribution.
 //! REPRODUCTION.md is this module's markdown output; every number in it comes from the rows.
 
@@ -44,20 +44,20 @@ pub fn rows() -> Result<Vec<Row>, ErrorInfo> {
         seeded(derive_seed(SEED, stream))
     };
 
-    rows.extend(seed_four_rows()?);
+    rows.extend(paper_four_rows()?);
 
-    // The seed's 11-player example.
+    // The paper's 11-player example.
     let eleven = seed_eleven(1.0);
     rows.push(
         Row::at("11-player example", "E(12340000011)", "energy")
             .ours(eleven.energy(&seed_eleven_candidate()) as f64, 1)
-            .seed(10.0),
+            .paper(10.0),
     );
     let e11 = enumerate(&eleven)?;
     rows.push(
         Row::at("11-player example", "assignments", "enumerated")
             .ours(e11.assignments.len() as f64, 1)
-            .seed(55_400.0),
+            .paper(55_400.0),
     );
     let x11 = ExactSampler::new(&eleven)?;
     let worst = e11
@@ -72,19 +72,19 @@ pub fn rows() -> Result<Vec<Row>, ErrorInfo> {
     );
 
     // Uniform dealing: P(someone is never the werewolf), 4 players.
-    for (games, seed_p) in [(4u32, 0.906), (6, 0.297)] {
+    for (games, paper_p) in [(4u32, 0.906), (6, 0.297)] {
         let row = format!("4 players, {games} games");
         rows.push(
             Row::at("P(someone never werewolf), uniform", &row, "exact")
                 .ours(never_uniform(4, 1, games), 1)
-                .seed(seed_p),
+                .paper(paper_p),
         );
         let sim =
             never_simulated(&fresh(4, "werewolf=1,villager=3", 0.0), 0, games, RUNS, &mut rng())?;
         rows.push(
             Row::at("P(someone never werewolf), uniform", &row, "simulated, beta = 0")
                 .ours(sim.probability, sim.n)
-                .seed(seed_p)
+                .paper(paper_p)
                 .ci(sim.ci95),
         );
     }
@@ -120,7 +120,7 @@ pub fn rows() -> Result<Vec<Row>, ErrorInfo> {
         );
     }
 
-    // The seed's 11-player role set from an empty history: too large to be exact, simulated.
+    // The paper's 11-player role set from an empty history: too large to be exact, simulated.
     let roles11 = "werewolf=3,seer=1,knight=1,medium=1,villager=5";
     for beta in BETAS {
         let row = format!("beta = {beta}");
@@ -157,7 +157,7 @@ pub fn rows() -> Result<Vec<Row>, ErrorInfo> {
         );
     }
 
-    // The exact law of the MH chain on the seed's 11-player example: how much burn-in it needs.
+    // The exact law of the MH chain on the paper's 11-player example: how much burn-in it needs.
     let table = "MH burn-in, 11-player example, beta = 1 (exact law of the chain)";
     let mut law = ChainLaw::new(&eleven)?;
     let (mut joint_at, mut marginal_at) = (None, None);
@@ -238,17 +238,17 @@ pub fn rows() -> Result<Vec<Row>, ErrorInfo> {
     Ok(rows)
 }
 
-/// The seed's first example: energies, then the probabilities under both readings of its
+/// The paper's first example: energies, then the probabilities under both readings of its
 /// numbers — eq. (1.1) q = exp(-βE) at its β = 1 (the default), and q = 2^-E (β = ln 2), which
-/// the printed p equal. Both readings answer the same seed numbers, so their rows name the reading.
-fn seed_four_rows() -> Result<Vec<Row>, ErrorInfo> {
+/// the printed p equal. Both readings answer the same numbers from the paper, so their rows name the reading.
+fn paper_four_rows() -> Result<Vec<Row>, ErrorInfo> {
     let mut rows = Vec::new();
     let four = seed_four(1.0);
-    for (w, seed_e) in [10.0, 8.0, 6.0, 6.0].into_iter().enumerate() {
+    for (w, paper_e) in [10.0, 8.0, 6.0, 6.0].into_iter().enumerate() {
         rows.push(
             Row::at("4-player example", &format!("E({})", label(w)), "energy")
                 .ours(four.energy(&seed_four_candidate(w)) as f64, 1)
-                .seed(seed_e),
+                .paper(paper_e),
         );
     }
     for (beta, column, reading) in [
@@ -256,7 +256,7 @@ fn seed_four_rows() -> Result<Vec<Row>, ErrorInfo> {
         (std::f64::consts::LN_2, "p, beta = ln 2 (q = 2^-E)", "beta=ln 2"),
     ] {
         let e = enumerate(&seed_four(beta))?;
-        for (w, seed_p) in [0.027, 0.1081, 0.4324, 0.4324].into_iter().enumerate() {
+        for (w, paper_p) in [0.027, 0.1081, 0.4324, 0.4324].into_iter().enumerate() {
             let at = e
                 .assignments
                 .iter()
@@ -265,7 +265,7 @@ fn seed_four_rows() -> Result<Vec<Row>, ErrorInfo> {
             rows.push(
                 Row::at("4-player example", &format!("p({})", label(w)), column)
                     .ours(e.probabilities[at], 4)
-                    .seed(seed_p)
+                    .paper(paper_p)
                     .reading(reading),
             );
         }
@@ -273,16 +273,16 @@ fn seed_four_rows() -> Result<Vec<Row>, ErrorInfo> {
     Ok(rows)
 }
 
-/// The seed's numbers rounded as the seed prints them: does ours round to the same?
-fn agrees_at_seed_precision(row: &Row) -> Option<bool> {
-    let seed = row.seed?;
+/// The paper's numbers rounded as the paper prints them: does ours round to the same?
+fn agrees_at_paper_precision(row: &Row) -> Option<bool> {
+    let seed = row.paper?;
     let text = format!("{seed}");
     let digits = text.split_once('.').map(|(_, d)| d.len()).unwrap_or(0) as i32;
     let scale = 10f64.powi(digits);
     Some(((row.ours * scale).round() - seed * scale).abs() < 0.5)
 }
 
-/// REPRODUCTION.md: the table, then a discussion of every row whose seed number lies outside our
+/// REPRODUCTION.md: the table, then a discussion of every row whose number from the paper lies outside our
 /// interval (or differs from our exact value), then how to regenerate.
 pub fn document(rows: &[Row]) -> String {
     let mut out = String::from(
@@ -292,17 +292,17 @@ pub fn document(rows: &[Row]) -> String {
          (proportions) or normal (means) interval; all simulations use fixed seeds.\n\n",
     );
     out.push_str(&markdown(rows));
-    out.push_str("\n## Rows where the seed and we differ\n\n");
-    out.push_str("`agrees` compares the seed's printed number with our exact value to 1e-9, or with our interval. The seed prints rounded numbers, so the next column rounds ours to the seed's digits.\n\n");
-    out.push_str("| table | row | column | seed | ours | same at the seed's precision |\n|---|---|---|---|---|---|\n");
+    out.push_str("\n## Rows where the paper and we differ\n\n");
+    out.push_str("`agrees` compares the paper's printed number with our exact value to 1e-9, or with our interval. The paper prints rounded numbers, so the next column rounds ours to the paper's digits.\n\n");
+    out.push_str("| table | row | column | paper | ours | same at the paper's precision |\n|---|---|---|---|---|---|\n");
     for r in rows.iter().filter(|r| r.agrees() == Some(false)) {
-        let same = if agrees_at_seed_precision(r) == Some(true) { "yes" } else { "**no**" };
+        let same = if agrees_at_paper_precision(r) == Some(true) { "yes" } else { "**no**" };
         out.push_str(&format!(
             "| {} | {} | {} | {} | {:.6} | {} |\n",
             r.table,
             r.row,
             r.column,
-            r.seed.unwrap_or(f64::NAN),
+            r.paper.unwrap_or(f64::NAN),
             r.ours,
             same
         ));
@@ -344,7 +344,7 @@ fn findings(rows: &[Row]) -> String {
          marginal TV is {:.4}, against {:.4} for 10^6 independent exact draws; a chain needs {:.0} steps on \
          average (after {BURN_IN} burn-in steps) to bring it under 0.01. The exact dynamic-programming sampler \
          needs no burn-in and its samples are independent.\n\n\
-         Burn-in, exactly (the chain's law on the seed's 11-player example, pushed through the transition \
+         Burn-in, exactly (the chain's law on the paper's 11-player example, pushed through the transition \
          matrix from a uniformly random start): the law is within 0.01 of the target in total variation \
          over all 55,440 assignments after {:.0} steps, and its marginals after {:.0} steps, so the default \
          burn-in of 1,000 steps is ample there.\n",
@@ -360,22 +360,22 @@ fn findings(rows: &[Row]) -> String {
 const DISCUSSION: &str = "
 Why they differ:
 
-- **p at beta = 1** (0.027, 0.1081, 0.4324, 0.4324). The seed defines q = exp(-beta E) and says
-  beta = 1, but with E = (10, 8, 6, 6) that gives p = (0.0085, 0.0628, 0.4643, 0.4643). The seed's
+- **p at beta = 1** (0.027, 0.1081, 0.4324, 0.4324). The paper defines q = exp(-beta E) and says
+  beta = 1, but with E = (10, 8, 6, 6) that gives p = (0.0085, 0.0628, 0.4643, 0.4643). The paper's
   numbers are exactly 2^-E normalised, (1, 4, 16, 16) / 37, i.e. beta = ln 2 with base e: the
-  `beta = ln 2` rows equal them to every digit the seed prints. We keep the seed's formula (base e)
+  `beta = ln 2` rows equal them to every digit the paper prints. We keep the paper's formula (base e)
   as the definition of beta and report both: the rows name their reading, `beta=1` (the default:
   eq. (1.1) 「q(i) = exp(-β E(i))」 with 「β=1として具体的に計算すると」) and `beta=ln 2` (the printed
   numbers).
 - **55,400 assignments**: C(11,3) x 8 x 7 x 6 = 165 x 336 = 55,440, and enumeration lists 55,440
-  distinct assignments. The seed misprints the product.
-- **0.906** for 4 players and 4 games: the exact value is 1 - 4!/4^4 = 0.90625; the seed rounds it.
+  distinct assignments. The paper misprints the product.
+- **0.906** for 4 players and 4 games: the exact value is 1 - 4!/4^4 = 0.90625; the paper rounds it.
   The simulated row's interval contains 0.906.
-- **0.297** for 4 players and 6 games: the seed's own formula, 1 - C(6,4) 4! 4^2 / 4^6, is negative
+- **0.297** for 4 players and 6 games: the paper's own formula, 1 - C(6,4) 4! 4^2 / 4^6, is negative
   (C(6,4) 4! 4^2 = 5,760 > 4^6 = 4,096: it counts some sequences more than once). The exact value,
   by inclusion-exclusion, 4 (3/4)^6 - 6 (1/2)^6 + 4 (1/4)^6 = 0.6191, and simulation (20,000 runs
   of 6 uniformly dealt games) agrees with 0.6191, not with 0.297. Uniform dealing is even less fair
-  than the seed says.
+  than the paper says.
 
 ";
 
@@ -388,8 +388,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_seeds_probabilities_name_their_reading() {
-        let rows = seed_four_rows().unwrap();
+    fn the_papers_probabilities_name_their_reading() {
+        let rows = paper_four_rows().unwrap();
         let p: Vec<&Row> = rows.iter().filter(|r| r.row.starts_with("p(")).collect();
         assert_eq!(p.len(), 8);
         let reading = |name: &str| -> Vec<&Row> {
@@ -398,17 +398,17 @@ mod tests {
         let (literal, printed) = (reading("beta=1"), reading("beta=ln 2"));
         assert_eq!((literal.len(), printed.len()), (4, 4));
         // The printed numbers are q = 2^-E; eq. (1.1) at its beta = 1 is not.
-        assert!(printed.iter().all(|r| agrees_at_seed_precision(r) == Some(true)));
-        assert!(literal.iter().all(|r| agrees_at_seed_precision(r) == Some(false)));
+        assert!(printed.iter().all(|r| agrees_at_paper_precision(r) == Some(true)));
+        assert!(literal.iter().all(|r| agrees_at_paper_precision(r) == Some(false)));
         assert!(rows.iter().filter(|r| r.row.starts_with("E(")).all(|r| r.reading.is_none()));
     }
 
     #[test]
-    fn rounding_to_the_seeds_digits() {
-        let row = |seed: f64, ours: f64| Row::at("t", "r", "c").ours(ours, 1).seed(seed);
-        assert_eq!(agrees_at_seed_precision(&row(0.906, 0.90625)), Some(true));
-        assert_eq!(agrees_at_seed_precision(&row(0.4324, 0.432_432_4)), Some(true));
-        assert_eq!(agrees_at_seed_precision(&row(0.297, 0.619_140_6)), Some(false));
-        assert_eq!(agrees_at_seed_precision(&row(55_400.0, 55_440.0)), Some(false));
+    fn rounding_to_the_papers_digits() {
+        let row = |seed: f64, ours: f64| Row::at("t", "r", "c").ours(ours, 1).paper(seed);
+        assert_eq!(agrees_at_paper_precision(&row(0.906, 0.90625)), Some(true));
+        assert_eq!(agrees_at_paper_precision(&row(0.4324, 0.432_432_4)), Some(true));
+        assert_eq!(agrees_at_paper_precision(&row(0.297, 0.619_140_6)), Some(false));
+        assert_eq!(agrees_at_paper_precision(&row(55_400.0, 55_440.0)), Some(false));
     }
 }

@@ -14,9 +14,9 @@ use yomi_plugin::ErrorInfo;
 pub enum Method {
     /// Dynamic programming over remaining role counts: exact, any size (the default).
     Exact,
-    /// Metropolis–Hastings with swap proposals (the seed's continuation).
+    /// Metropolis–Hastings with swap proposals (the paper's continuation).
     Mh(MhConfig),
-    /// List every assignment (the seed's reference; small games only).
+    /// List every assignment (the paper's reference; small games only).
     Enumerate,
 }
 

@@ -1,7 +1,7 @@
-//! The seed's D value ("Distance → Difficulty"): for a card not yet on the table, the number of
+//! The paper's D value ("Distance → Difficulty"): for a card not yet on the table, the number of
 //! cards that must be played before it can be played. The board total measures how far the game
 //! has to go (120 at the start), a hand total how hard a hand is to shed; comparing the hand's total
-//! with the board's share per player judges advantage (seed section 2.2).
+//! with the board's share per player judges advantage (the paper's section 2.2).
 
 use serde::Serialize;
 
@@ -48,14 +48,14 @@ pub fn move_effect(table: Table, hand: CardSet, card: Card) -> MoveEffect {
     }
 }
 
-/// The seed's situation judgement for one player.
+/// The paper's situation judgement for one player.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Judgement {
     pub hand_d: u32,
     pub board_d: u32,
-    /// The board total divided by the players still holding cards (the seed's "one third").
+    /// The board total divided by the players still holding cards (the paper's "one third").
     pub share: f64,
-    /// Hand total at most the share: the seed's "advantage".
+    /// Hand total at most the share: the paper's "advantage".
     pub ahead: bool,
 }
 

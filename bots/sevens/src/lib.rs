@@ -1,10 +1,10 @@
-//! Sevens (7並べ) for yomi, after seed 003 (Konuma and Endo, "a Sevens playing algorithm using
+//! Sevens (7並べ) for yomi, after paper 003 (Konuma and Endo, "a Sevens playing algorithm using
 //! situation judgement by the D value").
 //!
 //! - [`game`]: the referee, every house-rule variable a game option ([`rules`]);
-//! - [`dvalue`]: the seed's D values and advantage judgement;
-//! - [`bots`]: `dvalue` (the seed's section-3 player, with a temperature), `student` (the habits of
-//!   the seed's 225 students), `random`, `greedy`;
+//! - [`dvalue`]: the paper's D values and advantage judgement;
+//! - [`bots`]: `dvalue` (the paper's section-3 player, with a temperature), `student` (the habits of
+//!   the paper's 225 students), `random`, `greedy`;
 //! - [`predictor`]: how readable a player is; [`repro`]: the experiments of `yomi repro sevens`.
 
 pub mod bots;

@@ -2,8 +2,8 @@
 //! rotated each game (so every seat and every start position is played equally), the finishing
 //! distribution, start-of-game D totals against results, and readability across temperatures.
 //!
-//! The seed's "負けた" (lost) is not defined: every series reports both meanings, last place and
-//! not first, beside the seed's 7/25.
+//! The paper's "負けた" (lost) is not defined: every series reports both meanings, last place and
+//! not first, beside the paper's 7/25.
 
 use serde_json::{json, Value};
 use yomi_plugin::referee::play;
@@ -17,8 +17,8 @@ use crate::rules::Rules;
 use crate::view::View;
 use crate::SevensPlugin;
 
-/// The seed's result: 7 losses in 25 games.
-pub const SEED_LOSS_RATE: f64 = 7.0 / 25.0;
+/// The paper's result: 7 losses in 25 games.
+pub const PAPER_LOSS_RATE: f64 = 7.0 / 25.0;
 
 /// A bot with its options, as one seat of a series.
 #[derive(Debug, Clone)]
@@ -134,7 +134,7 @@ pub fn series(
 /// Temperatures of the strength/readability trade-off.
 pub const TEMPERATURES: [f64; 5] = [0.0, 0.5, 1.0, 2.0, 4.0];
 
-/// The readings of the seed's words the reproduction plays besides the default, each as the
+/// The readings of the paper's words the reproduction plays besides the default, each as the
 /// `dvalue` options that select it (see `bots::readings`), and the reading label of its rows:
 /// those options as `key=value` joined by ", " (options not named are at their defaults).
 pub const READINGS: [(&str, &str); 7] = [
@@ -155,19 +155,19 @@ pub const READINGS: [(&str, &str); 7] = [
 pub const DEFAULT_READING: &str =
     "single_hold=blocks, ak_hold=pass, endgame_pass=always, judgement=difference, judgement_scope=moves";
 
-/// Weights of the seed 2.2 judgement played besides the default (2, rule 1's points per card).
+/// Weights of the paper §2.2 judgement played besides the default (2, rule 1's points per card).
 pub const JUDGE_WEIGHTS: [f64; 3] = [0.5, 1.0, 4.0];
 
-/// The subject's place rows of one series: 1st, 2nd, and both meanings of the seed's "lost"
-/// (last place; not first), each beside the seed's 7/25.
+/// The subject's place rows of one series: 1st, 2nd, and both meanings of the paper's "lost"
+/// (last place; not first), each beside the paper's 7/25.
 fn place_rows(table: &str, row: &str, r: &Series) -> Vec<Row> {
     vec![
         Row::at(table, row, "1st").share(r.places[0] as f64, r.games),
         Row::at(table, row, "2nd").share(r.places[1] as f64, r.games),
-        Row::at(table, row, "lost = 3rd").share(r.places[2] as f64, r.games).seed(SEED_LOSS_RATE),
+        Row::at(table, row, "lost = 3rd").share(r.places[2] as f64, r.games).paper(PAPER_LOSS_RATE),
         Row::at(table, row, "lost = not 1st")
             .share((r.places[1] + r.places[2]) as f64, r.games)
-            .seed(SEED_LOSS_RATE),
+            .paper(PAPER_LOSS_RATE),
         Row::at(table, row, "mean score").mean(&r.scores),
     ]
 }
@@ -222,7 +222,7 @@ pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec
             dvalue_vs_typical = Some(r);
         }
     }
-    // The other readings of the seed's words, against random players and typical students.
+    // The other readings of the paper's words, against random players and typical students.
     let pairs: [(&str, [&BotSpec; 2]); 2] =
         [("random ×2", [&random, &random]), ("student (typical) ×2", [&typical, &typical])];
     for (reading, overrides) in READINGS {
@@ -234,7 +234,7 @@ pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec
             rows.extend(place_rows("3", &row, &r).into_iter().map(|x| x.reading(reading)));
         }
     }
-    // Weight of the seed 2.2 judgement (the default 2 is in the rows above).
+    // Weight of the paper §2.2 judgement (the default 2 is in the rows above).
     for w in JUDGE_WEIGHTS {
         let subject = dvalue_with(&format!("dvalue, w_judge={w}"), json!({"w_judge": w}));
         for (name, opps) in pairs {
@@ -246,7 +246,7 @@ pub fn rows(games: u64, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Vec
 
     // Seed 2.2: start-of-game D totals.
     let starts: Vec<f64> = all_seats.iter().map(|(d, _)| *d as f64).collect();
-    rows.push(Row::at("2.2", "start hand D, every seat", "mean").mean(&starts).seed(40.0));
+    rows.push(Row::at("2.2", "start hand D, every seat", "mean").mean(&starts).paper(40.0));
     rows.push(Row::at("2.2", "dvalue start hand D", "games won (1st)").mean(&won));
     rows.push(Row::at("2.2", "dvalue start hand D", "games lost (3rd)").mean(&lost));
     for (name, below) in [("start hand D < 40", true), ("start hand D > 40", false)] {

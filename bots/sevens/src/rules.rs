@@ -1,4 +1,4 @@
-//! The rule variables of Sevens, each a game option (the seed assumes the common Japanese rules
+//! The rule variables of Sevens, each a game option (the paper assumes the common Japanese rules
 //! without restating them; these are the points where house rules differ).
 
 use yomi_plugin::api::opt;
@@ -50,7 +50,7 @@ impl Default for Rules {
 
 pub fn game_options() -> Vec<OptionSpec> {
     vec![
-        OptionSpec::int("players", 3, Some(3), Some(6), "number of seats (the seed studies 3)"),
+        OptionSpec::int("players", 3, Some(3), Some(6), "number of seats (the paper studies 3)"),
         OptionSpec::int("pass_limit", 3, Some(0), Some(20), "passes each player may make in a game"),
         OptionSpec::choice(
             "out_of_passes",

@@ -1,4 +1,4 @@
-//! The players: each rule of the seed's section 3, the students' habits, the baselines, the
+//! The players: each rule of the paper's section 3, the students' habits, the baselines, the
 //! temperature, explain/assess, and the readability predictor.
 
 mod common;
@@ -52,7 +52,7 @@ fn rules_3_and_4_keep_aces_and_kings_back() {
 #[test]
 fn judgement_prefers_the_card_that_gives_the_others_least() {
     // 6H would bring AH..5H (five cards, three of them the opponent's) one step closer; AS brings
-    // nothing: seed 2.2 judges 6H bad (board D down 5, own hand D down 0) and outweighs rule 4.
+    // nothing: paper §2.2 judges 6H bad (board D down 5, own hand D down 0) and outweighs rule 4.
     let d = position([&["AS", "6H"], &FILL, &["3C"]], &["2S", "3S", "4S", "5S", "6S"], [1, 3, 3]);
     for judgement in ["difference", "margin"] {
         let mut bot = agent("dvalue", None, json!({"judgement": judgement}), 1);

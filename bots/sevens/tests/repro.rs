@@ -2,7 +2,7 @@
 //! and the plugin's commands.
 
 use yomi_plugin::{CommandContext, ErrorCode, Options, Plugin};
-use yomi_sevens::repro::{rows, DEFAULT_READING, SEED_LOSS_RATE};
+use yomi_sevens::repro::{rows, DEFAULT_READING, PAPER_LOSS_RATE};
 use yomi_sevens::SevensPlugin;
 
 #[test]
@@ -17,14 +17,14 @@ fn rows_are_complete_and_deterministic() {
             assert!(lo <= r.ours && r.ours <= hi, "{r:?}");
         }
     }
-    let loss_rows: Vec<_> = a.iter().filter(|r| r.seed == Some(SEED_LOSS_RATE)).collect();
+    let loss_rows: Vec<_> = a.iter().filter(|r| r.paper == Some(PAPER_LOSS_RATE)).collect();
     assert_eq!(loss_rows.len(), 48);
     // Each series of 4 games: the finishing places of the subject add up to the games, and "not
     // 1st" is 2nd plus 3rd.
     let places: f64 = a.iter().take(3).map(|r| r.ours).sum();
     assert!((places - 1.0).abs() < 1e-9);
     assert!((a[3].ours - a[1].ours - a[2].ours).abs() < 1e-9, "{:?}", &a[..4]);
-    // Rows of the seed's section 3 name the reading that produced them.
+    // Rows of the paper's section 3 name the reading that produced them.
     assert!(a.iter().filter(|r| r.table == "3").all(|r| r.reading.is_some()));
     assert_eq!(serde_json::to_value(&a[0]).unwrap()["reading"], DEFAULT_READING);
     // The default's name is the dvalue player's own defaults, `key=value` joined by ", ".

@@ -5,7 +5,7 @@ Usage: readings_table.py ROWS.json[:LABEL] ...  (LABEL names a file's line).
 A file from a run without --reading holds Tables 4.2-4.4 under every reading: it gives one line per
 reading, the default first; game length, showdowns and the 4.3.3 points exist for the default only
 (the others show "—" unless given by their own --sets 1 --reading file).
-Counts are over Tables 4.2-4.4 (deal set 0); a seed number is inside when it lies in the row's 95 % interval."""
+Counts are over Tables 4.2-4.4 (deal set 0); a number from the paper is inside when it lies in the row's 95 % interval."""
 import json,sys
 def inside(r):
     if r.get('seed') is None or r.get('ci95') is None: return False
@@ -32,7 +32,7 @@ def line(rows,label=None,reading=None):
     sds=', '.join(f'{sd[k]:.0f}' for k in order) if sd else '—'
     hs=f"{sum(holds):.0f}" if holds else '—'
     print(f"| {lab} | {tot} | {pc} | {gls} | {sds} | {ib} | {seat} | {rate:.2f} | {min(bs):.0f}–{max(bs):.0f} | {min(lp):.0f}–{max(lp):.0f} | {hs} |")
-print("| reading | seed figures inside (of 168) | wins / profit / inferior bluffs / bluff successes / superior showdowns / ≥ 10000 / ≥ 20000 inside (of 24 each) | mean interval a game ends in (TA, TP, LA, LP) | showdowns per 500 (TA, TP, LA, LP) | inferior bluffs per 500, mean (tight / loose; seed 23–78, mean 44) | seat effect: second − first actor's wins (tight / loose; seed +176 / +147) | bluff success rate against tight models (seed 0.12) | bluff successes against loose models (seed 2–7) | ≥ 10000 against LP (seed 21–41) | §4.3.3 points holding (of 9) |")
+print("| reading | figures from the paper inside (of 168) | wins / profit / inferior bluffs / bluff successes / superior showdowns / ≥ 10000 / ≥ 20000 inside (of 24 each) | mean interval a game ends in (TA, TP, LA, LP) | showdowns per 500 (TA, TP, LA, LP) | inferior bluffs per 500, mean (tight / loose; paper 23–78, mean 44) | seat effect: second − first actor's wins (tight / loose; paper +176 / +147) | bluff success rate against tight models (paper 0.12) | bluff successes against loose models (paper 2–7) | ≥ 10000 against LP (paper 21–41) | §4.3.3 points holding (of 9) |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
 for a in sys.argv[1:]:
     f,_,lab=a.partition(':')

@@ -1,8 +1,8 @@
-//! The "looks strong" bluff's condition (seed §3.3.3 and §3.4.2): 「実際の手役の点数よりも 1.3 以上
+//! The "looks strong" bluff's condition (paper §3.3.3 and §3.4.2): 「実際の手役の点数よりも 1.3 以上
 //! ポテンシャルの値が高い」 (the potential is at least 1.3 above the actual hand's score). Which score
 //! the two sides of that comparison use is a reading (option `bluff_score`); which card looks
 //! strongest and the bluff bet (3.8) always use the player's own scoring, the rank-refined score
-//! whose (3.8) bets match the seed's records (Tables 5.4 and 5.5: 336 and 83).
+//! whose (3.8) bets match the paper's records (Tables 5.4 and 5.5: 336 and 83).
 
 use crate::cards::{mask, Card};
 use crate::estimate::{potential, Scoring};
@@ -111,7 +111,7 @@ mod tests {
         assert_eq!(BluffScore::parse("category"), BluffScore::Category);
     }
 
-    /// The seed's Table 5.5 (subject 9, game 26), step by step. Our reading of its garbled card
+    /// The paper's Table 5.5 (subject 9, game 26), step by step. Our reading of its garbled card
     /// columns: the system holds K, T face down and shows 8-9-5-Q («相手に見えているカードの数字が
     /// 8-9-Q», «ホールカードに T と K»), its seventh card a 2 (its hand is «ナッシング»); the
     /// subject (A-J two pair) shows K-6-A-J and turns up a 7 at turn 6; suits spread so that no

@@ -3,7 +3,7 @@
 //! A card is one byte, `(rank - 2) * 4 + suit`, so rank and suit are a shift and a mask away: the
 //! evaluator and the enumerations of the player handle tens of millions of cards per second.
 //! A deal is the fourteen cards of one game in dealing order, seven per *position* (first to act,
-//! second to act), because the seed's simulations fixed the cards per position, not per player.
+//! second to act), because the paper's simulations fixed the cards per position, not per player.
 
 use std::fmt;
 
@@ -171,12 +171,12 @@ impl Deal {
     }
 }
 
-/// Most deals a game's options may carry (the seed's sessions used 500).
+/// Most deals a game's options may carry (the paper's sessions used 500).
 pub const MAX_DEALS: usize = 10_000;
 /// Longest line one deal may take: 14 cards, a bar and generous spacing or a comment.
 const MAX_DEAL_LINE: usize = 200;
 
-/// A fixed list of deals, replayed identically in every run (as the seed's simulations did).
+/// A fixed list of deals, replayed identically in every run (as the paper's simulations did).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DealSet {
     pub deals: Vec<Deal>,

@@ -1,9 +1,9 @@
-//! The automatic style classifier (beyond the seed, spec §5.3): tight/loose × aggressive/passive
-//! from the opponent's betting statistics, which the seed read by eye from tendency graphs.
+//! The automatic style classifier (beyond the paper, spec §5.3): tight/loose × aggressive/passive
+//! from the opponent's betting statistics, which the paper read by eye from tendency graphs.
 //!
 //! - aggressive ⇔ at least [`BIG_SHARE`] of the opponent's opens and raises exceed 0.7 of the
-//!   pot they faced (a passive player keeps below that; the seed's passive models are capped
-//!   there, and "rarely bets large" is the seed's reading of passive humans);
+//!   pot they faced (a passive player keeps below that; the paper's passive models are capped
+//!   there, and "rarely bets large" is the paper's reading of passive humans);
 //! - tight ⇔ of the games that reach turn 5, the share the opponent drops from turn 5 on
 //!   reaches [`LATE_DROP`], and at least [`TURN5_SHARE`] of those drops come at turn 5 itself.
 //!   §4.2.1's tight system 「第 5 ターンで優劣推定値 result が負であれば、必ずドロップをする」:
@@ -15,7 +15,7 @@
 //!
 //! The thresholds follow from the two styles' definitions, not from the runs; the reproduction's
 //! "classifier features" rows show each model's measured shares. The share of late bets above
-//! half the pot (the seed's "Much" rules) and the share of showdowns the opponent loses are
+//! half the pot (the paper's "Much" rules) and the share of showdowns the opponent loses are
 //! reported too; both separated the models worse.
 
 use serde_json::{json, Value};
@@ -144,7 +144,7 @@ pub fn classify(stats: &OppStats) -> Option<Style> {
     })
 }
 
-/// The seed's reading of one rule's tendency curve (§4.3.1, spec §5.3): `monotone-decreasing`
+/// The paper's reading of one rule's tendency curve (§4.3.1, spec §5.3): `monotone-decreasing`
 /// (≥ 5 changes, ≥ 80 % of the non-zero ones negative, net ≤ −20), `monotone-increasing` (the
 /// mirror), `oscillating` (≥ 5 changes, neither direction reaches 80 %), `steady` (one
 /// direction with a net change under 20), or `few-firings`.
@@ -163,7 +163,7 @@ pub fn pattern(changes: &[f64]) -> &'static str {
     }
 }
 
-/// The pattern of the end-game and Much rules, the ones the seed reads styles from.
+/// The pattern of the end-game and Much rules, the ones the paper reads styles from.
 pub fn tendency_patterns(log: &[Change]) -> Value {
     let mut out = serde_json::Map::new();
     for rule in 0..18 {

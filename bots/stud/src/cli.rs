@@ -57,7 +57,7 @@ enum Command {
         /// Scale both players' fuzzy drop intention (a sensitivity check; 1 = the reproduction).
         #[arg(long, default_value_t = 1.0)]
         drop_scale: f64,
-        /// A reading of the seed for both players, as a player option change `key=value`
+        /// A reading of the paper for both players, as a player option change `key=value`
         /// (repeatable), e.g. `--reading loose_late=table --reading potential_margin=1.5`.
         #[arg(long = "reading", value_name = "KEY=VALUE")]
         readings: Vec<String>,

@@ -1,7 +1,7 @@
 //! The rules of one game (spec §2.2–2.4), as a state machine over *positions*: position 0 acts
 //! first in every interval, position 1 second. The referee maps seats onto positions.
 //!
-//! Betting protocol per interval, verified against the seed's six game records:
+//! Betting protocol per interval, verified against the paper's six game records:
 //! first: drop or open x (1 ≤ x ≤ pot); second: drop, call x, or raise y (x < y ≤ pot, the pot
 //! already holding x); after a raise, first: drop or call y − x. One raise per interval, no check.
 
@@ -58,7 +58,7 @@ pub enum Action {
 
 impl Action {
     /// Reads `{"act":"open","amount":N}`, `{"act":"call"}`, `{"act":"raise","amount":N}`,
-    /// `{"act":"drop"}`, or `{"act":"bet","amount":N}` (open, call or raise by amount, the seed's
+    /// `{"act":"drop"}`, or `{"act":"bet","amount":N}` (open, call or raise by amount, the paper's
     /// own notation) in the context of `stage`.
     pub fn from_json(v: &Value, stage: Stage) -> Result<Action, ErrorInfo> {
         let bad = |m: &str| ErrorInfo::new(ErrorCode::IllegalAction, m.to_string());

@@ -231,11 +231,11 @@ mod tests {
         let e = estimate(&own, &parse_cards("As").unwrap(), 2, 0.0, 0.0, &[100.0; 18], S);
         assert!(e.infer > 0.5 && e.infer <= 2.0 / 3.0 + 1e-9, "{}", e.infer);
         assert!(e.result <= e.p + 1e-12 && e.result >= e.p - 1.0 - 1e-12);
-        // The seed's Table 5.5 case: no pair against an ace is behind by about 0.8.
+        // The paper's Table 5.5 case: no pair against an ace is behind by about 0.8.
         assert!(e.expect < -0.7, "{}", e.expect);
     }
 
-    /// The seed's Table 5.5 (subject 9, game 26) step by step, turns 1–5, with our reading of its
+    /// The paper's Table 5.5 (subject 9, game 26) step by step, turns 1–5, with our reading of its
     /// garbled cards (the system: hole K, T, up 8, 9, 5, Q, a seventh card 2; the subject: up A,
     /// K, 6, J in that order): the recorded estimate must be reachable from (3.2)'s `expect` by
     /// (3.4) with some learned `infer`, whose size the adjustment centroid bounds by 2/3.

@@ -1,4 +1,4 @@
-//! Fuzzy sets and Mamdani inference (min implication, max aggregation, centroid), with the seed's
+//! Fuzzy sets and Mamdani inference (min implication, max aggregation, centroid), with the paper's
 //! membership functions as reconstructed in spec §3.2.3, §3.3.1 and §3.6.1.
 
 /// A trapezoid: 0 up to `a`, rising to 1 at `b`, 1 until `c`, falling to 0 at `d`. Infinite

@@ -1,5 +1,5 @@
 //! Hand evaluation: the best five of up to seven cards, partial hands of fewer cards, the ten
-//! categories of the seed (scores 0–9), the tie rules and the rank-refined score.
+//! categories of the paper (scores 0–9), the tie rules and the rank-refined score.
 //!
 //! The evaluator works on rank counts and per-suit rank masks, with no tables, so it is exact by
 //! construction and still evaluates tens of millions of hands per second — the player enumerates
@@ -10,7 +10,7 @@ use yomi_plugin::{ErrorCode, ErrorInfo};
 
 use crate::cards::Card;
 
-/// The ten categories, weakest first; the discriminant is the seed's score 0–9.
+/// The ten categories, weakest first; the discriminant is the paper's score 0–9.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Category {
@@ -63,7 +63,7 @@ impl Category {
 /// How two hands of the same category are ordered (spec §2.5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TieRule {
-    /// Only the cards that form the hand; "nothing" on its five cards. The seed's rule.
+    /// Only the cards that form the hand; "nothing" on its five cards. The paper's rule.
     HandCardsOnly,
     /// Standard poker: the hand's cards, then the kickers.
     FullKickers,
@@ -125,7 +125,7 @@ impl HandValue {
     }
 
     /// The rank-refined score `category + Σ face_k / 15^k` over the hand-forming cards (spec
-    /// §3.2.2): the integer part is the seed's score, the order is the hand-cards-only order.
+    /// §3.2.2): the integer part is the paper's score, the order is the hand-cards-only order.
     pub fn refined_score(&self) -> f64 {
         let mut s = self.category as u8 as f64;
         if self.category == Category::RoyalStraightFlush {
@@ -246,7 +246,7 @@ pub fn evaluate(cards: &[Card], rules: EvalRules) -> HandValue {
     }
 }
 
-/// The seed's score of a hand, integer or rank-refined (spec erratum 2).
+/// The paper's score of a hand, integer or rank-refined (spec erratum 2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScoreMode {
     CategoryOnly,

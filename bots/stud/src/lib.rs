@@ -1,9 +1,9 @@
-//! Seven-card stud as seed 004 (Takahashi 2004) plays it, and its fuzzy bluffing player.
+//! Seven-card stud as paper 004 (Takahashi 2004) plays it, and its fuzzy bluffing player.
 //!
 //! - [`cards`], [`hand`]: cards, deals, deal files; the evaluator, tie rules and scores;
 //! - [`engine`]: one game's betting rules; [`game`]: the referee (a session with chips);
 //! - [`view`]: how bots read observations; [`baseline`]: the `random` and `calling-station` bots;
-//! - [`fuzzy`], [`estimate`], [`learning`], [`player`]: the seed's fuzzy bluffing player and its
+//! - [`fuzzy`], [`estimate`], [`learning`], [`player`]: the paper's fuzzy bluffing player and its
 //!   model opponents; [`classify`]: the automatic style classifier;
 //! - [`cli`]: `yomi stud eval | compare | deals | repro`.
 

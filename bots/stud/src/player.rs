@@ -1,4 +1,4 @@
-//! The seed's playing system (spec §3–4) and its model opponents (§5.2): superiority estimation,
+//! The paper's playing system (spec §3–4) and its model opponents (§5.2): superiority estimation,
 //! drop decision, bet amount, card to reveal, learning; bluffing in both directions; the style
 //! modifiers (tight/loose, aggressive/passive) and reveal strategies of the model systems.
 
@@ -188,7 +188,7 @@ impl Config {
     }
 }
 
-/// What happened in one finished game, from the player's side (the seed's Table 4.2 columns).
+/// What happened in one finished game, from the player's side (the paper's Table 4.2 columns).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GameRecord {
     pub net: i64,

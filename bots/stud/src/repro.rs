@@ -1,4 +1,4 @@
-//! `yomi repro stud`: the seed's chapter-4 experiment (Tables 4.1–4.4 and the §4.3.3
+//! `yomi repro stud`: the paper's chapter-4 experiment (Tables 4.1–4.4 and the §4.3.3
 //! conclusions) — the bluffing player against the four model opponents × three reveal strategies
 //! × two seatings, 500 games each on one fixed deal set, repeated on further deal sets — plus the
 //! style classifier's confusion matrix and the adaptive player.
@@ -17,7 +17,7 @@ use crate::hand::{evaluate, winner, Category, EvalRules, ScoreMode, TieRule};
 use crate::player::FuzzyPlayer;
 use crate::{player_options, MODELS};
 
-/// The seed's Table 4.1: final categories of the first and second actor (nothing … full house),
+/// The paper's Table 4.1: final categories of the first and second actor (nothing … full house),
 /// and the all-showdown outcome (first actor's wins, losses, draws).
 const TABLE_4_1: [[u32; 7]; 2] = [[75, 237, 122, 24, 16, 13, 13], [91, 210, 114, 22, 36, 14, 13]];
 const ALL_SHOWDOWN: [u32; 3] = [248, 248, 4];
@@ -125,7 +125,7 @@ pub struct RunStats {
     pub end_turns: u64,
 }
 
-/// The player options whose values are readings of the seed's words (REPRODUCTION.md): every
+/// The player options whose values are readings of the paper's words (REPRODUCTION.md): every
 /// row that depends on the players names their values.
 pub const READING_KEYS: [&str; 7] = [
     "loose_late",
@@ -422,7 +422,7 @@ fn parallel<T: Send>(jobs: Vec<Box<dyn FnOnce() -> T + Send + '_>>) -> Vec<T> {
 }
 
 /// Tables 4.2–4.4 from one deal set's 24 runs (indexed by reveal, model, seating), beside the
-/// seed's numbers.
+/// the paper's numbers.
 fn table_rows(runs: &[Vec<Vec<RunStats>>], games: usize) -> Vec<Row> {
     let n = games as u64;
     let mut rows = Vec::new();
@@ -432,12 +432,12 @@ fn table_rows(runs: &[Vec<Vec<RunStats>>], games: usize) -> Vec<Row> {
                 let r = &runs[ri][model][si];
                 let label =
                     format!("{}{}", MODELS[model].0.to_uppercase(), if *first { "" } else { "_2" });
-                let seed_row = SEED[ri][model * 2 + si];
+                let paper_row = SEED[ri][model * 2 + si];
                 let (mean_net, [lo, hi]) = mean_ci(&r.nets);
                 rows.push(
                     Row::at(table, &label, COLUMNS[0])
                         .ours((mean_net * games as f64).round(), n)
-                        .seed(seed_row[0])
+                        .paper(paper_row[0])
                         .ci([lo * games as f64, hi * games as f64]),
                 );
                 for k in 1..7 {
@@ -445,7 +445,7 @@ fn table_rows(runs: &[Vec<Vec<RunStats>>], games: usize) -> Vec<Row> {
                     rows.push(
                         Row::at(table, &label, COLUMNS[k])
                             .ours(r.counts[k] as f64, n)
-                            .seed(seed_row[k])
+                            .paper(paper_row[k])
                             .ci([a * games as f64, b * games as f64]),
                     );
                 }
@@ -497,7 +497,7 @@ pub fn rows(
             rows.push(
                 Row::at("4.1", ["first to act", "second to act"][p], names[k])
                     .ours(cats[p][k] as f64, games as u64)
-                    .seed(TABLE_4_1[p][k] as f64),
+                    .paper(TABLE_4_1[p][k] as f64),
             );
         }
     }
@@ -505,7 +505,7 @@ pub fn rows(
         rows.push(
             Row::at("4.1", "all showdown", c)
                 .ours(out[k] as f64, games as u64)
-                .seed(ALL_SHOWDOWN[k] as f64),
+                .paper(ALL_SHOWDOWN[k] as f64),
         );
     }
     rows.push(
@@ -572,7 +572,7 @@ pub fn rows(
             rows.push(
                 Row::at("4.3.3", POINTS[k].0, &format!("holds, deal set {si}"))
                     .ours(f64::from(u8::from(holds)), 24 * n)
-                    .seed(1.0),
+                    .paper(1.0),
             );
             if si == 0 {
                 let (lo_name, hi_name) =

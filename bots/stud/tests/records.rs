@@ -1,4 +1,4 @@
-//! The six game records of the seed (Tables 5.3–5.7 and B.2, spec §7.6) replayed through the
+//! The six game records of the paper (Tables 5.3–5.7 and B.2, spec §7.6) replayed through the
 //! engine: every bet must be legal, every pot after an interval equal to the table, every final
 //! result equal. The human is position 0 (acts first), the system position 1.
 

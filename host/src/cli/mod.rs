@@ -71,7 +71,7 @@ pub enum Command {
         #[arg(long)]
         library: PathBuf,
     },
-    /// Regenerate a plugin's tables from its seed paper: `yomi repro battle --json`
+    /// Regenerate a plugin's tables from its paper: `yomi repro battle --json`
     /// (`yomi repro <plugin> --help` lists that plugin's flags).
     // No help flag of its own: `--help` after the plugin's name belongs to the plugin.
     #[command(disable_help_flag = true)]

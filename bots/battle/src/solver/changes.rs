@@ -2,7 +2,7 @@
 //! turn's layer at the same successor indices whatever its turn (only the last turn, judged at
 //! the limit, differs), so turn t's value equals turn t + 1's, bit for bit, unless a successor's
 //! value changed between turns t + 1 and t + 2. Far from the limit few values change (turn 1
-//! differs from turn 2 in about 3,000 of 291,600 entries for the seed's parties), so most of
+//! differs from turn 2 in about 3,000 of 291,600 entries for the paper's parties), so most of
 //! each layer is a copy of the next one.
 
 use super::Table;
@@ -100,7 +100,7 @@ mod tests {
     use crate::rules::Rules;
 
     /// Every decision state one turn before a changed HP vector (found by playing every action
-    /// pair) lies in a dirty block, for the seed's parties and random custom ones.
+    /// pair) lies in a dirty block, for the paper's parties and random custom ones.
     #[test]
     fn every_predecessor_of_a_changed_block_is_dirty() {
         let mut rng = yomi_plugin::rng::seeded(30);

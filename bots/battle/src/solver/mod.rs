@@ -1,11 +1,11 @@
-//! The exact solution of the whole game by backward induction (seed 5.2): every position's value
+//! The exact solution of the whole game by backward induction (paper §5.2): every position's value
 //! (party 1's probability of winning plus half its probability of a draw under equilibrium play),
 //! layer by layer from the turn limit down to turn 1, each layer split across the cores. Most of
 //! an early turn's values equal the next turn's, so a layer solves again only the HP vectors
 //! whose successors changed ([`changes`]) and copies the rest.
 //!
 //! The table is one `f32` per (HPs, actives) per turn layer, with a mixed radix of each Pokémon's
-//! own maximum HP + 1, so the seed's parties take 19 × 291,600 × 4 B ≈ 22 MB. A faint replacement
+//! own maximum HP + 1, so the paper's parties take 19 × 291,600 × 4 B ≈ 22 MB. A faint replacement
 //! is folded into the table (spec R1): the entry of a position with a fainted active holds the
 //! replacing side's best candidate, so it is never a decision state and the previous turn reads
 //! every outcome with one look-up.
@@ -363,7 +363,7 @@ impl Table {
         self.layers.len() * self.layer_len * std::mem::size_of::<f32>()
     }
 
-    /// Entries in all layers, decision states or not (the seed's count includes unreachable ones).
+    /// Entries in all layers, decision states or not (the paper's count includes unreachable ones).
     pub fn states(&self) -> usize {
         self.layers.len() * self.layer_len
     }

@@ -1,14 +1,14 @@
-//! `dvalue`: the seed's section-3 player, every rule of it, as additive scores over the legal moves.
+//! `dvalue`: the paper's section-3 player, every rule of it, as additive scores over the legal moves.
 //!
-//! Situation (seed 2.2), recomputed every turn from the observation:
+//! Situation (paper §2.2), recomputed every turn from the observation:
 //! - board D total `B` (120 at the start) and own hand D total `H`;
-//! - **ahead** when `H <= B / p`, `p` the players still holding cards (the seed's "one third" for 3);
+//! - **ahead** when `H <= B / p`, `p` the players still holding cards (the paper's "one third" for 3);
 //! - **phase** from `B`: opening while `B > opening_above` (default 80: less than a third of the
 //!   game's 120 distance covered), endgame once `B <= endgame_at_most` (default 40: two thirds
 //!   covered), middle game between;
 //! - passes: own passes left against the most any opponent still playing has left.
 //!
-//! Rules (seed section 3) and their default scores (each weight is an option `w_*`; 0 switches a
+//! Rules (the paper's section 3) and their default scores (each weight is an option `w_*`; 0 switches a
 //! rule off; where the words allow several readings the option is named in brackets, see
 //! [`super::readings`]); the move with the highest total is played:
 //! 1. cards behind which you hold your own cards further out: +2 per such card;
@@ -34,7 +34,7 @@
 //!
 //! A pass starts at −6 (played only when a rule asks for it or nothing else is legal) and a pass
 //! that would put the player out at −100. `temperature` > 0 samples a move with probability
-//! ∝ exp(score / temperature): the seed's own criticism was that its player had no fluctuation
+//! ∝ exp(score / temperature): the paper's own criticism was that its player had no fluctuation
 //! ("揺らぎ") and people read it; sampling keeps every habit's preference ordering but not its
 //! certainty.
 
@@ -72,7 +72,7 @@ impl Phase {
     }
 }
 
-/// Phase thresholds on the board D total (seed: "defined by the D totals"; these are our choice).
+/// Phase thresholds on the board D total (paper: "defined by the D totals"; these are our choice).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Phases {
     pub opening_above: u32,

@@ -1,4 +1,4 @@
-//! The places where the seed's section-3 words allow more than one reading, each a `dvalue`
+//! The places where the paper's section-3 words allow more than one reading, each a `dvalue`
 //! option. Defaults follow the words most closely; `yomi repro sevens` reports every reading.
 //!
 //! Three rules hold a card back ("止める", to stop the row behind it): rule 3 (A/K), rule 5 (the
@@ -50,13 +50,13 @@ pub enum EndgamePass {
 pub enum MoveJudgement {
     /// Hand drop minus board drop: minus the steps the move gives the others' cards.
     Difference,
-    /// Hand drop minus the board drop's share per player still in (the seed's "one third" scale).
+    /// Hand drop minus the board drop's share per player still in (the paper's "one third" scale).
     Margin,
     /// Not used (section 3's rules alone).
     Off,
 }
 
-/// What the seed 2.2 judgement compares: "手札を出す際に" (when playing a card from the hand).
+/// What the paper §2.2 judgement compares: "手札を出す際に" (when playing a card from the hand).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JudgementScope {
     /// The playable cards against each other only; the pass is left to rules 3, 5 and 7.

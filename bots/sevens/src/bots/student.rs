@@ -1,5 +1,5 @@
-//! `student`: a rule-based player made of the habits the seed found in 225 students' players
-//! (seed table 1 and the list below it). Every habit is an option, so many students can be made.
+//! `student`: a rule-based player made of the habits the paper found in 225 students' players
+//! (the paper's table 1 and the list below it). Every habit is an option, so many students can be made.
 //!
 //! Habits that *hold* a card (stop it) make the student pass instead, while it has more than
 //! `keep_passes` passes left (table 1: attention to the pass count); otherwise it plays the best
