@@ -179,14 +179,14 @@ pub fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
                 Row::at("6.2 paired", "win rate", &column)
                     .ours(score / games as f64, games as u64)
                     .ci(wilson(score, games as u64))
-                    .seed(win),
+                    .paper(win),
             ));
             let all: Vec<(u64, u64)> =
                 games_by.iter().map(|g| (g[p].all_attacks(), g[p].all_decisions())).collect();
             rows.push(tag(
                 alpha,
                 rate_row(("6.2 paired", "attack selection rate (game-clustered)", &column), &all)
-                    .seed(attack),
+                    .paper(attack),
             ));
         }
         for (hi, lo) in [(2, 0), (1, 0), (2, 1)] {
@@ -199,7 +199,7 @@ pub fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
                 Row::at("6.2 paired", "win rate difference, same games", &column)
                     .ours(mean, games as u64)
                     .ci(ci)
-                    .seed(paper)
+                    .paper(paper)
                     .reading(NOISY),
             );
             // The same difference as if the two cells were independent samples (the paper's
@@ -214,7 +214,7 @@ pub fn rows(games: usize) -> Result<Vec<Row>, ErrorInfo> {
                 Row::at("6.2 paired", "win rate difference, independent-sample interval", &column)
                     .ours(mean, games as u64)
                     .ci([mean - half, mean + half])
-                    .seed(paper)
+                    .paper(paper)
                     .reading(NOISY),
             );
         }
