@@ -129,6 +129,7 @@ impl GameEntry {
                 simultaneous: false,
                 options: vec![],
                 presets: vec![],
+                payload: None,
             },
             new: Box::new(move |options, seed| Ok(Box::new(new(options, seed)?) as Box<dyn Game>)),
         }

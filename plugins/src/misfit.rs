@@ -6,7 +6,7 @@
 
 use std::fmt::Display;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
@@ -14,6 +14,42 @@ use yomi_protocol::{ErrorCode, ErrorInfo};
 /// after the field's name and a colon: "`observation.phase`: must be one of ...".
 pub fn error(field: impl Display, message: impl Display) -> ErrorInfo {
     ErrorInfo::new(ErrorCode::InvalidParams, format!("`{field}`: {message}"))
+}
+
+/// Marks a message written by [`rule`], so the typed adapter (`crate::typed`) knows it names
+/// what went wrong in the rule's own words and puts the field's path before it.
+pub(crate) const RULE: char = '\u{1f}';
+
+/// The same rule inside a payload type's `Deserialize`: `message` ("must be one of ...") becomes
+/// "`observation.<path to the field>`: message" when the typed adapter reads the request.
+pub fn rule<E: serde::de::Error>(message: impl Display) -> E {
+    E::custom(format_args!("{RULE}{message}"))
+}
+
+/// An enum-like word of a payload type, read by the rule of [`one_of`]: `words` pairs each word
+/// with its value.
+pub fn word<'de, D, T>(deserializer: D, words: &[(&str, T)]) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Copy,
+{
+    let value = Value::deserialize(deserializer)?;
+    let known: Vec<&str> = words.iter().map(|(w, _)| *w).collect();
+    let word = one_of(Some(&value), "", &known).map_err(|e| rule(unfielded(&e.message)))?;
+    Ok(words.iter().find(|(w, _)| *w == word).expect("one_of found it").1)
+}
+
+/// A true-or-false field of a payload type, refused in the rule's words.
+pub fn boolean<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error> {
+    match Value::deserialize(deserializer)? {
+        Value::Bool(b) => Ok(b),
+        other => Err(rule(format_args!("must be true or false, not {other}"))),
+    }
+}
+
+/// `message` of [`error`] without its "`field`: " head.
+fn unfielded(message: &str) -> &str {
+    message.split_once(": ").map_or(message, |(_, rest)| rest)
 }
 
 /// Reads an enum-like string field: one of `known`, or the error naming the field, the word given

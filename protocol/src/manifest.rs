@@ -51,6 +51,11 @@ pub struct GameInfo {
     /// Named sets of the game's options.
     #[serde(default)]
     pub presets: Vec<Preset>,
+    /// The JSON Schemas of the game's payloads, as the game's crate defines them (PROTOCOL.md,
+    /// "Payload schemas"): `observation` (what a seat is shown), `action` (one legal action)
+    /// and `event` (what a resolved turn reports), so a client validates what it sends and reads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payload: Option<serde_json::Value>,
 }
 
 /// A bot: a player of one or more games, a service (dice, roles), or both.

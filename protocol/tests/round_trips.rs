@@ -33,6 +33,9 @@ fn manifest() -> PluginManifest {
             simultaneous: false,
             options: vec![OptionSpec::int("rounds", 3, Some(1), None, "r")],
             presets: vec![Preset::new("short", "one round", json!({"rounds": 1}))],
+            payload: Some(
+                json!({"observation": {"type": "object"}, "action": true, "event": true}),
+            ),
         }],
         bots: vec![BotInfo {
             name: "b".into(),

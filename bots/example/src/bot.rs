@@ -2,7 +2,6 @@
 //! last hand. Reading level 1 is exactly what a person does after losing to rock twice.
 
 use rand::{Rng, SeedableRng};
-use serde::Deserialize;
 use serde_json::json;
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::Rng as SeededRng;
@@ -10,7 +9,7 @@ use yomi_plugin::think::{self, entropy_bits, Effort, Pace};
 use yomi_plugin::typed::{Choice, TypedAgent};
 use yomi_plugin::{ErrorInfo, Options};
 
-use crate::game::Hand;
+use crate::payload::{Hand, Observation};
 
 /// A rock-paper-scissors player.
 pub struct RpsBot {
@@ -26,14 +25,6 @@ pub struct RpsBot {
 /// is spread over the three hands (a reader who knows your last hand throws at once).
 const THINK: think::Model =
     think::Model { base: 500.0, per_choice: 150.0, per_doubt: 300.0, per_stage: 0.0, sigma: 0.3 };
-
-/// What the bot reads of the game's observation: only the opponent's last hand, so an external
-/// client may send just `{"opponent_last": "rock"}` (or `{}` before the first throw).
-#[derive(Debug, Default, Deserialize)]
-pub struct Observation {
-    #[serde(default)]
-    pub opponent_last: Option<Hand>,
-}
 
 impl RpsBot {
     pub fn new(options: &Options, seed: u64) -> Result<RpsBot, ErrorInfo> {
@@ -65,17 +56,12 @@ impl RpsBot {
 }
 
 impl TypedAgent for RpsBot {
+    /// A `legal` list must name all three throws (`Observation::legal`).
     type Observation = Observation;
-    type Action = Hand;
-
-    /// Every throw, every time: a `legal` list must name all three.
-    fn allowed(&self, _observation: &Observation) -> Vec<Hand> {
-        Hand::ALL.to_vec()
-    }
 
     fn act(
         &mut self,
-        observation: Observation,
+        observation: &Observation,
         _legal: Vec<Hand>,
         explain: bool,
     ) -> Result<Choice<Hand>, ErrorInfo> {

@@ -3,10 +3,15 @@
 
 use serde_json::{json, Value};
 use yomi_plugin::api::opt;
+use yomi_plugin::typed::{to_json, Observation as _};
 use yomi_plugin::{Decision, ErrorCode, ErrorInfo, Game, GameOutcome, Options};
 
+use crate::payload::{Event, Observation};
+
 /// A hand; in JSON, its lowercase name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Hand {
     Rock,
@@ -72,17 +77,15 @@ impl Rps {
             .fold([0.0, 0.0], |[a, b], [x, y]| [a + x.score_against(*y), b + y.score_against(*x)])
     }
 
-    fn observation(&self, seat: usize) -> Value {
-        let history: Vec<[&str; 2]> =
-            self.history.iter().map(|[a, b]| [a.name(), b.name()]).collect();
-        json!({
-            "seat": seat,
-            "round": self.history.len() + 1,
-            "rounds": self.rounds,
-            "history": history,
-            "opponent_last": self.history.last().map(|h| h[1 - seat].name()),
-            "score": self.totals(),
-        })
+    fn observation(&self, seat: usize) -> Observation {
+        Observation {
+            seat,
+            round: self.history.len() + 1,
+            rounds: self.rounds,
+            history: self.history.clone(),
+            opponent_last: self.history.last().map(|h| h[1 - seat]),
+            score: self.totals(),
+        }
     }
 }
 
@@ -91,12 +94,11 @@ impl Game for Rps {
         if self.history.len() >= self.rounds {
             return vec![];
         }
-        let legal: Vec<Value> = Hand::ALL.iter().map(|h| json!(h.name())).collect();
         (0..2)
-            .map(|seat| Decision {
-                seat,
-                observation: self.observation(seat),
-                legal: legal.clone(),
+            .map(|seat| {
+                let observation = self.observation(seat);
+                let legal = observation.legal().iter().map(to_json).collect();
+                Decision { seat, observation: to_json(&observation), legal }
             })
             .collect()
     }
@@ -128,9 +130,7 @@ impl Game for Rps {
             return Err(ErrorInfo::new(ErrorCode::IllegalAction, "both seats must throw a hand"));
         };
         self.history.push([a, b]);
-        Ok(
-            json!({"round": self.history.len(), "hands": [a.name(), b.name()], "score": self.totals()}),
-        )
+        Ok(to_json(&Event { round: self.history.len(), hands: [a, b], score: self.totals() }))
     }
 
     fn outcome(&self) -> Option<GameOutcome> {

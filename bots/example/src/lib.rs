@@ -1,6 +1,8 @@
 //! Rock-paper-scissors for yomi: the template a new bot author copies.
 //!
 //! Three parts, as in every yomi plugin (see `README.md` for the crate layout):
+//! - [`payload`]: the game's observation, action and event types, written by the referee and read
+//!   by every bot of the game;
 //! - [`game`]: the rules (the referee) — observations, legal actions, resolution, outcome;
 //! - [`bot`]: the `rps` bot with a personality (a favourite hand, how hard it reads you), written
 //!   against typed observations and actions;
@@ -30,11 +32,12 @@
 
 pub mod bot;
 pub mod game;
+pub mod payload;
 
 use clap::{Parser, Subcommand};
 use serde_json::json;
 use yomi_plugin::declare::{BotEntry, Declaration, GameEntry};
-use yomi_plugin::typed::Typed;
+use yomi_plugin::typed::{self, Typed};
 use yomi_plugin::{CommandContext, ErrorInfo, OptionSpec, Preset};
 
 /// The plugin value the host talks to.
@@ -52,7 +55,7 @@ fn declaration() -> Declaration {
     )
     // The playground's page for rps: an ES module the host serves at /plugins/example/view.js.
     .view(include_str!("../web/view.js"))
-    .game(
+    .game(typed::declared::<payload::Observation>(
         GameEntry::new(
             "rps",
             "Rock-paper-scissors over a number of throws, both hands at once",
@@ -61,7 +64,7 @@ fn declaration() -> Declaration {
         )
         .simultaneous()
         .options(game_options()),
-    )
+    ))
     .bot(
         BotEntry::new(
             "rps",

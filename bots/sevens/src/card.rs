@@ -2,8 +2,13 @@
 //! table and "my cards further out" are all single integer operations — the bots evaluate every
 //! legal card on every turn and the reproduction plays tens of thousands of games.
 
+use std::borrow::Cow;
 use std::fmt;
 
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+use yomi_plugin::misfit::rule;
 use yomi_plugin::{ErrorCode, ErrorInfo};
 
 /// Suit letters in the fixed order used everywhere (observations, legal lists, masks).
@@ -157,6 +162,67 @@ impl FromIterator<Card> for CardSet {
             set.insert(c);
         }
         set
+    }
+}
+
+/// A card in JSON: its name, `"7S"` (read as [`Card::parse`] reads it, so `"7s"` is the same).
+impl Serialize for Card {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Card {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Card, D::Error> {
+        match Value::deserialize(d)? {
+            Value::String(text) => Card::parse(&text).map_err(|e| rule(e.message)),
+            _ => Err(rule("not a string")),
+        }
+    }
+}
+
+impl JsonSchema for Card {
+    fn schema_name() -> Cow<'static, str> {
+        "Card".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "A card: the rank (A, 2-10, J, Q, K; T for 10) then the suit (S, H, D, C), in either case",
+            "type": "string",
+            "pattern": "^\\s*([AaJjQqKkTt1-9]|10)[SHDCshdc]\\s*$",
+        })
+    }
+}
+
+/// A set of cards in JSON: the list of their names in suit-then-rank order; read from a list in
+/// any order that names no card twice.
+impl Serialize for CardSet {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for CardSet {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<CardSet, D::Error> {
+        let mut set = CardSet::EMPTY;
+        for c in Vec::<Card>::deserialize(d)? {
+            if set.contains(c) {
+                return Err(rule(format_args!("card {c} is listed twice")));
+            }
+            set.insert(c);
+        }
+        Ok(set)
+    }
+}
+
+impl JsonSchema for CardSet {
+    fn schema_name() -> Cow<'static, str> {
+        "Cards".into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "array", "items": generator.subschema_for::<Card>(), "uniqueItems": true})
     }
 }
 

@@ -8,15 +8,14 @@
 use rand::seq::SliceRandom;
 use serde_json::{json, Value};
 use yomi_plugin::rng::seeded;
+use yomi_plugin::typed::{to_json, Observation as _};
 use yomi_plugin::{Decision, ErrorCode, ErrorInfo, Game, GameOutcome};
 
 use crate::card::{Card, CardSet, SUITS, SUIT_NAMES};
 use crate::dvalue;
+use crate::payload::{Action, Event, Observation, PASS};
 use crate::rules::{FirstPlayer, OutOfPasses, Rules};
 use crate::table::Table;
-
-/// The action string for a pass.
-pub const PASS: &str = "pass";
 
 /// A game in progress.
 #[derive(Debug, Clone)]
@@ -118,39 +117,29 @@ impl Sevens {
             || self.playable(seat).is_empty()
     }
 
-    fn legal(&self, seat: usize) -> Vec<Value> {
-        let mut legal: Vec<Value> =
-            self.playable(seat).iter().map(|c| json!(c.to_string())).collect();
-        if self.may_pass(seat) {
-            legal.push(json!(PASS));
-        }
-        legal
-    }
-
     /// What `seat` may see: its own hand, and public facts about everyone.
-    pub fn observation(&self, seat: usize) -> Value {
-        let ends: serde_json::Map<String, Value> = (0..4)
-            .map(|s| {
-                let (lo, hi) = self.table.ends(s);
-                (SUITS[s as usize].to_string(), json!([lo, hi]))
-            })
-            .collect();
+    pub fn observation(&self, seat: usize) -> Observation {
         let n = self.rules.players;
-        json!({
-            "seat": seat,
-            "players": n,
-            "move": self.moves,
-            "hand": self.hands[seat].names(),
-            "table": self.table.cards().names(),
-            "ends": ends,
-            "hand_sizes": self.hands.iter().map(|h| h.len()).collect::<Vec<_>>(),
-            "passes_used": self.passes_used,
-            "passes_left": (0..n).map(|s| self.passes_left(s)).collect::<Vec<_>>(),
-            "pass_limit": self.rules.pass_limit,
-            "out_of_passes": self.rules.name_of_out_of_passes(),
-            "ranks": self.ranks,
-            "went_out": self.went_out,
-        })
+        Observation {
+            seat,
+            players: n,
+            moves: self.moves,
+            hand: self.hands[seat],
+            table: self.table,
+            ends: (0..4)
+                .map(|s| {
+                    let (lo, hi) = self.table.ends(s);
+                    (SUITS[s as usize], [lo, hi])
+                })
+                .collect(),
+            hand_sizes: self.hands.iter().map(|h| h.len()).collect(),
+            passes_used: self.passes_used.clone(),
+            passes_left: (0..n).map(|s| self.passes_left(s)).collect(),
+            pass_limit: self.rules.pass_limit,
+            out_of_passes: self.rules.out_of_passes,
+            ranks: self.ranks.clone(),
+            went_out: self.went_out.clone(),
+        }
     }
 
     /// Checks one action of `seat` and returns the card (None for a pass).
@@ -214,11 +203,9 @@ impl Game for Sevens {
         if self.is_over() {
             return vec![];
         }
-        vec![Decision {
-            seat: self.turn,
-            observation: self.observation(self.turn),
-            legal: self.legal(self.turn),
-        }]
+        let observation = self.observation(self.turn);
+        let legal = observation.legal().iter().map(to_json).collect();
+        vec![Decision { seat: self.turn, observation: to_json(&observation), legal }]
     }
 
     fn apply(&mut self, actions: &[(usize, Value)]) -> Result<Value, ErrorInfo> {
@@ -269,15 +256,15 @@ impl Game for Sevens {
             self.turn =
                 (1..=n).map(|k| (seat + k) % n).find(|&s| self.ranks[s].is_none()).unwrap_or(seat);
         }
-        Ok(json!({
-            "seat": seat,
-            "action": card.map(|c| c.to_string()).unwrap_or_else(|| PASS.to_string()),
-            "passes_used": self.passes_used[seat],
-            "went_out": self.went_out[seat],
-            "placed": placed.names(),
-            "finished": finished,
-            "hand_sizes": self.hands.iter().map(|h| h.len()).collect::<Vec<_>>(),
-            "next": (!self.is_over()).then_some(self.turn),
+        Ok(to_json(&Event {
+            seat,
+            action: card.map_or(Action::Pass, Action::Play),
+            passes_used: self.passes_used[seat],
+            went_out: self.went_out[seat],
+            placed,
+            finished,
+            hand_sizes: self.hands.iter().map(|h| h.len()).collect(),
+            next: (!self.is_over()).then_some(self.turn),
         }))
     }
 

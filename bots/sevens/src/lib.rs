@@ -1,6 +1,8 @@
 //! Sevens (7並べ) for yomi, after paper 003 (Konuma and Endo, "a Sevens playing algorithm using
 //! situation judgement by the D value").
 //!
+//! - [`payload`]: the game's observation, action and event types, written by the referee and read
+//!   by every bot (through [`view`]);
 //! - [`game`]: the referee, every house-rule variable a game option ([`rules`]);
 //! - [`dvalue`]: the paper's D values and advantage judgement;
 //! - [`bots`]: `dvalue` (the paper's section-3 player, with a temperature), `student` (the habits of
@@ -12,6 +14,7 @@ pub mod card;
 pub mod cli;
 pub mod dvalue;
 pub mod game;
+pub mod payload;
 pub mod predictor;
 pub mod repro;
 pub mod rules;
@@ -22,6 +25,7 @@ use serde_json::json;
 use yomi_plugin::declare::{BotEntry, Declaration, GameEntry};
 use yomi_plugin::protocol::manifest::MethodInfo;
 use yomi_plugin::protocol::options::resolve;
+use yomi_plugin::typed;
 use yomi_plugin::{ErrorCode, ErrorInfo, Options, Plugin, Preset};
 
 /// The plugin value the host talks to.
@@ -58,11 +62,11 @@ fn declaration() -> Declaration {
     Declaration::new("sevens", env!("CARGO_PKG_VERSION"), "Sevens (7並べ) with the D-value player of Konuma and Endo (Tokyo Polytechnic University), students' habits and a readability measure")
         .view(include_str!("../web/view.js"))
         .game(
-            GameEntry::new("sevens", "Sevens: build the suits out from the 7s one card at a time; limited passes; first to empty their hand wins", 3..=6, |options, seed| {
+            typed::declared::<payload::Observation>(GameEntry::new("sevens", "Sevens: build the suits out from the 7s one card at a time; limited passes; first to empty their hand wins", 3..=6, |options, seed| {
                 Ok(game::Sevens::new(rules::Rules::from_options(options)?, seed))
             })
             .options(rules::game_options())
-            .presets(vec![Preset::new("seed", "the paper's setting: 3 players, 3 passes", json!({}))]),
+            .presets(vec![Preset::new("seed", "the paper's setting: 3 players, 3 passes", json!({}))])),
         )
         .bots([
             BotEntry::new("dvalue", "The paper's D-value player (section 3); temperature > 0 adds fluctuation", |options, ctx| bots::dvalue::DValueBot::new(options, ctx.seed))

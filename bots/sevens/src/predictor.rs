@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use crate::card::Card;
-use crate::game::PASS;
+use crate::payload::PASS;
 use crate::view::View;
 
 type Situation = (u8, bool, std::cmp::Ordering, usize, bool);

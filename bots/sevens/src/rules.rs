@@ -4,8 +4,9 @@
 use yomi_plugin::api::opt;
 use yomi_plugin::{ErrorCode, ErrorInfo, OptionSpec, Options};
 
-/// What happens to a player who passes with no passes left.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What happens to a player who passes with no passes left; in JSON, its option word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum OutOfPasses {
     /// Passing is always allowed; a pass beyond the limit puts the player out: their hand goes onto
     /// the table and they rank last among those still playing (the spec's rule).
@@ -13,6 +14,19 @@ pub enum OutOfPasses {
     /// With no passes left a player must play a playable card; only a player who cannot play may
     /// pass, and that pass puts them out.
     MustPlay,
+}
+
+impl OutOfPasses {
+    /// Each rule with its word (the game option's and the observation's).
+    pub const WORDS: [(&'static str, OutOfPasses); 2] =
+        [("out", OutOfPasses::Out), ("must_play", OutOfPasses::MustPlay)];
+}
+
+/// Read by the kit's rule for words, so a typo is refused naming the field.
+impl<'de> serde::Deserialize<'de> for OutOfPasses {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<OutOfPasses, D::Error> {
+        yomi_plugin::misfit::word(d, &OutOfPasses::WORDS)
+    }
 }
 
 /// Who makes the first move.
@@ -91,12 +105,5 @@ impl Rules {
             },
             dealer: (dealer >= 0).then_some(dealer as usize),
         })
-    }
-
-    pub fn name_of_out_of_passes(self) -> &'static str {
-        match self.out_of_passes {
-            OutOfPasses::Out => "out",
-            OutOfPasses::MustPlay => "must_play",
-        }
     }
 }

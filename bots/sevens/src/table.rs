@@ -4,8 +4,11 @@
 
 use crate::card::{Card, CardSet};
 
-/// The cards on the table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The cards on the table; in JSON, the list of their names.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(transparent)]
 pub struct Table(pub CardSet);
 
 impl Default for Table {

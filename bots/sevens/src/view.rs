@@ -1,17 +1,13 @@
-//! A bot's parsed view of one decision: the observation and legal list turned into card sets, so
-//! every bot (and the readability predictor) reads a request the same way and rejects a malformed
-//! one with a clear error instead of guessing (the plugin kit's one rule: `invalid_params` naming
-//! the field), a `legal` list that does not fit the observation included.
+//! A bot's view of one decision: the game's typed observation ([`crate::payload`]) with the legal
+//! list turned into card sets, and the facts about them every bot (and the readability
+//! predictor) asks for.
 
-use std::fmt::Display;
-
-use serde_json::Value;
-use yomi_plugin::misfit;
+use yomi_plugin::typed;
 use yomi_plugin::{ActRequest, ErrorInfo};
 
 use crate::card::{Card, CardSet};
 use crate::dvalue::{self, Judgement};
-use crate::game::PASS;
+use crate::payload::{Action, Observation};
 use crate::table::Table;
 
 /// One decision as a bot sees it.
@@ -31,129 +27,33 @@ pub struct View {
     pub can_pass: bool,
 }
 
-/// The error for the observation's field `name`, by the plugin kit's one rule.
-fn bad(name: &str, message: impl Display) -> ErrorInfo {
-    misfit::error(format_args!("observation.{name}"), message)
-}
-
-fn field<'a>(obs: &'a Value, name: &str) -> Result<&'a Value, ErrorInfo> {
-    obs.get(name).ok_or_else(|| bad(name, "missing"))
-}
-
-fn strings<'a>(obs: &'a Value, name: &str) -> Result<Vec<&'a str>, ErrorInfo> {
-    field(obs, name)?
-        .as_array()
-        .ok_or_else(|| bad(name, "not a list"))?
-        .iter()
-        .map(|v| v.as_str().ok_or_else(|| bad(name, "holds a non-string")))
-        .collect()
-}
-
-fn numbers(obs: &Value, name: &str) -> Result<Vec<u64>, ErrorInfo> {
-    field(obs, name)?
-        .as_array()
-        .ok_or_else(|| bad(name, "not a list"))?
-        .iter()
-        .map(|v| v.as_u64().ok_or_else(|| bad(name, "holds a non-number")))
-        .collect()
-}
-
-/// The actions the observation allows: the hand's cards playable on the table, and a pass when
-/// the rules (`out_of_passes`), the passes left or an unplayable hand allow one.
-fn allowed(view: &View, must_play_when_out: bool) -> Vec<Action> {
-    let playable = CardSet(view.table.playable().0 & view.hand.0);
-    let mut allowed: Vec<Action> = playable.iter().map(Action::Card).collect();
-    if !must_play_when_out || view.my_passes() > 0 || playable.is_empty() {
-        allowed.push(Action::Pass);
-    }
-    allowed
-}
-
-/// One legal action, read so that `"7s"` and `"7S"` are the same card.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Action {
-    Card(Card),
-    Pass,
-}
-
-impl serde::Serialize for Action {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Action::Card(c) => s.collect_str(c),
-            Action::Pass => s.serialize_str(PASS),
-        }
-    }
-}
-
 impl View {
-    pub fn parse(request: &ActRequest) -> Result<View, ErrorInfo> {
-        let obs = &request.observation;
-        let seat =
-            field(obs, "seat")?.as_u64().ok_or_else(|| bad("seat", "not a number"))? as usize;
-        let hand =
-            CardSet::parse_list(strings(obs, "hand")?).map_err(|e| bad("hand", e.message))?;
-        let table = Table(
-            CardSet::parse_list(strings(obs, "table")?).map_err(|e| bad("table", e.message))?,
-        );
-        let hand_sizes: Vec<usize> =
-            numbers(obs, "hand_sizes")?.into_iter().map(|n| n as usize).collect();
-        let passes_left: Vec<u32> =
-            numbers(obs, "passes_left")?.into_iter().map(|n| n as u32).collect();
-        let active: Vec<bool> = field(obs, "ranks")?
-            .as_array()
-            .ok_or_else(|| bad("ranks", "not a list"))?
-            .iter()
-            .map(Value::is_null)
-            .collect();
-        let players = hand_sizes.len();
-        if seat >= players || passes_left.len() != players || active.len() != players {
-            return Err(misfit::error(
-                "observation",
-                format_args!(
-                    "seat {seat} and per-seat lists of {players}, {}, {} entries disagree",
-                    passes_left.len(),
-                    active.len()
-                ),
-            ));
-        }
-        let must_play_when_out = misfit::one_of(
-            obs.get("out_of_passes"),
-            "observation.out_of_passes",
-            &["out", "must_play"],
-        )? == "must_play";
-        let offered = request
-            .legal
-            .iter()
-            .enumerate()
-            .map(|(i, action)| match action.as_str() {
-                Some(PASS) => Ok(Action::Pass),
-                Some(text) => Card::parse(text)
-                    .map(Action::Card)
-                    .map_err(|e| misfit::error(format_args!("legal[{i}]"), e.message)),
-                None => Err(misfit::error(format_args!("legal[{i}]"), "not a string")),
-            })
-            .collect::<Result<Vec<Action>, ErrorInfo>>()?;
+    /// The view of a checked decision: `observation`, choosing among `legal`.
+    pub fn new(observation: &Observation, legal: &[Action]) -> View {
         let mut view = View {
-            seat,
-            players,
-            hand,
-            table,
-            hand_sizes,
-            passes_left,
-            active,
+            seat: observation.seat,
+            players: observation.hand_sizes.len(),
+            hand: observation.hand,
+            table: observation.table,
+            hand_sizes: observation.hand_sizes.clone(),
+            passes_left: observation.passes_left.clone(),
+            active: observation.ranks.iter().map(Option::is_none).collect(),
             cards: vec![],
             can_pass: false,
         };
-        let allowed = allowed(&view, must_play_when_out);
-        misfit::check_legal("legal", &offered, &allowed)?;
-        // In the caller's order when it lists them, so a seeded choice among them is the same.
-        for action in if offered.is_empty() { &allowed } else { &offered } {
+        for action in legal {
             match action {
-                Action::Card(c) => view.cards.push(*c),
+                Action::Play(c) => view.cards.push(*c),
                 Action::Pass => view.can_pass = true,
             }
         }
-        Ok(view)
+        view
+    }
+
+    /// The view of a decision request, read and checked by the plugin kit's typed adapter.
+    pub fn parse(request: &ActRequest) -> Result<View, ErrorInfo> {
+        let (observation, legal) = typed::decision::<Observation>(request)?;
+        Ok(View::new(&observation, &legal))
     }
 
     pub fn players_in(&self) -> usize {

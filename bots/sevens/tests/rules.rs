@@ -6,7 +6,6 @@ use common::{cards, game};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use yomi_plugin::{ErrorCode, Game};
-use yomi_sevens::card::CardSet;
 use yomi_sevens::game::Sevens;
 use yomi_sevens::rules::{OutOfPasses, Rules};
 use yomi_sevens::table::Table;
@@ -155,8 +154,7 @@ proptest! {
         while let Some(d) = g.decisions().pop() {
             let pick = picks[steps % picks.len()] as usize % d.legal.len();
             g.apply(&[(d.seat, d.legal[pick].clone())]).unwrap();
-            let obs = g.observation(0);
-            let table = CardSet::parse_list(obs["table"].as_array().unwrap().iter().map(|v| v.as_str().unwrap())).unwrap();
+            let table = g.observation(0).table.cards();
             let held: usize = g.hands().iter().map(|h| h.len()).sum();
             prop_assert_eq!(table.len() + held, 52);
             steps += 1;

@@ -7,33 +7,20 @@ pub mod readings;
 pub mod student;
 
 use rand::Rng;
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 use yomi_plugin::think::{self, entropy_bits, Effort};
+use yomi_plugin::typed;
 use yomi_plugin::PolicyEntry;
 
-use crate::card::Card;
-use crate::game::PASS;
+pub use crate::payload::Action as Move;
 use dvalue::Phase;
 
-/// A move: a card or a pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Move {
-    Play(Card),
-    Pass,
-}
-
-impl Move {
-    pub fn to_json(self) -> Value {
-        match self {
-            Move::Play(c) => json!(c.to_string()),
-            Move::Pass => json!(PASS),
-        }
-    }
-}
-
-/// A move with its score and the rules that gave it.
-#[derive(Debug, Clone)]
+/// A move with its score and the rules that gave it; in `explain`, `{"action", "score",
+/// "rules"}`.
+#[derive(Debug, Clone, Serialize)]
 pub struct Scored {
+    #[serde(rename = "action")]
     pub mv: Move,
     pub score: f64,
     pub rules: Vec<&'static str>,
@@ -50,7 +37,7 @@ impl Scored {
     }
 
     pub fn to_json(&self) -> Value {
-        json!({"action": self.mv.to_json(), "score": self.score, "rules": self.rules})
+        typed::to_json(self)
     }
 }
 
@@ -120,6 +107,7 @@ pub fn probabilities(scored: &[Scored], temperature: f64) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::card::Card;
     use yomi_plugin::rng::seeded;
 
     fn scored(scores: &[f64]) -> Vec<Scored> {
