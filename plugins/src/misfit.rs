@@ -47,6 +47,13 @@ pub fn boolean<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<bool
     }
 }
 
+/// A count or index field of a payload type (a JSON integer of 0 or more), refused in the rule's
+/// words.
+pub fn natural<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+    let value = Value::deserialize(deserializer)?;
+    value.as_u64().ok_or_else(|| rule(format_args!("must be a non-negative integer, not {value}")))
+}
+
 /// `message` of [`error`] without its "`field`: " head.
 fn unfielded(message: &str) -> &str {
     message.split_once(": ").map_or(message, |(_, rest)| rest)

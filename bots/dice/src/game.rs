@@ -8,10 +8,12 @@
 use serde_json::{json, Value};
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::derive_seed;
+use yomi_plugin::typed::{to_json, Observation as _};
 use yomi_plugin::{Decision, ErrorCode, ErrorInfo, Game, GameOutcome, OptionSpec, Options};
 
 use crate::board::Board;
 use crate::control::TrapControl;
+use crate::payload::{Destination, Event, Observation};
 use crate::ranges::Ranges;
 use crate::search::Params;
 use crate::service::Player;
@@ -125,18 +127,29 @@ impl Sugoroku {
         self.board.destinations(s.position, s.roll as usize)
     }
 
-    fn observation(&self, seat: usize) -> Value {
+    fn observation(&self, seat: usize) -> Observation {
         let s = &self.seats[seat];
-        let dests: Vec<Value> = self
+        let destinations = self
             .destinations(seat)
             .into_iter()
-            .map(|d| {
-                json!({"square": d, "trap": self.board.is_trap(d), "goal": self.board.is_goal(d),
-                       "to_goal": self.board.to_goal(d), "traps_ahead": self.board.traps_ahead(d, 6)})
+            .map(|d| Destination {
+                square: d as u64,
+                trap: self.board.is_trap(d),
+                goal: self.board.is_goal(d),
+                to_goal: self.board.to_goal(d) as u64,
+                traps_ahead: self.board.traps_ahead(d, 6) as u64,
             })
             .collect();
-        json!({"seat": seat, "position": s.position, "roll": s.roll, "run": s.runs + 1, "runs": self.runs,
-               "hits": s.hits, "goals": s.goals, "destinations": dests})
+        Observation {
+            seat,
+            position: s.position,
+            roll: s.roll,
+            run: s.runs + 1,
+            runs: self.runs,
+            hits: s.hits,
+            goals: s.goals,
+            destinations,
+        }
     }
 
     /// Hits per seat so far.
@@ -150,8 +163,9 @@ impl Game for Sugoroku {
         if self.over() {
             return vec![];
         }
-        let legal = self.destinations(self.turn).into_iter().map(|d| json!(d)).collect();
-        vec![Decision { seat: self.turn, observation: self.observation(self.turn), legal }]
+        let observation = self.observation(self.turn);
+        let legal = observation.legal().iter().map(to_json).collect();
+        vec![Decision { seat: self.turn, observation: to_json(&observation), legal }]
     }
 
     fn apply(&mut self, actions: &[(usize, Value)]) -> Result<Value, ErrorInfo> {
@@ -188,7 +202,7 @@ impl Game for Sugoroku {
             s.runs += 1;
             s.position = 0;
         }
-        let event = json!({"seat": seat, "roll": s.roll, "from": from, "to": to, "trap": trap, "goal": goal, "runs": s.runs});
+        let event = to_json(&Event { seat, roll: s.roll, from, to, trap, goal, runs: s.runs });
         if !self.over() {
             let n = self.seats.len();
             self.turn = (1..=n)

@@ -5,7 +5,8 @@
 //! - [`features`], [`ranges`], [`tracker`], [`search`]: the paper's features, Err, and generation;
 //! - [`stream`]: endless natural streams; [`control`] and [`board`]: trap control (approach 3);
 //! - [`profile`]: per-player ranges in SQLite (approach 4);
-//! - [`service`]: the `dice` bot; [`game`] and [`walker`]: the `sugoroku` game and its player;
+//! - [`service`]: the `dice` bot; [`game`] and [`walker`]: the `sugoroku` game and its player,
+//!   on the game's [`payload`] types;
 //! - [`cli`] and [`repro`]: `yomi dice ...` and `yomi repro dice`.
 
 pub mod board;
@@ -14,6 +15,7 @@ pub mod control;
 pub mod features;
 pub mod game;
 pub mod humans;
+pub mod payload;
 pub mod profile;
 pub mod ranges;
 pub mod repro;
@@ -26,6 +28,7 @@ pub mod walker;
 use serde_json::json;
 use yomi_plugin::declare::{BotEntry, Declaration, GameEntry};
 use yomi_plugin::protocol::manifest::MethodInfo;
+use yomi_plugin::typed::{self, Typed};
 use yomi_plugin::{OptionSpec, Preset};
 
 /// Largest die the service rolls (a sanity limit: faces are bytes, counts are per face).
@@ -46,12 +49,12 @@ fn declaration() -> Declaration {
     Declaration::new("dice", env!("CARGO_PKG_VERSION"), "Natural dice: sequences that look random to players, trap control in sugoroku, player profiles")
         .view(include_str!("../web/view.js"))
         .game(
-            GameEntry::new("sugoroku", "Race over a board with forks and traps, several runs per seat, plain/natural/controlled dice", 1..=4, game::Sugoroku::new)
+            typed::declared::<payload::Observation>(GameEntry::new("sugoroku", "Race over a board with forks and traps, several runs per seat, plain/natural/controlled dice", 1..=4, game::Sugoroku::new)
                 .options(game::options())
                 .presets(vec![
                     Preset::new("plain", "ordinary PRNG dice", json!({"dice": "plain"})),
                     Preset::new("natural", "natural dice without trap control", json!({"dice": "natural"})),
-                ]),
+                ])),
         )
         .bot(
             BotEntry::service("dice", "The natural dice service: endless natural streams, sequences, scores, trap control, profiles", |options, ctx| {
@@ -75,7 +78,7 @@ fn declaration() -> Declaration {
             ]),
         )
         .bot(
-            BotEntry::new("walker", "A simulated sugoroku player that avoids traps it can", |options, _ctx| walker::Walker::new(options))
+            BotEntry::new("walker", "A simulated sugoroku player that avoids traps it can", |options, _ctx| Ok(Typed(walker::Walker::new(options)?)))
                 .games(&["sugoroku"])
                 .options(walker::options())
                 .presets(vec![Preset::new("short", "takes the route nearest the goal", json!({"route": "short"}))]),

@@ -15,6 +15,7 @@ use crate::ranges::Ranges;
 use crate::search::{generate, uniform, Method, Params};
 use crate::stream::{Dice, NaturalStream};
 use crate::walker::Walker;
+use yomi_plugin::typed::Typed;
 
 /// Seed section 5.3 / table 1 "theory" column (n = 100).
 const SEED_THEORY_100: [f64; COUNT] =
@@ -260,9 +261,10 @@ pub fn sugoroku_experiment(sets: usize, seed: u64) -> Result<Value, String> {
             .collect();
             let mut game =
                 Sugoroku::new(&options, derive_seed(seed, set as u64)).map_err(|e| e.message)?;
-            let mut walker =
+            let mut walker = Typed(
                 Walker::new(&[("route".to_string(), json!("safe"))].into_iter().collect())
-                    .map_err(|e| e.message)?;
+                    .map_err(|e| e.message)?,
+            );
             let played = play(&mut game, &mut [&mut walker]).map_err(|e| e.message)?;
             hits_per_set.push(game.hits()[0] as f64);
             // Exposures of this set, in order: (p, hit).

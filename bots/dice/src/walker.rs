@@ -2,10 +2,11 @@
 //! trap it can avoid; `route = "safe"` then prefers the destination with the fewest traps within
 //! a die's reach ahead, `"short"` the one nearest the goal.
 
-use serde_json::Value;
 use yomi_plugin::api::opt;
-use yomi_plugin::misfit;
-use yomi_plugin::{ActReply, ActRequest, Agent, ErrorCode, ErrorInfo, OptionSpec, Options};
+use yomi_plugin::typed::{Choice, TypedAgent};
+use yomi_plugin::{ErrorCode, ErrorInfo, OptionSpec, Options};
+
+use crate::payload::{Observation, Square};
 
 pub fn options() -> Vec<OptionSpec> {
     vec![OptionSpec::choice(
@@ -28,59 +29,26 @@ impl Walker {
     }
 }
 
-/// One destination of the observation.
-struct Destination {
-    square: Value,
-    trap: bool,
-    goal: bool,
-    to_goal: u64,
-    traps_ahead: u64,
-}
+impl TypedAgent for Walker {
+    type Observation = Observation;
 
-/// Reads the observation's `destinations`, by the plugin kit's one rule for a request that does
-/// not fit.
-fn destinations(observation: &Value) -> Result<Vec<Destination>, ErrorInfo> {
-    let list = observation.get("destinations").and_then(Value::as_array);
-    let list = list.ok_or_else(|| misfit::error("observation.destinations", "must be a list"))?;
-    list.iter()
-        .enumerate()
-        .map(|(i, d)| {
-            let at = |k: &str| format!("observation.destinations[{i}].{k}");
-            let num = |k: &str| {
-                d.get(k)
-                    .and_then(Value::as_u64)
-                    .ok_or_else(|| misfit::error(at(k), "must be a non-negative integer"))
-            };
-            let flag = |k: &str| {
-                d.get(k)
-                    .and_then(Value::as_bool)
-                    .ok_or_else(|| misfit::error(at(k), "must be true or false"))
-            };
-            Ok(Destination {
-                square: num("square")?.into(),
-                trap: flag("trap")?,
-                goal: flag("goal")?,
-                to_goal: num("to_goal")?,
-                traps_ahead: num("traps_ahead")?,
-            })
-        })
-        .collect()
-}
-
-impl Agent for Walker {
-    fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
-        let dests = destinations(&request.observation)?;
-        let allowed: Vec<Value> = dests.iter().map(|d| d.square.clone()).collect();
-        misfit::check_legal("legal", &request.legal, &allowed)?;
-        let best = dests
+    /// Chooses among the observation's destinations (the legal list names the same squares).
+    fn act(
+        &mut self,
+        obs: &Observation,
+        _: Vec<Square>,
+        _: bool,
+    ) -> Result<Choice<Square>, ErrorInfo> {
+        let best = obs
+            .destinations
             .iter()
             .min_by_key(|d| {
                 let (ahead, to_goal) = (d.traps_ahead, d.to_goal);
                 (d.trap, !d.goal, if self.safe { (ahead, to_goal) } else { (to_goal, ahead) })
             })
-            .map(|d| d.square.clone())
+            .map(|d| d.square)
             .ok_or_else(|| ErrorInfo::new(ErrorCode::Internal, "checked destinations are empty"))?;
-        Ok(ActReply::new(best))
+        Ok(Choice::new(best))
     }
 
     fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {

@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 use yomi_dice::game::Sugoroku;
 use yomi_dice::walker::Walker;
 use yomi_plugin::referee::play;
+use yomi_plugin::typed::Typed;
 use yomi_plugin::{ErrorCode, Game, Options};
 
 fn options(dice: &str, runs: u64, seats: u64) -> Options {
@@ -20,8 +21,8 @@ fn options(dice: &str, runs: u64, seats: u64) -> Options {
     .collect()
 }
 
-fn walker() -> Walker {
-    Walker::new(&[("route".to_string(), json!("safe"))].into_iter().collect()).unwrap()
+fn walker() -> Typed<Walker> {
+    Typed(Walker::new(&[("route".to_string(), json!("safe"))].into_iter().collect()).unwrap())
 }
 
 #[test]
