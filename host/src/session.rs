@@ -12,7 +12,7 @@ use tokio_util::task::TaskTracker;
 
 use serde_json::Value;
 use yomi_plugin::rng::derive_seed;
-use yomi_protocol::{ErrorCode, ErrorInfo, Options, Reply, RequestId};
+use yomi_protocol::{ErrorCode, ErrorInfo, Options, RequestId};
 
 use crate::agents::client::Mailbox;
 use crate::agents::live::LiveAgent;
@@ -21,9 +21,8 @@ use crate::runtime::auth::{Access, Role};
 use crate::runtime::config::Shared;
 use crate::runtime::costs::Budgets;
 use crate::runtime::limits::Limits;
-use crate::runtime::metrics;
 use crate::runtime::outbox::Outbox;
-use crate::runtime::requests::{cancelled, Requests, Running};
+use crate::runtime::requests::{answered, cancelled, Requests, Running};
 
 /// An agent the session owns, with what it was made from.
 pub struct AgentSlot {
@@ -138,11 +137,7 @@ impl Session {
                 },
                 result = work => result,
             };
-            metrics::request(op, result.as_ref().map(|_| ()).map_err(|e| e.code));
-            let reply = match result {
-                Ok(v) => Reply::ok(id, v),
-                Err(e) => Reply::err(Some(id), e),
-            };
+            let reply = answered(op, Some(id), result);
             drop(running);
             let _ = outbox.reply(&reply).await;
         });

@@ -9,6 +9,7 @@ use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use yomi_protocol::envelope::without_position;
 use yomi_protocol::{ActReply, ActRequest, Decision, ErrorCode, ErrorInfo, GameOutcome, Options};
 
 use crate::cancel::CancelFlag;
@@ -163,6 +164,25 @@ impl ActText<'_> {
             explain: self.explain,
             policy: self.policy,
         })
+    }
+
+    /// [`read`](ActText::read), refused as `agent.act`'s parameters are: text a client sent that
+    /// holds a number too large for a float is a bad parameter, whoever reads it first.
+    pub fn read_params(&self) -> Result<ActRequest, ErrorInfo> {
+        self.read().map_err(|e| {
+            let e = without_position(&e);
+            ErrorInfo::new(ErrorCode::InvalidParams, format!("bad parameters for `agent.act`: {e}"))
+        })
+    }
+
+    /// What a bot's `invalid_params` refusal of this request becomes: the parameters' own error
+    /// when the text cannot be read at all (a bot's own reader says it does not fit), the bot's
+    /// otherwise. So the host passes on what a plugin answers as it is.
+    pub fn refusal(&self, error: ErrorInfo) -> ErrorInfo {
+        match error.code {
+            ErrorCode::InvalidParams => self.read_params().err().unwrap_or(error),
+            _ => error,
+        }
     }
 }
 
@@ -441,6 +461,29 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_bots_refusal_stands_unless_the_text_cannot_be_read_at_all() {
+        let raw = |text: &'static str| serde_json::from_str::<&RawValue>(text).unwrap();
+        let misfit = ErrorInfo::new(ErrorCode::InvalidParams, "`observation`: does not fit");
+        let readable = ActText {
+            observation: raw(r#"{"x": 1}"#),
+            legal: raw("[]"),
+            explain: false,
+            policy: false,
+        };
+        assert_eq!(readable.refusal(misfit.clone()), misfit);
+        let huge = ActText {
+            observation: raw(r#"{"x": 1e400}"#),
+            legal: raw("[]"),
+            explain: false,
+            policy: false,
+        };
+        let refused = huge.refusal(misfit);
+        assert_eq!(refused.message, "bad parameters for `agent.act`: number out of range");
+        let internal = ErrorInfo::new(ErrorCode::Internal, "the bot broke");
+        assert_eq!(huge.refusal(internal.clone()), internal, "only a refusal of the text");
     }
 
     #[test]

@@ -21,8 +21,11 @@ impl Handle {
     pub fn dispatch_incoming(&mut self, call: Incoming) -> Result<Answer, ErrorInfo> {
         match (self, call) {
             (Handle::Agent(a), Incoming::Act(request)) => {
-                let policy = request.policy.then(|| a.policy_text(&request)).transpose()?;
-                with_policy(policy, a.act_text(&request)?)
+                let mut answer = || {
+                    let policy = request.policy.then(|| a.policy_text(&request)).transpose()?;
+                    with_policy(policy, a.act_text(&request)?)
+                };
+                answer().map_err(|e| request.refusal(e))
             }
             (Handle::Game(_), Incoming::Act(_)) => Err(does_not_apply("\"act\"", "a game")),
             (handle, Incoming::Other(call)) => handle.dispatch(call),

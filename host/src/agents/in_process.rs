@@ -16,7 +16,7 @@ use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 use yomi_plugin::cancel::{self, CancelFlag};
 
-use super::{read_act_text, AgentHandle};
+use super::AgentHandle;
 use crate::registry::{BotRef, PluginEntry};
 use crate::runtime::executor;
 use crate::runtime::metrics::{self, PluginCalls};
@@ -65,13 +65,10 @@ impl AgentHandle for InProcessAgent {
         self.invoke(&Call::Act(request)).await
     }
 
+    /// The text as the client sent it; the plugin's refusal is final (the kit words an
+    /// unreadable text as the parameters' error, see `ActText::refusal`).
     async fn act_text(&self, request: ActText<'_>) -> Result<ActReply, ErrorInfo> {
-        self.invoke(&request).await.map_err(|e| match e.code {
-            // The plugin could not read the call: the text holds a number too large to read,
-            // which is refused as reading the parameters here would have refused it.
-            ErrorCode::InvalidParams => read_act_text(&request).err().unwrap_or(e),
-            _ => e,
-        })
+        self.invoke(&request).await
     }
 
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo> {

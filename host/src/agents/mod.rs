@@ -22,8 +22,7 @@ use tokio::sync::OwnedSemaphorePermit;
 use tokio_util::sync::CancellationToken;
 use yomi_plugin::call::{ActText, Open};
 use yomi_plugin::{AgentContext, GameOver};
-use yomi_protocol::envelope::without_position;
-use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options};
+use yomi_protocol::{ActReply, ActRequest, ErrorInfo, Options};
 
 pub use in_process::InProcessAgent;
 
@@ -73,15 +72,6 @@ pub async fn open_bot(
     Ok(Arc::new(agent))
 }
 
-/// Reads an `act` request's text into values, refusing what `agent.act`'s parameters would have
-/// refused had they been read into values: a number too large for a float.
-pub fn read_act_text(request: &ActText) -> Result<ActRequest, ErrorInfo> {
-    request.read().map_err(|e| {
-        let e = without_position(&e);
-        ErrorInfo::new(ErrorCode::InvalidParams, format!("bad parameters for `agent.act`: {e}"))
-    })
-}
-
 /// When a match shows an agent seat's reasoning (its `agent.act` explanation and think time) to
 /// the client: never before the step it decided is resolved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -102,7 +92,7 @@ pub trait AgentHandle: Send + Sync {
     /// `act` with the observation and legal actions still the JSON text a client sent: a plugin
     /// in this process is handed the text as it is; other agents read it first.
     async fn act_text(&self, request: ActText<'_>) -> Result<ActReply, ErrorInfo> {
-        self.act(read_act_text(&request)?).await
+        self.act(request.read_params()?).await
     }
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo>;
     /// [`observe`](AgentHandle::observe) a match step's event, with the decisions of the match's

@@ -4,10 +4,10 @@
 //! connection reads on, spots cancels ([`is_cancel`]) and answers them with [`urgent`].
 
 use yomi_protocol::ops::meta::{Cancel, Stopped, StoppedRequest};
+use yomi_protocol::ops::{self as wire};
 use yomi_protocol::{ErrorCode, ErrorInfo, Op, Reply, Request, RequestId};
 
-use crate::runtime::metrics;
-use crate::runtime::requests::{cancelled, Requests, Which};
+use crate::runtime::requests::{answered, cancelled, Requests, Which};
 use crate::session::Session;
 
 /// The requests a cancel names.
@@ -58,22 +58,19 @@ pub fn urgent(
     queued(&mut |line| match Request::parse(line) {
         Ok(r) if which.matches(&r.id) => {
             let op = Op::parse(&r.op).map_or("unknown", Op::name);
-            metrics::request(op, Err(ErrorCode::Cancelled));
-            replies.push(Reply::err(Some(r.id.clone()), cancelled(op)));
+            replies.push(answered(op, Some(r.id.clone()), Err(cancelled(op))));
             stopped.push((r.id, op));
             true
         }
         _ => false,
     });
-    metrics::request(Op::Cancel.name(), Ok(()));
-    let report = serde_json::to_value(report(stopped)).expect("a cancel's report serializes");
-    replies.push(Reply::ok(id, report));
+    let report = super::reply::<wire::Cancel>(report(stopped));
+    replies.push(answered(Op::Cancel.name(), Some(id), report));
     replies
 }
 
 fn refused(id: RequestId, error: ErrorInfo) -> Reply {
-    metrics::request(Op::Cancel.name(), Err(error.code));
-    Reply::err(Some(id), error)
+    answered(Op::Cancel.name(), Some(id), Err(error))
 }
 
 /// The cancel's reply: what it stopped. Empty when the requests it named had already answered.

@@ -1,5 +1,12 @@
-//! The protocol operations, one module per family. Each operation parses its typed parameters
-//! from the request and applies them to the session.
+//! The protocol operations, one module per family.
+//!
+//! How a request flows: [`handle_line`] parses the line's envelope and the operation's name once
+//! ([`Request::parse`], [`Op::parse`]); [`dispatch`] checks the session may ask for it, then reads
+//! the parameters once into the protocol table's [`Command`]; [`apply`] hands each command's
+//! parameters to its operation's handler, whose reply type the table also fixes. Every request
+//! then gets exactly one reply, made and counted in one place
+//! ([`answered`](crate::runtime::requests::answered)): here, from the background
+//! (`Session::spawn`), or as cancelled before it ran (`cancel::urgent`).
 
 pub mod agents;
 pub mod cancel;
@@ -12,45 +19,46 @@ pub mod tournaments;
 use serde::Serialize;
 use serde_json::Value;
 use yomi_protocol::ops::agents::Acted;
-use yomi_protocol::ops::{self as wire, Operation};
-use yomi_protocol::{ErrorCode, ErrorInfo, Op, Reply, Request, OPERATIONS};
+use yomi_protocol::ops::{self as wire, Command, Operation};
+use yomi_protocol::{ErrorCode, ErrorInfo, Op, Reply, Request, RequestId, OPERATIONS};
 
 use self::schema::HostSpecs;
-use crate::runtime::auth;
-use crate::runtime::metrics;
-use crate::runtime::requests::cancelled;
+use crate::runtime::auth::{self, Role};
+use crate::runtime::requests::{answered, cancelled};
 use crate::session::Session;
 
 /// Answers one request line. Never fails: every problem becomes an error reply. Returns None
 /// when the operation went to the background and will reply by itself.
 pub async fn handle_line(session: &mut Session, text: &str) -> Option<Reply> {
-    match Request::parse(text) {
-        Err((id, error)) => {
-            metrics::request("unparsed", Err(error.code));
-            Some(Reply::err(id, error))
-        }
-        Ok(request) => {
-            let id = request.id.clone();
-            // Only known names become labels, so a client cannot grow the label set.
-            let op = Op::parse(&request.op).map_or("unknown", Op::name);
-            match cancellable(session, op, request).await {
-                Ok(Some(result)) => {
-                    metrics::request(op, Ok(()));
-                    Some(Reply::ok(id, result))
-                }
-                // Counted by `Session::spawn` when the background work replies.
-                Ok(None) => None,
-                Err(error) => {
-                    metrics::request(op, Err(error.code));
-                    Some(Reply::err(Some(id), error))
-                }
-            }
-        }
+    let request = match Request::parse(text) {
+        Ok(request) => request,
+        Err((id, error)) => return Some(answered("unparsed", id, Err(error))),
+    };
+    let id = request.id.clone();
+    // Only known names become labels, so a client cannot grow the label set.
+    let Some(op) = Op::parse(&request.op) else {
+        let error = ErrorInfo::new(
+            ErrorCode::UnknownOp,
+            format!("unknown op `{}`; known: {}", request.op, OPERATIONS.join(", ")),
+        );
+        return Some(answered("unknown", Some(id), Err(error)));
+    };
+    match cancellable(session, op, request).await {
+        // Answered by `Session::spawn` when the background work ends.
+        Ok(Answer::Later) => None,
+        Ok(Answer::Now(result)) => Some(answered(op.name(), Some(id), Ok(result))),
+        Err(error) => Some(answered(op.name(), Some(id), Err(error))),
     }
 }
 
-/// Operation `O`'s parameters, as the protocol's table gives them.
-type Params<'a, O> = <O as Operation<HostSpecs>>::Params<'a>;
+/// What applying a command gives.
+#[derive(Debug)]
+pub enum Answer {
+    /// The reply's `result`.
+    Now(Value),
+    /// Nothing yet: the operation runs in the background and replies by itself.
+    Later,
+}
 
 /// Operation `O`'s reply, as the protocol's table gives it.
 pub type ReplyOf<O> = <O as Operation<HostSpecs>>::Reply;
@@ -59,103 +67,147 @@ pub type ReplyOf<O> = <O as Operation<HostSpecs>>::Reply;
 /// work is then dropped and it answers `cancelled`.
 async fn cancellable(
     session: &mut Session,
-    op: &'static str,
+    op: Op,
     request: Request<'_>,
-) -> Result<Option<Value>, ErrorInfo> {
-    if op == Op::Cancel.name() {
-        return dispatch(session, request).await;
+) -> Result<Answer, ErrorInfo> {
+    if op == Op::Cancel {
+        return dispatch(session, op, request).await;
     }
-    let running = session.requests.start(&request.id, op);
+    let running = session.requests.start(&request.id, op.name());
     let stop = running.stop.clone();
     session.current = Some(running);
     let result = tokio::select! {
         biased;
-        _ = stop.cancelled() => Err(cancelled(op)),
-        result = dispatch(session, request) => result,
+        _ = stop.cancelled() => Err(cancelled(op.name())),
+        result = dispatch(session, op, request) => result,
     };
     session.current = None;
     result
 }
 
-/// Routes a request to its operation. `Ok(None)` means the operation runs in the background and
-/// sends its own reply.
+/// Checks that the session may ask for `op` at all (before its parameters are read, so a client
+/// without a token costs no parsing), reads the request as its command and applies it.
 pub async fn dispatch(
     session: &mut Session,
+    op: Op,
     request: Request<'_>,
-) -> Result<Option<Value>, ErrorInfo> {
-    let Some(op) = Op::parse(&request.op) else {
-        return Err(ErrorInfo::new(
-            ErrorCode::UnknownOp,
-            format!("unknown op `{}`; known: {}", request.op, OPERATIONS.join(", ")),
-        ));
-    };
-    // Reads operation `$op`'s parameters as `$p` and answers with `$handler`: both of the types
-    // the protocol's table gives `$op`, or this does not compile.
-    macro_rules! answer {
-        ($op:ident, |$p:pat_param| $handler:expr) => {{
-            let $p: Params<'_, wire::$op> = request.params()?;
-            reply::<wire::$op>($handler)
-        }};
-    }
+) -> Result<Answer, ErrorInfo> {
     let role = match (session.role(), op) {
-        (_, Op::Hello) => return answer!(Hello, |p| meta::hello(session, p)?).map(Some),
-        (_, Op::Ping) => return answer!(Ping, |_| meta::ping()).map(Some),
-        (Some(role), _) => role,
+        (role, Op::Hello | Op::Ping) => role,
+        (Some(role), _) => Some(role),
         (None, _) => return Err(auth::token_needed(op.name())),
     };
-    if matches!(op, Op::PluginLoad | Op::TournamentList) {
+    if let (Some(role), Op::PluginLoad | Op::TournamentList) = (role, op) {
         role.require_operator(op.name())?;
     }
     if matches!(op, Op::MatchRun | Op::TournamentRun) {
         session.check_background_room()?;
     }
     let id = request.id.clone();
-    match op {
-        Op::Hello | Op::Ping => unreachable!("answered above"),
-        Op::Catalog => answer!(Catalog, |_| plugins::catalog(&session.shared.registry, role)),
-        Op::AgentNew => answer!(AgentNew, |p| agents::new(session, p).await?),
-        Op::AgentConfigure => answer!(AgentConfigure, |p| agents::configure(session, p).await?),
-        Op::AgentSwap => answer!(AgentSwap, |p| agents::swap(session, p).await?),
-        Op::AgentAct => {
-            let p: Params<'_, wire::AgentAct> = request.params()?;
-            match agents::act(session, p).await? {
-                // Moved into its `Value`, not copied: the hot path of a game client.
-                Acted::One(decision) => Ok(decision.into()),
-                batch => reply::<wire::AgentAct>(batch),
-            }
-        }
-        Op::AgentObserve => answer!(AgentObserve, |p| agents::observe(session, p).await?),
-        Op::AgentCall => {
-            let p: Params<'_, wire::AgentCall> = request.params()?;
-            let result: ReplyOf<wire::AgentCall> = agents::call(session, p).await?;
-            Ok(result) // the bot's own JSON, as it is
-        }
-        Op::AgentDrop => answer!(AgentDrop, |p| agents::drop(session, p)?),
-        Op::AgentList => answer!(AgentList, |_| agents::list(session)),
-        Op::PluginList => answer!(PluginList, |_| plugins::list(session, role)),
-        Op::PluginLoad => answer!(PluginLoad, |p| plugins::load(session, p).await?),
-        Op::MatchRun => {
-            let p: Params<'_, wire::MatchRun> = request.params()?;
-            return matches::run(session, id, p).map(|_| None);
-        }
-        Op::MatchMove => answer!(MatchMove, |p| matches::play_move(session, p)?),
-        Op::MatchReplay => answer!(MatchReplay, |p| matches::replay(session, p).await?),
-        Op::TournamentRun => {
-            let p: Params<'_, wire::TournamentRun> = request.params()?;
-            return tournaments::run(session, id, p).await.map(|_| None);
-        }
-        Op::TournamentList => answer!(TournamentList, |_| tournaments::list(session).await?),
-        Op::Cancel => answer!(Cancel, |p| cancel::run(session, p)?),
-    }
-    .map(Some)
+    // Only `hello` and `ping` come without a role, and neither reads it.
+    apply(session, role.unwrap_or(Role::Player), id, Command::read(op, request)?).await
 }
 
-/// Operation `O`'s reply as its reply line's `result`. Through a `Value`, whose keys are in
-/// order: the bytes clients have always been sent.
+/// Applies one command: each operation's handler takes the parameters and gives the reply the
+/// protocol's table names for it, or this does not compile.
+async fn apply(
+    session: &mut Session,
+    role: Role,
+    id: RequestId,
+    command: Command<'_, HostSpecs>,
+) -> Result<Answer, ErrorInfo> {
+    use Command as C;
+    match command {
+        C::Hello(p) => now::<wire::Hello>(meta::hello(session, p)?),
+        C::Ping(_) => now::<wire::Ping>(meta::ping()),
+        C::Catalog(_) => now::<wire::Catalog>(plugins::catalog(&session.shared.registry, role)),
+        C::AgentNew(p) => now::<wire::AgentNew>(agents::new(session, p).await?),
+        C::AgentConfigure(p) => now::<wire::AgentConfigure>(agents::configure(session, p).await?),
+        C::AgentSwap(p) => now::<wire::AgentSwap>(agents::swap(session, p).await?),
+        C::AgentAct(p) => now::<wire::AgentAct>(agents::act(session, p).await?),
+        C::AgentObserve(p) => now::<wire::AgentObserve>(agents::observe(session, p).await?),
+        C::AgentCall(p) => now::<wire::AgentCall>(agents::call(session, p).await?),
+        C::AgentDrop(p) => now::<wire::AgentDrop>(agents::drop(session, p)?),
+        C::AgentList(_) => now::<wire::AgentList>(agents::list(session)),
+        C::PluginList(_) => now::<wire::PluginList>(plugins::list(session, role)),
+        C::PluginLoad(p) => now::<wire::PluginLoad>(plugins::load(session, p).await?),
+        C::MatchRun(p) => matches::run(session, id, p).map(|()| Answer::Later),
+        C::MatchMove(p) => now::<wire::MatchMove>(matches::play_move(session, p)?),
+        C::MatchReplay(p) => now::<wire::MatchReplay>(matches::replay(session, p).await?),
+        C::TournamentRun(p) => tournaments::run(session, id, p).await.map(|()| Answer::Later),
+        C::TournamentList(_) => now::<wire::TournamentList>(tournaments::list(session).await?),
+        C::Cancel(p) => now::<wire::Cancel>(cancel::run(session, p)?),
+    }
+}
+
+/// Operation `O`'s reply, given at once.
+fn now<O: Operation<HostSpecs>>(reply: ReplyOf<O>) -> Result<Answer, ErrorInfo>
+where
+    ReplyOf<O>: IntoResult,
+{
+    self::reply::<O>(reply).map(Answer::Now)
+}
+
+/// Operation `O`'s reply as its reply line's `result` (a background operation's too).
 pub fn reply<O: Operation<HostSpecs>>(reply: ReplyOf<O>) -> Result<Value, ErrorInfo>
 where
-    ReplyOf<O>: Serialize,
+    ReplyOf<O>: IntoResult,
 {
+    reply.into_result()
+}
+
+/// A reply as its line's `result`.
+pub trait IntoResult {
+    fn into_result(self) -> Result<Value, ErrorInfo>;
+}
+
+/// Through a `Value`, whose keys are in order: the bytes clients have always been sent.
+pub fn serialized(reply: &impl Serialize) -> Result<Value, ErrorInfo> {
     serde_json::to_value(reply)
         .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("a reply did not serialize: {e}")))
+}
+
+/// The replies written as they serialize.
+macro_rules! serialized {
+    ($($reply:ty),* $(,)?) => {
+        $(impl IntoResult for $reply {
+            fn into_result(self) -> Result<Value, ErrorInfo> {
+                serialized(&self)
+            }
+        })*
+    };
+}
+
+serialized!(
+    wire::meta::Welcome,
+    wire::meta::Pong,
+    wire::meta::Done,
+    wire::meta::Stopped,
+    wire::plugins::Catalog,
+    wire::plugins::Plugin,
+    Vec<wire::plugins::Plugin>,
+    wire::agents::Agent,
+    Vec<wire::agents::Agent>,
+    wire::agents::Dropped,
+    wire::matches::Summary,
+    wire::matches::Replayed,
+    wire::tournaments::Summary,
+    Vec<wire::tournaments::Listed>,
+);
+
+/// A decision is moved into its `Value`, not copied: the hot path of a game client.
+impl IntoResult for Acted {
+    fn into_result(self) -> Result<Value, ErrorInfo> {
+        match self {
+            Acted::One(decision) => Ok(decision.into()),
+            batch => serialized(&batch),
+        }
+    }
+}
+
+/// `agent.call`'s reply: the bot's own JSON, as it is.
+impl IntoResult for Value {
+    fn into_result(self) -> Result<Value, ErrorInfo> {
+        Ok(self)
+    }
 }

@@ -4,8 +4,11 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
-use yomi_protocol::{ErrorCode, ErrorInfo, RequestId};
+use yomi_protocol::{ErrorCode, ErrorInfo, Reply, RequestId};
+
+use super::metrics;
 
 /// One session's running requests. Cloning shares them.
 #[derive(Clone)]
@@ -97,6 +100,21 @@ impl Drop for Running {
     fn drop(&mut self) {
         let mut running = self.requests.lock();
         running.entries.retain(|e| e.serial != self.serial);
+    }
+}
+
+/// The one reply to a request of operation `op` (a known operation's name, `unknown` or
+/// `unparsed`), counted in the request metrics: every request's reply is made here, whether it
+/// answers at once, from the background, or as cancelled before it ran.
+pub fn answered(
+    op: &'static str,
+    id: Option<RequestId>,
+    result: Result<Value, ErrorInfo>,
+) -> Reply {
+    metrics::request(op, result.as_ref().map(|_| ()).map_err(|e| e.code));
+    match result {
+        Ok(result) => Reply { id, ok: true, result: Some(result), error: None },
+        Err(error) => Reply::err(id, error),
     }
 }
 

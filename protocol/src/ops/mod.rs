@@ -7,9 +7,10 @@
 //! until the host answers it. PROTOCOL.md ("Adding an operation") has the whole recipe.
 //!
 //! Each row also makes a marker type of the variant's name implementing [`Operation`], which a
-//! host's dispatch names to read the parameters and type the reply: a handler that takes or
-//! returns other types than the row's does not compile, so the schema cannot drift from what the
-//! host reads and writes.
+//! host's dispatch names to type the reply, and a variant of [`Command`], a request's operation
+//! with its parameters read: a host reads a request once ([`Command::read`]) and matches on the
+//! command, so a handler that takes or returns other types than the row's does not compile, and
+//! the schema cannot drift from what the host reads and writes.
 //!
 //! `match.run` and `tournament.run` carry a match or tournament spec that the host's runners
 //! define; their rows name them through [`Specs`], which the host implements.
@@ -21,7 +22,11 @@ pub mod plugins;
 pub mod tournaments;
 
 use schemars::{JsonSchema, SchemaGenerator};
+use serde::Deserialize;
 use serde_json::Value;
+
+use crate::envelope::Request;
+use crate::error::ErrorInfo;
 
 /// The match and tournament specs a host's `match.run` and `tournament.run` carry.
 pub trait Specs {
@@ -42,7 +47,7 @@ pub trait Operation<S: Specs> {
 }
 
 /// Declares [`Op`], its wire names, [`OPERATIONS`], a marker type implementing [`Operation`]
-/// per operation and [`shapes`] from one table of `Variant => "name": Params => Reply` rows
+/// per operation, [`Command`] and [`shapes`] from one table of `Variant => "name": Params => Reply` rows
 /// (where `'a` is the request's lifetime and `S` the host's [`Specs`]).
 macro_rules! operations {
     ($($variant:ident => $name:literal: $params:ty => $reply:ty,)*) => {
@@ -62,6 +67,27 @@ macro_rules! operations {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum Op {
             $(#[doc = concat!("`", $name, "`: see [`", stringify!($variant), "`](struct@", stringify!($variant), ").")] $variant,)*
+        }
+
+        /// A request's operation with its parameters, read once from the request's text.
+        #[derive(Debug)]
+        pub enum Command<'a, S: Specs> {
+            $(#[doc = concat!("`", $name, "` with its parameters.")] $variant($params),)*
+        }
+
+        impl<'a, S: Specs> Command<'a, S> {
+            /// Reads `request`'s parameters as operation `op`'s (the operation named by
+            /// `request.op`, parsed by the caller, which may refuse it before any parameter is
+            /// read): `invalid_params` naming the operation when they do not fit.
+            pub fn read(op: Op, request: Request<'a>) -> Result<Command<'a, S>, ErrorInfo>
+            where
+                S::Match: Deserialize<'a>,
+                S::Tournament: Deserialize<'a>,
+            {
+                Ok(match op {
+                    $(Op::$variant => Command::$variant(request.params()?),)*
+                })
+            }
         }
 
         /// Every operation's wire name, in the order `hello` lists them.
