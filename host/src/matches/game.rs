@@ -22,7 +22,10 @@ impl HostedGame {
         seed: u64,
     ) -> Result<HostedGame, ErrorInfo> {
         let request = Open::Game { game: game.info.name.clone(), options, seed };
-        Ok(HostedGame { handle: executor::Handle::open(game.plugin.clone(), request).await? })
+        Ok(HostedGame {
+            handle: executor::Handle::open(game.plugin.clone(), request, Default::default())
+                .await?,
+        })
     }
 
     async fn invoke<T: DeserializeOwned + Send + 'static>(
