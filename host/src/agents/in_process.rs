@@ -18,12 +18,13 @@ use yomi_plugin::cancel::{self, CancelFlag};
 
 use super::AgentHandle;
 use crate::registry::{BotRef, PluginEntry};
-use crate::runtime::executor::{self, Scope, Timing};
-use crate::runtime::metrics;
+use crate::runtime::executor;
+use crate::runtime::metrics::{self, PluginCalls};
 
 /// An agent living in a plugin loaded into this process.
 pub struct InProcessAgent {
     handle: executor::Handle,
+    calls: PluginCalls,
     /// Raised to stop the service call running in the plugin (see `yomi_plugin::cancel`).
     cancel: CancelFlag,
     /// Service calls take turns: the flag belongs to one call from before it starts until after
@@ -42,16 +43,19 @@ impl InProcessAgent {
         let cancel = CancelFlag::default();
         let request =
             Open::Agent { bot: bot.info.name.clone(), options, context, cancel: cancel.clone() };
-        let timing = Timing::of_bot(&bot.qualified());
-        let handle = executor::Handle::open(plugin.clone(), request, timing).await?;
-        Ok(InProcessAgent { handle, cancel, turn: Arc::default() })
+        let handle = executor::Handle::open(plugin.clone(), request).await?;
+        let calls = metrics::plugin_calls(&bot.qualified());
+        Ok(InProcessAgent { handle, calls, cancel, turn: Arc::default() })
     }
 
     async fn invoke<T: DeserializeOwned + Send + 'static>(
         &self,
         call: &(impl Serialize + Sync),
     ) -> Result<T, ErrorInfo> {
-        self.handle.invoke(call).await
+        let started = std::time::Instant::now();
+        let result = self.handle.invoke(call).await;
+        self.calls.record(started.elapsed());
+        result
     }
 }
 
@@ -63,8 +67,8 @@ impl AgentHandle for InProcessAgent {
 
     /// The text as the client sent it; the plugin's refusal is final (the kit words an
     /// unreadable text as the parameters' error, see `ActText::refusal`).
-    async fn act_text(&self, request: ActText<'_>, scope: Scope) -> Result<ActReply, ErrorInfo> {
-        self.handle.invoke_in(&request, scope).await
+    async fn act_text(&self, request: ActText<'_>) -> Result<ActReply, ErrorInfo> {
+        self.invoke(&request).await
     }
 
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo> {
@@ -94,6 +98,7 @@ impl AgentHandle for InProcessAgent {
         stop: CancellationToken,
     ) -> Result<Value, ErrorInfo> {
         let (turn, handle, flag) = (self.turn.clone(), self.handle.clone(), self.cancel.clone());
+        let calls = self.calls.clone();
         let stopped = stop.clone();
         let task = tokio::spawn(async move {
             let _turn = tokio::select! {
@@ -102,6 +107,7 @@ impl AgentHandle for InProcessAgent {
             };
             flag.lower();
             let running = metrics::ServiceCall::start();
+            let started = std::time::Instant::now();
             let call = Call::Service(Service { method, params });
             let mut invoke = std::pin::pin!(handle.invoke::<Value>(&call));
             let result = tokio::select! {
@@ -112,6 +118,7 @@ impl AgentHandle for InProcessAgent {
                     None
                 }
             };
+            calls.record(started.elapsed());
             flag.lower();
             drop(running);
             result

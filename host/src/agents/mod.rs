@@ -27,7 +27,6 @@ use yomi_protocol::{ActReply, ActRequest, ErrorInfo, Options};
 pub use in_process::InProcessAgent;
 
 use crate::registry::{BotRef, BotSource};
-use crate::runtime::executor::Scope;
 use child::{ChildAgent, Launcher};
 use engine::EngineLaunch;
 use worker::WorkerLaunch;
@@ -92,8 +91,7 @@ pub trait AgentHandle: Send + Sync {
     async fn act(&self, request: ActRequest) -> Result<ActReply, ErrorInfo>;
     /// `act` with the observation and legal actions still the JSON text a client sent: a plugin
     /// in this process is handed the text as it is; other agents read it first.
-    /// `scope` is what the client's request asking for it allows (see `runtime::executor`).
-    async fn act_text(&self, request: ActText<'_>, _scope: Scope) -> Result<ActReply, ErrorInfo> {
+    async fn act_text(&self, request: ActText<'_>) -> Result<ActReply, ErrorInfo> {
         self.act(request.read_params()?).await
     }
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo>;

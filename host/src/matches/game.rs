@@ -22,10 +22,7 @@ impl HostedGame {
         seed: u64,
     ) -> Result<HostedGame, ErrorInfo> {
         let request = Open::Game { game: game.info.name.clone(), options, seed };
-        Ok(HostedGame {
-            handle: executor::Handle::open(game.plugin.clone(), request, Default::default())
-                .await?,
-        })
+        Ok(HostedGame { handle: executor::Handle::open(game.plugin.clone(), request).await? })
     }
 
     async fn invoke<T: DeserializeOwned + Send + 'static>(

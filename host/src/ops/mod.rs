@@ -24,13 +24,12 @@ use yomi_protocol::{ErrorCode, ErrorInfo, Op, Reply, Request, RequestId, OPERATI
 
 use self::schema::HostSpecs;
 use crate::runtime::auth::{self, Role};
-use crate::runtime::executor::Scope;
 use crate::runtime::requests::{answered, cancelled};
 use crate::session::Session;
 
 /// Answers one request line. Never fails: every problem becomes an error reply. Returns None
 /// when the operation went to the background and will reply by itself.
-pub async fn handle_line(session: &mut Session, text: &str, scope: Scope) -> Option<Reply> {
+pub async fn handle_line(session: &mut Session, text: &str) -> Option<Reply> {
     let request = match Request::parse(text) {
         Ok(request) => request,
         Err((id, error)) => return Some(answered("unparsed", id, Err(error))),
@@ -44,7 +43,7 @@ pub async fn handle_line(session: &mut Session, text: &str, scope: Scope) -> Opt
         );
         return Some(answered("unknown", Some(id), Err(error)));
     };
-    match cancellable(session, op, request, scope).await {
+    match cancellable(session, op, request).await {
         // Answered by `Session::spawn` when the background work ends.
         Ok(Answer::Later) => None,
         Ok(Answer::Now(result)) => Some(answered(op.name(), Some(id), Ok(result))),
@@ -70,10 +69,9 @@ async fn cancellable(
     session: &mut Session,
     op: Op,
     request: Request<'_>,
-    scope: Scope,
 ) -> Result<Answer, ErrorInfo> {
     if op == Op::Cancel {
-        return dispatch(session, op, request, scope).await;
+        return dispatch(session, op, request).await;
     }
     let running = session.requests.start(&request.id, op.name());
     let stop = running.stop.clone();
@@ -81,7 +79,7 @@ async fn cancellable(
     let result = tokio::select! {
         biased;
         _ = stop.cancelled() => Err(cancelled(op.name())),
-        result = dispatch(session, op, request, scope) => result,
+        result = dispatch(session, op, request) => result,
     };
     session.current = None;
     result
@@ -93,7 +91,6 @@ pub async fn dispatch(
     session: &mut Session,
     op: Op,
     request: Request<'_>,
-    scope: Scope,
 ) -> Result<Answer, ErrorInfo> {
     let role = match (session.role(), op) {
         (role, Op::Hello | Op::Ping) => role,
@@ -108,8 +105,7 @@ pub async fn dispatch(
     }
     let id = request.id.clone();
     // Only `hello` and `ping` come without a role, and neither reads it.
-    let command = Command::read(op, request)?;
-    apply(session, role.unwrap_or(Role::Player), id, command, scope).await
+    apply(session, role.unwrap_or(Role::Player), id, Command::read(op, request)?).await
 }
 
 /// Applies one command: each operation's handler takes the parameters and gives the reply the
@@ -119,7 +115,6 @@ async fn apply(
     role: Role,
     id: RequestId,
     command: Command<'_, HostSpecs>,
-    scope: Scope,
 ) -> Result<Answer, ErrorInfo> {
     use Command as C;
     match command {
@@ -129,7 +124,7 @@ async fn apply(
         C::AgentNew(p) => now::<wire::AgentNew>(agents::new(session, p).await?),
         C::AgentConfigure(p) => now::<wire::AgentConfigure>(agents::configure(session, p).await?),
         C::AgentSwap(p) => now::<wire::AgentSwap>(agents::swap(session, p).await?),
-        C::AgentAct(p) => now::<wire::AgentAct>(agents::act(session, p, scope).await?),
+        C::AgentAct(p) => now::<wire::AgentAct>(agents::act(session, p).await?),
         C::AgentObserve(p) => now::<wire::AgentObserve>(agents::observe(session, p).await?),
         C::AgentCall(p) => now::<wire::AgentCall>(agents::call(session, p).await?),
         C::AgentDrop(p) => now::<wire::AgentDrop>(agents::drop(session, p)?),

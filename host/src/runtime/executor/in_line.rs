@@ -7,11 +7,10 @@
 //!   one that turns slow goes back to them after one slow call;
 //! - all but one of the runtime's reactor threads are free of such calls: one is always left to
 //!   poll the I/O driver and run every other task, even when a quick bot hangs in line for good;
-//! - the call is made for a client's request that its connection had to wait for (so the request
-//!   has woken no task into this thread's own run slot, where no other thread could take it while
-//!   the bot runs: the e2e test `replies_before_a_pipelined_hang_are_written` fails without this
-//!   rule): the connection waits through [`Client::wait`], and hands each request's [`Scope`] to
-//!   the call it makes before its first wait (`agent.act` of one position);
+//! - the call is made during the first poll of a client's request, before which the connection
+//!   had nothing to read (so the request has woken no task into this thread's own run slot,
+//!   where no other thread could take it while the bot runs: the e2e test
+//!   `replies_before_a_pipelined_hang_are_written` fails without this rule);
 //! - more than one client is connected: a lone client is answered sooner through a lane, whose
 //!   look for the next call keeps the processors from idling between its requests.
 //!
@@ -19,11 +18,13 @@
 //! waiting to be told of work: a watchdog thread spawns an empty task on the runtime once a call
 //! has been in line for a tick, which wakes the free thread, and it takes over the driver.
 
-use std::future::{poll_fn, Future};
+use std::cell::Cell;
+use std::future::Future;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::pin::pin;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
+use std::task::{Context, Poll};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
 
@@ -81,27 +82,17 @@ static STARTED: AtomicUsize = AtomicUsize::new(0);
 /// Clients connected now.
 static CLIENTS: AtomicUsize = AtomicUsize::new(0);
 
-/// A connected client, counted until dropped: the connection waits for its requests through
-/// [`Client::wait`] and gives each the [`Scope`] of [`Client::request`].
+thread_local! {
+    /// While a request's first poll runs on this thread: how many calls may run in line at once
+    /// (0: none may, at any other time).
+    static ALLOWED: Cell<usize> = const { Cell::new(0) };
+}
+
+/// A connected client, counted until dropped; its requests are scoped by [`Client::request`].
 pub struct Client {
     /// How many calls may run in line at once on the client's runtime: all of its reactor
     /// threads but one (none on a runtime with one thread, or outside a runtime).
     limit: usize,
-    /// Whether the connection's last wait for input had to wait (see the module doc).
-    waited: bool,
-}
-
-/// What one client request lets its plugin call do: how many calls may be in line at once when
-/// it goes in line (0: it may not). Made per request by the connection and handed down with the
-/// call; [`Scope::HANDED_OVER`] everywhere else.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Scope {
-    in_line: usize,
-}
-
-impl Scope {
-    /// A call that is always handed over (or runs on its game thread).
-    pub const HANDED_OVER: Scope = Scope { in_line: 0 };
 }
 
 impl Client {
@@ -117,28 +108,17 @@ impl Client {
 
     fn counted(limit: usize) -> Client {
         CLIENTS.fetch_add(1, Ordering::Relaxed);
-        Client { limit, waited: false }
+        Client { limit }
     }
 
-    /// Waits for the connection's next input (`f`), noting whether it had to wait.
-    pub async fn wait<F: Future>(&mut self, f: F) -> F::Output {
-        let mut f = pin!(f);
-        let mut waited = false;
-        let output = poll_fn(|cx| {
-            let polled = f.as_mut().poll(cx);
-            waited |= polled.is_pending();
-            polled
-        })
-        .await;
-        self.waited = waited;
-        output
-    }
-
-    /// The scope of the request just read: it may go in line only if the connection waited for
-    /// it (once: a second request from the same input did not).
-    pub fn request(&mut self) -> Scope {
-        let waited = std::mem::take(&mut self.waited);
-        Scope { in_line: if waited { self.limit } else { 0 } }
+    /// The scope of one request's `work`: its first poll may run quick calls in line when
+    /// `fresh` (the connection had nothing to read before this request, see the module doc).
+    pub fn request<'a, F: Future + ?Sized>(
+        &self,
+        fresh: bool,
+        work: Pin<&'a mut F>,
+    ) -> Request<'a, F> {
+        Request { work, allowed: if fresh { self.limit } else { 0 } }
     }
 }
 
@@ -213,10 +193,29 @@ impl Watchdog {
     }
 }
 
-/// A place in line for one call of a bot of pace `pace` made in `scope`, if the rules in the
-/// module doc allow it now. Dropped unused (the handle was busy), it counts nothing.
-pub fn admit(pace: &Pace, scope: Scope) -> Option<Slot> {
-    let limit = scope.in_line;
+/// One request's work, scoped by [`Client::request`].
+pub struct Request<'a, F: ?Sized> {
+    work: Pin<&'a mut F>,
+    /// Calls allowed in line during the next poll; 0 after the first.
+    allowed: usize,
+}
+
+impl<F: Future + ?Sized> Future for Request<'_, F> {
+    type Output = F::Output;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        let allowed = std::mem::take(&mut self.allowed);
+        let before = ALLOWED.replace(allowed);
+        let polled = self.work.as_mut().poll(cx);
+        ALLOWED.set(before);
+        polled
+    }
+}
+
+/// A place in line for one call of a handle of pace `pace`, if the rules in the module doc
+/// allow it now. Dropped unused (the handle was busy), it counts nothing.
+pub fn admit(pace: &Pace) -> Option<Slot> {
+    let limit = ALLOWED.get();
     if limit == 0 || CLIENTS.load(Ordering::Relaxed) < 2 || !pace.is_quick() {
         return None;
     }
@@ -231,14 +230,21 @@ pub fn admit(pace: &Pace, scope: Scope) -> Option<Slot> {
 pub struct Slot(());
 
 impl Slot {
-    /// Runs the plugin call `f` here, in line. A host-side panic in `f` is an internal error,
-    /// as on a lane.
-    pub fn run<T>(self, f: impl FnOnce() -> Result<T, ErrorInfo>) -> Result<T, ErrorInfo> {
+    /// Runs the plugin call `f` here, in line, and counts its time in `pace`. A host-side panic
+    /// in `f` is an internal error, as on a lane.
+    pub fn run<T>(
+        self,
+        pace: &Pace,
+        f: impl FnOnce() -> Result<T, ErrorInfo>,
+    ) -> Result<T, ErrorInfo> {
         STARTED.fetch_add(1, Ordering::SeqCst);
         watchdog().wake();
-        catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        let started = Instant::now();
+        let result = catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
             Err(ErrorInfo::new(ErrorCode::Internal, "plugin call did not finish: it panicked"))
-        })
+        });
+        pace.record(started.elapsed());
+        result
     }
 }
 
@@ -283,15 +289,20 @@ mod tests {
         assert!(!pace.is_quick());
     }
 
-    /// The scope of a request of `client`, read after a wait that had to wait when `waited`.
-    fn scope(client: &mut Client, waited: bool) -> Scope {
-        client.waited = waited;
-        client.request()
+    /// Polls `work` once as the first poll of a request of `client`.
+    fn first_poll_of<T>(client: &Client, fresh: bool, work: impl FnOnce() -> T) -> T {
+        let work = std::pin::pin!(async move { work() });
+        let mut polled = std::pin::pin!(client.request(fresh, work));
+        let mut cx = Context::from_waker(futures_util::task::noop_waker_ref());
+        match polled.as_mut().poll(&mut cx) {
+            Poll::Ready(value) => value,
+            Poll::Pending => unreachable!("the work never waits"),
+        }
     }
 
     /// Runs a call in line if admitted: the thread it ran on.
-    fn in_line(pace: &Pace, scope: Scope) -> Option<Result<std::thread::ThreadId, ErrorInfo>> {
-        admit(pace, scope).map(|slot| slot.run(|| Ok(std::thread::current().id())))
+    fn in_line(pace: &Pace) -> Option<Result<std::thread::ThreadId, ErrorInfo>> {
+        admit(pace).map(|slot| slot.run(pace, || Ok(std::thread::current().id())))
     }
 
     /// Every rule in one test: the counters are the process's, so tests of them must not run
@@ -299,28 +310,31 @@ mod tests {
     #[test]
     fn a_call_runs_in_line_only_when_every_rule_allows() {
         let quick = quick_pace();
-        let mut one = Client::counted(1);
-        assert!(in_line(&quick, scope(&mut one, true)).is_none(), "a lone client");
-        let mut two = Client::counted(1);
-        let ran = in_line(&quick, scope(&mut two, true));
+        let one = Client::counted(1);
+        assert!(first_poll_of(&one, true, || in_line(&quick)).is_none(), "a lone client");
+        let two = Client::counted(1);
+        let ran = first_poll_of(&two, true, || in_line(&quick));
         assert_eq!(ran.unwrap().unwrap(), std::thread::current().id());
-        assert!(in_line(&quick, scope(&mut two, false)).is_none(), "not waited for");
-        let waited = scope(&mut two, true);
-        assert!(in_line(&quick, two.request()).is_none(), "one request per wait");
-        let mut single_thread = Client::counted(0);
-        assert!(in_line(&quick, scope(&mut single_thread, true)).is_none(), "one thread");
-        assert!(in_line(&quick, Scope::HANDED_OVER).is_none(), "not a client's request");
-        assert!(in_line(&Pace::default(), waited).is_none(), "not quick");
+        assert!(first_poll_of(&two, false, || in_line(&quick)).is_none(), "not fresh");
+        let single_thread = Client::counted(0);
+        assert!(first_poll_of(&single_thread, true, || in_line(&quick)).is_none(), "one thread");
+        assert!(in_line(&quick).is_none(), "outside a request's first poll");
+        assert!(first_poll_of(&two, true, || in_line(&Pace::default())).is_none(), "not quick");
         // All but one reactor thread in line already: the next call goes to a lane.
-        let slot = admit(&quick, waited).expect("the first call goes in line");
-        let nested = slot.run(|| Ok(in_line(&quick, scope(&mut one, true)).is_none()));
+        let nested = first_poll_of(&two, true, || {
+            let slot = admit(&quick).expect("the first call goes in line");
+            slot.run(&quick, || Ok(first_poll_of(&one, true, || in_line(&quick)).is_none()))
+        });
         assert!(nested.unwrap(), "only one call in line at once with a limit of one");
         // A place given back unused (the handle was busy) counts nothing.
-        drop(admit(&quick, waited).expect("admitted"));
+        first_poll_of(&two, true, || drop(admit(&quick).expect("admitted")));
         assert_eq!(IN_LINE.load(Ordering::SeqCst), 0);
         // A host-side panic is an internal error, and frees the place in line.
-        let slot = admit(&quick, waited).expect("admitted");
-        let panicked = slot.run(|| -> Result<(), _> { panic!("a host bug") });
+        let panicked = first_poll_of(&two, true, || {
+            admit(&quick)
+                .expect("admitted")
+                .run(&quick, || -> Result<(), _> { panic!("a host bug") })
+        });
         assert_eq!(panicked.unwrap_err().code, ErrorCode::Internal);
         assert_eq!(IN_LINE.load(Ordering::SeqCst), 0);
     }

@@ -2,13 +2,6 @@
 //! game's) is made through a [`Handle`], and [`choose`] alone decides where it runs. Plugin code
 //! may think for a long time, or never return: it must never keep other clients waiting.
 //!
-//! How a call flows: a connection waits for each request through its [`Client`], which gives the
-//! request a [`Scope`]; the scope goes down with the request, as an argument, to the agent's call
-//! ([`Handle::invoke_in`]; every other call is [`Scope::HANDED_OVER`]). [`choose`] picks the way
-//! from the scope, the bot's [`Timing`] (how quick its calls have been: a per-bot decision) and
-//! whether this is a game thread; the call is timed once, however it ran, into the bot's pace and
-//! its call-time histogram (`yomi_plugin_call_seconds`).
-//!
 //! The ways a call runs, why each is kept, and what it earned against the others (BENCHMARKS.md,
 //! "Each way of the executor against the others": `agent.act` requests per second over TCP with
 //! each way left out in turn, medians of interleaved runs of one build; and "One executor for
@@ -43,10 +36,9 @@
 //! itself with each way left out.
 
 use std::cell::Cell;
-use std::collections::HashMap;
 use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, TryLockError};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -55,18 +47,16 @@ use yomi_plugin::loader::PluginHandle;
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
 use super::blocking::blocking;
-use super::metrics::{self, PluginCalls};
 use crate::registry::PluginEntry;
 
 mod in_line;
 mod lanes;
 
-pub use in_line::{Client, Scope};
+pub use in_line::Client;
 use in_line::{Pace, Slot};
 
 thread_local! {
-    /// Set while this thread runs work for [`on_game_thread`]: plugin calls run right here. Set
-    /// and read in this module alone.
+    /// Set while this thread runs work for [`on_game_thread`]: plugin calls run right here.
     static GAME_THREAD: Cell<bool> = const { Cell::new(false) };
 }
 
@@ -124,16 +114,15 @@ enum Way<'a> {
 }
 
 /// The one place that decides how a plugin call runs. `open` is the handle the call is made on
-/// (none while opening one), with how quick its bot's calls have been; `scope`, what the
-/// client's request that makes the call allows.
-fn choose(open: Option<&OpenHandle>, scope: Scope) -> Way<'_> {
+/// (none while opening one), with how quick its calls have been.
+fn choose<'a>(open: Option<&'a OpenHandle>) -> Way<'a> {
     if GAME_THREAD.get() {
         return Way::Here;
     }
     let ways = ways();
     if let Some(open) = open.filter(|_| ways.in_line) {
         // In line only if the handle is free: a reactor thread never waits for another call.
-        if let Some(slot) = in_line::admit(&open.timing.pace, scope) {
+        if let Some(slot) = in_line::admit(&open.pace) {
             if let Some(handle) = try_lock(&open.handle) {
                 return Way::InLine(slot, handle);
             }
@@ -180,47 +169,10 @@ pub async fn on_game_thread<T: Send + 'static>(
 #[derive(Clone)]
 pub struct Handle(Arc<OpenHandle>);
 
-/// What a handle's clones share: the handle, and where its calls' times go.
+/// What a handle's clones share: the handle, and how quick its calls have been.
 struct OpenHandle {
     handle: Mutex<Closing>,
-    timing: Timing,
-}
-
-/// Where a handle's calls' times go, each call timed once, however it ran: to its bot's pace,
-/// which decides whether the bot's calls may run in line (a bot's, not an agent's: every agent
-/// of a bot shares what its calls have shown), and to the bot's call-time histogram.
-#[derive(Default)]
-pub struct Timing {
-    pace: Arc<Pace>,
-    calls: Option<PluginCalls>,
-}
-
-impl Timing {
-    /// The timing of an agent of `bot` (`plugin/bot`).
-    pub fn of_bot(bot: &str) -> Timing {
-        static PACES: OnceLock<Mutex<HashMap<String, Arc<Pace>>>> = OnceLock::new();
-        let mut paces = PACES.get_or_init(Mutex::default).lock().unwrap_or_else(|p| p.into_inner());
-        let pace = paces.entry(bot.to_string()).or_default().clone();
-        Timing { pace, calls: Some(metrics::plugin_calls(bot)) }
-    }
-
-    fn record(&self, took: Duration) {
-        self.pace.record(took);
-        if let Some(calls) = &self.calls {
-            calls.record(took);
-        }
-    }
-}
-
-impl OpenHandle {
-    /// Makes one call on `handle` (this handle, locked) and times it.
-    fn call<T: DeserializeOwned>(&self, handle: &mut Closing, call: &[u8]) -> Result<T, ErrorInfo> {
-        let started = Instant::now();
-        let result =
-            handle.0.as_mut().expect("a handle is open until it is dropped").invoke_raw(call);
-        self.timing.record(started.elapsed());
-        result
-    }
+    pace: Pace,
 }
 
 /// A plugin handle that is closed off the reactor: closing runs the bot's or game's destructor,
@@ -239,25 +191,19 @@ impl Drop for Closing {
 }
 
 impl Handle {
-    /// Opens a handle in `plugin` (constructors are plugin code too, and may be slow), whose
-    /// calls are timed into `timing`.
-    pub async fn open(
-        plugin: Arc<PluginEntry>,
-        request: Open,
-        timing: Timing,
-    ) -> Result<Handle, ErrorInfo> {
+    /// Opens a handle in `plugin` (constructors are plugin code too, and may be slow).
+    pub async fn open(plugin: Arc<PluginEntry>, request: Open) -> Result<Handle, ErrorInfo> {
         let open = move || plugin.loaded.open(&request);
-        // Decided before the wait: a `Way` may hold a lock, which a task cannot keep across it.
-        let lanes = match choose(None, Scope::HANDED_OVER) {
+        let handed_over = match choose(None) {
             Way::Elsewhere { lanes } => Some(lanes),
             Way::Here | Way::InLine(..) => None,
         };
-        let handle = match lanes {
+        let handle = match handed_over {
             Some(lanes) => elsewhere(lanes, open).await?,
             None => open()?,
         };
         let handle = Mutex::new(Closing(Some(handle)));
-        Ok(Handle(Arc::new(OpenHandle { handle, timing })))
+        Ok(Handle(Arc::new(OpenHandle { handle, pace: Pace::default() })))
     }
 
     /// Makes one call (a [`Call`](yomi_plugin::call::Call), or one partly JSON text such as
@@ -267,31 +213,31 @@ impl Handle {
         &self,
         call: &(impl Serialize + Sync),
     ) -> Result<T, ErrorInfo> {
-        self.invoke_in(call, Scope::HANDED_OVER).await
-    }
-
-    /// [`invoke`](Handle::invoke) for a client's request of scope `scope`, which may let the
-    /// call run in line.
-    pub async fn invoke_in<T: DeserializeOwned + Send + 'static>(
-        &self,
-        call: &(impl Serialize + Sync),
-        scope: Scope,
-    ) -> Result<T, ErrorInfo> {
         let call = serde_json::to_vec(call)
             .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("unwritable call: {e}")))?;
-        let lanes = match choose(Some(&self.0), scope) {
-            Way::Here => return self.0.call(&mut lock(&self.0.handle), &call),
-            Way::InLine(slot, mut handle) => return slot.run(|| self.0.call(&mut handle, &call)),
+        let lanes = match choose(Some(&self.0)) {
+            // A game thread has nothing else to run: no pace to keep.
+            Way::Here => return invoke_raw(&mut lock(&self.0.handle), &call),
+            Way::InLine(slot, mut handle) => {
+                return slot.run(&self.0.pace, || invoke_raw(&mut handle, &call))
+            }
             Way::Elsewhere { lanes } => lanes,
         };
         let shared = self.0.clone();
-        elsewhere(lanes, move || shared.call(&mut lock(&shared.handle), &call)).await
+        elsewhere(lanes, move || {
+            let mut handle = lock(&shared.handle);
+            let started = Instant::now();
+            let result = invoke_raw(&mut handle, &call);
+            shared.pace.record(started.elapsed());
+            result
+        })
+        .await
     }
 
-    /// Hands the bot's next calls over until they have shown again that they are quick (its
+    /// Hands the handle's next calls over until they have shown again that they are quick (its
     /// options changed, and its speed may have changed with them).
     pub fn forget_pace(&self) {
-        self.0.timing.pace.forget();
+        self.0.pace.forget();
     }
 }
 
@@ -308,6 +254,10 @@ fn try_lock(handle: &Mutex<Closing>) -> Option<MutexGuard<'_, Closing>> {
         Err(TryLockError::Poisoned(p)) => Some(p.into_inner()),
         Err(TryLockError::WouldBlock) => None,
     }
+}
+
+fn invoke_raw<T: DeserializeOwned>(handle: &mut Closing, call: &[u8]) -> Result<T, ErrorInfo> {
+    handle.0.as_mut().expect("a handle is open until it is dropped").invoke_raw(call)
 }
 
 #[cfg(test)]
@@ -327,9 +277,9 @@ mod tests {
 
     #[test]
     fn a_call_runs_right_here_only_on_a_game_thread() {
-        assert!(matches!(choose(None, Scope::HANDED_OVER), Way::Elsewhere { .. }));
+        assert!(matches!(choose(None), Way::Elsewhere { .. }));
         GAME_THREAD.set(true);
-        assert!(matches!(choose(None, Scope::HANDED_OVER), Way::Here));
+        assert!(matches!(choose(None), Way::Here));
         GAME_THREAD.set(false);
     }
 }
