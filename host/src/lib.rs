@@ -9,6 +9,7 @@
 //!   serves it (in process, a worker process, a connected client, recorded moves).
 //! - [`matches`]: the host as referee: seats, policy, one game, a match, transcripts.
 //! - [`tournament`]: schedules, the resumable store, standings and ratings.
+//! - [`humans`]: records of people's decisions, and how likely a bot finds them.
 //! - [`session`]: one client's state.
 //! - [`ops`]: one module per family of protocol operations, each a parse step and an apply step.
 //! - [`server`]: transports (stdio, TCP), the line framing, one connection.
@@ -30,6 +31,8 @@ pub mod agents;
 pub mod matches;
 
 pub mod tournament;
+
+pub mod humans;
 
 pub mod session;
 

@@ -6,8 +6,18 @@
 use std::path::{Path, PathBuf};
 
 /// The layers, bottom first.
-const LAYERS: &[&str] =
-    &["registry", "runtime", "agents", "matches", "tournament", "session", "ops", "server", "cli"];
+const LAYERS: &[&str] = &[
+    "registry",
+    "runtime",
+    "agents",
+    "matches",
+    "tournament",
+    "humans",
+    "session",
+    "ops",
+    "server",
+    "cli",
+];
 
 /// The layer of a source file, from its first path component under `src/`.
 fn layer_of(relative: &Path) -> Option<usize> {

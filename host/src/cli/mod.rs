@@ -6,6 +6,7 @@
 mod out;
 mod check;
 mod common;
+mod humans;
 mod ladder;
 mod play;
 mod records;
@@ -59,6 +60,8 @@ pub enum Command {
     Ladder(ladder::LadderArgs),
     /// Play a recorded transcript again and check it plays out identically.
     Replay(play::ReplayArgs),
+    /// Human records in the data directory: `yomi records import NAME FILE`.
+    Records(humans::RecordsArgs),
     /// Print the JSON Schema of the protocol: each operation's parameters and result, the
     /// error codes (protocol/schema.json is this output).
     Schema,
@@ -188,6 +191,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Match(args) => play::play_match(&cli.common, args),
         Command::Tournament(args) => play::tournament(&cli.common, args),
         Command::Replay(args) => play::replay(&cli.common, args),
+        Command::Records(args) => humans::records(&cli.common, args),
         Command::Ladder(args) => ladder::ladder(&cli.common, args),
         Command::Check(args) => check::check(&cli.common, args),
         Command::Schema => {
@@ -247,7 +251,7 @@ fn plugin_command(common: &Common, plugin: &str, args: &[String]) -> anyhow::Res
     let registry = common.registry_for(plugin)?;
     let entry = registry.plugin(plugin, None).map_err(|e| {
         let known: Vec<String> = registry.latest().iter().map(|p| p.name().to_string()).collect();
-        anyhow::anyhow!("{} (loaded plugins: {}; built-in commands: serve, bots, plugins, match, tournament, ladder, replay, check, repro)", e.message, known.join(", "))
+        anyhow::anyhow!("{} (loaded plugins: {}; built-in commands: serve, bots, plugins, match, tournament, ladder, replay, records, check, repro)", e.message, known.join(", "))
     })?;
     if args.first().is_none_or(|word| asks_for_help(word)) {
         let manifest = &entry.loaded.manifest;

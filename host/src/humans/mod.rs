@@ -1,0 +1,6 @@
+//! Human records: people's decisions kept in the data directory ([`store`]), read from yomi's
+//! own transcripts ([`from_transcript`]) or from plain JSON lines ([`record`]).
+
+pub mod from_transcript;
+pub mod record;
+pub mod store;

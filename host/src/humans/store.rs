@@ -1,0 +1,213 @@
+//! Named sets of human records in the data directory: `humans/NAME.jsonl`, one [`Record`] a
+//! line, plays in the order they were imported. An import checks every line before it writes,
+//! and writes the set anew beside the old file before replacing it, so a bad line or a failed
+//! write leaves what was imported before as it was.
+
+use std::path::{Path, PathBuf};
+
+use yomi_protocol::{ErrorCode, ErrorInfo};
+
+use super::from_transcript;
+use super::record::{parse_line, Record};
+
+/// The folder of the record sets in a data directory.
+pub fn dir_in(data_dir: &Path) -> PathBuf {
+    data_dir.join("humans")
+}
+
+/// Checks a set's name: it becomes a file name, so letters, digits, `-` and `_` only.
+pub fn check_name(name: &str) -> Result<(), ErrorInfo> {
+    let fine = !name.is_empty()
+        && name.len() <= 64
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    match fine {
+        true => Ok(()),
+        false => Err(ErrorInfo::new(
+            ErrorCode::InvalidParams,
+            format!("`{name}`: a record set's name is 1 to 64 letters, digits, `-` or `_`"),
+        )),
+    }
+}
+
+fn path_of(data_dir: &Path, name: &str) -> Result<PathBuf, ErrorInfo> {
+    check_name(name)?;
+    Ok(dir_in(data_dir).join(format!("{name}.jsonl")))
+}
+
+fn io(what: &Path, e: std::io::Error) -> ErrorInfo {
+    ErrorInfo::new(ErrorCode::Internal, format!("{}: {e}", what.display()))
+}
+
+/// The records of set `name`, in order; `not_found` when there is no such set.
+pub fn load(data_dir: &Path, name: &str) -> Result<Vec<Record>, ErrorInfo> {
+    let path = path_of(data_dir, name)?;
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(ErrorInfo::new(
+                ErrorCode::NotFound,
+                format!(
+                    "no record set `{name}` in {} (see `yomi records import`)",
+                    dir_in(data_dir).display()
+                ),
+            ))
+        }
+        Err(e) => return Err(io(&path, e)),
+    };
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+        .map(|(i, line)| {
+            serde_json::from_str(line).map_err(|e| {
+                ErrorInfo::new(
+                    ErrorCode::Internal,
+                    format!("{} line {}: {e}", path.display(), i + 1),
+                )
+            })
+        })
+        .collect()
+}
+
+/// What an import added.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Imported {
+    /// The set's name.
+    pub records: String,
+    /// Its game.
+    pub game: String,
+    /// Decisions and plays added.
+    pub decisions: usize,
+    pub plays: usize,
+    /// Decisions in the set now.
+    pub total: usize,
+}
+
+/// Reads `text` (a transcript, or JSON lines of records) into records, every line checked;
+/// `known_game` says whether a game is served here.
+pub fn read(text: &str, known_game: impl Fn(&str) -> bool) -> Result<Vec<Record>, ErrorInfo> {
+    let records = if from_transcript::is_transcript(text) {
+        from_transcript::records(text)?
+    } else {
+        let lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+        lines.map(|(i, l)| parse_line(i + 1, l)).collect::<Result<Vec<_>, _>>()?
+    };
+    let Some(first) = records.first() else {
+        return Err(ErrorInfo::new(ErrorCode::InvalidParams, "no records: the file is empty"));
+    };
+    if !known_game(&first.game) {
+        let message = format!("`game`: no game `{}` is served here (see `yomi bots`)", first.game);
+        return Err(ErrorInfo::new(ErrorCode::UnknownGame, message));
+    }
+    Ok(records)
+}
+
+/// Adds `new` (read by [`read`]) to set `name`, made if it is new. Every record of a set is of one
+/// game. The plays of this import are numbered after the set's earlier imports', so a label
+/// used again (`1`, `line3`) does not join an earlier play.
+pub fn import(data_dir: &Path, name: &str, new: Vec<Record>) -> Result<Imported, ErrorInfo> {
+    let path = path_of(data_dir, name)?;
+    let mut records = match load(data_dir, name) {
+        Ok(records) => records,
+        Err(e) if e.code == ErrorCode::NotFound => Vec::new(),
+        Err(e) => return Err(e),
+    };
+    let game = records.first().unwrap_or(&new[0]).game.clone();
+    if let Some((i, other)) = new.iter().enumerate().find(|(_, r)| r.game != game) {
+        return Err(ErrorInfo::new(
+            ErrorCode::InvalidParams,
+            format!("record {}: `game`: `{}`, but set `{name}` is of `{game}`", i + 1, other.game),
+        ));
+    }
+    let batch = 1 + records
+        .iter()
+        .filter_map(|r| r.play.split_once(':')?.0.parse::<u64>().ok())
+        .max()
+        .unwrap_or(0);
+    let decisions = new.len();
+    let mut plays: Vec<String> = Vec::new();
+    for mut record in new {
+        record.play = format!("{batch}:{}", record.play);
+        if !plays.contains(&record.play) {
+            plays.push(record.play.clone());
+        }
+        records.push(record);
+    }
+    let mut text = Vec::new();
+    for record in &records {
+        serde_json::to_writer(&mut text, record).expect("records serialize");
+        text.push(b'\n');
+    }
+    let dir = dir_in(data_dir);
+    std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+    let partial = path.with_extension("jsonl.partial");
+    std::fs::write(&partial, text).map_err(|e| io(&partial, e))?;
+    std::fs::rename(&partial, &path).map_err(|e| io(&path, e))?;
+    Ok(Imported { records: name.into(), game, decisions, plays: plays.len(), total: records.len() })
+}
+
+/// The plays of `records` in order, each its decisions in order.
+pub fn plays(records: &[Record]) -> Vec<Vec<&Record>> {
+    let mut out: Vec<(String, Vec<&Record>)> = Vec::new();
+    for record in records {
+        match out.iter_mut().find(|(play, _)| *play == record.play) {
+            Some((_, decisions)) => decisions.push(record),
+            None => out.push((record.play.clone(), vec![record])),
+        }
+    }
+    out.into_iter().map(|(_, decisions)| decisions).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINES: &str = r#"{"game":"rps","play":"a","observation":{},"legal":["rock","paper"],"action":"rock"}
+{"game":"rps","play":"a","observation":{"opponent_last":"rock"},"legal":["rock","paper"],"action":"paper","think_ms":900}
+
+{"game":"rps","observation":{},"legal":["rock","paper"],"action":"paper"}
+"#;
+
+    fn rps(game: &str) -> bool {
+        game == "rps"
+    }
+
+    #[test]
+    fn imports_add_plays_in_order_and_a_bad_line_loses_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = import(dir.path(), "club", read(LINES, rps).unwrap()).unwrap();
+        assert_eq!((first.decisions, first.plays, first.total), (3, 2, 3));
+        let again = import(dir.path(), "club", read(LINES, rps).unwrap()).unwrap();
+        assert_eq!((again.plays, again.total), (2, 6));
+        let stored = load(dir.path(), "club").unwrap();
+        let labels: Vec<&str> = plays(&stored).iter().map(|p| p[0].play.as_str()).collect();
+        assert_eq!(
+            labels,
+            ["1:a", "1:line4", "2:a", "2:line4"],
+            "a label used again is a new play"
+        );
+        let before = std::fs::read(dir_in(dir.path()).join("club.jsonl")).unwrap();
+        let bad =
+            LINES.replace(r#""action":"paper","think_ms""#, r#""action":"lizard","think_ms""#);
+        let e = read(&bad, rps).unwrap_err();
+        assert_eq!(e.message, "line 2: `action`: \"lizard\" is not one of `legal`");
+        let other = LINES.replace("rps", "sevens");
+        let refused = import(dir.path(), "club", read(&other, |_| true).unwrap()).unwrap_err();
+        assert!(refused.message.contains("set `club` is of `rps`"), "{}", refused.message);
+        assert_eq!(std::fs::read(dir_in(dir.path()).join("club.jsonl")).unwrap(), before);
+        assert_eq!(read(&other, rps).unwrap_err().code, ErrorCode::UnknownGame);
+        assert_eq!(read("\n\n", rps).unwrap_err().message, "no records: the file is empty");
+    }
+
+    #[test]
+    fn names_are_file_names_and_missing_sets_are_not_found() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["../etc", "a/b", "", ".hidden", &"x".repeat(65)] {
+            assert_eq!(
+                load(dir.path(), name).unwrap_err().code,
+                ErrorCode::InvalidParams,
+                "{name}"
+            );
+        }
+        assert_eq!(load(dir.path(), "none").unwrap_err().code, ErrorCode::NotFound);
+    }
+}
