@@ -55,3 +55,63 @@ fn a_transcript_and_json_lines_import_and_a_bad_line_loses_nothing() {
     let out = import(data.path(), "../escape", &file);
     assert!(String::from_utf8_lossy(&out.stderr).contains("a record set's name is"));
 }
+
+/// `yomi humanlike BOT --records sim --json` on `data`.
+fn humanlike(data: &Path, bot: &str) -> Value {
+    json_out(&run_ok(yomi_in(data).args(["humanlike", bot, "--records", "sim", "--json"])))
+}
+
+/// Records of the D-value player at temperature 1, as if people had played: the bot at the
+/// temperature that made them finds them likelier than the same bot warmer or colder and than
+/// uniform play; its preset at that temperature is the best preset, with the same figures.
+#[test]
+fn humanlike_finds_the_temperature_that_made_the_records() {
+    let data = temp_dir();
+    let transcript = record_match(data.path(), "sevens/dvalue:temperature=1", 6);
+    run_ok(yomi_in(data.path()).args(["records", "import", "sim"]).arg(&transcript));
+    let ll = |report: &Value, model: &str| report["all"][model]["log_likelihood"].as_f64().unwrap();
+    let at_1 = humanlike(data.path(), "sevens/dvalue:temperature=1");
+    assert_eq!(at_1["plays"], 6, "{at_1}");
+    let decisions = at_1["decisions"].as_u64().unwrap();
+    assert_eq!(at_1["all"]["bot"]["decisions"].as_u64(), Some(decisions));
+    for model in ["bot", "uniform", "best_preset"] {
+        let s = &at_1["all"][model];
+        for (mean, ci) in [("accuracy", "accuracy_ci95"), ("log_likelihood", "log_likelihood_ci95")]
+        {
+            let (m, lo, hi) =
+                (s[mean].as_f64().unwrap(), s[ci][0].as_f64().unwrap(), s[ci][1].as_f64().unwrap());
+            assert!(lo <= m && m <= hi, "{model} {mean}: {m} outside [{lo}, {hi}]");
+        }
+    }
+    assert_eq!(at_1["best_preset"], "fluctuating", "the preset at temperature 1: {at_1}");
+    assert_eq!(ll(&at_1, "best_preset"), ll(&at_1, "bot"));
+    assert!(ll(&at_1, "bot") > ll(&at_1, "uniform") + 0.3, "{at_1}");
+    assert_eq!(
+        at_1["all"]["bot"]["zero_probability"], 0,
+        "a warm player gives every move a chance"
+    );
+    for other in ["sevens/dvalue:temperature=4", "sevens/dvalue:temperature=0.25"] {
+        let report = humanlike(data.path(), other);
+        assert!(ll(&at_1, "bot") > ll(&report, "bot"), "{other}: {}", report["all"]["bot"]);
+    }
+    let stages: Vec<&String> = at_1["by_stage"].as_object().unwrap().keys().collect();
+    assert_eq!(stages, ["early", "late", "middle"]);
+    let staged: u64 = ["early", "middle", "late"]
+        .iter()
+        .map(|s| at_1["by_stage"][s]["bot"]["decisions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(staged, decisions, "every decision in one stage");
+    let kinds: u64 = at_1["by_kind"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|k| k["bot"]["decisions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(kinds, decisions, "every decision of one kind");
+    // A set that is not there is not found, by name.
+    let out = yomi_in(data.path())
+        .args(["humanlike", "sevens/dvalue", "--records", "none"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no record set `none`"));
+}

@@ -1,13 +1,16 @@
 //! `yomi records import NAME FILE`: human records into the data directory (README, "Human
-//! records").
+//! records"); `yomi humanlike`: how likely a bot finds them.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
+use serde_json::json;
 
 use crate::cli::common::Common;
+use crate::humans::likeness::{breakdown, score_bot, score_uniform, summarise, Scored, Settings};
 use crate::humans::store;
+use crate::matches::seat::{BotSeat, SeatPlan, SeatSpec};
 
 #[derive(Debug, Args)]
 pub struct RecordsArgs {
@@ -49,6 +52,103 @@ pub fn records(common: &Common, args: RecordsArgs) -> anyhow::Result<ExitCode> {
             done.game,
             done.records,
             done.total
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Debug, Args)]
+pub struct HumanlikeArgs {
+    /// The bot: `bot[:option=value,...]` (`preset=NAME` as in `yomi match`).
+    pub bot: String,
+    /// The record set to replay (see `yomi records import`).
+    #[arg(long)]
+    pub records: String,
+    /// The least probability a decision counts with: ln of it is the log-likelihood of an
+    /// action the bot would never play.
+    #[arg(long, default_value_t = 1e-6)]
+    pub floor: f64,
+    /// Bootstrap resamples of the plays for the 95 % intervals.
+    #[arg(long, default_value_t = 1000)]
+    pub resamples: usize,
+    /// Seed of the agents and of the bootstrap.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Print JSON for scripts.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `yomi humanlike`: the bot, the uniform baseline and the bot's best preset on a record set.
+pub fn humanlike(common: &Common, args: HumanlikeArgs) -> anyhow::Result<ExitCode> {
+    let err = |e: yomi_protocol::ErrorInfo| anyhow::anyhow!(e.message);
+    if !(args.floor > 0.0 && args.floor < 1.0) || args.resamples == 0 {
+        anyhow::bail!("--floor is a probability above 0 and below 1, --resamples at least 1");
+    }
+    let records = store::load(&common.data_dir(), &args.records).map_err(err)?;
+    let plays = store::plays(&records);
+    let game = records[0].game.clone();
+    let registry = common.registry()?;
+    let resolve = |seat: BotSeat| SeatPlan::resolve(&registry, &game, &SeatSpec::Bot(seat));
+    let seat = BotSeat::parse(&args.bot).map_err(err)?;
+    let plan = resolve(seat.clone()).map_err(err)?;
+    let settings = Settings { floor: args.floor, resamples: args.resamples, seed: args.seed };
+    let ll = |scored: &[Vec<Scored>]| summarise(scored, &|_, _| true, &settings).log_likelihood;
+    let SeatPlan::Bot { bot, options, .. } = &plan else {
+        anyhow::bail!("not a bot: {}", args.bot)
+    };
+    let runtime = super::play::runtime()?;
+    let mut models = vec![(
+        "bot".to_string(),
+        runtime.block_on(score_bot(&plan, &plays, args.seed)).map_err(err)?,
+    )];
+    models.push(("uniform".to_string(), score_uniform(&plays)));
+    let mut presets = serde_json::Map::new();
+    let mut best: Option<(String, Vec<Vec<Scored>>)> = None;
+    for preset in &bot.info.presets {
+        let seat = BotSeat {
+            preset: Some(preset.name.clone()),
+            options: Default::default(),
+            ..seat.clone()
+        };
+        let scored = runtime
+            .block_on(score_bot(&resolve(seat).map_err(err)?, &plays, args.seed))
+            .map_err(err)?;
+        presets.insert(preset.name.clone(), json!(ll(&scored)));
+        if best.as_ref().is_none_or(|(_, b)| ll(&scored) > ll(b)) {
+            best = Some((preset.name.clone(), scored));
+        }
+    }
+    let best_name = best.as_ref().map(|(name, _)| name.clone());
+    models.extend(best.map(|(_, scored)| ("best_preset".to_string(), scored)));
+    let report = breakdown(&plays, &models, &settings);
+    let out = json!({
+        "bot": bot.qualified(), "options": options, "records": args.records, "game": game,
+        "plays": plays.len(), "decisions": records.len(), "settings": settings,
+        "best_preset": best_name, "presets_log_likelihood": presets,
+        "all": report.all, "by_stage": report.by_stage, "by_kind": report.by_kind,
+    });
+    if args.json {
+        outln!("{out}")?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    outln!(
+        "{} on `{}`: {} decisions in {} plays of {}",
+        bot.qualified(),
+        args.records,
+        records.len(),
+        plays.len(),
+        game
+    )?;
+    for (name, s) in &report.all {
+        let label = match (name.as_str(), &best_name) {
+            ("best_preset", Some(preset)) => format!("preset {preset}"),
+            _ => name.clone(),
+        };
+        outln!(
+            "  {label:<20} top-1 {:.3} [{:.3}, {:.3}]  log-likelihood {:.3} [{:.3}, {:.3}]  zero-probability {}",
+            s.accuracy, s.accuracy_ci95[0], s.accuracy_ci95[1],
+            s.log_likelihood, s.log_likelihood_ci95[0], s.log_likelihood_ci95[1], s.zero_probability
         )?;
     }
     Ok(ExitCode::SUCCESS)

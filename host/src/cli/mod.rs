@@ -62,6 +62,9 @@ pub enum Command {
     Replay(play::ReplayArgs),
     /// Human records in the data directory: `yomi records import NAME FILE`.
     Records(humans::RecordsArgs),
+    /// How human-like a bot is on a record set: top-1 move matching and log-likelihood per
+    /// decision against the uniform baseline and the best preset, with bootstrap intervals.
+    Humanlike(humans::HumanlikeArgs),
     /// Print the JSON Schema of the protocol: each operation's parameters and result, the
     /// error codes (protocol/schema.json is this output).
     Schema,
@@ -192,6 +195,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Tournament(args) => play::tournament(&cli.common, args),
         Command::Replay(args) => play::replay(&cli.common, args),
         Command::Records(args) => humans::records(&cli.common, args),
+        Command::Humanlike(args) => humans::humanlike(&cli.common, args),
         Command::Ladder(args) => ladder::ladder(&cli.common, args),
         Command::Check(args) => check::check(&cli.common, args),
         Command::Schema => {
@@ -251,7 +255,7 @@ fn plugin_command(common: &Common, plugin: &str, args: &[String]) -> anyhow::Res
     let registry = common.registry_for(plugin)?;
     let entry = registry.plugin(plugin, None).map_err(|e| {
         let known: Vec<String> = registry.latest().iter().map(|p| p.name().to_string()).collect();
-        anyhow::anyhow!("{} (loaded plugins: {}; built-in commands: serve, bots, plugins, match, tournament, ladder, replay, records, check, repro)", e.message, known.join(", "))
+        anyhow::anyhow!("{} (loaded plugins: {}; built-in commands: serve, bots, plugins, match, tournament, ladder, replay, records, humanlike, check, repro)", e.message, known.join(", "))
     })?;
     if args.first().is_none_or(|word| asks_for_help(word)) {
         let manifest = &entry.loaded.manifest;

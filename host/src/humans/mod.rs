@@ -1,6 +1,8 @@
 //! Human records: people's decisions kept in the data directory ([`store`]), read from yomi's
-//! own transcripts ([`from_transcript`]) or from plain JSON lines ([`record`]).
+//! own transcripts ([`from_transcript`]) or from plain JSON lines ([`record`]), and how likely
+//! a bot finds them ([`likeness`]).
 
 pub mod from_transcript;
+pub mod likeness;
 pub mod record;
 pub mod store;
