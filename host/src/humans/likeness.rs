@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use rand::Rng;
 use serde::Serialize;
 use serde_json::Value;
+use yomi_plugin::repro::percentile_ci;
 use yomi_plugin::rng::{derive_seed, seeded};
 use yomi_protocol::{ActRequest, ErrorCode, ErrorInfo};
 
@@ -191,15 +192,12 @@ pub fn summarise(
     }
 }
 
-/// The 2.5th and 97.5th percentiles (nearest rank) of `values`; NaN for none.
-fn interval(mut values: Vec<f64>) -> [f64; 2] {
-    if values.is_empty() {
-        return [f64::NAN; 2];
+/// The bootstrap's 95 % interval (`yomi_plugin::repro::percentile_ci`); NaN for no draws.
+fn interval(values: Vec<f64>) -> [f64; 2] {
+    match values.is_empty() {
+        true => [f64::NAN; 2],
+        false => percentile_ci(values),
     }
-    values.sort_by(f64::total_cmp);
-    let at =
-        |q: f64| values[((q * values.len() as f64).ceil() as usize).clamp(1, values.len()) - 1];
-    [at(0.025), at(0.975)]
 }
 
 /// Each model's summary over every decision, per stage and per kind.
