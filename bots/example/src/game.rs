@@ -6,59 +6,7 @@ use yomi_plugin::api::opt;
 use yomi_plugin::typed::{to_json, Observation as _};
 use yomi_plugin::{Decision, ErrorCode, ErrorInfo, Game, GameOutcome, Options};
 
-use crate::payload::{Event, Observation};
-
-/// A hand; in JSON, its lowercase name.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Hand {
-    Rock,
-    Paper,
-    Scissors,
-}
-
-impl Hand {
-    pub const ALL: [Hand; 3] = [Hand::Rock, Hand::Paper, Hand::Scissors];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Hand::Rock => "rock",
-            Hand::Paper => "paper",
-            Hand::Scissors => "scissors",
-        }
-    }
-
-    pub fn parse(text: &str) -> Result<Hand, ErrorInfo> {
-        Hand::ALL.into_iter().find(|h| h.name() == text).ok_or_else(|| {
-            ErrorInfo::new(
-                ErrorCode::IllegalAction,
-                format!("`{text}` is not a hand (rock, paper, scissors)"),
-            )
-        })
-    }
-
-    /// The hand that beats this one.
-    pub fn beaten_by(self) -> Hand {
-        match self {
-            Hand::Rock => Hand::Paper,
-            Hand::Paper => Hand::Scissors,
-            Hand::Scissors => Hand::Rock,
-        }
-    }
-
-    /// 1 for a win, 0.5 for a tie, 0 for a loss.
-    pub fn score_against(self, other: Hand) -> f64 {
-        if self == other {
-            0.5
-        } else if other.beaten_by() == self {
-            1.0
-        } else {
-            0.0
-        }
-    }
-}
+use crate::payload::{Event, Hand, Observation};
 
 /// A game in progress.
 pub struct Rps {

@@ -142,7 +142,7 @@ enum Command {
 fn run(cli: Cli, _ctx: &CommandContext) -> Result<String, ErrorInfo> {
     match cli.command {
         Command::Beats { hand } => {
-            Ok(format!("{}\n", game::Hand::parse(&hand)?.beaten_by().name()))
+            Ok(format!("{}\n", payload::Hand::parse(&hand)?.beaten_by().name()))
         }
     }
 }

@@ -9,8 +9,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-
-pub use crate::game::Hand;
+use yomi_plugin::{ErrorCode, ErrorInfo};
 
 /// What a seat is shown before a throw. Every field may be left out by an external client: the
 /// bot reads only `opponent_last`, so `{"opponent_last": "rock"}` (or `{}`) is a whole request.
@@ -49,5 +48,55 @@ impl yomi_plugin::typed::Observation for Observation {
     /// Every throw, every time.
     fn legal(&self) -> Vec<Hand> {
         Hand::ALL.to_vec()
+    }
+}
+
+/// A hand; in JSON, its lowercase name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Hand {
+    Rock,
+    Paper,
+    Scissors,
+}
+
+impl Hand {
+    pub const ALL: [Hand; 3] = [Hand::Rock, Hand::Paper, Hand::Scissors];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Hand::Rock => "rock",
+            Hand::Paper => "paper",
+            Hand::Scissors => "scissors",
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Hand, ErrorInfo> {
+        Hand::ALL.into_iter().find(|h| h.name() == text).ok_or_else(|| {
+            ErrorInfo::new(
+                ErrorCode::IllegalAction,
+                format!("`{text}` is not a hand (rock, paper, scissors)"),
+            )
+        })
+    }
+
+    /// The hand that beats this one.
+    pub fn beaten_by(self) -> Hand {
+        match self {
+            Hand::Rock => Hand::Paper,
+            Hand::Paper => Hand::Scissors,
+            Hand::Scissors => Hand::Rock,
+        }
+    }
+
+    /// 1 for a win, 0.5 for a tie, 0 for a loss.
+    pub fn score_against(self, other: Hand) -> f64 {
+        if self == other {
+            0.5
+        } else if other.beaten_by() == self {
+            1.0
+        } else {
+            0.0
+        }
     }
 }
