@@ -250,3 +250,17 @@ pub(crate) fn is_crash(e: &ErrorInfo) -> bool {
         ErrorCode::PluginPanic | ErrorCode::Crashed | ErrorCode::Timeout | ErrorCode::Internal
     )
 }
+
+/// Asserts that the shipped file at `path` (relative to the workspace's root) holds exactly
+/// `made`, what the crate's generator makes now; with `YOMI_BLESS=1` in the environment it
+/// rewrites the file first. For data files made from a paper (opening suites): a change of the
+/// generator cannot leave a stale file behind.
+pub fn assert_shipped_file(path: &str, made: &str) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let file = root.join(path);
+    if std::env::var_os("YOMI_BLESS").is_some() {
+        std::fs::write(&file, made).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    }
+    let shipped = std::fs::read_to_string(&file).unwrap_or_default();
+    assert!(shipped == made, "{path} is not what its generator makes: YOMI_BLESS=1 rewrites it");
+}

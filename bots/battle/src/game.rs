@@ -24,6 +24,7 @@ pub fn options() -> Vec<OptionSpec> {
         OptionSpec::int("turn_limit", TURN_LIMIT as i64, Some(2), Some(MAX_TURN_LIMIT as i64), "the turn at which an undecided game is judged (players act before it)"),
         OptionSpec::choice("deal", "random", &["random", "fixed"], "random: a fair coin gives party 1 to a seat; fixed: seat 0 holds party 1"),
         OptionSpec::choice("start", "random", &["random", "first"], "random: each side's first active drawn uniformly; first: both start with their first Pokémon"),
+        OptionSpec::json("actives", Value::Null, "[party 1's first active, party 2's], each 0-2: an opening's fixed start (overrides `start`); null: as `start` says"),
     ]
 }
 
@@ -72,7 +73,9 @@ impl Battle {
         } else {
             [0, 1]
         };
-        let active = if opt::str(options, "start")? == "random" {
+        let active = if let Some(fixed) = crate::openings::actives(options)? {
+            fixed
+        } else if opt::str(options, "start")? == "random" {
             [rng.gen_range(0..3), rng.gen_range(0..3)]
         } else {
             [0, 0]

@@ -24,6 +24,7 @@ pub mod first_move;
 pub mod game;
 pub mod lp;
 pub mod mc;
+pub mod openings;
 pub mod personality;
 pub mod player;
 pub mod random;

@@ -15,6 +15,7 @@ pub mod control;
 pub mod features;
 pub mod game;
 pub mod humans;
+pub mod openings;
 pub mod payload;
 pub mod profile;
 pub mod ranges;

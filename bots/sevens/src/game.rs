@@ -42,8 +42,13 @@ fn illegal(seat: usize, message: impl std::fmt::Display) -> ErrorInfo {
 impl Sevens {
     /// Deals a new game from `seed`.
     pub fn new(rules: Rules, seed: u64) -> Sevens {
+        let dealer = rules.dealer.unwrap_or((seed % rules.players as u64) as usize);
+        Sevens::dealt(rules, dealer, Sevens::shuffled(rules, dealer, seed))
+    }
+
+    /// The hands a shuffle from `seed` deals, one card at a time from the seat after `dealer`.
+    pub fn shuffled(rules: Rules, dealer: usize, seed: u64) -> Vec<CardSet> {
         let n = rules.players;
-        let dealer = rules.dealer.unwrap_or((seed % n as u64) as usize);
         let mut deck: Vec<Card> = (0..52).map(Card::from_index).collect();
         if rules.first == FirstPlayer::AfterDealer {
             deck.retain(|c| c.rank != 7);
@@ -53,6 +58,12 @@ impl Sevens {
         for (i, card) in deck.into_iter().enumerate() {
             hands[(dealer + 1 + i) % n].insert(card);
         }
+        hands
+    }
+
+    /// A new game from dealt hands (the 7s among them go to the table).
+    pub fn dealt(rules: Rules, dealer: usize, mut hands: Vec<CardSet>) -> Sevens {
+        let n = rules.players;
         let first = match rules.first {
             FirstPlayer::AfterDealer => (dealer + 1) % n,
             FirstPlayer::SevenOfDiamonds => {

@@ -14,6 +14,7 @@ pub mod card;
 pub mod cli;
 pub mod dvalue;
 pub mod game;
+pub mod openings;
 pub mod payload;
 pub mod predictor;
 pub mod repro;
@@ -63,7 +64,7 @@ fn declaration() -> Declaration {
         .view(include_str!("../web/view.js"))
         .game(
             typed::declared::<payload::Observation>(GameEntry::new("sevens", "Sevens: build the suits out from the 7s one card at a time; limited passes; first to empty their hand wins", 3..=6, |options, seed| {
-                Ok(game::Sevens::new(rules::Rules::from_options(options)?, seed))
+                openings::start(options, seed)
             })
             .options(rules::game_options())
             .presets(vec![Preset::new("seed", "the paper's setting: 3 players, 3 passes", json!({}))])),

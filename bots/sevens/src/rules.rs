@@ -79,6 +79,7 @@ pub fn game_options() -> Vec<OptionSpec> {
             "after_dealer: 48 cards dealt evenly, the seat after the dealer starts; seven_of_diamonds: 52 dealt, the seat after the 7D holder starts",
         ),
         OptionSpec::int("dealer", -1, Some(-1), Some(5), "dealer seat; -1 takes it from the game seed (seed mod players)"),
+        OptionSpec::json("hands", serde_json::Value::Null, "an opening's deal: one string of cards per seat (`AS 2S ...`), the whole deck the rules deal, evenly; null: shuffled from the game seed"),
     ]
 }
 

@@ -18,6 +18,7 @@ pub mod fuzzy;
 pub mod game;
 pub mod hand;
 pub mod learning;
+pub mod openings;
 pub mod player;
 pub mod repro;
 pub mod view;

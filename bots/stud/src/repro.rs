@@ -487,7 +487,7 @@ pub fn rows(
     } else {
         vec![]
     };
-    let chosen = closest_deal_sets(400, sets.max(1), games);
+    let chosen = closest_deal_sets(crate::openings::SET_TRIES, sets.max(1), games);
     let mut rows = Vec::new();
     let (cats, out) = deal_set_profile(&chosen[0].1);
     let names =
