@@ -113,6 +113,7 @@ fn hosted(
         repeat: false,
         sprt: None,
         keep_transcripts: true,
+        openings: None,
         shard: None,
     };
     let Ok(Start::Play(t)) =

@@ -83,6 +83,7 @@ pub fn ladder(common: &Common, args: LadderArgs) -> anyhow::Result<ExitCode> {
         policy: Default::default(),
         sprt: None,
         repeat: false,
+        openings: None,
         keep_transcripts: false,
         shard: None,
     };

@@ -16,11 +16,13 @@ use crate::matches::policy::{OnFailure, Policy};
 use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch, Progress};
 use crate::matches::seat::{BotSeat, SeatEnv, SeatSpec};
 use crate::matches::{replay, transcript};
+use crate::registry::Registry;
 use crate::runtime::auth::Role;
 use crate::tournament::merge;
+use crate::tournament::openings::Openings;
 use crate::tournament::quota::WriteBudget;
 use crate::tournament::rating::SprtSpec;
-use crate::tournament::runner::{self as tournaments, Start};
+use crate::tournament::runner::{self as tournaments, Start, Tournament};
 use crate::tournament::schedule::{Format, TournamentSpec};
 use crate::tournament::shard;
 use crate::tournament::stats::SprtModel;
@@ -132,6 +134,11 @@ pub struct TournamentArgs {
     /// games; --games-per-pair must be even). The standings then count pentanomial outcomes.
     #[arg(long)]
     pub repeat: bool,
+    /// Start deal d of every pairing from opening d mod len of a suite: a suite's NAME in the
+    /// data directory's `openings/` or shipped with yomi (`stud-table-4-1`, `battle-thesis` ...),
+    /// or a FILE (a path with a `/`), one JSON object of game options per line.
+    #[arg(long, value_name = "NAME|FILE")]
+    pub openings: Option<String>,
     /// Do not keep game transcripts in the records.
     #[arg(long)]
     pub no_transcripts: bool,
@@ -304,13 +311,14 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
     let registry = common.registry()?;
     // The command line is the operator's own: no game limit but the schedule's own bound.
     let max = u64::MAX;
+    let runtime = runtime()?;
     let start = match &args.resume {
         Some(id) => tournaments::reopen(&registry, &store, id, max, Role::Operator)
             .map(|t| Start::Play(Box::new(t))),
         None => tournaments::create_or_resume(
             &registry,
             &store,
-            spec_of(&args)?,
+            checked_spec(common, &args, &registry, &runtime)?,
             args.id.clone(),
             max,
             Role::Operator,
@@ -337,7 +345,7 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
     );
     let bar = bar(t.schedule.total(), "tournament");
     let env = SeatEnv { data_dir: Some(common.data_dir()), ..SeatEnv::default() };
-    let summary = runtime()?
+    let summary = runtime
         .block_on(tournaments::run(
             Arc::new(t),
             Arc::new(Mutex::new(store)),
@@ -363,6 +371,24 @@ fn print_summary(summary: &Summary, json: bool, crosstable: bool) -> std::io::Re
         out!("{}", standings::render_crosstable(&summary.standings))?;
     }
     Ok(())
+}
+
+/// The tournament the command line asks for, its openings read and tried on the game before
+/// anything is recorded.
+fn checked_spec(
+    common: &Common,
+    args: &TournamentArgs,
+    registry: &Registry,
+    runtime: &tokio::runtime::Runtime,
+) -> anyhow::Result<TournamentSpec> {
+    let mut spec = spec_of(args)?;
+    let err = |e: yomi_protocol::ErrorInfo| anyhow::anyhow!(e.message);
+    if let Some(openings) = &spec.openings {
+        spec.openings = Some(openings.read(Some(&common.data_dir()), true).map_err(err)?);
+        let planned = Tournament::prepare(registry, String::new(), spec.clone(), u64::MAX);
+        runtime.block_on(planned.map_err(err)?.check_openings()).map_err(err)?;
+    }
+    Ok(spec)
 }
 
 /// The tournament the command line asks for.
@@ -391,6 +417,7 @@ fn spec_of(args: &TournamentArgs) -> anyhow::Result<TournamentSpec> {
             .map_err(|e| anyhow::anyhow!(e))?
             .map(|sprt| SprtSpec { model: args.sprt_model, ..sprt }),
         repeat: args.repeat,
+        openings: args.openings.clone().map(Openings::Named),
         keep_transcripts: !args.no_transcripts,
         shard,
     })

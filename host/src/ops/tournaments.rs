@@ -1,6 +1,6 @@
 //! `tournament.run` and `tournament.list` over the protocol.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use yomi_protocol::events::{TournamentProgress, TournamentStarted};
@@ -13,6 +13,7 @@ use crate::runtime::auth::Role;
 use crate::runtime::blocking::blocking;
 use crate::session::Session;
 use crate::tournament::liveness;
+use crate::tournament::openings::Openings;
 use crate::tournament::quota::WriteBudget;
 use crate::tournament::runner::{self, Start, Tournament};
 use crate::tournament::schedule::TournamentSpec;
@@ -42,19 +43,28 @@ pub async fn run(
     let by = session.role().unwrap_or(Role::Player);
     let budget = write_budget(session, by);
     let plan = budget.clone();
+    let spec = p.spec.map(|spec| with_openings(spec, &dir)).transpose()?;
+    // A new tournament is measured and its openings tried before it is recorded, so a refused
+    // plan or a bad opening leaves nothing behind.
+    if let (None, Some(spec)) = (&p.resume, &spec) {
+        let (registry, spec, plan) = (registry.clone(), spec.clone(), plan.clone());
+        let planned = blocking(move || {
+            let planned = Tournament::prepare(&registry, String::new(), spec, max_games)?;
+            plan.check_plan(planned.scheduled(), planned.spec.keep_transcripts)?;
+            Ok(planned)
+        })
+        .await?;
+        planned.check_openings().await?;
+    }
     let (t, store) = blocking(move || {
         let store = Store::open(&dir)?;
-        let t = match (p.resume, p.spec) {
+        let t = match (p.resume, spec) {
             (Some(resume), _) => {
                 let t = runner::reopen(&registry, &store, &resume, max_games, by)?;
                 plan.check_plan(t.scheduled(), t.spec.keep_transcripts)?;
                 t
             }
             (None, Some(spec)) => {
-                // Measured before it is recorded, so a refused plan leaves nothing behind.
-                let planned =
-                    Tournament::prepare(&registry, String::new(), spec.clone(), max_games)?;
-                plan.check_plan(planned.scheduled(), spec.keep_transcripts)?;
                 match runner::create_or_resume(
                     &registry,
                     &store,
@@ -103,6 +113,21 @@ pub async fn run(
         super::reply::<wire::TournamentRun>(summary.await?)
     });
     Ok(())
+}
+
+/// The spec with its openings read: a request names a suite of the data directory's
+/// `openings/` (or a shipped one), never a path and never the openings themselves.
+fn with_openings(mut spec: TournamentSpec, dir: &Path) -> Result<TournamentSpec, ErrorInfo> {
+    spec.openings =
+        match spec.openings.take() {
+            None => None,
+            Some(Openings::Read(_)) => return Err(ErrorInfo::new(
+                ErrorCode::InvalidParams,
+                "`openings` names a suite of the server's openings (a string), not the openings",
+            )),
+            Some(named) => Some(named.read(Some(dir), false)?),
+        };
+    Ok(spec)
 }
 
 /// What a tournament of `by` may write: the data directory's quota for everyone, and a

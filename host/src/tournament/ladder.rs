@@ -159,7 +159,15 @@ mod tests {
     use crate::tournament::schedule::Slot;
 
     fn game(a: usize, b: usize, score_a: f64) -> Finished {
-        let slot = Slot { index: 0, pairing: 0, seats: vec![a, b], deal: 0, seed: 0, pair: None };
+        let slot = Slot {
+            index: 0,
+            pairing: 0,
+            seats: vec![a, b],
+            deal: 0,
+            seed: 0,
+            pair: None,
+            opening: None,
+        };
         Finished { slot, scores: vec![score_a, 1.0 - score_a], failures: vec![] }
     }
 

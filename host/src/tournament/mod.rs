@@ -2,6 +2,7 @@
 //! simultaneous, multi-player and imperfect-information games.
 //!
 //! - [`schedule`]: which bots meet, in which seat orders, on which deals.
+//! - [`openings`]: the suites of start positions deals are played from.
 //! - [`finished`]: finished games as standings, ratings and statistics read them.
 //! - [`standings`]: scores, pairing tables and Elo from finished games.
 //! - [`rating`]: Elo arithmetic and the SPRT.
@@ -20,6 +21,7 @@ pub mod finished;
 pub mod ladder;
 pub mod liveness;
 pub mod merge;
+pub mod openings;
 pub mod outcomes;
 pub mod quota;
 pub mod rating;

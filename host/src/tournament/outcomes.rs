@@ -88,7 +88,15 @@ mod tests {
 
     fn game(index: u64, seats: [usize; 2], scores: [f64; 2], paired: bool) -> Finished {
         let pair = paired.then_some(index / 2);
-        let slot = Slot { index, pairing: 0, seats: seats.to_vec(), deal: 0, seed: 0, pair };
+        let slot = Slot {
+            index,
+            pairing: 0,
+            seats: seats.to_vec(),
+            deal: 0,
+            seed: 0,
+            pair,
+            opening: None,
+        };
         Finished { slot, scores: scores.to_vec(), failures: vec![] }
     }
 

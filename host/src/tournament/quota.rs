@@ -173,6 +173,7 @@ mod tests {
         GameRow {
             index: 0,
             pair: None,
+            opening: None,
             seats: json!(["a", "b"]),
             scores: vec![1.0, 0.0],
             failures: json!({}),

@@ -13,6 +13,7 @@ use yomi_protocol::ops::tournaments::{Listed, Summary};
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use super::finished::{finished_of, Finished};
+use super::openings;
 use super::outcomes::Counts;
 use super::quota::WriteBudget;
 use super::schedule::{Schedule, Slot, TournamentSpec};
@@ -34,6 +35,8 @@ pub struct Tournament {
     pub seats: usize,
     game: GameRef,
     game_options: Options,
+    /// Each opening's complete game options, when the tournament has openings.
+    openings: Vec<Options>,
     bots: Vec<SeatPlan>,
     /// One distinct name per bot of the spec, for the tables.
     pub labels: Vec<String>,
@@ -68,6 +71,22 @@ impl Tournament {
             ));
         }
         let game_options = runner::game_options_for(&game, &spec.game_options, seats)?;
+        let openings = match &spec.openings {
+            None => Vec::new(),
+            Some(openings) => {
+                let suite = openings.suite()?;
+                let merged = suite.merged(&spec.game_options)?;
+                merged
+                    .iter()
+                    .enumerate()
+                    .map(|(i, options)| {
+                        runner::game_options_for(&game, options, seats).map_err(|e| {
+                            ErrorInfo::new(e.code, format!("{}: {}", suite.place(i), e.message))
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?
+            }
+        };
         let bots = spec
             .bots
             .iter()
@@ -75,7 +94,26 @@ impl Tournament {
             .collect::<Result<Vec<_>, _>>()?;
         let labels = labels(&spec, &bots);
         let schedule = spec.schedule(seats, max_games)?;
-        Ok(Tournament { id, spec, seats, game, game_options, bots, labels, schedule })
+        Ok(Tournament { id, spec, seats, game, game_options, openings, bots, labels, schedule })
+    }
+
+    /// Starts the game once from every opening, so a position the game refuses stops the
+    /// tournament before its first game (see [`openings::check_games`]).
+    pub async fn check_openings(&self) -> Result<(), ErrorInfo> {
+        match &self.spec.openings {
+            Some(openings) => {
+                openings::check_games(&self.game, openings.suite()?, &self.openings).await
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// The game options of the game in `slot`: its opening's, or the tournament's.
+    fn options_of(&self, slot: &Slot) -> &Options {
+        match slot.opening {
+            Some(opening) => &self.openings[opening as usize],
+            None => &self.game_options,
+        }
     }
 
     /// The positions of the games this process plays: the whole schedule, or the shard's block.
@@ -93,10 +131,11 @@ impl Tournament {
     }
 
     fn plan(&self, slot: &Slot) -> MatchPlan {
+        let game_options = self.options_of(slot);
         MatchPlan {
             spec: MatchSpec {
                 game: self.spec.game.clone(),
-                game_options: self.game_options.clone(),
+                game_options: game_options.clone(),
                 seats: slot
                     .seats
                     .iter()
@@ -107,7 +146,7 @@ impl Tournament {
                 policy: self.spec.policy.clone(),
             },
             game: self.game.clone(),
-            game_options: self.game_options.clone(),
+            game_options: game_options.clone(),
             seats: slot.seats.iter().map(|&b| self.bots[b].clone()).collect(),
             keep_games: true,
             log_as_text: true,
@@ -233,6 +272,7 @@ pub async fn run(
         let row = GameRow {
             index: slot.index,
             pair: slot.pair,
+            opening: slot.opening,
             seats: json!(slot.seats.iter().map(|&b| t.labels[b].clone()).collect::<Vec<_>>()),
             scores: scores.clone(),
             failures: serde_json::to_value(&failures).expect("failures serialize"),

@@ -18,6 +18,7 @@ use yomi_plugin::rng::derive_seed;
 use yomi_protocol::ops::tournaments::Shard;
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
+use super::openings::Openings;
 use super::rating::SprtSpec;
 use super::shard::Block;
 use crate::matches::policy::Policy;
@@ -69,6 +70,12 @@ pub struct TournamentSpec {
     /// be megabytes a game); the command line keeps them unless `--no-transcripts`.
     #[serde(default)]
     pub keep_transcripts: bool,
+    /// The opening suite: deal `d` of every pairing starts from opening `d mod len`. A request
+    /// names a suite of the server's `openings/` directory or one shipped with yomi; the
+    /// records keep the suite itself, read when the tournament started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<String>")]
+    pub openings: Option<Openings>,
     /// Play only this shard's block of the schedule (see [`super::shard`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
@@ -94,6 +101,8 @@ pub struct Slot {
     pub seed: u64,
     /// The game pair it belongs to (`index / 2`) when the tournament plays pairs.
     pub pair: Option<u64>,
+    /// The opening it starts from (its place in the suite), when the tournament has openings.
+    pub opening: Option<u64>,
 }
 
 impl TournamentSpec {
@@ -204,6 +213,10 @@ impl TournamentSpec {
             games_per_pair: self.games_per_pair as u64,
             seed: self.seed,
             paired: self.repeat,
+            openings: match &self.openings {
+                Some(openings) => openings.suite()?.openings.len() as u64,
+                None => 0,
+            },
         })
     }
 }
@@ -227,6 +240,8 @@ pub struct Schedule {
     seed: u64,
     /// Games `2k` and `2k + 1` are one deal's pair.
     paired: bool,
+    /// Openings in the suite; 0 without one.
+    openings: u64,
 }
 
 impl Schedule {
@@ -253,6 +268,9 @@ impl Schedule {
     ///
     /// Paired, the pairs are interleaved instead: pair `k` is deal `k / pairings` of pairing
     /// `k % pairings`, its first game in the pairing's seat order and its second swapped.
+    ///
+    /// With openings, deal `d` starts from opening `d mod len`, the same in every pairing (as an
+    /// opening book is played in chess): every seat order of a deal, both games of a pair, share it.
     pub fn slot(&self, index: u64) -> Slot {
         let pairing_count = self.pairings.len() as u64;
         let (deal, pairing, order, pair) = if self.paired {
@@ -265,7 +283,8 @@ impl Schedule {
         let pairing = pairing as usize;
         let seats = nth_permutation(&self.pairings[pairing], order);
         let seed = derive_seed(derive_seed(self.seed, pairing as u64), deal);
-        Slot { index, pairing, seats, deal: deal as u32, seed, pair }
+        let opening = (self.openings > 0).then(|| deal % self.openings);
+        Slot { index, pairing, seats, deal: deal as u32, seed, pair, opening }
     }
 }
 
@@ -334,6 +353,7 @@ mod tests {
             repeat: false,
             sprt: None,
             keep_transcripts: true,
+            openings: None,
             shard: None,
         }
     }
@@ -439,6 +459,27 @@ mod tests {
         assert!(paired.check().is_err(), "an odd game count cannot be paired");
         paired.games_per_pair = 6;
         assert!(paired.schedule(3, u64::MAX).is_err(), "three seats have no swap");
+    }
+
+    #[test]
+    fn every_seat_order_of_a_deal_starts_from_its_opening() {
+        use super::super::openings::Suite;
+        let suite = Suite::parse("s", "{\"a\": 0}\n{\"a\": 1}\n{\"a\": 2}\n").unwrap();
+        let mut paired = spec(3, 8, Format::RoundRobin);
+        paired.repeat = true;
+        paired.openings = Some(Openings::Read(suite.clone()));
+        for two in listed(&paired, 2).chunks(2) {
+            assert_eq!(two[0].opening, two[1].opening, "a pair shares its opening");
+            assert_eq!(two[0].opening, Some(u64::from(two[0].deal) % 3));
+        }
+        let mut three = spec(3, 12, Format::RoundRobin);
+        three.openings = Some(Openings::Read(suite));
+        let s = listed(&three, 3);
+        assert!(s.iter().all(|x| x.opening == Some(u64::from(x.deal) % 3)));
+        assert_eq!(s.iter().filter(|x| x.opening == Some(1)).count(), 6, "deal 1's six orders");
+        three.openings = Some(Openings::Named("s".into()));
+        assert!(three.schedule(3, u64::MAX).is_err(), "a suite is read before it is scheduled");
+        assert!(listed(&spec(2, 2, Format::RoundRobin), 2).iter().all(|x| x.opening.is_none()));
     }
 
     #[test]

@@ -30,6 +30,8 @@ pub struct GameRow {
     pub index: u64,
     /// The game pair it belongs to, in a tournament that plays pairs.
     pub pair: Option<u64>,
+    /// The opening it started from (its place in the suite), in a tournament with openings.
+    pub opening: Option<u64>,
     /// The bot label in each seat.
     pub seats: Value,
     pub scores: Vec<f64>,
@@ -122,7 +124,7 @@ impl Store {
                  tournament TEXT NOT NULL REFERENCES tournaments(id), idx INTEGER NOT NULL,
                  seats TEXT NOT NULL, scores TEXT NOT NULL, failures TEXT NOT NULL, forfeit TEXT NOT NULL,
                  transcript TEXT NOT NULL, checksum INTEGER, transcript_checksum INTEGER,
-                 pair INTEGER,
+                 pair INTEGER, opening INTEGER,
                  PRIMARY KEY (tournament, idx));",
         )
         .map_err(|e| db_error(&path, e))?;
@@ -135,14 +137,19 @@ impl Store {
     }
 
     /// Records files of an older yomi get the columns it did not write: checksums (their rows
-    /// get theirs in `seal_rows_of_older_files`), owners (none: the operator's) and game pairs
-    /// (none: unpaired).
+    /// get theirs in `seal_rows_of_older_files`), owners (none: the operator's), game pairs
+    /// (none: unpaired) and openings (none).
     fn add_missing_columns(&self) -> Result<(), ErrorInfo> {
         for (table, columns) in [
             ("tournaments", &[("checksum", "INTEGER"), ("owner", "TEXT")][..]),
             (
                 "games",
-                &[("checksum", "INTEGER"), ("transcript_checksum", "INTEGER"), ("pair", "INTEGER")],
+                &[
+                    ("checksum", "INTEGER"),
+                    ("transcript_checksum", "INTEGER"),
+                    ("pair", "INTEGER"),
+                    ("opening", "INTEGER"),
+                ],
             ),
         ] {
             let sql = format!("SELECT name FROM pragma_table_info('{table}')");
@@ -234,12 +241,12 @@ impl Store {
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT tournament, idx, seats, scores, failures, forfeit, checksum, pair FROM games",
+                "SELECT tournament, idx, seats, scores, failures, forfeit, checksum, pair, opening FROM games",
             )
             .map_err(|e| self.error(e))?;
         let mut rows = stmt.query([]).map_err(|e| self.error(e))?;
         while let Some(row) = rows.next().map_err(|e| self.error(e))? {
-            check_game_sum(row, &[0, 1, 2, 3, 4, 5], 7, 6).map_err(|e| self.error(e))?;
+            check_game_sum(row, &[0, 1, 2, 3, 4, 5], [7, 8], 6).map_err(|e| self.error(e))?;
         }
         Ok(())
     }
@@ -333,15 +340,16 @@ impl Store {
     pub fn rows(&self, id: &str) -> Result<Vec<GameRow>, ErrorInfo> {
         let mut stmt = self
             .conn
-            .prepare("SELECT idx, seats, scores, failures, forfeit, transcript, tournament, checksum, transcript_checksum, pair FROM games WHERE tournament = ?1 ORDER BY idx")
+            .prepare("SELECT idx, seats, scores, failures, forfeit, transcript, tournament, checksum, transcript_checksum, pair, opening FROM games WHERE tournament = ?1 ORDER BY idx")
             .map_err(|e| self.error(e))?;
         let rows = stmt
             .query_map(params![id], |r| {
-                check_game_sum(r, &[6, 0, 1, 2, 3, 4], 9, 7)?;
+                check_game_sum(r, &[6, 0, 1, 2, 3, 4], [9, 10], 7)?;
                 check_sum(r, &[5], 8)?;
                 Ok(GameRow {
                     index: r.get::<_, i64>(0)? as u64,
                     pair: r.get::<_, Option<i64>>(9)?.map(|p| p as u64),
+                    opening: r.get::<_, Option<i64>>(10)?.map(|o| o as u64),
                     seats: json_column(r, 1)?,
                     scores: json_column(r, 2)?,
                     failures: json_column(r, 3)?,
@@ -413,15 +421,15 @@ fn insert_tournament(
 fn insert_game(conn: &Connection, id: &str, game: &GameRow) -> rusqlite::Result<()> {
     // Cached: a batch inserts many games with the same statement.
     let mut insert = conn
-        .prepare_cached("INSERT INTO games (tournament, idx, seats, scores, failures, forfeit, transcript, checksum, transcript_checksum, pair) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)")
+        .prepare_cached("INSERT INTO games (tournament, idx, seats, scores, failures, forfeit, transcript, checksum, transcript_checksum, pair, opening) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)")
 ?;
     let index = game.index.to_string();
     let seats = game.seats.to_string();
     let scores = serde_json::to_string(&game.scores).unwrap();
     let (failures, forfeit) = (game.failures.to_string(), game.forfeit.to_string());
-    let pair = game.pair.map(|p| p.to_string());
+    let extra = placed_values(game.pair, game.opening);
     let mut values = vec![id, &index, &seats, &scores, &failures, &forfeit];
-    values.extend(pair.as_deref());
+    values.extend(extra.iter().map(String::as_str));
     let sum = checksum(&values);
     insert.execute(params![
         id,
@@ -433,7 +441,8 @@ fn insert_game(conn: &Connection, id: &str, game: &GameRow) -> rusqlite::Result<
         game.transcript,
         sum,
         checksum(&[&game.transcript]),
-        game.pair.map(|p| p as i64)
+        game.pair.map(|p| p as i64),
+        game.opening.map(|o| o as i64)
     ])?;
     Ok(())
 }
@@ -486,17 +495,25 @@ fn check_sum(row: &rusqlite::Row<'_>, columns: &[usize], sum: usize) -> rusqlite
     check_values(row, row_values(row, columns)?, sum)
 }
 
-/// Checks a game's values in `columns`, then its pair in column `pair` when it has one (games
-/// of unpaired tournaments, and of files older than pairs, have none and their checksums never
-/// covered it).
+/// What a game's checksum covers after its record: its pair and its opening when it has them
+/// (games of unpaired tournaments or without openings, and of files older than either, have
+/// none and their checksums never covered them). The opening is tagged, so a pair number cannot
+/// pass for an opening.
+fn placed_values(pair: Option<u64>, opening: Option<u64>) -> Vec<String> {
+    pair.map(|p| p.to_string()).into_iter().chain(opening.map(|o| format!("opening {o}"))).collect()
+}
+
+/// Checks a game's values in `columns`, then its pair and opening in columns `placed` (see
+/// [`placed_values`]).
 fn check_game_sum(
     row: &rusqlite::Row<'_>,
     columns: &[usize],
-    pair: usize,
+    placed: [usize; 2],
     sum: usize,
 ) -> rusqlite::Result<()> {
     let mut values = row_values(row, columns)?;
-    values.extend(row.get::<_, Option<i64>>(pair)?.map(|p| p.to_string()));
+    let read = |c: usize| row.get::<_, Option<i64>>(c).map(|v| v.map(|v| v as u64));
+    values.extend(placed_values(read(placed[0])?, read(placed[1])?));
     check_values(row, values, sum)
 }
 
