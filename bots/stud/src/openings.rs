@@ -6,10 +6,8 @@
 use serde_json::json;
 
 use crate::cards::DealSet;
-use crate::repro::closest_deal_sets;
+use crate::repro::{closest_deal_sets, SET_TRIES};
 
-/// Deal-set seeds the reproduction searches.
-pub const SET_TRIES: u64 = 400;
 /// Deals in the paper's sessions.
 pub const SET_DEALS: usize = 500;
 

@@ -17,6 +17,9 @@ use crate::hand::{evaluate, winner, Category, EvalRules, ScoreMode, TieRule};
 use crate::player::FuzzyPlayer;
 use crate::{player_options, MODELS};
 
+/// Deal-set seeds the reproduction searches.
+pub const SET_TRIES: u64 = 400;
+
 /// The paper's Table 4.1: final categories of the first and second actor (nothing … full house),
 /// and the all-showdown outcome (first actor's wins, losses, draws).
 const TABLE_4_1: [[u32; 7]; 2] = [[75, 237, 122, 24, 16, 13, 13], [91, 210, 114, 22, 36, 14, 13]];
@@ -487,7 +490,7 @@ pub fn rows(
     } else {
         vec![]
     };
-    let chosen = closest_deal_sets(crate::openings::SET_TRIES, sets.max(1), games);
+    let chosen = closest_deal_sets(SET_TRIES, sets.max(1), games);
     let mut rows = Vec::new();
     let (cats, out) = deal_set_profile(&chosen[0].1);
     let names =
