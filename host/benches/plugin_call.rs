@@ -10,11 +10,15 @@ use yomi_plugin::call::{Answer, Call, CallReply, Open};
 use yomi_plugin::loader::LoadedPlugin;
 use yomi_plugin::typed::Typed;
 use yomi_plugin::{ActReply, ActRequest, Agent, AgentContext, Options};
+use yomi_protocol::options;
 
-/// A reading bot (no randomness in the decision beyond one draw) and a typical observation.
-fn setup() -> (Options, ActRequest) {
-    let options: Options =
+/// A reading bot (no randomness in the decision beyond one draw), its other options the
+/// declared defaults, and a typical observation.
+fn setup(plugin: &LoadedPlugin) -> (Options, ActRequest) {
+    let reading: Options =
         serde_json::from_value(json!({"favourite": "rock", "bias": 0.0, "reading": 1})).unwrap();
+    let rps = plugin.manifest.bots.iter().find(|b| b.name == "rps").expect("the rps bot");
+    let options = options::resolve(&rps.options, &[], None, &reading).expect("rps options");
     let request = ActRequest {
         observation: json!({"seat": 0, "round": 2, "rounds": 3, "history": [["rock", "paper"]], "opponent_last": "paper", "score": [0.0, 1.0]}),
         legal: vec![json!("rock"), json!("paper"), json!("scissors")],
@@ -25,7 +29,9 @@ fn setup() -> (Options, ActRequest) {
 }
 
 fn bench(c: &mut Criterion) {
-    let (options, request) = setup();
+    let plugin =
+        LoadedPlugin::load(&yomi_e2e::library("yomi_example")).expect("load the example plugin");
+    let (options, request) = setup(&plugin);
     let mut group = c.benchmark_group("rps act");
 
     // The bot as a Rust library, behind the same typed adapter the plugin declares: no crossing,
@@ -37,8 +43,6 @@ fn bench(c: &mut Criterion) {
 
     // The same bot behind the C ABI, as the host calls it: encode the call, cross, decode inside,
     // act, encode the reply, cross back, decode, free.
-    let plugin =
-        LoadedPlugin::load(&yomi_e2e::library("yomi_example")).expect("load the example plugin");
     let open = Open::Agent {
         bot: "rps".into(),
         options: options.clone(),
