@@ -545,3 +545,18 @@ pub fn with_agent(agent: &str, params: Value) -> Value {
     params["agent"] = json!(agent);
     params
 }
+
+/// Reads `columns` of every recorded game of tournament `id` in the data directory `data`, in
+/// index order, one `row` call per game: what the tests of records, pairs and openings compare.
+pub fn recorded_games<T>(
+    data: &Path,
+    id: &str,
+    columns: &str,
+    mut row: impl FnMut(&rusqlite::Row) -> rusqlite::Result<T>,
+) -> Vec<T> {
+    let db = rusqlite::Connection::open(data.join("records.sqlite3")).unwrap();
+    let sql = format!("SELECT {columns} FROM games WHERE tournament = ?1 ORDER BY idx");
+    let mut stmt = db.prepare(&sql).unwrap();
+    let rows = stmt.query_map([id], |r| row(r)).unwrap();
+    rows.collect::<Result<Vec<_>, _>>().unwrap()
+}

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_json::{json, Value};
-use yomi_e2e::{json_out, run_ok, temp_dir, yomi_in as yomi, Server};
+use yomi_e2e::{json_out, recorded_games, run_ok, temp_dir, yomi_in as yomi, Server};
 
 /// 3 bots, 3 pairings of 6 games: 9 pairs.
 const TOURNAMENT: &[&str] = &[
@@ -34,22 +34,15 @@ type Game = (u64, Option<u64>, Vec<String>, Vec<f64>);
 
 /// Every recorded game of `id`, in index order.
 fn games(data: &Path, id: &str) -> Vec<Game> {
-    let db = rusqlite::Connection::open(data.join("records.sqlite3")).unwrap();
-    let mut stmt = db
-        .prepare("SELECT idx, pair, seats, scores FROM games WHERE tournament = ?1 ORDER BY idx")
-        .unwrap();
-    let rows = stmt
-        .query_map([id], |r| {
-            let (seats, scores): (String, String) = (r.get(2)?, r.get(3)?);
-            Ok((
-                r.get::<_, i64>(0)? as u64,
-                r.get::<_, Option<i64>>(1)?.map(|p| p as u64),
-                serde_json::from_str(&seats).unwrap(),
-                serde_json::from_str(&scores).unwrap(),
-            ))
-        })
-        .unwrap();
-    rows.collect::<Result<Vec<_>, _>>().unwrap()
+    recorded_games(data, id, "idx, pair, seats, scores", |r| {
+        let (seats, scores): (String, String) = (r.get(2)?, r.get(3)?);
+        Ok((
+            r.get::<_, i64>(0)? as u64,
+            r.get::<_, Option<i64>>(1)?.map(|p| p as u64),
+            serde_json::from_str(&seats).unwrap(),
+            serde_json::from_str(&scores).unwrap(),
+        ))
+    })
 }
 
 /// The first bot's points in a game against the second (1 won, ½ drawn), read off the records.

@@ -6,29 +6,22 @@
 use std::path::Path;
 
 use serde_json::{json, Value};
-use yomi_e2e::{json_out, run_ok, temp_dir, yomi_in as yomi, Server};
+use yomi_e2e::{json_out, recorded_games, run_ok, temp_dir, yomi_in as yomi, Server};
 
 /// A recorded game: index, pair, opening, the bot in each seat.
 type Game = (u64, Option<u64>, Option<u64>, Vec<String>);
 
 /// Every recorded game of `id`, in index order.
 fn games(data: &Path, id: &str) -> Vec<Game> {
-    let db = rusqlite::Connection::open(data.join("records.sqlite3")).unwrap();
-    let mut stmt = db
-        .prepare("SELECT idx, pair, opening, seats FROM games WHERE tournament = ?1 ORDER BY idx")
-        .unwrap();
-    let rows = stmt
-        .query_map([id], |r| {
-            let seats: String = r.get(3)?;
-            Ok((
-                r.get::<_, i64>(0)? as u64,
-                r.get::<_, Option<i64>>(1)?.map(|p| p as u64),
-                r.get::<_, Option<i64>>(2)?.map(|o| o as u64),
-                serde_json::from_str(&seats).unwrap(),
-            ))
-        })
-        .unwrap();
-    rows.collect::<Result<Vec<_>, _>>().unwrap()
+    recorded_games(data, id, "idx, pair, opening, seats", |r| {
+        let seats: String = r.get(3)?;
+        Ok((
+            r.get::<_, i64>(0)? as u64,
+            r.get::<_, Option<i64>>(1)?.map(|p| p as u64),
+            r.get::<_, Option<i64>>(2)?.map(|o| o as u64),
+            serde_json::from_str(&seats).unwrap(),
+        ))
+    })
 }
 
 /// The game options a recorded game was played with, read off its transcript's header.

@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use yomi_e2e::{json_out, run_ok, temp_dir, yomi_in as yomi};
+use yomi_e2e::{json_out, recorded_games, run_ok, temp_dir, yomi_in as yomi};
 
 /// The tournament every test plays: 3 bots, 3 pairings, 48 games. The slow fixture bot makes each
 /// of its games take at least 90 ms, so a shard can be killed part-way on any machine.
@@ -39,24 +39,10 @@ fn shard_command(data: &Path, shard: &[&str]) -> Command {
 /// Every recorded game of tournament `id` in `data`, in index order, with the decision timings
 /// (the one thing that differs between runs) taken out of the transcripts.
 fn records(data: &Path, id: &str) -> Vec<(i64, String, String, String, String, String)> {
-    let db = rusqlite::Connection::open(data.join("records.sqlite3")).unwrap();
-    let mut stmt = db
-        .prepare("SELECT idx, seats, scores, failures, forfeit, transcript FROM games WHERE tournament = ?1 ORDER BY idx")
-        .unwrap();
-    let rows = stmt
-        .query_map([id], |r| {
-            let transcript: String = r.get(5)?;
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                without_timings(&transcript),
-            ))
-        })
-        .unwrap();
-    rows.collect::<Result<Vec<_>, _>>().unwrap()
+    recorded_games(data, id, "idx, seats, scores, failures, forfeit, transcript", |r| {
+        let transcript: String = r.get(5)?;
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, without_timings(&transcript)))
+    })
 }
 
 fn without_timings(transcript: &str) -> String {
