@@ -11,8 +11,8 @@ use tokio_util::codec::Decoder;
 use yomi_host::matches::transcript;
 use yomi_host::server::framing::{BoundedLines, Line};
 use yomi_plugin::call::Open;
-pub use yomi_plugin::loader::LoadedPlugin;
 use yomi_plugin::AgentContext;
+pub use yomi_plugin_engine::LoadedPlugin;
 use yomi_protocol::{options, Request};
 
 /// The plugins of the workspace, by library name (`libyomi_<name>.so`).

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use yomi_plugin::loader::LoadedPlugin;
+use yomi_plugin_engine::LoadedPlugin;
 
 /// Every plugin of the build, loaded once through the C ABI as the host loads them.
 fn plugins() -> &'static [LoadedPlugin] {

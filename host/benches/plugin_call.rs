@@ -7,9 +7,9 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use serde_json::json;
 use yomi_plugin::call::{Answer, Call, CallReply, Open};
-use yomi_plugin::loader::LoadedPlugin;
 use yomi_plugin::typed::Typed;
 use yomi_plugin::{ActReply, ActRequest, Agent, AgentContext, Options};
+use yomi_plugin_engine::LoadedPlugin;
 use yomi_protocol::options;
 
 /// A reading bot (no randomness in the decision beyond one draw), its other options the

@@ -10,8 +10,9 @@
 //! [`call`]s, which [`dispatch`] hands to the author's traits); every call is wrapped in
 //! `catch_unwind`, so a panicking bot becomes an error reply, not a dead host.
 //!
-//! The host side (`loader`, built with the feature `host`) opens a library, checks its ABI
-//! version and manifest, and hands out `loader::PluginHandle`s that speak [`call::Call`]s.
+//! The host side lives in its own crate, `yomi-plugin-engine`: it opens a library, checks its ABI
+//! version and manifest, and hands out `PluginHandle`s that speak [`call::Call`]s. An author's
+//! crate depends on this one alone.
 //!
 //! [`referee`] runs a game between in-process agents synchronously: what bot crates use in their
 //! own tests and benchmarks, without a host. [`testing`] is the conformance check every bot crate
@@ -29,8 +30,6 @@ pub mod cli;
 pub mod declare;
 pub mod dispatch;
 pub mod ladder;
-#[cfg(feature = "host")]
-pub mod loader;
 pub mod misfit;
 pub mod policy;
 #[cfg(feature = "policy-test")]

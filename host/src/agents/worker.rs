@@ -13,7 +13,7 @@ use async_trait::async_trait;
 use serde_json::Value;
 use tokio::process::Command;
 use yomi_plugin::call::{CallReply, Open};
-use yomi_plugin::loader::{LoadedPlugin, PluginHandle};
+use yomi_plugin_engine::{LoadedPlugin, PluginHandle};
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
 use super::child::{open_in, Launcher, Process, Request};

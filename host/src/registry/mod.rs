@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
-use yomi_plugin::loader::LoadedPlugin;
+use yomi_plugin_engine::LoadedPlugin;
 use yomi_protocol::{BotInfo, ErrorCode, ErrorInfo, GameInfo};
 
 pub mod engines;

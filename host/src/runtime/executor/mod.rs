@@ -43,7 +43,7 @@ use std::time::Instant;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use yomi_plugin::call::Open;
-use yomi_plugin::loader::PluginHandle;
+use yomi_plugin_engine::PluginHandle;
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
 use super::blocking::blocking;

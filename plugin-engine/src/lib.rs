@@ -1,8 +1,13 @@
-//! The host side of the boundary: opening a plugin library and calling into it safely.
+//! The host side of the yomi plugin boundary: opening a plugin library and calling into it
+//! safely. Only the host depends on this crate (and on `libloading`); a bot author's crate needs
+//! `yomi-plugin` alone, which defines the ABI both sides share.
 //!
 //! Libraries are never unloaded: a handle or a function pointer into a library must stay valid for
 //! as long as any agent made by it lives, and the simplest sound rule is "forever". A newer build
 //! of a plugin is loaded beside the old one.
+
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
 
 use std::ffi::c_void;
 use std::path::{Path, PathBuf};
@@ -11,13 +16,13 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use yomi_protocol::{ErrorCode, ErrorInfo, PluginManifest};
 
-use crate::abi::{
+use yomi_plugin::abi::{
     CommandRequest, EntryFn, PluginTable, RawBuffer, ABI_VERSION, ENTRY_SYMBOL, PANIC_ABORT,
     PANIC_UNWIND,
 };
-use crate::api::CommandContext;
-use crate::call::{Call, CallReply, Open};
-use crate::cancel::CancelFlag;
+use yomi_plugin::api::CommandContext;
+use yomi_plugin::call::{Call, CallReply, Open};
+use yomi_plugin::cancel::CancelFlag;
 
 /// Why a library could not be used as a plugin.
 #[derive(Debug, thiserror::Error)]
@@ -315,11 +320,11 @@ unsafe fn check_table(ptr: *const PluginTable) -> Result<&'static PluginTable, T
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::abi::{TableFor, PANIC_ABORT};
+    use yomi_plugin::abi::{TableFor, PANIC_ABORT};
 
     struct Nothing;
-    impl crate::abi::PluginInstance for Nothing {
-        fn get() -> &'static dyn crate::Plugin {
+    impl yomi_plugin::abi::PluginInstance for Nothing {
+        fn get() -> &'static dyn yomi_plugin::Plugin {
             unreachable!("the checks never call into the table")
         }
     }
