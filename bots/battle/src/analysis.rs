@@ -4,9 +4,10 @@
 
 use serde::Deserialize;
 use serde_json::{json, Value};
+use yomi_plugin::typed::to_json;
 use yomi_plugin::{ErrorCode, ErrorInfo};
 
-use crate::codec::{active_slot, check_hp};
+use crate::codec::{self, active_slot, check_hp};
 use crate::engine::{State, Status};
 use crate::lp;
 use crate::personality::own_view;
@@ -122,7 +123,7 @@ pub fn analyze(table: &Table, s: &State) -> Result<Value, ErrorInfo> {
             .legal(s, side)
             .as_slice()
             .iter()
-            .map(|a| table.engine.action_json(side, s, *a))
+            .map(|a| to_json(&codec::action(&table.engine, side, s, *a)))
             .collect()
     };
     Ok(json!({

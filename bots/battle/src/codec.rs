@@ -1,75 +1,51 @@
-//! The JSON a seat sees and sends: the position (`{"turn", "hp", "active"}` with Pokémon named),
-//! the observation around it, and reading both back, which every bot does on each decision.
-//! A request that does not fit is refused by the plugin kit's one rule ([`misfit`]).
+//! Between the payloads ([`crate::payload`]) and the engine's compact state and actions: a
+//! position read back and held to the rules it names, the legal actions as a seat sees them, and
+//! a seat's action read back for the engine (the referee's check, with why an action is illegal).
 
-use serde_json::{json, Value};
+use serde::Deserialize;
+use serde_json::Value;
 use yomi_plugin::misfit;
-use yomi_plugin::{ActRequest, ErrorCode, ErrorInfo};
+use yomi_plugin::{ErrorCode, ErrorInfo};
 
-use crate::engine::{Actions, Engine, State};
-use crate::rules::{preset_parties, Rules};
+use crate::engine::{Action, Actions, Engine, State};
+use crate::payload::{self, Event, Observation, Phase, Position};
+use crate::rules::Rules;
 
-/// A position as JSON: `{"turn": 3, "hp": [[5,5,5],[5,4,4]], "active": ["A", "D"]}`, party 1
-/// first.
-pub fn state_json(engine: &Engine, s: &State) -> Value {
-    let names: Vec<&str> = (0..2)
-        .map(|side| engine.rules.parties[side][s.active[side] as usize].name.as_str())
-        .collect();
-    json!({"turn": s.turn, "hp": [&s.hp[..3], &s.hp[3..]], "active": names})
+/// The position of `s`.
+pub fn position(engine: &Engine, s: &State) -> Position {
+    let name = |side: usize| engine.rules.parties[side][s.active[side] as usize].name.clone();
+    let hp = |side: usize| std::array::from_fn(|k| s.hp[side * 3 + k] as u64);
+    Position { turn: s.turn as u64, hp: [hp(0), hp(1)], active: [name(0), name(1)] }
 }
 
 fn bad(message: String) -> ErrorInfo {
     ErrorInfo::new(ErrorCode::InvalidParams, message)
 }
 
-/// Reads [`state_json`] back, checking every HP against its Pokémon's maximum.
-pub fn parse_state(rules: &Rules, value: &Value) -> Result<State, ErrorInfo> {
-    let turn = value
-        .get("turn")
-        .and_then(Value::as_u64)
-        .ok_or_else(|| bad("position has no integer `turn`".into()))?;
-    let hp = value
-        .get("hp")
-        .and_then(Value::as_array)
-        .filter(|a| a.len() == 2)
-        .ok_or_else(|| bad("position `hp` must be two arrays of three".into()))?;
-    let mut flat = [0u8; 6];
-    for side in 0..2 {
-        let list = hp[side]
-            .as_array()
-            .filter(|a| a.len() == 3)
-            .ok_or_else(|| bad("position `hp` must be two arrays of three".into()))?;
-        for (k, h) in list.iter().enumerate() {
-            let h = h.as_u64().ok_or_else(|| bad(format!("HP {h} is not an integer")))?;
-            flat[side * 3 + k] = check_hp(rules, side * 3 + k, h)?;
-        }
+/// Reads a [`Position`] back, checking every HP against its Pokémon's maximum.
+pub fn state(rules: &Rules, p: &Position) -> Result<State, ErrorInfo> {
+    let mut hp = [0u8; 6];
+    for (flat, &h) in p.hp.iter().flatten().enumerate() {
+        hp[flat] = check_hp(rules, flat, h)?;
     }
-    let active = value
-        .get("active")
-        .and_then(Value::as_array)
-        .filter(|a| a.len() == 2)
-        .ok_or_else(|| bad("position `active` must name two Pokémon".into()))?;
-    let mut slots = [0u8; 2];
-    for side in 0..2 {
-        let name = active[side]
-            .as_str()
-            .ok_or_else(|| bad("position `active` must name two Pokémon".into()))?;
-        slots[side] = active_slot(rules, side, name)?;
+    let mut active = [0u8; 2];
+    for (side, slot) in active.iter_mut().enumerate() {
+        *slot = active_slot(rules, side, &p.active[side])?;
     }
-    if turn < 1 || turn > rules.turn_limit as u64 {
-        return Err(bad(format!("position turn {turn} is out of range [1, {}]", rules.turn_limit)));
+    if p.turn < 1 || p.turn > rules.turn_limit as u64 {
+        return Err(bad(format!(
+            "position turn {} is out of range [1, {}]",
+            p.turn, rules.turn_limit
+        )));
     }
-    Ok(State { hp: flat, active: slots, turn: turn as u8 })
+    Ok(State { hp, active, turn: p.turn as u8 })
 }
 
 /// Checks one HP value against its Pokémon's maximum.
 pub fn check_hp(rules: &Rules, flat: usize, hp: u64) -> Result<u8, ErrorInfo> {
     let p = rules.pokemon(flat);
     if hp > p.hp as u64 {
-        return Err(ErrorInfo::new(
-            ErrorCode::InvalidParams,
-            format!("{}: HP {hp} is out of range [0, {}]", p.name, p.hp),
-        ));
+        return Err(bad(format!("{}: HP {hp} is out of range [0, {}]", p.name, p.hp)));
     }
     Ok(hp as u8)
 }
@@ -78,83 +54,178 @@ pub fn check_hp(rules: &Rules, flat: usize, hp: u64) -> Result<u8, ErrorInfo> {
 pub fn active_slot(rules: &Rules, side: usize, name: &str) -> Result<u8, ErrorInfo> {
     let flat = rules.find(name)?;
     if flat / 3 != side {
-        return Err(ErrorInfo::new(
-            ErrorCode::InvalidParams,
-            format!("`{name}` is not in party {}", side + 1),
-        ));
+        return Err(bad(format!("`{name}` is not in party {}", side + 1)));
     }
     Ok((flat % 3) as u8)
 }
 
-/// What one seat sees: everything (the game has no hidden information), its own side, the rules
-/// (parties with maximum HP, speeds and moves) and whether this is a turn or a replacement.
-pub fn observation(engine: &Engine, s: &State, side: usize, replacing: bool) -> Value {
-    json!({
-        "you": side,
-        "phase": if replacing { "replace" } else { "choose" },
-        "state": state_json(engine, s),
-        "rules": engine.rules,
-    })
+/// What one seat sees of `s`: its side, whether it replaces, the position and the rules.
+pub fn observation(engine: &Engine, s: &State, side: usize, replacing: bool) -> Observation {
+    Observation {
+        you: side,
+        phase: if replacing { Phase::Replace } else { Phase::Choose },
+        state: position(engine, s),
+        rules: engine.rules.clone(),
+    }
 }
 
-/// A decoded observation.
+/// An observation read for the engine, held to its own rules: a client's rules are never
+/// trusted for their size (the same bounds as the game's options).
 pub struct Seen {
-    pub rules: Rules,
     pub state: State,
     pub side: usize,
     pub replacing: bool,
 }
 
-/// Reads an [`observation`]. Its `rules.parties` may name a party set as the game option does
-/// (`"parties": "thesis"`) instead of listing six Pokémon.
-pub fn parse_observation(obs: &Value) -> Result<Seen, ErrorInfo> {
-    let rules = parse_rules(obs.get("rules"))?;
-    let state = parse_state(&rules, obs.get("state").unwrap_or(&Value::Null))
-        .map_err(|e| misfit::error("observation.state", e.message))?;
-    let side = match obs.get("you").and_then(Value::as_u64) {
-        Some(s @ 0..=1) => s as usize,
-        _ => return Err(misfit::error("observation.you", "must be 0 or 1")),
-    };
-    let phase = misfit::one_of(obs.get("phase"), "observation.phase", &["choose", "replace"])?;
-    Ok(Seen { rules, state, side, replacing: phase == "replace" })
-}
-
-/// Reads an observation's `rules`, with the same checks as the game's options: a client's rules
-/// are never trusted for their size.
-fn parse_rules(value: Option<&Value>) -> Result<Rules, ErrorInfo> {
-    let field = "observation.rules";
-    let mut value = value.cloned().ok_or_else(|| misfit::error(field, "missing"))?;
-    if let Some(name) = value.get("parties").and_then(Value::as_str) {
-        let parties = preset_parties(name)
-            .map_err(|e| misfit::error("observation.rules.parties", e.message))?;
-        value["parties"] = json!(parties);
+/// Reads an [`Observation`] for the engine (see [`Seen`]).
+pub fn seen(obs: &Observation) -> Result<Seen, ErrorInfo> {
+    obs.rules.validate().map_err(|e| misfit::error("observation.rules", e.message))?;
+    let state =
+        state(&obs.rules, &obs.state).map_err(|e| misfit::error("observation.state", e.message))?;
+    if obs.you > 1 {
+        return Err(misfit::error("observation.you", "must be 0 or 1"));
     }
-    let rules: Rules = serde_json::from_value(value)
-        .map_err(|e| misfit::error(field, format_args!("does not fit: {e}")))?;
-    rules.validate().map_err(|e| misfit::error(field, e.message))?;
-    Ok(rules)
+    Ok(Seen { state, side: obs.you, replacing: obs.phase == Phase::Replace })
 }
 
-/// A decision request read and checked: its observation, and the actions the observation allows
-/// its side (in matrix order) with their JSON, which the request's `legal`, when given, must list
-/// exactly.
-pub struct Request {
-    pub seen: Seen,
-    pub actions: Actions,
-    pub allowed: Vec<Value>,
-}
-
-/// Reads and checks a decision request (see [`Request`]).
-pub fn read_request(request: &ActRequest) -> Result<Request, ErrorInfo> {
-    let seen = parse_observation(&request.observation)?;
-    let engine = Engine::new(seen.rules.clone());
-    let actions = if seen.replacing {
-        engine.replacements(&seen.state, seen.side)
+/// The actions `side` may take in `s`, in matrix order: a replacement's switches when
+/// `replacing`, else the turn's moves and switches.
+pub fn actions(engine: &Engine, s: &State, side: usize, replacing: bool) -> Actions {
+    if replacing {
+        engine.replacements(s, side)
     } else {
-        engine.legal(&seen.state, seen.side)
+        engine.legal(s, side)
+    }
+}
+
+/// An engine action as the seat names it.
+pub fn action(engine: &Engine, side: usize, s: &State, a: Action) -> payload::Action {
+    let party = &engine.rules.parties[side];
+    match a {
+        Action::Move(m) => payload::Action::Move(party[s.active[side] as usize].moves[m as usize]),
+        Action::Switch(k) => payload::Action::Switch(party[k as usize].name.clone()),
+    }
+}
+
+/// Each of `actions` as the seat names it, in the same order.
+pub fn named(engine: &Engine, side: usize, s: &State, actions: &Actions) -> Vec<payload::Action> {
+    actions.as_slice().iter().map(|a| action(engine, side, s, *a)).collect()
+}
+
+/// The actions a checked observation allows its seat, in matrix order.
+pub fn allowed(obs: &Observation) -> Result<Vec<payload::Action>, ErrorInfo> {
+    let Seen { state, side, replacing } = seen(obs)?;
+    let engine = Engine::new(obs.rules.clone());
+    Ok(named(&engine, side, &state, &actions(&engine, &state, side, replacing)))
+}
+
+/// Reads an event as the referee wrote it.
+pub fn event(value: &Value) -> Result<Event, ErrorInfo> {
+    Event::deserialize(value).map_err(|e| misfit::error("event", format_args!("does not fit: {e}")))
+}
+
+/// The decision of `seat` in a resolved turn, as the engine sees it: its side, the position
+/// before the turn and its action, checked to be legal there.
+pub fn decision(
+    engine: &Engine,
+    event: &Event,
+    seat: usize,
+) -> Result<(usize, State, Action), ErrorInfo> {
+    let side = event.sides[seat].min(1);
+    let before = state(&engine.rules, &event.before)?;
+    let named = event.actions[seat]
+        .as_ref()
+        .ok_or_else(|| misfit::error(format_args!("event.actions[{seat}]"), "missing"))?;
+    let action = engine_action(engine, side, &before, named, &engine.legal(&before, side))?;
+    Ok((side, before, action))
+}
+
+fn illegal(message: String) -> ErrorInfo {
+    ErrorInfo::new(ErrorCode::IllegalAction, message)
+}
+
+/// Reads a seat's action as JSON for `side` in `s` and checks it is among `legal`
+/// (`illegal_action` saying why otherwise).
+pub fn read_action(
+    engine: &Engine,
+    side: usize,
+    s: &State,
+    value: &Value,
+    legal: &Actions,
+) -> Result<Action, ErrorInfo> {
+    let named = payload::Action::deserialize(value).map_err(|_| {
+        illegal(format!("an action is {{\"move\": TYPE}} or {{\"switch\": NAME}}, got {value}"))
+    })?;
+    engine_action(engine, side, s, &named, legal)
+}
+
+/// The engine's action for `side`'s `named` action in `s`, checked to be among `legal`.
+pub fn engine_action(
+    engine: &Engine,
+    side: usize,
+    s: &State,
+    named: &payload::Action,
+    legal: &Actions,
+) -> Result<Action, ErrorInfo> {
+    let party = &engine.rules.parties[side];
+    let active = &party[s.active[side] as usize];
+    let action = match named {
+        payload::Action::Move(mv) => {
+            let m = active.moves.iter().position(|t| t == mv).ok_or_else(|| {
+                let known: Vec<&str> = active.moves.iter().map(|t| t.name()).collect();
+                illegal(format!(
+                    "{} has no move `{}` (its moves: {})",
+                    active.name,
+                    mv.name(),
+                    known.join(", ")
+                ))
+            })?;
+            Action::Move(m as u8)
+        }
+        payload::Action::Switch(name) => {
+            let slot = party
+                .iter()
+                .position(|p| p.name == *name)
+                .ok_or_else(|| illegal(format!("`{name}` is not in this side's party")))?;
+            Action::Switch(slot as u8)
+        }
     };
-    let allowed: Vec<Value> =
-        actions.as_slice().iter().map(|a| engine.action_json(seen.side, &seen.state, *a)).collect();
-    misfit::check_legal("legal", &request.legal, &allowed)?;
-    Ok(Request { seen, actions, allowed })
+    if !legal.as_slice().contains(&action) {
+        let why = match action {
+            Action::Move(_) if legal.as_slice().iter().all(|a| matches!(a, Action::Switch(_))) => {
+                "a replacement is due: only a switch to a Pokémon with HP > 0 is legal".to_string()
+            }
+            Action::Switch(k) if k == s.active[side] => {
+                format!("{} is already active", party[k as usize].name)
+            }
+            Action::Switch(k) => format!("{} has fainted", party[k as usize].name),
+            Action::Move(_) => "not a legal action".to_string(),
+        };
+        return Err(illegal(format!("{} is illegal: {why}", yomi_plugin::typed::to_json(named))));
+    }
+    Ok(action)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn illegal_actions_are_named() {
+        let e = Engine::new(Rules::preset("thesis").unwrap());
+        let mut s = e.initial([0, 0]);
+        s.hp[1] = 0;
+        let legal = e.legal(&s, 0);
+        let err = |s: &State, value: Value, legal: &Actions| {
+            read_action(&e, 0, s, &value, legal).unwrap_err().message
+        };
+        assert!(err(&s, json!({"switch": "B"}), &legal).contains("fainted"));
+        assert!(err(&s, json!({"switch": "A"}), &legal).contains("already active"));
+        assert!(err(&s, json!({"move": "water"}), &legal).contains("no move"));
+        assert!(err(&s, json!({"jump": "A"}), &legal).starts_with("an action is"));
+        s.hp[0] = 0;
+        let replacements = e.replacements(&s, 0);
+        assert!(err(&s, json!({"move": "grass"}), &replacements).contains("replacement is due"));
+    }
 }

@@ -2,9 +2,6 @@
 //! faster move, then the slower), fainting, the turn-limit judge. [`Engine`] precomputes every
 //! damage and speed comparison from [`Rules`] so the solver's inner loop does table look-ups only.
 
-use serde_json::{json, Value};
-use yomi_plugin::{ErrorCode, ErrorInfo};
-
 use crate::rules::Rules;
 
 /// A position: the six HPs (flat slots 0..3 party 1, 3..6 party 2), each side's active slot
@@ -255,75 +252,6 @@ impl Engine {
         }
         Status::Play
     }
-
-    /// The action's JSON name: `{"move": "grass"}` or `{"switch": "B"}`.
-    pub fn action_json(&self, side: usize, s: &State, a: Action) -> Value {
-        match a {
-            Action::Move(m) => {
-                json!({"move": self.rules.parties[side][s.active[side] as usize].moves[m as usize].name()})
-            }
-            Action::Switch(k) => json!({"switch": self.rules.parties[side][k as usize].name}),
-        }
-    }
-
-    /// Parses an action's JSON for `side` in `s` and checks it is among `legal`.
-    pub fn parse_action(
-        &self,
-        side: usize,
-        s: &State,
-        value: &Value,
-        legal: &Actions,
-    ) -> Result<Action, ErrorInfo> {
-        let illegal = |m: String| ErrorInfo::new(ErrorCode::IllegalAction, m);
-        let active = &self.rules.parties[side][s.active[side] as usize];
-        let action = match (
-            value.get("move").and_then(Value::as_str),
-            value.get("switch").and_then(Value::as_str),
-        ) {
-            (Some(mv), None) => {
-                let m = active.moves.iter().position(|t| t.name() == mv).ok_or_else(|| {
-                    let known: Vec<&str> = active.moves.iter().map(|t| t.name()).collect();
-                    illegal(format!(
-                        "{} has no move `{mv}` (its moves: {})",
-                        active.name,
-                        known.join(", ")
-                    ))
-                })?;
-                Action::Move(m as u8)
-            }
-            (None, Some(name)) => {
-                let slot = self.rules.parties[side]
-                    .iter()
-                    .position(|p| p.name == name)
-                    .ok_or_else(|| illegal(format!("`{name}` is not in this side's party")))?;
-                Action::Switch(slot as u8)
-            }
-            _ => {
-                return Err(illegal(format!(
-                    "an action is {{\"move\": TYPE}} or {{\"switch\": NAME}}, got {value}"
-                )))
-            }
-        };
-        if !legal.as_slice().contains(&action) {
-            let why = match action {
-                Action::Move(_)
-                    if legal.as_slice().iter().all(|a| matches!(a, Action::Switch(_))) =>
-                {
-                    "a replacement is due: only a switch to a Pokémon with HP > 0 is legal"
-                        .to_string()
-                }
-                Action::Switch(k) if k == s.active[side] => {
-                    format!("{} is already active", self.rules.parties[side][k as usize].name)
-                }
-                Action::Switch(k) => {
-                    format!("{} has fainted", self.rules.parties[side][k as usize].name)
-                }
-                Action::Move(_) => "not a legal action".to_string(),
-            };
-            return Err(illegal(format!("{value} is illegal: {why}")));
-        }
-        Ok(action)
-    }
 }
 
 #[cfg(test)]
@@ -371,23 +299,5 @@ mod tests {
         assert_eq!(e.status(&s), Status::Over(0.5));
         s.turn = 19;
         assert_eq!(e.status(&s), Status::Replace(1));
-    }
-
-    #[test]
-    fn illegal_actions_are_named() {
-        let e = engine();
-        let mut s = e.initial([0, 0]);
-        s.hp[1] = 0;
-        let legal = e.legal(&s, 0);
-        let err = e.parse_action(0, &s, &json!({"switch": "B"}), &legal).unwrap_err();
-        assert!(err.message.contains("fainted"));
-        let err = e.parse_action(0, &s, &json!({"switch": "A"}), &legal).unwrap_err();
-        assert!(err.message.contains("already active"));
-        let err = e.parse_action(0, &s, &json!({"move": "water"}), &legal).unwrap_err();
-        assert!(err.message.contains("no move"));
-        s.hp[0] = 0;
-        let err =
-            e.parse_action(0, &s, &json!({"move": "grass"}), &e.replacements(&s, 0)).unwrap_err();
-        assert!(err.message.contains("replacement is due"));
     }
 }

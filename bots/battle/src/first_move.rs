@@ -9,6 +9,7 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use serde_json::{json, Value};
 use yomi_plugin::protocol::options::resolve;
+use yomi_plugin::typed::{to_json, Typed};
 use yomi_plugin::{ActRequest, Agent, AgentContext, ErrorCode, ErrorInfo, Options};
 
 use crate::codec;
@@ -88,8 +89,8 @@ pub fn measure(
         let state = engine.initial([0, 0]);
         let legal = engine.legal(&state, 0);
         let request = ActRequest {
-            observation: codec::observation(&engine, &state, 0, false),
-            legal: legal.as_slice().iter().map(|a| engine.action_json(0, &state, *a)).collect(),
+            observation: to_json(&codec::observation(&engine, &state, 0, false)),
+            legal: codec::named(&engine, 0, &state, &legal).iter().map(to_json).collect(),
             explain: false,
             policy: false,
         };
@@ -98,7 +99,7 @@ pub fn measure(
             data_dir: data_dir.map(Into::into),
             ..AgentContext::default()
         };
-        let mut agent = Player::new(kind, &options, &ctx)?;
+        let mut agent = Typed(Player::new(kind, &options, &ctx)?);
         let (start, cpu_start) = (Instant::now(), crate::usage::cpu_seconds());
         agent.act(&request)?;
         let wall = start.elapsed().as_secs_f64();

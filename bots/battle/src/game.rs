@@ -5,10 +5,12 @@
 use rand::Rng;
 use serde_json::{json, Value};
 use yomi_plugin::api::opt;
+use yomi_plugin::typed::to_json;
 use yomi_plugin::{Decision, ErrorCode, ErrorInfo, Game, GameOutcome, OptionSpec, Options, Preset};
 
 use crate::codec;
 use crate::engine::{Action, Engine, State, Status};
+use crate::payload::{Event, Step};
 use crate::rules::{
     parse_parties, preset_parties, Rules, MAX_TURN_LIMIT, PARTY_PRESETS, TURN_LIMIT,
 };
@@ -89,18 +91,13 @@ impl Battle {
     }
 
     fn decision(&self, side: usize, replacing: bool) -> Decision {
-        let actions = if replacing {
-            self.engine.replacements(&self.state, side)
-        } else {
-            self.engine.legal(&self.state, side)
-        };
+        let actions = codec::actions(&self.engine, &self.state, side, replacing);
         Decision {
             seat: self.seat_of(side),
-            observation: codec::observation(&self.engine, &self.state, side, replacing),
-            legal: actions
-                .as_slice()
+            observation: to_json(&codec::observation(&self.engine, &self.state, side, replacing)),
+            legal: codec::named(&self.engine, side, &self.state, &actions)
                 .iter()
-                .map(|a| self.engine.action_json(side, &self.state, *a))
+                .map(to_json)
                 .collect(),
         }
     }
@@ -140,9 +137,7 @@ impl Game for Battle {
                 Status::Replace(_) => self.engine.replacements(&self.state, side),
                 _ => self.engine.legal(&self.state, side),
             };
-            let action = self
-                .engine
-                .parse_action(side, &self.state, value, &legal)
+            let action = codec::read_action(&self.engine, side, &self.state, value, &legal)
                 .map_err(|e| illegal(format!("seat {seat}: {}", e.message)))?;
             chosen[side] = Some(action);
         }
@@ -160,19 +155,16 @@ impl Game for Battle {
             (_, [Some(a), Some(b)]) => self.engine.resolve(&before, [a, b]),
             _ => unreachable!("every due seat acted"),
         };
-        let by_seat: Vec<Value> = (0..2)
-            .map(|seat| {
-                chosen[self.side_of[seat]]
-                    .map(|a| self.engine.action_json(self.side_of[seat], &before, a))
-                    .unwrap_or(Value::Null)
-            })
-            .collect();
-        Ok(json!({
-            "kind": if matches!(status, Status::Replace(_)) { "replace" } else { "turn" },
-            "actions": by_seat,
-            "sides": self.side_of,
-            "before": codec::state_json(&self.engine, &before),
-            "after": codec::state_json(&self.engine, &self.state),
+        let by_seat = std::array::from_fn(|seat| {
+            let side = self.side_of[seat];
+            chosen[side].map(|a| codec::action(&self.engine, side, &before, a))
+        });
+        Ok(to_json(&Event {
+            kind: if matches!(status, Status::Replace(_)) { Step::Replace } else { Step::Turn },
+            actions: by_seat,
+            sides: self.side_of,
+            before: codec::position(&self.engine, &before),
+            after: codec::position(&self.engine, &self.state),
         }))
     }
 
@@ -181,7 +173,7 @@ impl Game for Battle {
         let scores = self.side_of.iter().map(|&side| if side == 0 { v } else { 1.0 - v }).collect();
         Some(GameOutcome {
             scores,
-            summary: json!({"party1_score": v, "sides": self.side_of, "final": codec::state_json(&self.engine, &self.state)}),
+            summary: json!({"party1_score": v, "sides": self.side_of, "final": to_json(&codec::position(&self.engine, &self.state))}),
         })
     }
 }

@@ -6,7 +6,8 @@
 //!   one shared table per rule set, kept on disk in the data directory; [`reference`] is the plain memoised baseline that checks it;
 //!   inside [`solver`], `block` solves one HP vector's nine positions and `changes` names the ones
 //!   a layer must solve again (the rest equal the next turn's);
-//! - [`game`], [`codec`]: the referee and the JSON a seat sees and sends;
+//! - [`game`], [`payload`], [`codec`]: the referee, the typed observation, action and event a seat
+//!   sees and sends, and their conversion to the engine's compact state and actions;
 //! - [`analysis`], [`service`], [`cli`]: any position's matrix and equilibrium, by call or CLI;
 //!   [`first_move`] times the first decision after new parties; [`usage`] reads the process's
 //!   CPU time and peak memory for both;
@@ -25,6 +26,7 @@ pub mod game;
 pub mod lp;
 pub mod mc;
 pub mod openings;
+pub mod payload;
 pub mod personality;
 pub mod player;
 pub mod random;
@@ -38,6 +40,7 @@ pub mod usage;
 
 use player::{Kind, Player};
 use yomi_plugin::declare::{BotEntry, Declaration, GameEntry};
+use yomi_plugin::typed::{self, Typed};
 
 /// The plugin value the host talks to.
 #[derive(Default)]
@@ -47,11 +50,13 @@ yomi_plugin::declare_plugin!(BattlePlugin, declaration);
 
 /// A player bot of one kind, with that kind's personality options and presets.
 fn player(kind: Kind, name: &str, description: &str) -> BotEntry {
-    BotEntry::new(name, description, move |options, ctx| Player::new(kind, options, ctx))
-        .games(&["battle"])
-        .options(kind.options())
-        .presets(kind.presets())
-        .methods(service::methods(kind == Kind::Exploiter))
+    BotEntry::new(name, description, move |options, ctx| {
+        Ok(Typed(Player::new(kind, options, ctx)?))
+    })
+    .games(&["battle"])
+    .options(kind.options())
+    .presets(kind.presets())
+    .methods(service::methods(kind == Kind::Exploiter))
 }
 
 /// Everything the plugin offers.
@@ -59,13 +64,13 @@ fn declaration() -> Declaration {
     Declaration::new("battle", env!("CARGO_PKG_VERSION"), "The δ-Nash battler: a simultaneous-move Pokémon-like battle solved exactly, with human-like players")
         .view(include_str!("../web/view.js"))
         .game(
-            GameEntry::new("battle", "Three Pokémon a side, four types, both players choose at once; no hidden information", 2..=2, game::Battle::new)
+            typed::declared::<payload::Observation>(GameEntry::new("battle", "Three Pokémon a side, four types, both players choose at once; no hidden information", 2..=2, game::Battle::new))
                 .simultaneous()
                 .options(game::options())
                 .presets(game::presets()),
         )
         .bot(
-            BotEntry::new("random", "Uniform over the legal actions (the paper's baseline)", |_, ctx| Ok(random::RandomBot::new(ctx)))
+            BotEntry::new("random", "Uniform over the legal actions (the paper's baseline)", |_, ctx| Ok(Typed(random::RandomBot::new(ctx))))
                 .games(&["battle"])
                 .methods(service::methods(false)),
         )

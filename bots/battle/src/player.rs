@@ -8,9 +8,8 @@ use serde_json::{json, Value};
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::{seeded, Rng as SeededRng};
 use yomi_plugin::think::{self, entropy_bits, Effort, Pace};
-use yomi_plugin::{
-    ActReply, ActRequest, Agent, AgentContext, ErrorInfo, OptionSpec, Options, Preset,
-};
+use yomi_plugin::typed::{to_json, Choice, TypedAgent};
+use yomi_plugin::{AgentContext, ErrorInfo, OptionSpec, Options, Preset};
 
 use crate::cache::Tables;
 use crate::codec::{self, Seen};
@@ -18,6 +17,7 @@ use crate::engine::{Action, State};
 use crate::exploit::{best_response, grid, Opponent};
 use crate::lp;
 use crate::mc::{self, Mc};
+use crate::payload::{self, Observation, Step};
 use crate::personality::{self, own_view, sample_index, Noise, Personality, NOISES};
 use crate::rules::Rules;
 use crate::service;
@@ -169,6 +169,15 @@ const THINK: think::Model = think::Model {
     sigma: 0.35,
 };
 
+/// Independent draws of a randomised strategy whose mean is the bot's policy: enough that the
+/// estimate's error is well under what a sampling test of a thousand decisions can see.
+pub const POLICY_RUNS: usize = 1000;
+
+/// The most work one policy may cost, in playouts (a noisy equilibrium counts as 25, about its
+/// time): fewer runs for a bot whose one decision already costs much, so a policy costs at most
+/// about two seconds whatever the options.
+const POLICY_WORK: usize = 500_000;
+
 /// How far the battle has gone: 0 with every Pokémon standing, 1 when each side has one left.
 fn stage(s: &State) -> f64 {
     let fainted = 6 - (s.alive(0) + s.alive(1));
@@ -209,16 +218,62 @@ impl Player {
         }
     }
 
+    /// Whether the exploiter plays its best response now: confident enough in its opponent model.
+    fn exploiting(&self) -> bool {
+        match (self.exploit, &self.opponent) {
+            (Some(settings), Some(opponent)) => {
+                settings.exploit && opponent.observed > 0 && opponent.best().1 >= settings.threshold
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the bot's strategy in a position draws on its RNG (noise, playouts, a predicted
+    /// opponent); without, one strategy is the policy.
+    fn draws(&self) -> bool {
+        self.mc.is_some() || self.personality.delta > 0.0 || self.exploiting()
+    }
+
+    /// How many draws of its strategy make the bot's policy (see [`POLICY_WORK`]).
+    fn policy_runs(&self) -> usize {
+        if !self.draws() {
+            return 1;
+        }
+        let work = match (self.mc, self.exploit) {
+            (Some(mc), _) => (25 * mc.playouts).max(3 * mc.replacement_playouts),
+            (None, Some(settings)) => 25 * (self.personality.n + settings.model_samples),
+            (None, None) => 25 * self.personality.n,
+        };
+        (POLICY_WORK / work.max(1)).clamp(1, POLICY_RUNS)
+    }
+
+    /// The strategy over the decision's actions (a turn's, or a replacement's candidates) and
+    /// its explanation, drawing any randomness from `rng`.
+    fn strategy(
+        &self,
+        table: &Table,
+        seen: &Seen,
+        actions: &[Action],
+        rng: &mut SeededRng,
+    ) -> (Vec<f64>, Value) {
+        if seen.replacing {
+            self.replacement(table, &seen.state, seen.side, actions, rng)
+        } else {
+            self.turn(table, &seen.state, seen.side, actions, rng)
+        }
+    }
+
     /// The strategy over `actions` and its explanation, for a turn.
     fn turn(
-        &mut self,
+        &self,
         table: &Table,
         s: &State,
         side: usize,
         actions: &[Action],
+        rng: &mut SeededRng,
     ) -> (Vec<f64>, Value) {
         if let Some(mc) = self.mc {
-            return mc.turn(&table.engine, s, side, &mut self.rng);
+            return mc.turn(&table.engine, s, side, rng);
         }
         let w = own_view(&table.matrix(s), side);
         let truth = lp::solve(&w);
@@ -227,20 +282,18 @@ impl Player {
             "true_equilibrium": &truth.row[..w.rows],
             "value": truth.value,
         });
-        if let (Some(settings), Some(opponent)) = (self.exploit, &self.opponent) {
+        if let Some(opponent) = &self.opponent {
             explain["opponent_model"] = opponent.to_json();
-            let (_, posterior) = opponent.best();
-            let confident = opponent.observed > 0 && posterior >= settings.threshold;
-            explain["exploiting"] = json!(settings.exploit && confident);
-            if settings.exploit && confident {
-                let q = opponent.predict(table, s, 1 - side, &mut self.rng);
+            explain["exploiting"] = json!(self.exploiting());
+            if self.exploiting() {
+                let q = opponent.predict(table, s, 1 - side, rng);
                 let k = best_response(&w, &q);
                 explain["predicted_opponent"] = json!(q);
                 let probs = (0..w.rows).map(|i| if i == k { 1.0 } else { 0.0 }).collect();
                 return (probs, explain);
             }
         }
-        let mix = self.personality.mix(&table.engine, s, side, &w, actions, &mut self.rng);
+        let mix = self.personality.mix(&table.engine, s, side, &w, actions, rng);
         explain["noisy_equilibria"] = json!(mix.samples);
         explain["bias"] = json!({"kind": self.personality.bias.name(), "alpha": self.personality.alpha, "rows": mix.biased});
         explain["personality"] = self.personality.to_json();
@@ -249,14 +302,15 @@ impl Player {
 
     /// The strategy over the replacement candidates, and its explanation.
     fn replacement(
-        &mut self,
+        &self,
         table: &Table,
         s: &State,
         side: usize,
         candidates: &[Action],
+        rng: &mut SeededRng,
     ) -> (Vec<f64>, Value) {
         if let Some(mc) = self.mc {
-            return mc.replacement(&table.engine, s, side, &mut self.rng);
+            return mc.replacement(&table.engine, s, side, rng);
         }
         let values: Vec<f64> = candidates
             .iter()
@@ -270,28 +324,25 @@ impl Player {
                 }
             })
             .collect();
-        let mix = self.personality.replacement_mix(&values, &mut self.rng);
+        let mix = self.personality.replacement_mix(&values, rng);
         (mix.probs, json!({"true_values": values, "personality": self.personality.to_json()}))
     }
 
     /// Learns from the opponent's action in a resolved turn (exploiter only).
     fn learn(&mut self, event: &Value) -> Result<(), ErrorInfo> {
-        let (Some(settings), Some(side), Some((rules, table))) =
+        let (Some(settings), Some(side), Some((_, table))) =
             (self.exploit, self.side, self.table.clone())
         else {
             return Ok(());
         };
-        if event.get("kind").and_then(Value::as_str) != Some("turn") {
+        let event = codec::event(event)?;
+        if event.kind != Step::Turn {
             return Ok(());
         }
-        let sides = event.get("sides").and_then(Value::as_array).cloned().unwrap_or_default();
-        let Some(seat) = sides.iter().position(|v| v.as_u64() == Some(1 - side as u64)) else {
+        let Some(seat) = event.sides.iter().position(|&s| s == 1 - side) else {
             return Ok(());
         };
-        let before = codec::parse_state(&rules, event.get("before").unwrap_or(&Value::Null))?;
-        let legal = table.engine.legal(&before, 1 - side);
-        let action =
-            table.engine.parse_action(1 - side, &before, &event["actions"][seat], &legal)?;
+        let (_, before, action) = codec::decision(&table.engine, &event, seat)?;
         let opponent = self.opponent.get_or_insert_with(|| {
             Opponent::new(grid(settings.model_noise, settings.model_samples))
         });
@@ -300,30 +351,64 @@ impl Player {
     }
 }
 
-impl Agent for Player {
-    fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
-        let codec::Request { seen, actions, allowed, .. } = codec::read_request(request)?;
-        let Seen { rules, state, side, replacing } = seen;
-        let table = self.table_for(&rules)?;
-        self.side = Some(side);
-        let (probs, mut explain) = if replacing {
-            self.replacement(&table, &state, side, actions.as_slice())
-        } else {
-            self.turn(&table, &state, side, actions.as_slice())
-        };
-        let k = sample_index(&probs, &mut self.rng);
+impl TypedAgent for Player {
+    type Observation = Observation;
+
+    /// Samples the strategy over the observation's own actions in matrix order (the caller's
+    /// `legal` holds the same set), so a seed plays the same whatever order the caller listed.
+    fn act(
+        &mut self,
+        obs: &Observation,
+        _legal: Vec<payload::Action>,
+        explain: bool,
+    ) -> Result<Choice<payload::Action>, ErrorInfo> {
+        let seen = codec::seen(obs)?;
+        let table = self.table_for(&obs.rules)?;
+        self.side = Some(seen.side);
+        let actions = codec::actions(&table.engine, &seen.state, seen.side, seen.replacing);
+        let mut rng = self.rng.clone();
+        let (probs, mut explanation) = self.strategy(&table, &seen, actions.as_slice(), &mut rng);
+        let k = sample_index(&probs, &mut rng);
+        self.rng = rng;
+        let allowed = codec::named(&table.engine, seen.side, &seen.state, &actions);
         let action = allowed[k].clone();
         let effort =
-            Effort { choices: probs.len(), doubt: entropy_bits(&probs), stage: stage(&state) };
+            Effort { choices: probs.len(), doubt: entropy_bits(&probs), stage: stage(&seen.state) };
         let think_ms = self.pace.think_ms(&THINK, effort);
-        Ok(if request.explain {
-            explain["strategy"] = json!(probs);
-            explain["actions"] = json!(allowed);
-            ActReply::explained(action, explain)
+        Ok(if explain {
+            explanation["strategy"] = json!(probs);
+            explanation["actions"] = to_json(&allowed);
+            Choice::explained(action, explanation)
         } else {
-            ActReply::new(action)
+            Choice::new(action)
         }
-        .with_think_ms(think_ms))
+        .think(think_ms))
+    }
+
+    /// The strategy [`act`](TypedAgent::act) samples from; where that strategy itself draws on
+    /// the bot's RNG (δ-Nash's noisy matrices, Monte Carlo's playouts, the exploiter's predicted
+    /// opponent), its mean over [`POLICY_RUNS`] independent draws, which estimates the
+    /// probability of each action over a fresh seed.
+    fn policy(
+        &self,
+        obs: &Observation,
+        _legal: &[payload::Action],
+    ) -> Result<Vec<(payload::Action, f64)>, ErrorInfo> {
+        let seen = codec::seen(obs)?;
+        let table = match &self.table {
+            Some((rules, table)) if *rules == obs.rules => table.clone(),
+            _ => self.tables.clone().table(&obs.rules)?,
+        };
+        let actions = codec::actions(&table.engine, &seen.state, seen.side, seen.replacing);
+        let runs = self.policy_runs();
+        let mut rng = self.rng.clone();
+        let mut mean = vec![0.0; actions.as_slice().len()];
+        for _ in 0..runs {
+            let (probs, _) = self.strategy(&table, &seen, actions.as_slice(), &mut rng);
+            mean.iter_mut().zip(&probs).for_each(|(m, p)| *m += p / runs as f64);
+        }
+        let allowed = codec::named(&table.engine, seen.side, &seen.state, &actions);
+        Ok(allowed.into_iter().zip(mean).collect())
     }
 
     fn observe(&mut self, event: &Value) -> Result<(), ErrorInfo> {

@@ -4,10 +4,11 @@
 use rand::Rng;
 use serde_json::{json, Value};
 use yomi_plugin::rng::{seeded, Rng as SeededRng};
-use yomi_plugin::{ActReply, ActRequest, Agent, AgentContext, ErrorInfo, Options};
+use yomi_plugin::typed::{to_json, Choice, TypedAgent};
+use yomi_plugin::{AgentContext, ErrorInfo, Options};
 
 use crate::cache::Tables;
-use crate::codec;
+use crate::payload::{Action, Observation};
 use crate::service;
 
 pub struct RandomBot {
@@ -22,19 +23,35 @@ impl RandomBot {
     }
 }
 
-impl Agent for RandomBot {
-    fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
-        let allowed = codec::read_request(request)?.allowed;
-        // The caller's order when it lists them (the same set), so its seed picks the same way.
-        let legal = if request.legal.is_empty() { &allowed } else { &request.legal };
+impl TypedAgent for RandomBot {
+    type Observation = Observation;
+
+    /// Draws among `legal` in the caller's order when it lists them (the same set), so its seed
+    /// picks the same way.
+    fn act(
+        &mut self,
+        _obs: &Observation,
+        legal: Vec<Action>,
+        explain: bool,
+    ) -> Result<Choice<Action>, ErrorInfo> {
         let k = self.rng.gen_range(0..legal.len());
         let action = legal[k].clone();
         let p = 1.0 / legal.len() as f64;
-        Ok(if request.explain {
-            ActReply::explained(action, json!({"strategy": vec![p; legal.len()], "actions": legal}))
+        Ok(if explain {
+            let strategy = vec![p; legal.len()];
+            Choice::explained(action, json!({"strategy": strategy, "actions": to_json(&legal)}))
         } else {
-            ActReply::new(action)
+            Choice::new(action)
         })
+    }
+
+    /// Every legal action alike.
+    fn policy(
+        &self,
+        _obs: &Observation,
+        legal: &[Action],
+    ) -> Result<Vec<(Action, f64)>, ErrorInfo> {
+        Ok(legal.iter().map(|a| (a.clone(), 1.0 / legal.len() as f64)).collect())
     }
 
     fn configure(&mut self, _options: &Options) -> Result<(), ErrorInfo> {

@@ -11,10 +11,12 @@ use yomi_plugin::protocol::options::resolve;
 use yomi_plugin::referee;
 use yomi_plugin::repro::{self, markdown, mean_ci, wilson, Place, Row};
 use yomi_plugin::rng::{derive_seed, seeded};
+use yomi_plugin::typed::Typed;
 use yomi_plugin::{Agent, AgentContext, ErrorCode, ErrorInfo, Options, Plugin};
 
 use crate::codec;
 use crate::engine::{Action, Engine};
+use crate::payload::{self, Step};
 use crate::personality::{own_view, Bias, Noise, Personality};
 use crate::player::{Kind, Player};
 use crate::rules::Rules;
@@ -138,17 +140,11 @@ impl Choices {
 
     /// Counts seat 0's action in a resolved turn.
     fn count(&mut self, engine: &Engine, event: &Value) -> Result<(), ErrorInfo> {
-        if event["kind"] != "turn" {
+        let event = codec::event(event)?;
+        if event.kind != Step::Turn {
             return Ok(());
         }
-        let side = event["sides"][0].as_u64().unwrap_or(0) as usize;
-        let before = codec::parse_state(&engine.rules, &event["before"])?;
-        let action = engine.parse_action(
-            side,
-            &before,
-            &event["actions"][0],
-            &engine.legal(&before, side),
-        )?;
+        let (side, before, action) = codec::decision(engine, &event, 0)?;
         self.decisions += 1;
         match action {
             Action::Move(m) => {
@@ -282,7 +278,7 @@ fn series(
     let (ob, og) = (options_for(opponent)?, game_options()?);
     let engine = Engine::new(Rules::preset("thesis")?);
     let context = AgentContext { seed: derive_seed(seed, u64::MAX), ..AgentContext::default() };
-    let mut me = Player::new(Kind::Exploiter, &options, &context)?;
+    let mut me = Typed(Player::new(Kind::Exploiter, &options, &context)?);
     let mut total = Tally::default();
     for g in 0..games {
         let gs = derive_seed(seed, g as u64);
@@ -294,8 +290,9 @@ fn series(
         total.add(&one_game(&engine, &og, gs, &mut [&mut me, pb.as_mut()])?);
     }
     total.identified =
-        me.opponent().and_then(|o| o.first_confident.map(|(n, k)| (n, o.models[k].bias == truth)));
-    total.final_correct = me.opponent().is_some_and(|o| o.models[o.best().0].bias == truth);
+        me.0.opponent()
+            .and_then(|o| o.first_confident.map(|(n, k)| (n, o.models[k].bias == truth)));
+    total.final_correct = me.0.opponent().is_some_and(|o| o.models[o.best().0].bias == truth);
     Ok(total)
 }
 
@@ -555,12 +552,9 @@ fn table_5_3() -> Result<Vec<Row>, ErrorInfo> {
             for (k, a) in actions.as_slice().iter().enumerate() {
                 let xs: Vec<f64> = mixes.iter().map(|m| m[k]).collect();
                 let (mean, ci) = mean_ci(&xs);
-                let name = match e.action_json(side, &s, *a) {
-                    Value::Object(o) => o
-                        .iter()
-                        .map(|(k, v)| format!("{k} {}", v.as_str().unwrap_or("")))
-                        .collect::<String>(),
-                    other => other.to_string(),
+                let name = match codec::action(e, side, &s, *a) {
+                    payload::Action::Move(t) => format!("move {}", t.name()),
+                    payload::Action::Switch(name) => format!("switch {name}"),
                 };
                 let label = format!("{}{} {name}", if side == 0 { "a" } else { "b" }, k + 1);
                 let ci = (draws > 1).then_some(ci);

@@ -2,7 +2,8 @@
 //! 4.4 and the δ-experiment variant) and the rule switches where the paper is silent. A [`Rules`]
 //! value is everything that decides the game's values, so it is also the key of the solved table.
 
-use serde::{Deserialize, Serialize};
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use yomi_plugin::{ErrorCode, ErrorInfo};
 
@@ -16,7 +17,7 @@ pub const MAX_TURN_LIMIT: u8 = 40;
 pub const TURN_LIMIT: u8 = 20;
 
 /// The four types, in the order of the paper's chart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Type {
     Fire,
@@ -52,7 +53,7 @@ impl Type {
 }
 
 /// One Pokémon as the rules define it (its maximum HP; current HP lives in the state).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Pokemon {
     pub name: String,
@@ -64,9 +65,12 @@ pub struct Pokemon {
 }
 
 /// Everything that decides the game's values: both parties and the rule switches.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub struct Rules {
-    /// `parties[0]` is party 1 (the row player in every matrix), `parties[1]` party 2.
+    /// `parties[0]` is party 1 (the row player in every matrix), `parties[1]` party 2; read also
+    /// as a party set's name (`"thesis"`), as the game option names it.
+    #[serde(deserialize_with = "named_or_listed")]
+    #[schemars(with = "PartiesSchema")]
     pub parties: [[Pokemon; 3]; 2],
     /// Spec U2 variant: a same-type move at multiplier 1.0 also gets ×1.5 (3 damage). The paper's
     /// text grants the same-type bonus only at 1.5, so this is off by default.
@@ -82,6 +86,27 @@ fn mon(name: &str, ty: Type, hp: u8, speed: u8, moves: [Type; 3]) -> Pokemon {
 /// The party presets by name: `thesis` (the paper's tables 4.3 and 4.4) and `delta-experiment` (the same
 /// with E and F at HP 5, which the paper uses for matrix (5.1) and table 5.3 only).
 pub const PARTY_PRESETS: [&str; 2] = ["thesis", "delta-experiment"];
+
+/// How [`Rules::parties`] may be written: a party set's name or the six Pokémon.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // a schema only: what `named_or_listed` reads
+enum PartiesSchema {
+    Named(String),
+    Listed([[Pokemon; 3]; 2]),
+}
+
+/// Reads parties given by a party set's name or listed (see [`PartiesSchema`]); an unknown name
+/// is refused in the kit's words, naming the field's path.
+fn named_or_listed<'de, D: Deserializer<'de>>(d: D) -> Result<[[Pokemon; 3]; 2], D::Error> {
+    use serde::de::Error;
+    match Value::deserialize(d)? {
+        Value::String(name) => {
+            preset_parties(&name).map_err(|e| yomi_plugin::misfit::rule(e.message))
+        }
+        listed => serde_json::from_value(listed).map_err(D::Error::custom),
+    }
+}
 
 /// The named parties.
 pub fn preset_parties(name: &str) -> Result<[[Pokemon; 3]; 2], ErrorInfo> {

@@ -169,7 +169,8 @@ fn a_malformed_observation_is_an_error_not_a_panic() {
     request.observation["rules"] = json!("chess");
     let error = bot.act(&request).unwrap_err();
     assert_eq!(error.code, ErrorCode::InvalidParams);
-    assert!(error.message.starts_with("`observation.rules`: does not fit"), "{}", error.message);
+    assert!(error.message.starts_with("`observation`: does not fit"), "{}", error.message);
+    assert!(error.message.contains("expected struct Rules"), "{}", error.message);
     let mut request = first_request(false);
     request.observation["rules"]["parties"] = json!("thesiss");
     let error = bot.act(&request).unwrap_err();

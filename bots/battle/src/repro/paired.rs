@@ -17,6 +17,7 @@ use yomi_plugin::{AgentContext, ErrorInfo, Options, Plugin};
 use super::{bad, delta_nash, game_options, options_for, spec, Spec, NOISY};
 use crate::codec;
 use crate::engine::{Action, Engine};
+use crate::payload::Step;
 use crate::rules::Rules;
 use crate::solver::Table;
 use crate::BattlePlugin;
@@ -72,14 +73,11 @@ fn play(
     let mut g = Game { score: played.outcome.scores[0], ..Game::default() };
     let engine: &Engine = &table.engine;
     for step in &played.steps {
-        let event = &step.event;
-        if event["kind"] != "turn" {
+        let event = codec::event(&step.event)?;
+        if event.kind != Step::Turn {
             continue;
         }
-        let side = event["sides"][0].as_u64().unwrap_or(0) as usize;
-        let before = codec::parse_state(&engine.rules, &event["before"])?;
-        let legal = engine.legal(&before, side);
-        let action = engine.parse_action(side, &before, &event["actions"][0], &legal)?;
+        let (_, before, action) = codec::decision(engine, &event, 0)?;
         let k = decided(table, &before) as usize;
         g.decisions[k] += 1;
         g.attacks[k] += matches!(action, Action::Move(_)) as u64;
