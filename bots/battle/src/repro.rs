@@ -305,17 +305,22 @@ fn exploiter_runs(
     games: usize,
     seed: u64,
 ) -> Result<Vec<Tally>, ErrorInfo> {
+    fan_out(count, |k| series(exploit, opponent, games, derive_seed(seed, k as u64), truth))
+}
+
+/// `job(0)` .. `job(count - 1)` spread over the repro threads, results in that order; the
+/// first error stops nothing but is what the caller gets.
+fn fan_out<T: Send>(
+    count: usize,
+    job: impl Fn(usize) -> Result<T, ErrorInfo> + Sync,
+) -> Result<Vec<T>, ErrorInfo> {
     let threads = crate::cache::threads();
-    let results: Vec<Result<Vec<Tally>, ErrorInfo>> = std::thread::scope(|scope| {
+    let job = &job;
+    let parts: Vec<Result<Vec<(usize, T)>, ErrorInfo>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|t| {
                 scope.spawn(move || {
-                    (t..count)
-                        .step_by(threads)
-                        .map(|k| {
-                            series(exploit, opponent, games, derive_seed(seed, k as u64), truth)
-                        })
-                        .collect()
+                    (t..count).step_by(threads).map(|k| job(k).map(|r| (k, r))).collect()
                 })
             })
             .collect();
@@ -324,11 +329,13 @@ fn exploiter_runs(
             .map(|w| w.join().unwrap_or_else(|_| Err(bad("a repro worker panicked".into()))))
             .collect()
     });
-    let mut out = Vec::new();
-    for r in results {
-        out.extend(r?);
+    let mut out: Vec<Option<T>> = (0..count).map(|_| None).collect();
+    for part in parts {
+        for (k, r) in part? {
+            out[k] = Some(r);
+        }
     }
-    Ok(out)
+    Ok(out.into_iter().map(|r| r.expect("every job ran")).collect())
 }
 
 /// The row of a win rate: the tally's rate and interval over its games.

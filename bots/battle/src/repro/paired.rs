@@ -14,7 +14,7 @@ use yomi_plugin::repro::{mean_ci, wilson, Row};
 use yomi_plugin::rng::derive_seed;
 use yomi_plugin::{AgentContext, ErrorInfo, Options, Plugin};
 
-use super::{bad, delta_nash, game_options, options_for, spec, Spec, NOISY};
+use super::{delta_nash, fan_out, game_options, options_for, spec, Spec, NOISY};
 use crate::codec;
 use crate::engine::{Action, Engine};
 use crate::payload::Step;
@@ -85,9 +85,6 @@ fn play(
     Ok(g)
 }
 
-/// One worker's games: (game index, each player's game).
-type Part = Result<Vec<(usize, Vec<Game>)>, ErrorInfo>;
-
 /// Games 0..`games` of each player in `players` against Nash, game g of every player from the
 /// same seeds; `out[g][p]` is player p's game g.
 fn paired_games(
@@ -99,39 +96,14 @@ fn paired_games(
     let og = game_options()?;
     let ob = options_for(&spec("nash", json!({})))?;
     let oa: Vec<Options> = players.iter().map(options_for).collect::<Result<_, _>>()?;
-    let threads = crate::cache::threads();
-    let parts: Vec<Part> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|t| {
-                let (og, ob, oa) = (&og, &ob, &oa);
-                scope.spawn(move || {
-                    (t..games)
-                        .step_by(threads)
-                        .map(|g| {
-                            let gs = derive_seed(seed, g as u64);
-                            let row = players
-                                .iter()
-                                .zip(oa)
-                                .map(|(p, o)| play(table, [o, ob, og], [p.bot, "nash"], gs))
-                                .collect::<Result<Vec<Game>, ErrorInfo>>()?;
-                            Ok((g, row))
-                        })
-                        .collect()
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().unwrap_or_else(|_| Err(bad("a repro worker panicked".into()))))
-            .collect()
-    });
-    let mut out = vec![Vec::new(); games];
-    for part in parts {
-        for (g, row) in part? {
-            out[g] = row;
-        }
-    }
-    Ok(out)
+    fan_out(games, |g| {
+        let gs = derive_seed(seed, g as u64);
+        players
+            .iter()
+            .zip(&oa)
+            .map(|(p, o)| play(table, [o, &ob, &og], [p.bot, "nash"], gs))
+            .collect::<Result<Vec<Game>, ErrorInfo>>()
+    })
 }
 
 /// A ratio of sums over games (attacks per decision) with a game-clustered 95 % interval: the
