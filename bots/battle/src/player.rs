@@ -169,9 +169,9 @@ const THINK: think::Model = think::Model {
     sigma: 0.35,
 };
 
-/// Independent draws of a randomised strategy whose mean is the bot's policy: enough that the
-/// estimate's error is well under what a sampling test of a thousand decisions can see.
-pub const POLICY_RUNS: usize = 1000;
+/// The most independent draws of a randomised strategy whose mean is the bot's policy: its
+/// estimate's error well under what a sampling test of a thousand decisions can see.
+pub const POLICY_RUNS: usize = 5000;
 
 /// The most work one policy may cost, in playouts (a noisy equilibrium counts as 25, about its
 /// time): fewer runs for a bot whose one decision already costs much, so a policy costs at most
