@@ -99,12 +99,25 @@ enum PartiesSchema {
 /// Reads parties given by a party set's name or listed (see [`PartiesSchema`]); an unknown name
 /// is refused in the kit's words, naming the field's path.
 fn named_or_listed<'de, D: Deserializer<'de>>(d: D) -> Result<[[Pokemon; 3]; 2], D::Error> {
-    use serde::de::Error;
-    match Value::deserialize(d)? {
-        Value::String(name) => {
-            preset_parties(&name).map_err(|e| yomi_plugin::misfit::rule(e.message))
-        }
-        listed => serde_json::from_value(listed).map_err(D::Error::custom),
+    d.deserialize_any(PartiesVisitor)
+}
+
+/// Reads parties straight from the request's JSON, without an intermediate value.
+struct PartiesVisitor;
+
+impl<'de> serde::de::Visitor<'de> for PartiesVisitor {
+    type Value = [[Pokemon; 3]; 2];
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a party set's name or two parties of three Pokémon")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<Self::Value, E> {
+        preset_parties(name).map_err(|e| yomi_plugin::misfit::rule(e.message))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        Self::Value::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))
     }
 }
 
