@@ -26,7 +26,7 @@ use serde_json::json;
 use yomi_plugin::declare::{BotEntry, Declaration, GameEntry};
 use yomi_plugin::protocol::manifest::MethodInfo;
 use yomi_plugin::protocol::options::resolve;
-use yomi_plugin::typed;
+use yomi_plugin::typed::{self, Typed};
 use yomi_plugin::{ErrorCode, ErrorInfo, Options, Plugin, Preset};
 
 /// The plugin value the host talks to.
@@ -70,7 +70,7 @@ fn declaration() -> Declaration {
             .presets(vec![Preset::new("seed", "the paper's setting: 3 players, 3 passes", json!({}))])),
         )
         .bots([
-            BotEntry::new("dvalue", "The paper's D-value player (section 3); temperature > 0 adds fluctuation", |options, ctx| bots::dvalue::DValueBot::new(options, ctx.seed))
+            BotEntry::new("dvalue", "The paper's D-value player (section 3); temperature > 0 adds fluctuation", |options, ctx| Ok(Typed(bots::dvalue::DValueBot::new(options, ctx.seed)?)))
                 .options(bots::dvalue::options())
                 .presets(vec![
                     Preset::new("seed", "the paper's deterministic player", json!({})),
@@ -80,12 +80,12 @@ fn declaration() -> Declaration {
                     "assess",
                     "params {observation, legal?}: D value of each hand card, hand/board D totals, ahead, phase, rule scores",
                 )]),
-            BotEntry::new("student", "A rule-based player built from the students' habits of the paper's table 1", |options, ctx| bots::student::StudentBot::new(options, ctx.seed))
+            BotEntry::new("student", "A rule-based player built from the students' habits of the paper's table 1", |options, ctx| Ok(Typed(bots::student::StudentBot::new(options, ctx.seed)?)))
                 .options(bots::student::options())
                 .presets(bots::student::presets()),
-            BotEntry::new("random", "A uniformly random legal card", |options, ctx| bots::baseline::RandomBot::new(options, ctx.seed))
+            BotEntry::new("random", "A uniformly random legal card", |options, ctx| Ok(Typed(bots::baseline::RandomBot::new(options, ctx.seed)?)))
                 .options(bots::baseline::random_options()),
-            BotEntry::new("greedy", "The first legal card; never passes while a card is playable", |_, _| Ok(bots::baseline::GreedyBot)),
+            BotEntry::new("greedy", "The first legal card; never passes while a card is playable", |_, _| Ok(Typed(bots::baseline::GreedyBot))),
         ].map(|bot| bot.games(&["sevens"])))
         // Every preset's Elo and the strength curves, measured by `yomi ladder` (README, "Strength").
         .ladder(include_str!("../ladder.json"))

@@ -4,11 +4,12 @@
 
 use rand::{Rng, SeedableRng};
 use yomi_plugin::api::opt;
-use yomi_plugin::policy::{pure, weighted};
 use yomi_plugin::rng::Rng as SeededRng;
-use yomi_plugin::{ActReply, ActRequest, Agent, ErrorInfo, OptionSpec, Options, PolicyEntry};
+use yomi_plugin::typed::{Choice, TypedAgent};
+use yomi_plugin::{ErrorInfo, OptionSpec, Options};
 
 use super::Move;
+use crate::payload::Observation;
 use crate::view::View;
 
 pub fn random_options() -> Vec<OptionSpec> {
@@ -34,9 +35,16 @@ impl RandomBot {
     }
 }
 
-impl Agent for RandomBot {
-    fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
-        let view = View::parse(request)?;
+impl TypedAgent for RandomBot {
+    type Observation = Observation;
+
+    fn act(
+        &mut self,
+        observation: &Observation,
+        legal: Vec<Move>,
+        _explain: bool,
+    ) -> Result<Choice<Move>, ErrorInfo> {
+        let view = View::new(observation, &legal);
         let pass = view.cards.is_empty()
             || (view.can_pass_safely() && self.rng.gen::<f64>() < self.pass_rate);
         let mv = if pass {
@@ -44,20 +52,24 @@ impl Agent for RandomBot {
         } else {
             Move::Play(view.cards[self.rng.gen_range(0..view.cards.len())])
         };
-        Ok(ActReply::new(mv.to_json()))
+        Ok(Choice::new(mv))
     }
 
     /// A pass at `pass_rate` while one is safe (for sure with nothing to play), the cards
     /// sharing the rest evenly.
-    fn policy(&self, request: &ActRequest) -> Result<Vec<PolicyEntry>, ErrorInfo> {
-        let view = View::parse(request)?;
+    fn policy(
+        &self,
+        observation: &Observation,
+        legal: &[Move],
+    ) -> Result<Vec<(Move, f64)>, ErrorInfo> {
+        let view = View::new(observation, legal);
         if view.cards.is_empty() {
-            return Ok(pure(Move::Pass.to_json()));
+            return Ok(vec![(Move::Pass, 1.0)]);
         }
         let pass = if view.can_pass_safely() { self.pass_rate } else { 0.0 };
         let each = (1.0 - pass) / view.cards.len() as f64;
-        let cards = view.cards.iter().map(|&c| (Move::Play(c).to_json(), each));
-        Ok(weighted(cards.chain([(Move::Pass.to_json(), pass)])))
+        let cards = view.cards.iter().map(|&c| (Move::Play(c), each));
+        Ok(cards.chain([(Move::Pass, pass)]).collect())
     }
 
     fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {
@@ -73,14 +85,24 @@ fn greedy(view: &View) -> Move {
     view.cards.first().map_or(Move::Pass, |&c| Move::Play(c))
 }
 
-impl Agent for GreedyBot {
-    fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
-        let view = View::parse(request)?;
-        Ok(ActReply::new(greedy(&view).to_json()))
+impl TypedAgent for GreedyBot {
+    type Observation = Observation;
+
+    fn act(
+        &mut self,
+        observation: &Observation,
+        legal: Vec<Move>,
+        _explain: bool,
+    ) -> Result<Choice<Move>, ErrorInfo> {
+        Ok(Choice::new(greedy(&View::new(observation, &legal))))
     }
 
-    fn policy(&self, request: &ActRequest) -> Result<Vec<PolicyEntry>, ErrorInfo> {
-        Ok(pure(greedy(&View::parse(request)?).to_json()))
+    fn policy(
+        &self,
+        observation: &Observation,
+        legal: &[Move],
+    ) -> Result<Vec<(Move, f64)>, ErrorInfo> {
+        Ok(vec![(greedy(&View::new(observation, legal)), 1.0)])
     }
 
     fn configure(&mut self, _options: &Options) -> Result<(), ErrorInfo> {

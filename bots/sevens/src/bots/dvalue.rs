@@ -43,15 +43,15 @@ use serde_json::{json, Value};
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::Rng as SeededRng;
 use yomi_plugin::think::{self, Pace};
-use yomi_plugin::{
-    ActReply, ActRequest, Agent, ErrorCode, ErrorInfo, OptionSpec, Options, PolicyEntry,
-};
+use yomi_plugin::typed::{Choice, TypedAgent};
+use yomi_plugin::{ActRequest, ErrorCode, ErrorInfo, OptionSpec, Options};
 
 use super::readings::{
     self, AkHold, EndgamePass, JudgementScope, MoveJudgement, Readings, SingleHold,
 };
 use super::{choose, effort, policy, probabilities, Move, Scored, THINK};
 use crate::dvalue::{self, Judgement};
+use crate::payload::Observation;
 use crate::view::View;
 
 /// Game phase by the board D total.
@@ -301,15 +301,22 @@ impl DValueBot {
     }
 }
 
-impl Agent for DValueBot {
-    fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
-        let view = View::parse(request)?;
+impl TypedAgent for DValueBot {
+    type Observation = Observation;
+
+    fn act(
+        &mut self,
+        observation: &Observation,
+        legal: Vec<Move>,
+        explain: bool,
+    ) -> Result<Choice<Move>, ErrorInfo> {
+        let view = View::new(observation, &legal);
         let (scored, j, phase) = score(&view, &self.config);
         let i = choose(&scored, self.temperature, &mut self.rng);
-        let action = scored[i].mv.to_json();
+        let action = scored[i].mv;
         let think_ms = self.pace.think_ms(&THINK, effort(&scored, self.temperature, phase));
-        if !request.explain {
-            return Ok(ActReply::new(action).with_think_ms(think_ms));
+        if !explain {
+            return Ok(Choice::new(action).think(think_ms));
         }
         let probs = probabilities(&scored, self.temperature);
         let moves: Vec<Value> = scored
@@ -324,13 +331,17 @@ impl Agent for DValueBot {
         let mut explain = assessment(&view, &j, phase);
         explain["moves"] = json!(moves);
         explain["temperature"] = json!(self.temperature);
-        Ok(ActReply::explained(action, explain).with_think_ms(think_ms))
+        Ok(Choice::explained(action, explain).think(think_ms))
     }
 
     /// The softmax of the rule scores at the bot's temperature (the first best move for sure at
     /// temperature 0), which [`choose`] draws from.
-    fn policy(&self, request: &ActRequest) -> Result<Vec<PolicyEntry>, ErrorInfo> {
-        let view = View::parse(request)?;
+    fn policy(
+        &self,
+        observation: &Observation,
+        legal: &[Move],
+    ) -> Result<Vec<(Move, f64)>, ErrorInfo> {
+        let view = View::new(observation, legal);
         Ok(policy(&score(&view, &self.config).0, self.temperature))
     }
 

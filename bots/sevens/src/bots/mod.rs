@@ -11,7 +11,6 @@ use serde::Serialize;
 use serde_json::Value;
 use yomi_plugin::think::{self, entropy_bits, Effort};
 use yomi_plugin::typed;
-use yomi_plugin::PolicyEntry;
 
 pub use crate::payload::Action as Move;
 use dvalue::Phase;
@@ -87,9 +86,8 @@ pub fn choose(scored: &[Scored], temperature: f64, rng: &mut impl Rng) -> usize 
 
 /// The policy of a player that draws among `scored` by [`choose`]: each move with its
 /// [`probabilities`].
-pub fn policy(scored: &[Scored], temperature: f64) -> Vec<PolicyEntry> {
-    let probs = probabilities(scored, temperature);
-    yomi_plugin::policy::weighted(scored.iter().zip(probs).map(|(s, p)| (s.mv.to_json(), p)))
+pub fn policy(scored: &[Scored], temperature: f64) -> Vec<(Move, f64)> {
+    scored.iter().map(|s| s.mv).zip(probabilities(scored, temperature)).collect()
 }
 
 /// Softmax probabilities of the moves at `temperature` (for `explain`).

@@ -19,15 +19,14 @@
 
 use serde_json::{json, Value};
 use yomi_plugin::api::opt;
-use yomi_plugin::policy::pure;
 use yomi_plugin::think::{self, Pace};
-use yomi_plugin::{
-    ActReply, ActRequest, Agent, ErrorInfo, OptionSpec, Options, PolicyEntry, Preset,
-};
+use yomi_plugin::typed::{Choice, TypedAgent};
+use yomi_plugin::{ErrorInfo, OptionSpec, Options, Preset};
 
 use super::dvalue::Phases;
 use super::{effort, Move, Scored, THINK};
 use crate::card::{Card, CardSet};
+use crate::payload::Observation;
 use crate::view::View;
 
 pub fn options() -> Vec<OptionSpec> {
@@ -265,31 +264,41 @@ impl StudentBot {
     }
 }
 
-impl Agent for StudentBot {
-    fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
-        let view = View::parse(request)?;
+impl TypedAgent for StudentBot {
+    type Observation = Observation;
+
+    fn act(
+        &mut self,
+        observation: &Observation,
+        legal: Vec<Move>,
+        explain: bool,
+    ) -> Result<Choice<Move>, ErrorInfo> {
+        let view = View::new(observation, &legal);
         self.memory.update(&view, view.judge().board_d);
         let Decided { mv, judged, may_hold } = self.decide(&view, &self.memory);
-        let action = mv.to_json();
         let scored: Vec<Scored> = judged.iter().map(|(s, _)| s.clone()).collect();
         let phase = Phases::default().of(view.judge().board_d);
         let think_ms = self.pace.think_ms(&THINK, effort(&scored, 0.0, phase));
-        Ok(if request.explain {
+        Ok(if explain {
             let cards: Vec<Value> =
                 judged.iter().map(|(s, held)| json!({"move": s.to_json(), "held": held})).collect();
-            ActReply::explained(action, json!({"cards": cards, "may_hold": may_hold}))
+            Choice::explained(mv, json!({"cards": cards, "may_hold": may_hold}))
         } else {
-            ActReply::new(action)
+            Choice::new(mv)
         }
-        .with_think_ms(think_ms))
+        .think(think_ms))
     }
 
     /// Its play is deterministic: the one move, from what it would remember after this view.
-    fn policy(&self, request: &ActRequest) -> Result<Vec<PolicyEntry>, ErrorInfo> {
-        let view = View::parse(request)?;
+    fn policy(
+        &self,
+        observation: &Observation,
+        legal: &[Move],
+    ) -> Result<Vec<(Move, f64)>, ErrorInfo> {
+        let view = View::new(observation, legal);
         let mut memory = self.memory.clone();
         memory.update(&view, view.judge().board_d);
-        Ok(pure(self.decide(&view, &memory).mv.to_json()))
+        Ok(vec![(self.decide(&view, &memory).mv, 1.0)])
     }
 
     fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {
