@@ -5,8 +5,9 @@
 //! [`Observation`]; the kit's typed adapter (`yomi_plugin::typed`) reads it back into
 //! [`Observation`] and each `legal` entry into an [`Action`] (a card's own words, "`7X` is not a
 //! card", after the field's path), checks the seat lists ([`Observation::check`]) and the legal
-//! list against [`Observation::legal`], and hands the bot both; the bot sees them as a
-//! [`View`](crate::view::View) and answers an [`Action`], written back as `"7S"` or `"pass"`.
+//! list against [`Observation::legal`], and hands both to the bot (every bot of the game is a
+//! `TypedAgent`, [`crate::bots`]); the bot sees them as a [`View`](crate::view::View) and
+//! answers an [`Action`] (its policy, actions with weights), written back as `"7S"` or `"pass"`.
 //! The catalog publishes the three types as JSON Schema.
 
 use std::borrow::Cow;
