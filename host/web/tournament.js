@@ -1,12 +1,24 @@
-// The Tournament tab: a small round robin between bots and presets over the page's connection.
+// The Tournament tab: start a tournament (entrants, openings, games per pair, seed), browse the
+// records (operators), open one for its standings, crosstable and rating chart, resume an
+// interrupted one, and replay any recorded game.
 import { el } from "./kit.js";
-import { standingsView } from "./views.js";
 import { $, botsFor, fill } from "./page.js";
+import { ratingChart, standingsAndCrosstable } from "./tables.js";
+import { replayViewer } from "./replay.js";
 
-/** Fills the Tournament tab: a round robin of the chosen entrants, its standings as it ends. */
-export function mount(panel, { client, catalog }) {
+/** How often an open running tournament is shown again: one `tournament.show` a second whatever
+ * the rate games finish at (events carrying standings would cost a fit per game). */
+const POLL_MS = 1000;
+/** Games a page of the games list holds. */
+const PAGE = 50;
+/** The suites shipped with yomi (openings/); a data directory's own are typed by name. */
+const SUITES = ["battle-thesis", "battle-delta", "stud-table-4-1", "sevens-paper", "sugoroku-paper"];
+
+/** Fills the Tournament tab. */
+export function mount(panel, { client, catalog, views }) {
   const games = catalog.games.filter((g) => botsFor(catalog, g.name).length >= 1);
   fill($("t-game"), games.map((g) => [g.name, g.name]));
+  $("t-suites").replaceChildren(...SUITES.map((s) => el("option", { value: s })));
   const showEntrants = () => {
     const entrants = botsFor(catalog, $("t-game").value).flatMap((b) => [b.id, ...b.presets.map((p) => `${b.id}:${p.name}`)]);
     $("t-bots").querySelectorAll("label").forEach((n) => n.remove());
@@ -16,34 +28,95 @@ export function mount(panel, { client, catalog }) {
       $("t-bots").append(el("label", { class: "option" }, el("span", {}, box, " ", name)));
     });
   };
+  const failed = (e) => $("t-count").replaceChildren(el("span", { class: "error" }, e.message));
   $("t-game").addEventListener("change", showEntrants);
-  $("t-start").addEventListener("click", () => runTournament().catch((e) => $("t-count").replaceChildren(el("span", { class: "error" }, e.message))));
+  $("t-start").addEventListener("click", () => start().catch(failed));
+  $("t-browse").addEventListener("click", () => browse().catch(failed));
   showEntrants();
 
-  async function runTournament() {
+  let opened = null;
+  let timer = null;
+
+  /** Runs the tournament in the background of the connection, showing it as it plays. */
+  async function start() {
     const bots = [...$("t-bots").querySelectorAll("input:checked")].map((box) => {
       const [bot, preset] = box.value.split(":");
       return preset ? { bot, preset } : { bot };
     });
+    const spec = { game: $("t-game").value, bots, format: "round_robin", games_per_pair: Number($("t-games").value), seed: Number($("t-seed").value), concurrency: 2, keep_transcripts: true };
+    if ($("t-openings").value.trim()) spec.openings = $("t-openings").value.trim();
+    await play(spec);
+  }
+
+  /** Plays (or resumes) a tournament: its progress bar from the events, the page polled. */
+  async function play(spec) {
     $("t-start").disabled = true;
-    $("t-standings").replaceChildren();
     try {
-      const result = await client.tournament(
-        { game: $("t-game").value, bots, format: "round_robin", games_per_pair: Number($("t-games").value), seed: Number($("t-seed").value), concurrency: 2 },
-        (event) => {
-          if (event.event === "tournament.started") $("t-progress").max = event.scheduled;
-          if (event.event === "tournament.progress") {
-            $("t-progress").max = event.total;
-            $("t-progress").value = event.games;
-            $("t-count").textContent = `${event.games} / ${event.total} games`;
-          }
-        });
-      $("t-progress").max = result.scheduled;
-      $("t-progress").value = result.games;
+      const result = await client.tournament(spec, (event) => {
+        if (event.event === "tournament.started") {
+          $("t-progress").max = event.scheduled;
+          open(event.id).catch(failed);
+        }
+        if (event.event === "tournament.progress") {
+          $("t-progress").max = event.total;
+          $("t-progress").value = event.games;
+          $("t-count").textContent = `${event.games} / ${event.total} games`;
+        }
+      });
       $("t-count").textContent = `${result.status}: ${result.games} games`;
-      $("t-standings").replaceChildren(standingsView(result.standings, result.elo_reference));
+      await open(result.id);
     } finally {
       $("t-start").disabled = false;
     }
+  }
+
+  /** The records' tournaments (operators only). */
+  async function browse() {
+    const list = await client.tournaments();
+    $("t-list").replaceChildren(el("table", { class: "standings list", "data-testid": "t-list-table" },
+      el("tr", {}, ["tournament", "game", "status", "games", ""].map((h) => el("th", {}, h))),
+      list.slice().reverse().map((t) => el("tr", { "data-id": t.id },
+        el("td", {}, t.id), el("td", {}, t.game ?? ""), el("td", { class: `status ${t.status}` }, t.status), el("td", {}, `${t.games} / ${t.total}`),
+        el("td", {},
+          el("button", { onclick: () => open(t.id).catch(failed) }, "Open"),
+          t.status === "interrupted" ? el("button", { onclick: () => play({ resume: t.id }).catch(failed) }, "Resume") : null)))));
+  }
+
+  /** Shows tournament `id`, again every second while it runs and is the one open. */
+  async function open(id) {
+    clearTimeout(timer);
+    opened = id;
+    const shown = await client.showTournament(id);
+    if (opened !== id) return;
+    draw(shown);
+    if (shown.status === "running") timer = setTimeout(() => open(id).catch(failed), POLL_MS);
+    else await gamesPage(id, 0, shown.spec.game);
+  }
+
+  function draw(shown) {
+    $("t-title").textContent = `${shown.id} · ${shown.game ?? shown.spec.game} · ${shown.status} · ${shown.games} / ${shown.total} games${shown.spec.openings ? ` · openings ${shown.spec.openings.name ?? ""}` : ""}`;
+    $("t-title").dataset.status = shown.status;
+    $("t-standings").replaceChildren(standingsAndCrosstable(shown));
+    $("t-chart").replaceChildren(ratingChart(shown.history, shown.labels));
+  }
+
+  /** A page of the open tournament's games, each with a replay button. */
+  async function gamesPage(id, offset, game) {
+    const page = await client.tournamentGames(id, offset, PAGE);
+    const nav = el("div", { class: "buttons" },
+      el("button", { disabled: offset === 0, onclick: () => gamesPage(id, offset - PAGE, game).catch(failed) }, "◀"),
+      el("span", {}, `games ${offset + 1}–${offset + page.games.length} of ${page.total}`),
+      el("button", { disabled: offset + PAGE >= page.total, onclick: () => gamesPage(id, offset + PAGE, game).catch(failed) }, "▶"));
+    $("t-games-list").replaceChildren(nav, el("table", { class: "standings games", "data-testid": "t-games-table" },
+      el("tr", {}, ["game", "seats", "scores", "opening", ""].map((h) => el("th", {}, h))),
+      page.games.map((g) => el("tr", {},
+        el("td", {}, g.index), el("td", {}, JSON.stringify(g.seats)), el("td", {}, g.scores.join(" : ")), el("td", {}, g.opening ?? ""),
+        el("td", {}, g.transcript ? el("button", { "data-testid": `replay-${g.index}`, onclick: () => replay(id, g.index, game).catch(failed) }, "Replay") : "")))));
+  }
+
+  async function replay(id, index, game) {
+    const record = await client.tournamentGame(id, index);
+    replayViewer($("t-replay"), record, game, { catalog, views });
+    $("t-replay").scrollIntoView();
   }
 }

@@ -171,7 +171,7 @@ export function standingsView(standings, reference) {
   let lo = Math.min(-50, ...lows.filter(Number.isFinite));
   let hi = Math.max(50, ...highs.filter(Number.isFinite));
   const x = (v) => `${(100 * (Math.min(Math.max(v, lo), hi) - lo)) / (hi - lo)}%`;
-  return el("table", { class: "standings" },
+  return el("table", { class: "standings", "data-testid": "t-standings-table" },
     el("tr", {}, el("th", {}, "bot"), el("th", {}, "games"), el("th", {}, "score"), el("th", {}, reference ? `Elo (${reference} = 0)` : "Elo"), el("th", {}, `Elo 95% interval (${Math.round(lo)} … ${Math.round(hi)})`)),
     standings.map((s) => el("tr", {},
       el("td", {}, s.bot), el("td", {}, s.games), el("td", {}, `${s.score} (${(100 * s.score_rate).toFixed(0)}%)`),

@@ -82,6 +82,9 @@ export const OPERATION_METHODS = {
   "match.replay": "replay",
   "tournament.run": "tournament",
   "tournament.list": "tournaments",
+  "tournament.show": "showTournament",
+  "tournament.games": "tournamentGames",
+  "tournament.game": "tournamentGame",
   cancel: "cancel",
 };
 
@@ -232,6 +235,12 @@ export class Client {
   replay(transcript) { return this.request("match.replay", { transcript }); }
   /** The tournaments in the server's records (operators only). */
   tournaments() { return this.request("tournament.list"); }
+  /** A stored tournament: status, spec, standings, crosstable and rating history (its owner's or the operator's). */
+  showTournament(tournament) { return this.request("tournament.show", { tournament }); }
+  /** A page of a tournament's recorded games (`limit` at most 200); resolves with `{total, games}`. */
+  tournamentGames(tournament, offset = 0, limit = 50) { return this.request("tournament.games", { tournament, offset, limit }); }
+  /** One recorded game with its transcript (JSON lines), for a replay. */
+  tournamentGame(tournament, game) { return this.request("tournament.game", { tournament, game }); }
   /** The loaded plugin builds, every generation. */
   plugins() { return this.request("plugin.list"); }
   /** Loads a plugin library from the server's plugin directories (operators only). */

@@ -285,8 +285,8 @@ test("the services and tournament tabs", async () => {
   await page.getByTestId("t-game").selectOption("rps");
   await page.locator("#t-games").fill("6");
   await page.getByTestId("t-start").click();
-  await page.locator("table.standings").waitFor({ timeout: 60000 });
-  const rows = await page.locator("table.standings tr").count();
+  await page.getByTestId("t-title").filter({ hasText: "finished" }).waitFor({ timeout: 60000 });
+  const rows = await page.locator("[data-testid=t-standings-table] tr").count();
   assert.ok(rows >= 3, `standings with ${rows - 1} bots`);
   assert.match(await page.locator("#t-count").textContent(), /finished/);
   await screenshot(page, "playground-tournament.png");

@@ -97,6 +97,9 @@ export class Client {
     options?: { seed?: number; transcript?: boolean }): Promise<Result<"match.run">>;
   replay(transcript: string): Promise<Result<"match.replay">>;
   tournaments(): Promise<Result<"tournament.list">>;
+  showTournament(tournament: string): Promise<Result<"tournament.show">>;
+  tournamentGames(tournament: string, offset?: number, limit?: number): Promise<Result<"tournament.games">>;
+  tournamentGame(tournament: string, game: number): Promise<Result<"tournament.game">>;
   plugins(): Promise<Result<"plugin.list">>;
   loadPlugin(path: string): Promise<Result<"plugin.load">>;
   tournament(spec: Params<"tournament.run">,

@@ -136,6 +136,11 @@ async fn apply(
         C::MatchReplay(p) => now::<wire::MatchReplay>(matches::replay(session, p).await?),
         C::TournamentRun(p) => tournaments::run(session, id, p).await.map(|()| Answer::Later),
         C::TournamentList(_) => now::<wire::TournamentList>(tournaments::list(session).await?),
+        C::TournamentShow(p) => now::<wire::TournamentShow>(tournaments::show(session, p).await?),
+        C::TournamentGames(p) => {
+            now::<wire::TournamentGames>(tournaments::games(session, p).await?)
+        }
+        C::TournamentGame(p) => now::<wire::TournamentGame>(tournaments::game(session, p).await?),
         C::Cancel(p) => now::<wire::Cancel>(cancel::run(session, p)?),
     }
 }
@@ -193,6 +198,9 @@ serialized!(
     wire::matches::Replayed,
     wire::tournaments::Summary,
     Vec<wire::tournaments::Listed>,
+    wire::tournaments::Shown,
+    wire::tournaments::GamesPage,
+    wire::tournaments::GameRecord,
 );
 
 /// A decision is moved into its `Value`, not copied: the hot path of a game client.

@@ -5,19 +5,24 @@ use std::sync::{Arc, Mutex};
 
 use yomi_protocol::events::{TournamentProgress, TournamentStarted};
 use yomi_protocol::ops as wire;
-use yomi_protocol::ops::tournaments::{Listed, Run};
+use yomi_protocol::ops::tournaments::{
+    Game, GameEntry, GameRecord, Games, GamesPage, Listed, Run, Show, Shown, MAX_GAMES_PAGE,
+};
 use yomi_protocol::{ErrorCode, ErrorInfo, RequestId};
 
 use crate::matches::seat::SeatEnv;
 use crate::runtime::auth::Role;
 use crate::runtime::blocking::blocking;
 use crate::session::Session;
+use crate::tournament::finished::finished_of;
+use crate::tournament::history::history;
 use crate::tournament::liveness;
 use crate::tournament::openings::Openings;
 use crate::tournament::quota::WriteBudget;
 use crate::tournament::runner::{self, Start, Tournament};
 use crate::tournament::schedule::TournamentSpec;
-use crate::tournament::store::Store;
+use crate::tournament::standings::standings;
+use crate::tournament::store::{GameRow, Store, StoredTournament};
 
 /// The data directory whose records the tournaments live in.
 fn records_dir(session: &Session) -> Result<PathBuf, ErrorInfo> {
@@ -150,4 +155,94 @@ pub async fn list(session: &Session) -> Result<Vec<Listed>, ErrorInfo> {
         Ok(list)
     })
     .await
+}
+
+/// The stored tournament `id` if this session may see it (an operator every one, a player the
+/// players'); another's is "not there", so its id tells a player nothing.
+fn visible(store: &Store, id: &str, by: Role) -> Result<StoredTournament, ErrorInfo> {
+    runner::stored_for(store, id, by)?.ok_or_else(|| {
+        ErrorInfo::new(ErrorCode::NotFound, format!("no tournament `{id}` in the records"))
+    })
+}
+
+/// `tournament.show`: the stored tournament with its standings, crosstable and rating history.
+pub async fn show(session: &Session, p: Show) -> Result<Shown, ErrorInfo> {
+    let dir = records_dir(session)?;
+    let by = session.role().unwrap_or(Role::Player);
+    let registry = session.shared.registry.clone();
+    blocking(move || {
+        let store = Store::open(&dir)?;
+        let stored = visible(&store, &p.tournament, by)?;
+        let spec: TournamentSpec = serde_json::from_value(stored.spec.clone()).map_err(|e| {
+            ErrorInfo::new(
+                ErrorCode::Internal,
+                format!("stored spec of `{}` is unreadable: {e}", stored.id),
+            )
+        })?;
+        // Its schedule was measured against the limits when it was recorded.
+        let t = Tournament::prepare(&registry, stored.id.clone(), spec, u64::MAX)?;
+        let finished = finished_of(&t.schedule, &store.games(&stored.id)?);
+        let mut listed = runner::list_one(stored.clone());
+        liveness::mark_interrupted(std::slice::from_mut(&mut listed), &dir);
+        Ok(Shown {
+            history: history(&t.spec, &t.labels, t.seats, &finished),
+            standings: standings(&t.spec, &t.labels, t.seats, &finished),
+            labels: t.labels.clone(),
+            spec: stored.spec,
+            listed,
+        })
+    })
+    .await
+}
+
+/// `tournament.games`: a page of a tournament's recorded games, at most [`MAX_GAMES_PAGE`].
+pub async fn games(session: &Session, p: Games) -> Result<GamesPage, ErrorInfo> {
+    if p.limit == 0 || p.limit > MAX_GAMES_PAGE {
+        return Err(ErrorInfo::new(
+            ErrorCode::InvalidParams,
+            format!("`limit` is {}: a page holds 1 to {MAX_GAMES_PAGE} games", p.limit),
+        ));
+    }
+    let dir = records_dir(session)?;
+    let by = session.role().unwrap_or(Role::Player);
+    blocking(move || {
+        let store = Store::open(&dir)?;
+        visible(&store, &p.tournament, by)?;
+        let (total, page) = store.page(&p.tournament, p.offset, p.limit)?;
+        let games = page.into_iter().map(|(row, kept)| entry(row, kept)).collect();
+        Ok(GamesPage { total, games })
+    })
+    .await
+}
+
+/// `tournament.game`: one recorded game with its transcript, for the replay viewer.
+pub async fn game(session: &Session, p: Game) -> Result<GameRecord, ErrorInfo> {
+    let dir = records_dir(session)?;
+    let by = session.role().unwrap_or(Role::Player);
+    blocking(move || {
+        let store = Store::open(&dir)?;
+        visible(&store, &p.tournament, by)?;
+        let not_there = || {
+            ErrorInfo::new(
+                ErrorCode::NotFound,
+                format!("tournament `{}` has no recorded game {}", p.tournament, p.game),
+            )
+        };
+        let (_, mut page) = store.page(&p.tournament, p.game, 1)?;
+        let (row, kept) =
+            page.pop().filter(|(row, _)| row.index == p.game).ok_or_else(not_there)?;
+        let transcript = store.transcript(&p.tournament, p.game)?.unwrap_or_default();
+        Ok(GameRecord { entry: entry(row, kept), transcript })
+    })
+    .await
+}
+
+fn entry(row: GameRow, transcript: bool) -> GameEntry {
+    GameEntry {
+        index: row.index,
+        seats: row.seats,
+        scores: row.scores,
+        opening: row.opening,
+        transcript,
+    }
 }

@@ -26,6 +26,8 @@ const FILES: &[(&str, File)] = &[
     ("play.js", File { content_type: JS, body: include_str!("../../web/play.js") }),
     ("services.js", File { content_type: JS, body: include_str!("../../web/services.js") }),
     ("tournament.js", File { content_type: JS, body: include_str!("../../web/tournament.js") }),
+    ("tables.js", File { content_type: JS, body: include_str!("../../web/tables.js") }),
+    ("replay.js", File { content_type: JS, body: include_str!("../../web/replay.js") }),
     ("yomi.js", File { content_type: JS, body: include_str!("../../../clients/js/src/yomi.js") }),
 ];
 

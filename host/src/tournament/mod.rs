@@ -18,6 +18,7 @@
 //! - [`runner`]: plays the schedule with games in parallel, committing each before it counts.
 
 pub mod finished;
+pub mod history;
 pub mod ladder;
 pub mod liveness;
 pub mod merge;

@@ -495,7 +495,11 @@ fn create_as(
 
 /// The stored tournament `id` as `by` may see it: an operator sees every one, a player only the
 /// players' (another's is "not there", so its id tells a player nothing).
-fn stored_for(store: &Store, id: &str, by: Role) -> Result<Option<StoredTournament>, ErrorInfo> {
+pub fn stored_for(
+    store: &Store,
+    id: &str,
+    by: Role,
+) -> Result<Option<StoredTournament>, ErrorInfo> {
     Ok(store.get(id)?.filter(|t| by == Role::Operator || t.owner == by))
 }
 
@@ -568,9 +572,11 @@ pub fn reopen(
 
 /// The stored tournaments, as recorded (see [`liveness::mark_interrupted`]).
 pub fn list(store: &Store) -> Result<Vec<Listed>, ErrorInfo> {
-    let listed = |t: StoredTournament| {
-        let game = t.spec["game"].as_str().map(String::from);
-        Listed { id: t.id, status: t.status, games: t.games, total: t.total, game }
-    };
-    Ok(store.list()?.into_iter().map(listed).collect())
+    Ok(store.list()?.into_iter().map(list_one).collect())
+}
+
+/// One stored tournament as a listing shows it.
+pub fn list_one(t: StoredTournament) -> Listed {
+    let game = t.spec["game"].as_str().map(String::from);
+    Listed { id: t.id, status: t.status, games: t.games, total: t.total, game }
 }

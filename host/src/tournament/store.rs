@@ -381,6 +381,43 @@ impl Store {
         rows.collect::<Result<Vec<_>, _>>().map_err(|e| self.error(e))
     }
 
+    /// A page of a tournament's games in index order, without their transcripts (whether one
+    /// was kept is the last field), and how many games it has in all.
+    pub fn page(
+        &self,
+        id: &str,
+        offset: u64,
+        limit: u64,
+    ) -> Result<(u64, Vec<(GameRow, bool)>), ErrorInfo> {
+        let total: i64 = self
+            .conn
+            .query_row("SELECT COUNT(*) FROM games WHERE tournament = ?1", params![id], |r| {
+                r.get(0)
+            })
+            .map_err(|e| self.error(e))?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT idx, seats, scores, failures, forfeit, length(transcript) > 0, pair, opening FROM games WHERE tournament = ?1 ORDER BY idx LIMIT ?2 OFFSET ?3")
+            .map_err(|e| self.error(e))?;
+        let rows = stmt
+            .query_map(params![id, limit as i64, offset as i64], |r| {
+                let row = GameRow {
+                    index: r.get::<_, i64>(0)? as u64,
+                    pair: r.get::<_, Option<i64>>(6)?.map(|p| p as u64),
+                    opening: r.get::<_, Option<i64>>(7)?.map(|o| o as u64),
+                    seats: json_column(r, 1)?,
+                    scores: json_column(r, 2)?,
+                    failures: json_column(r, 3)?,
+                    forfeit: json_column(r, 4)?,
+                    transcript: String::new(),
+                };
+                Ok((row, r.get(5)?))
+            })
+            .map_err(|e| self.error(e))?;
+        let page = rows.collect::<Result<Vec<_>, _>>().map_err(|e| self.error(e))?;
+        Ok((total as u64, page))
+    }
+
     /// A stored game's transcript.
     pub fn transcript(&self, id: &str, index: u64) -> Result<Option<String>, ErrorInfo> {
         self.conn

@@ -151,6 +151,9 @@ operations! {
     MatchReplay => "match.replay": matches::Replay => matches::Replayed,
     TournamentRun => "tournament.run": tournaments::Run<S::Tournament> => tournaments::Summary,
     TournamentList => "tournament.list": meta::NoParams => Vec<tournaments::Listed>,
+    TournamentShow => "tournament.show": tournaments::Show => tournaments::Shown,
+    TournamentGames => "tournament.games": tournaments::Games => tournaments::GamesPage,
+    TournamentGame => "tournament.game": tournaments::Game => tournaments::GameRecord,
     Cancel => "cancel": meta::Cancel => meta::Stopped,
 }
 

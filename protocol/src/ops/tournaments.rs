@@ -191,3 +191,111 @@ pub struct Listed {
     /// The game played.
     pub game: Option<String>,
 }
+
+/// `tournament.show`'s parameters: the tournament to show.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[schemars(rename = "TournamentShow")]
+#[serde(deny_unknown_fields)]
+pub struct Show {
+    /// The tournament's id.
+    pub tournament: String,
+}
+
+/// `tournament.show`'s reply: a stored tournament as the playground's tournament page shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "TournamentShown")]
+pub struct Shown {
+    /// Its id, status (`running`, `interrupted` or `finished`), games finished and scheduled.
+    #[serde(flatten)]
+    pub listed: Listed,
+    /// The stored spec (bots, format, openings, seed ...).
+    pub spec: serde_json::Value,
+    /// The standings of the games finished.
+    #[serde(flatten)]
+    pub standings: Standings,
+    /// The bots' labels in the spec's order: the order of each `history` point's lists.
+    pub labels: Vec<String>,
+    /// Each bot's Elo with its interval after every few games, oldest first (at most
+    /// [`MAX_HISTORY_POINTS`] points), for the rating chart.
+    pub history: Vec<RatingPoint>,
+}
+
+/// The most points a rating history holds: each is a fit of the standings so far.
+pub const MAX_HISTORY_POINTS: usize = 20;
+
+/// The ratings after the first `games` finished games.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RatingPoint {
+    /// Games finished at this point.
+    pub games: u64,
+    /// Each bot's Elo (null before its first result), in the order of `labels`.
+    pub elo: Vec<Option<f64>>,
+    /// Each bot's 95 % interval; an unbounded end is null.
+    pub elo_ci95: Vec<[Option<f64>; 2]>,
+}
+
+/// `tournament.games`'s parameters: a page of a tournament's recorded games.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[schemars(rename = "TournamentGames")]
+#[serde(deny_unknown_fields)]
+pub struct Games {
+    /// The tournament's id.
+    pub tournament: String,
+    /// Games to skip, in index order.
+    #[serde(default)]
+    pub offset: u64,
+    /// Games to return, at most [`MAX_GAMES_PAGE`].
+    pub limit: u64,
+}
+
+/// The most games a `tournament.games` page holds.
+pub const MAX_GAMES_PAGE: u64 = 200;
+
+/// `tournament.games`'s reply.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "TournamentGamesPage")]
+pub struct GamesPage {
+    /// Games recorded in all.
+    pub total: u64,
+    /// The page, in index order.
+    pub games: Vec<GameEntry>,
+}
+
+/// One recorded game of a page.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "TournamentGameEntry")]
+pub struct GameEntry {
+    /// The game's index in the schedule: `tournament.game` opens it.
+    pub index: u64,
+    /// The bot label in each seat.
+    pub seats: serde_json::Value,
+    /// Each seat's score.
+    pub scores: Vec<f64>,
+    /// The opening it started from, in a tournament with openings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<u64>,
+    /// Whether its transcript was kept (`keep_transcripts`), so it can be replayed.
+    pub transcript: bool,
+}
+
+/// `tournament.game`'s parameters: one recorded game.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[schemars(rename = "TournamentGame")]
+#[serde(deny_unknown_fields)]
+pub struct Game {
+    /// The tournament's id.
+    pub tournament: String,
+    /// The game's index.
+    pub game: u64,
+}
+
+/// `tournament.game`'s reply: the game and its transcript (JSON lines, as `yomi replay` reads).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "TournamentGameRecord")]
+pub struct GameRecord {
+    #[serde(flatten)]
+    /// The game, as a page lists it.
+    pub entry: GameEntry,
+    /// The game's transcript, one JSON event a line.
+    pub transcript: String,
+}

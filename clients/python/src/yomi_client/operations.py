@@ -108,6 +108,18 @@ class Operations:
         """The tournaments in the server's records (operators only)."""
         return self.request("tournament.list")
 
+    def show_tournament(self, tournament: str) -> Any:
+        """A stored tournament: status, spec, standings, crosstable and rating history."""
+        return self.request("tournament.show", tournament=tournament)
+
+    def tournament_games(self, tournament: str, offset: int = 0, limit: int = 50) -> Any:
+        """A page of a tournament's recorded games (`limit` at most 200): `{total, games}`."""
+        return self.request("tournament.games", tournament=tournament, offset=offset, limit=limit)
+
+    def tournament_game(self, tournament: str, game: int) -> Any:
+        """One recorded game with its transcript (JSON lines), for a replay."""
+        return self.request("tournament.game", tournament=tournament, game=game)
+
     def plugins(self) -> Any:
         """The loaded plugin builds, every generation."""
         return self.request("plugin.list")
@@ -138,6 +150,9 @@ OPERATION_METHODS = {
     "match.replay": "replay",
     "tournament.run": "run_tournament",
     "tournament.list": "tournaments",
+    "tournament.show": "show_tournament",
+    "tournament.games": "tournament_games",
+    "tournament.game": "tournament_game",
     "cancel": "cancel",
 }
 

@@ -1,0 +1,48 @@
+// The replay viewer: a recorded game stepped through decision by decision, forwards and back, each
+// position drawn by the game's own plugin view with the move played and, where the transcript
+// recorded it, the bot's explanation.
+import { el } from "./kit.js";
+import { explainView } from "./views.js";
+import { gameDrawing } from "./plugins.js";
+
+/** The steps of a transcript (JSON-lines text): each decision with the action that answered it. */
+export function steps(transcript) {
+  const lines = transcript.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+  const header = lines.find((l) => l.type === "header") ?? {};
+  const out = [];
+  for (const line of lines) {
+    if (line.type === "decision") out.push({ decision: line, action: null });
+    else if (line.type === "action" && out.length && out[out.length - 1].action === null) out[out.length - 1].action = line;
+  }
+  return { header, steps: out, outcome: lines.find((l) => l.type === "outcome") };
+}
+
+/** Mounts the viewer of `record` (`tournament.game`'s reply) of game `game` into `box`. */
+export function replayViewer(box, record, game, { catalog, views }) {
+  const { header, steps: all, outcome } = steps(record.transcript);
+  const drawing = gameDrawing(views, catalog, game);
+  const seats = header.seats ?? [];
+  let at = 0;
+  const view = el("div", { class: "replay-view", "data-testid": "r-view" });
+  const where = el("span", { "data-testid": "r-step" });
+  const back = el("button", { "data-testid": "r-back", onclick: () => show(at - 1) }, "◀ Back");
+  const forward = el("button", { "data-testid": "r-forward", onclick: () => show(at + 1) }, "Forward ▶");
+  const show = (i) => {
+    at = Math.max(0, Math.min(all.length - 1, i));
+    back.disabled = at === 0;
+    forward.disabled = at >= all.length - 1;
+    where.textContent = `decision ${at + 1} of ${all.length}`;
+    const { decision, action } = all[at];
+    const bot = seats[decision.seat]?.bot ?? `seat ${decision.seat}`;
+    view.replaceChildren(
+      el("p", {}, `Seat ${decision.seat} (${typeof bot === "string" ? bot : JSON.stringify(bot)}) to play`),
+      drawing.render(decision.observation, decision.seat),
+      action ? explainView(action.explain, action.action, { label: drawing.label }) : el("p", { class: "hint" }, "No action recorded."));
+  };
+  box.replaceChildren(
+    el("h3", {}, `Replay of game ${record.index}: ${JSON.stringify(record.seats)} → ${record.scores.join(" : ")}`),
+    all.length ? el("div", { class: "buttons" }, back, where, forward) : el("p", { class: "hint" }, "This game's transcript was not kept."),
+    view,
+    outcome ? el("p", { class: "kv" }, `Outcome: ${JSON.stringify(outcome.scores)}`) : null);
+  if (all.length) show(0);
+}
