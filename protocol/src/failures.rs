@@ -20,16 +20,19 @@ pub enum FailureKind {
     Crash,
     /// A client seat's connection went away.
     Disconnect,
+    /// The seat ran out of its game clock (always a loss on time).
+    Time,
 }
 
 impl FailureKind {
     /// Every kind, in the order reports list them.
-    pub const ALL: [FailureKind; 5] = [
+    pub const ALL: [FailureKind; 6] = [
         FailureKind::Timeout,
         FailureKind::Illegal,
         FailureKind::Error,
         FailureKind::Crash,
         FailureKind::Disconnect,
+        FailureKind::Time,
     ];
 
     /// Classifies an agent's error.
@@ -51,6 +54,7 @@ impl FailureKind {
             FailureKind::Error => "error",
             FailureKind::Crash => "crash",
             FailureKind::Disconnect => "disconnect",
+            FailureKind::Time => "time",
         }
     }
 }
@@ -68,6 +72,13 @@ pub struct FailureCounts {
     pub crash: u32,
     /// Departures of a client seat.
     pub disconnect: u32,
+    /// Losses on time (the game clock ran out); absent when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub time: u32,
+}
+
+fn is_zero(count: &u32) -> bool {
+    *count == 0
 }
 
 impl FailureCounts {
@@ -91,6 +102,7 @@ impl FailureCounts {
             FailureKind::Error => self.error,
             FailureKind::Crash => self.crash,
             FailureKind::Disconnect => self.disconnect,
+            FailureKind::Time => self.time,
         }
     }
 
@@ -101,6 +113,7 @@ impl FailureCounts {
             FailureKind::Error => &mut self.error,
             FailureKind::Crash => &mut self.crash,
             FailureKind::Disconnect => &mut self.disconnect,
+            FailureKind::Time => &mut self.time,
         }
     }
 }

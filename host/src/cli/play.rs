@@ -12,6 +12,7 @@ use yomi_protocol::Options;
 
 use crate::cli::common::Common;
 use crate::cli::records;
+use crate::matches::clock::TimeControl;
 use crate::matches::policy::{OnFailure, Policy};
 use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch, Progress};
 use crate::matches::seat::{BotSeat, SeatEnv, SeatSpec};
@@ -44,6 +45,12 @@ pub struct PolicyArgs {
     /// What a bot error, crash or disconnect costs the seat.
     #[arg(long, value_enum, default_value = "forfeit")]
     pub on_error: OnFailure,
+    /// A game clock per seat, `[moves/]base[+inc]` in seconds (`40/60+0.6`); running out loses.
+    #[arg(long)]
+    pub tc: Option<TimeControl>,
+    /// Charge a human-paced bot's `think_ms` to its clock when longer than its measured time.
+    #[arg(long)]
+    pub tc_counts_think: bool,
 }
 
 impl PolicyArgs {
@@ -53,6 +60,8 @@ impl PolicyArgs {
             on_timeout: self.on_timeout,
             on_illegal: self.on_illegal,
             on_error: self.on_error,
+            tc: self.tc,
+            tc_counts_think: self.tc_counts_think,
         }
     }
 }

@@ -11,6 +11,7 @@
 //! - [`replay`]: playing a transcript again to check it plays out identically.
 //! - [`runner`]: a match of several games with persistent agents.
 
+pub mod clock;
 pub mod game;
 pub mod log;
 pub mod policy;

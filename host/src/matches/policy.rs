@@ -3,6 +3,8 @@
 //! failure is counted per seat and kind, whatever the policy does about it.
 
 use serde::{Deserialize, Serialize};
+
+use super::clock::TimeControl;
 pub use yomi_protocol::failures::{FailureCounts, FailureKind};
 
 /// What a failure costs the seat.
@@ -29,6 +31,13 @@ pub struct Policy {
     pub on_illegal: OnFailure,
     #[serde(default = "forfeit")]
     pub on_error: OnFailure,
+    /// A game clock per seat, `[moves/]base[+inc]` in seconds (`40/60+0.6`); none means no clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<String>")]
+    pub tc: Option<TimeControl>,
+    /// Charge a human-paced bot's `think_ms` to its clock when longer than its measured time.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tc_counts_think: bool,
 }
 
 fn forfeit() -> OnFailure {
@@ -42,6 +51,8 @@ impl Default for Policy {
             on_timeout: OnFailure::Forfeit,
             on_illegal: OnFailure::Forfeit,
             on_error: OnFailure::Forfeit,
+            tc: None,
+            tc_counts_think: false,
         }
     }
 }
@@ -53,6 +64,7 @@ impl Policy {
             FailureKind::Timeout => self.on_timeout,
             FailureKind::Illegal => self.on_illegal,
             FailureKind::Error | FailureKind::Crash | FailureKind::Disconnect => self.on_error,
+            FailureKind::Time => OnFailure::Forfeit,
         }
     }
 

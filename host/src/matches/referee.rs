@@ -11,6 +11,7 @@ use yomi_plugin::GameOver;
 use yomi_protocol::events::Explained;
 use yomi_protocol::{ActReply, ActRequest, Decision, ErrorCode, ErrorInfo, GameOutcome};
 
+use super::clock::SeatClock;
 use super::game::RefereedGame;
 use super::log::Log;
 use super::policy::{FailureCounts, FailureKind, OnFailure, Policy};
@@ -50,8 +51,18 @@ async fn play_to_end(
     log: &mut Log,
 ) -> Result<GameRecord, ErrorInfo> {
     let failures = vec![FailureCounts::default(); agents.len()];
-    let mut referee =
-        Referee { game, agents, policy, game_index, log, failures, steps: 0, held: Vec::new() };
+    let clocks = policy.tc.map(|tc| vec![SeatClock::new(tc); agents.len()]);
+    let mut referee = Referee {
+        game,
+        agents,
+        policy,
+        game_index,
+        log,
+        failures,
+        clocks,
+        steps: 0,
+        held: Vec::new(),
+    };
     match referee.play_steps().await {
         Ok(()) => referee.finish().await,
         Err(Stop::Forfeit(seat, kind)) => Ok(referee.forfeit(seat, kind)),
@@ -82,6 +93,8 @@ struct Referee<'a> {
     log: &'a mut Log,
     /// Failures per seat, for the record and the outcome line.
     failures: Vec<FailureCounts>,
+    /// Each seat's game clock, when the policy has a time control.
+    clocks: Option<Vec<SeatClock>>,
     /// Steps played, bounded by [`MAX_STEPS`].
     steps: usize,
     /// Explaining seats' decisions held back until the game's last step (`"explain": "game"`).
@@ -148,8 +161,11 @@ impl Referee<'_> {
         decisions: &[Decision],
     ) -> Result<(Vec<(usize, Value)>, Vec<Explained>), Stop> {
         let (agents, policy, game_index) = (self.agents, self.policy, self.game_index);
-        let answers =
-            join_all(decisions.iter().map(|d| ask(agents[d.seat].as_ref(), d, policy))).await;
+        let remaining = |seat: usize| self.clocks.as_ref().map(|c| c[seat].remaining_ms());
+        let answers = join_all(
+            decisions.iter().map(|d| ask(agents[d.seat].as_ref(), d, policy, remaining(d.seat))),
+        )
+        .await;
         for d in decisions {
             let (observation, legal) = (&d.observation, &d.legal);
             self.log.push(&DecisionLine {
@@ -163,6 +179,17 @@ impl Referee<'_> {
         let mut actions = Vec::with_capacity(decisions.len());
         let mut explained = Vec::new();
         for (d, (answer, ms)) in decisions.iter().zip(answers) {
+            let out_of_time = match &answer {
+                Ok(reply) => !self.charge(d.seat, ms, reply.think_ms),
+                Err(e) if e.code == ErrorCode::Timeout => !self.charge(d.seat, ms, None),
+                Err(_) => false,
+            };
+            let answer = match answer {
+                _ if out_of_time => {
+                    Err(ErrorInfo::new(ErrorCode::Timeout, "the game clock ran out"))
+                }
+                answer => answer,
+            };
             let (action, failure) = match answer {
                 Ok(reply) => {
                     let action = reply.action.clone();
@@ -171,6 +198,7 @@ impl Referee<'_> {
                     }
                     (Some(action), None)
                 }
+                Err(e) if out_of_time => (None, Some((FailureKind::Time, e.message))),
                 Err(e) => (None, Some((FailureKind::of(&e), e.message))),
             };
             let failed = failure.as_ref().map(|(kind, message)| Failure { kind: *kind, message });
@@ -186,12 +214,25 @@ impl Referee<'_> {
                 (Some(action), _) => actions.push((d.seat, action)),
                 (None, Some((kind, _))) => {
                     self.failures[d.seat].add(kind);
+                    if kind == FailureKind::Time {
+                        return Err(Stop::Forfeit(d.seat, kind));
+                    }
                     actions.push((d.seat, self.substitute(d.seat, kind).await?));
                 }
                 (None, None) => unreachable!("an answer is an action or a failure"),
             }
         }
         Ok((actions, explained))
+    }
+
+    /// Charges a seat's move to its clock (its `think_ms` when the policy counts it and it is
+    /// longer); false when the seat ran out of time. Always true without a clock.
+    fn charge(&mut self, seat: usize, ms: u64, think_ms: Option<u64>) -> bool {
+        let counted = match think_ms {
+            Some(think) if self.policy.tc_counts_think => ms.max(think),
+            _ => ms,
+        };
+        self.clocks.as_mut().is_none_or(|clocks| clocks[seat].charge(counted))
     }
 
     /// Applies the joint action and returns the game's event. While the game rejects it as
@@ -336,11 +377,13 @@ async fn tell_game_over(agents: &[Arc<dyn AgentHandle>], outcome: &GameOutcome, 
     }
 }
 
-/// Asks one agent under the deadline; returns the answer and the milliseconds it took.
+/// Asks one agent under the deadline, or its remaining clock time when that is shorter; returns
+/// the answer and the milliseconds it took.
 async fn ask(
     agent: &dyn AgentHandle,
     decision: &Decision,
     policy: &Policy,
+    remaining_ms: Option<u64>,
 ) -> (Result<ActReply, ErrorInfo>, u64) {
     let request = ActRequest {
         observation: decision.observation.clone(),
@@ -349,7 +392,12 @@ async fn ask(
         policy: false,
     };
     let start = Instant::now();
-    let answer = match policy.deadline() {
+    let clock = remaining_ms.map(|ms| std::time::Duration::from_millis(ms + 1));
+    let deadline = match (policy.deadline(), clock) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    let answer = match deadline {
         Some(deadline) => match tokio::time::timeout(deadline, agent.act(request)).await {
             Ok(r) => r,
             Err(_) => Err(ErrorInfo::new(

@@ -138,7 +138,13 @@ async fn referee(scripts: [Vec<Step>; 2], policy: Policy) -> Played {
 }
 
 fn policy(deadline_ms: Option<u64>, on_failure: OnFailure) -> Policy {
-    Policy { deadline_ms, on_timeout: on_failure, on_illegal: on_failure, on_error: on_failure }
+    Policy {
+        deadline_ms,
+        on_timeout: on_failure,
+        on_illegal: on_failure,
+        on_error: on_failure,
+        ..Policy::default()
+    }
 }
 
 /// Every seat was told the recorded scores once, as its own seat.
@@ -208,6 +214,7 @@ async fn errors_and_timeouts_are_counted_apart_and_follow_their_own_policy() {
         on_timeout: OnFailure::Forfeit,
         on_illegal: OnFailure::Forfeit,
         on_error: OnFailure::Default,
+        ..Policy::default()
     };
     let played =
         referee([vec![Fail(ErrorCode::Internal), Pick("b")], vec![Pick("a"), Stall]], policy).await;
