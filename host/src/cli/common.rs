@@ -96,6 +96,7 @@ impl Common {
         let (registry, files) = self.empty_registry()?;
         registry.discover();
         load_files(&registry, &files);
+        registry.load_fitted(&self.data_dir());
         let specs = self.engine_specs()?;
         let registry = Arc::new(registry);
         let problems = crate::agents::engine::add_all(&registry, specs, patience);

@@ -8,9 +8,11 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use crate::cli::common::Common;
+use crate::humans::fit as fitting;
 use crate::humans::likeness::{breakdown, score_bot, score_uniform, summarise, Scored, Settings};
 use crate::humans::store;
 use crate::matches::seat::{BotSeat, SeatPlan, SeatSpec};
+use crate::registry::fitted as presets;
 
 #[derive(Debug, Args)]
 pub struct RecordsArgs {
@@ -151,5 +153,141 @@ pub fn humanlike(common: &Common, args: HumanlikeArgs) -> anyhow::Result<ExitCod
             s.log_likelihood, s.log_likelihood_ci95[0], s.log_likelihood_ci95[1], s.zero_probability
         )?;
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Debug, Args)]
+pub struct FitArgs {
+    /// The bot: `bot[:option=value,...]`; the options it sets are the fit's starting point.
+    pub bot: String,
+    /// The record set to fit to (see `yomi records import`).
+    #[arg(long)]
+    pub records: String,
+    /// The options to fit, comma-separated (default: every bounded number, boolean and choice).
+    #[arg(long, value_delimiter = ',')]
+    pub fit: Vec<String>,
+    /// The preset's name in the data directory (default: the record set's name).
+    #[arg(long)]
+    pub preset: Option<String>,
+    /// The least probability a decision counts with, as in `yomi humanlike`.
+    #[arg(long, default_value_t = 1e-6)]
+    pub floor: f64,
+    /// Most Nelder–Mead iterations per combination of discrete options.
+    #[arg(long, default_value_t = 100)]
+    pub iterations: u64,
+    /// Seed of the agents.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Print JSON for scripts.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `yomi fit`: the bot's options fitted on four plays in five, judged on the fifth against the
+/// uniform baseline and every shipped preset, and written as a preset in the data directory.
+pub fn fit(common: &Common, args: FitArgs) -> anyhow::Result<ExitCode> {
+    let err = |e: yomi_protocol::ErrorInfo| anyhow::anyhow!(e.message);
+    if !(args.floor > 0.0 && args.floor < 1.0) || args.iterations == 0 {
+        anyhow::bail!("--floor is a probability above 0 and below 1, --iterations at least 1");
+    }
+    let name = args.preset.clone().unwrap_or_else(|| args.records.clone());
+    store::check_name(&name).map_err(err)?;
+    let records = store::load(&common.data_dir(), &args.records).map_err(err)?;
+    let plays = store::plays(&records);
+    let (train, held): (Vec<_>, Vec<_>) =
+        plays.iter().cloned().enumerate().partition(|(i, _)| i % 5 != 4);
+    let strip = |v: Vec<(usize, Vec<_>)>| v.into_iter().map(|(_, p)| p).collect::<Vec<_>>();
+    let (train, held) = (strip(train), strip(held));
+    if held.is_empty() {
+        anyhow::bail!(
+            "`{}` has {} plays: at least 5 are needed (one in five is held out)",
+            args.records,
+            plays.len()
+        );
+    }
+    let game = records[0].game.clone();
+    let registry = common.registry()?;
+    let seat = BotSeat::parse(&args.bot).map_err(err)?;
+    let make = |options: &yomi_protocol::Options| {
+        let seat = BotSeat { options: options.clone(), preset: None, ..seat.clone() };
+        SeatPlan::resolve(&registry, &game, &SeatSpec::Bot(seat))
+    };
+    let SeatPlan::Bot { bot, options: start, .. } =
+        SeatPlan::resolve(&registry, &game, &SeatSpec::Bot(seat.clone())).map_err(err)?
+    else {
+        anyhow::bail!("not a bot: {}", args.bot)
+    };
+    let space = fitting::Space::new(&bot.info.options, &args.fit).map_err(err)?;
+    let runtime = super::play::runtime()?;
+    let objective = |plays| fitting::Replay {
+        runtime: &runtime,
+        make: &make,
+        plays,
+        floor: args.floor,
+        seed: args.seed,
+    };
+    let clock = std::time::Instant::now();
+    let result = fitting::fit(&objective(&train), &space, &start, args.iterations).map_err(err)?;
+    let seconds = clock.elapsed().as_secs_f64();
+    let per_decision = |ll: f64| ll / held.iter().map(Vec::len).sum::<usize>().max(1) as f64;
+    let held_ll = |o: &yomi_protocol::Options| -> anyhow::Result<f64> {
+        Ok(per_decision(fitting::Objective::log_likelihood(&objective(&held), o).map_err(err)?))
+    };
+    let uniform =
+        per_decision(score_uniform(&held).iter().flatten().map(|s| s.p.max(args.floor).ln()).sum());
+    let mut presets = serde_json::Map::new();
+    for preset in &bot.info.presets {
+        let seat = BotSeat {
+            preset: Some(preset.name.clone()),
+            options: Default::default(),
+            ..seat.clone()
+        };
+        let plan = SeatPlan::resolve(&registry, &game, &SeatSpec::Bot(seat)).map_err(err)?;
+        let SeatPlan::Bot { options, .. } = plan else { continue };
+        presets.insert(preset.name.clone(), json!(held_ll(&options)?));
+    }
+    let fitted_ll = held_ll(&result.options)?;
+    let description = format!(
+        "fitted to records `{}` ({} decisions): {:.3} log-likelihood per held-out decision",
+        args.records,
+        records.len(),
+        fitted_ll
+    );
+    let path =
+        presets::write(&common.data_dir(), &bot.qualified(), &name, &description, &result.options)
+            .map_err(err)?;
+    let out = json!({
+        "bot": bot.qualified(), "records": args.records, "game": game, "preset": name,
+        "file": path.display().to_string(), "plays": {"fit": train.len(), "held_out": held.len()},
+        "fitted": result.fitted, "options": result.options,
+        "interval": "likelihood ratio (χ²₁, 95 %), other options at their fit",
+        "fit_log_likelihood": result.log_likelihood, "evaluations": result.evaluations,
+        "seconds": seconds,
+        "held_out_log_likelihood": {"fitted": fitted_ll, "uniform": uniform, "presets": presets},
+    });
+    if args.json {
+        outln!("{out}")?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    outln!(
+        "{} fitted to `{}` ({} plays, {} replays of the records in {seconds:.1} s):",
+        bot.qualified(),
+        args.records,
+        train.len(),
+        result.evaluations
+    )?;
+    for f in &result.fitted {
+        match f.ci95 {
+            Some([lo, hi]) => outln!("  {} = {}  95 % [{lo:.3}, {hi:.3}]", f.name, f.value)?,
+            None => outln!("  {} = {}", f.name, f.value)?,
+        }
+    }
+    outln!("held-out log-likelihood per decision ({} plays):", held.len())?;
+    outln!("  fitted              {fitted_ll:.4}")?;
+    outln!("  uniform             {uniform:.4}")?;
+    for (preset, ll) in &presets {
+        outln!("  preset {preset:<12} {:.4}", ll.as_f64().unwrap_or(f64::NAN))?;
+    }
+    outln!("preset `{name}` written to {} (use {}:preset={name})", path.display(), bot.info.name)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -65,6 +65,8 @@ pub enum Command {
     /// How human-like a bot is on a record set: top-1 move matching and log-likelihood per
     /// decision against the uniform baseline and the best preset, with bootstrap intervals.
     Humanlike(humans::HumanlikeArgs),
+    /// Fit a bot's options to a record set and keep them as a preset in the data directory.
+    Fit(humans::FitArgs),
     /// Print the JSON Schema of the protocol: each operation's parameters and result, the
     /// error codes (protocol/schema.json is this output).
     Schema,
@@ -196,6 +198,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Replay(args) => play::replay(&cli.common, args),
         Command::Records(args) => humans::records(&cli.common, args),
         Command::Humanlike(args) => humans::humanlike(&cli.common, args),
+        Command::Fit(args) => humans::fit(&cli.common, args),
         Command::Ladder(args) => ladder::ladder(&cli.common, args),
         Command::Check(args) => check::check(&cli.common, args),
         Command::Schema => {

@@ -2,6 +2,7 @@
 //! own transcripts ([`from_transcript`]) or from plain JSON lines ([`record`]), and how likely
 //! a bot finds them ([`likeness`]).
 
+pub mod fit;
 pub mod from_transcript;
 pub mod likeness;
 pub mod record;

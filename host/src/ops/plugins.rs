@@ -45,7 +45,7 @@ pub fn catalog(registry: &Registry, role: Role) -> Catalog {
         p.loaded.manifest.bots.iter().map(move |info| CatalogBot {
             id: format!("{plugin}/{}", info.name),
             plugin: plugin.into(),
-            info: info.clone(),
+            info: registry.with_fitted(&format!("{plugin}/{}", info.name), info.clone()),
             engine: None,
         })
     });

@@ -17,6 +17,7 @@ use yomi_protocol::{BotInfo, ErrorCode, ErrorInfo, GameInfo};
 
 pub mod engines;
 pub mod files;
+pub mod fitted;
 
 use self::engines::{EngineEntry, ENGINE_PREFIX};
 use self::files::{check_library_file, file_build, has_plugin_name, is_plugin_file, shadow_copy};
@@ -126,6 +127,8 @@ pub struct Registry {
     plugins: RwLock<Vec<Arc<PluginEntry>>>,
     /// The engines the operator named that answered their handshake.
     engines: RwLock<Vec<Arc<EngineEntry>>>,
+    /// Presets of the data directory (`plugin/bot`, preset), offered beside the shipped ones.
+    fitted: RwLock<Vec<(String, yomi_protocol::Preset)>>,
 }
 
 impl Registry {
@@ -157,6 +160,7 @@ impl Registry {
             plugin_names_only,
             plugins: RwLock::default(),
             engines: RwLock::default(),
+            fitted: RwLock::default(),
         })
     }
 
@@ -351,14 +355,21 @@ impl Registry {
                         )
                     },
                 )?;
+            let info = self.with_fitted(&format!("{plugin}/{bot}"), info);
             return Ok(BotRef::plugin_bot(entry, info));
         }
         let candidates: Vec<BotRef> = self
             .latest()
             .into_iter()
             .flat_map(|p| {
-                let bots: Vec<BotInfo> =
-                    p.loaded.manifest.bots.iter().filter(|b| b.name == spec).cloned().collect();
+                let bots: Vec<BotInfo> = p
+                    .loaded
+                    .manifest
+                    .bots
+                    .iter()
+                    .filter(|b| b.name == spec)
+                    .map(|b| self.with_fitted(&format!("{}/{spec}", p.name()), b.clone()))
+                    .collect();
                 bots.into_iter().map(move |info| BotRef::plugin_bot(p.clone(), info))
             })
             .filter(|b| game.is_none_or(|g| b.info.games.iter().any(|x| x == g)))
@@ -388,6 +399,23 @@ impl Registry {
                 ),
             )),
         }
+    }
+
+    /// Offers the data directory's presets ([`fitted`]) from now on.
+    pub fn load_fitted(&self, data_dir: &Path) {
+        *self.fitted.write().unwrap_or_else(|e| e.into_inner()) = fitted::read_all(data_dir);
+    }
+
+    /// The bot `plugin/bot` as described, with the data directory's presets after its own (a
+    /// name it already ships is not replaced).
+    pub fn with_fitted(&self, qualified: &str, mut info: BotInfo) -> BotInfo {
+        let fitted = self.fitted.read().unwrap_or_else(|e| e.into_inner());
+        for (_, preset) in fitted.iter().filter(|(bot, _)| bot == qualified) {
+            if !info.presets.iter().any(|p| p.name == preset.name) {
+                info.presets.push(preset.clone());
+            }
+        }
+        info
     }
 
     /// Finds the plugin that carries a game's rules.
