@@ -248,7 +248,7 @@ pub fn fit(common: &Common, args: FitArgs) -> anyhow::Result<ExitCode> {
     }
     let fitted_ll = held_ll(&result.options)?;
     let description = format!(
-        "fitted to records `{}` ({} decisions): {:.3} log-likelihood per held-out decision",
+        "records `{}` ({} decisions), {:.3} log-likelihood per held-out decision",
         args.records,
         records.len(),
         fitted_ll

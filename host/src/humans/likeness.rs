@@ -14,6 +14,7 @@
 
 use std::collections::BTreeMap;
 
+use futures_util::{StreamExt, TryStreamExt};
 use rand::Rng;
 use serde::Serialize;
 use serde_json::Value;
@@ -34,46 +35,51 @@ pub struct Scored {
 }
 
 /// Scores every decision of `plays` under the bot of `plan`, a fresh agent per play (seeded from
-/// `seed` and the play's number) told each decision's events before it decides.
+/// `seed` and the play's number) told each decision's events before it decides; plays run
+/// side by side, one per core.
 pub async fn score_bot(
     plan: &SeatPlan,
     plays: &[Vec<&Record>],
     seed: u64,
 ) -> Result<Vec<Vec<Scored>>, ErrorInfo> {
-    let mut out = Vec::with_capacity(plays.len());
-    for (i, play) in plays.iter().enumerate() {
-        let agent = plan.start(derive_seed(seed, i as u64), &SeatEnv::default()).await?;
-        let mut scored = Vec::with_capacity(play.len());
-        for record in play {
-            for event in &record.events {
-                agent.observe(event.clone()).await?;
-            }
-            let request = ActRequest {
-                policy: true,
-                ..ActRequest::new(record.observation.clone(), record.legal.clone())
-            };
-            let reply = agent.act(request).await.map_err(|e| match e.code {
-                ErrorCode::NoPolicy => ErrorInfo::new(
-                    ErrorCode::NoPolicy,
-                    format!(
-                        "{} does not say how likely its actions are: {}",
-                        plan.label(),
-                        e.message
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // Plays are independent: as many at once as the machine has cores, answers kept in order.
+    futures_util::stream::iter(plays.iter().enumerate())
+        .map(|(i, play)| async move {
+            let agent = plan.start(derive_seed(seed, i as u64), &SeatEnv::default()).await?;
+            let mut scored = Vec::with_capacity(play.len());
+            for record in play {
+                for event in &record.events {
+                    agent.observe(event.clone()).await?;
+                }
+                let request = ActRequest {
+                    policy: true,
+                    ..ActRequest::new(record.observation.clone(), record.legal.clone())
+                };
+                let reply = agent.act(request).await.map_err(|e| match e.code {
+                    ErrorCode::NoPolicy => ErrorInfo::new(
+                        ErrorCode::NoPolicy,
+                        format!(
+                            "{} does not say how likely its actions are: {}",
+                            plan.label(),
+                            e.message
+                        ),
                     ),
-                ),
-                _ => ErrorInfo::new(e.code, format!("play {}: {}", record.play, e.message)),
-            })?;
-            let policy = reply.policy.unwrap_or_default();
-            let p = policy.iter().find(|e| e.action == record.action).map_or(0.0, |e| e.p);
-            let best = policy.iter().map(|e| e.p).fold(0.0, f64::max);
-            let ties = policy.iter().filter(|e| e.p == best).count().max(1);
-            let top = if p > 0.0 && p == best { 1.0 / ties as f64 } else { 0.0 };
-            scored.push(Scored { p, top });
-        }
-        agent.close().await;
-        out.push(scored);
-    }
-    Ok(out)
+                    _ => ErrorInfo::new(e.code, format!("play {}: {}", record.play, e.message)),
+                })?;
+                let policy = reply.policy.unwrap_or_default();
+                let p = policy.iter().find(|e| e.action == record.action).map_or(0.0, |e| e.p);
+                let best = policy.iter().map(|e| e.p).fold(0.0, f64::max);
+                let ties = policy.iter().filter(|e| e.p == best).count().max(1);
+                let top = if p > 0.0 && p == best { 1.0 / ties as f64 } else { 0.0 };
+                scored.push(Scored { p, top });
+            }
+            agent.close().await;
+            Ok::<_, ErrorInfo>(scored)
+        })
+        .buffered(workers)
+        .try_collect()
+        .await
 }
 
 /// The uniform baseline's score of every decision.
