@@ -120,7 +120,7 @@ impl SeatClock {
         }
         self.remaining_ms = self.remaining_ms - ms + self.tc.increment_ms;
         self.moves += 1;
-        if self.tc.moves.is_some_and(|period| self.moves % period == 0) {
+        if self.tc.moves.is_some_and(|period| self.moves.is_multiple_of(period)) {
             self.remaining_ms += self.tc.base_ms;
         }
         true
