@@ -206,6 +206,23 @@ pub fn engine_action(
     Ok(action)
 }
 
+/// The kit reads a battle observation through these: its legal actions and its check against
+/// the rules it carries, both the codec's work.
+impl yomi_plugin::typed::Observation for Observation {
+    type Action = payload::Action;
+    type Event = Event;
+
+    /// The seat's legal actions in the engine's order (moves, then switches); none for an
+    /// observation that does not pass `check`.
+    fn legal(&self) -> Vec<payload::Action> {
+        allowed(self).unwrap_or_default()
+    }
+
+    fn check(&self) -> Result<(), ErrorInfo> {
+        seen(self).map(drop)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

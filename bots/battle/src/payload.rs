@@ -7,8 +7,8 @@
 //! `observation.rules.parties`), [`Observation::check`] holds it to the rules it carries (every
 //! HP within its Pokémon's maximum, the turn in range, the actives in their parties), each
 //! `legal` entry is read as an [`Action`] and checked against [`Observation::legal`], and the
-//! bot's action is written back. [`crate::codec`] turns these into the engine's compact state and
-//! actions. The catalog publishes the three types as JSON Schema.
+//! bot's action is written back. The codec turns these into the engine's compact state and
+//! actions, and gives [`Observation`] the kit's `typed::Observation` (its legal actions and check). The catalog publishes the three types as JSON Schema.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -80,19 +80,4 @@ pub struct Event {
     pub sides: [usize; 2],
     pub before: Position,
     pub after: Position,
-}
-
-impl yomi_plugin::typed::Observation for Observation {
-    type Action = Action;
-    type Event = Event;
-
-    /// The seat's legal actions in the engine's order (moves, then switches); none for an
-    /// observation that does not pass [`check`](Self::check).
-    fn legal(&self) -> Vec<Action> {
-        crate::codec::allowed(self).unwrap_or_default()
-    }
-
-    fn check(&self) -> Result<(), yomi_plugin::ErrorInfo> {
-        crate::codec::seen(self).map(drop)
-    }
 }
