@@ -27,6 +27,12 @@ pub struct AgentContext {
     /// rather than per agent, which a client can open any number of. `None` on the command line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client: Option<String>,
+    /// The most CPU time, in milliseconds as the bot reckons its own costs, that reporting a
+    /// policy ([`ActRequest::policy`]) may add to a decision: a bot that
+    /// estimates its policy by sampling its own strategy takes fewer samples under a lower
+    /// allowance. The server sets it from `--max-policy-ms`; `None` leaves the bot's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy_ms: Option<u64>,
 }
 
 /// The end of a game as one seat sees it: which seat the agent played and the outcome.

@@ -435,3 +435,41 @@ fn the_binary_directory_serves_no_test_fixture_by_request() {
     let example = yomi_e2e::library("yomi_example");
     assert_eq!(server.conn().ok("plugin.load", json!({"path": example}))["name"], json!("example"));
 }
+
+/// `agent.act` with `"policy": true` makes a sampling bot draw its strategy many times: the
+/// server gives every agent its `--max-policy-ms` allowance at birth, before any request, and
+/// battle's δ-Nash answers within it (one draw under 0) and keeps serving.
+#[test]
+fn a_policy_costs_what_the_operator_allows() {
+    let misbehave = yomi_e2e::library("fixture_misbehave").to_str().unwrap().to_string();
+    let plugins = yomi_e2e::target_dir().to_str().unwrap().to_string();
+    let allowance = |server: &Server| {
+        let mut conn = server.connect();
+        let made = conn.ok("agent.new", json!({"bot": "misbehave"}));
+        let agent = made["agent"].as_str().unwrap();
+        conn.ok("agent.call", json!({"agent": agent, "method": "allowance", "params": {}}))
+            ["policy_ms"]
+            .clone()
+    };
+    let default = Server::tcp(&["--plugins", &plugins, "--plugins", &misbehave]);
+    assert_eq!(allowance(&default), json!(2000));
+    let tight =
+        Server::tcp(&["--plugins", &plugins, "--plugins", &misbehave, "--max-policy-ms", "0"]);
+    assert_eq!(allowance(&tight), json!(0));
+    // The costliest δ-Nash decision (1,000 noisy equilibria) asked for its policy: one draw.
+    let mut conn = tight.connect();
+    let made = conn.ok("agent.new", json!({"bot": "battle/delta-nash", "options": {"n": 1000}}));
+    let observation = json!({"you": 0, "phase": "choose",
+        "state": {"turn": 1, "hp": [[5, 5, 5], [5, 4, 4]], "active": ["A", "D"]},
+        "rules": {"parties": "thesis", "same_type_neutral": false, "turn_limit": 20}});
+    let legal = json!([{"move": "grass"}, {"move": "fire"}, {"move": "electric"},
+                       {"switch": "B"}, {"switch": "C"}]);
+    let acted = conn.ok(
+        "agent.act",
+        json!({"agent": made["agent"], "observation": observation, "legal": legal, "policy": true}),
+    );
+    let total: f64 =
+        acted["policy"].as_array().unwrap().iter().map(|e| e["p"].as_f64().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-9, "{acted}");
+    conn.ok("ping", json!({})); // the server keeps serving
+}

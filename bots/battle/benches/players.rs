@@ -1,7 +1,7 @@
 //! Criterion benches of the players: time per decision (the full agent path: observation JSON in,
 //! action JSON out, table shared) for nash, delta-nash (n = 10), mc (500 playouts) and the
-//! exploiter (a turn decision plus one observed opponent turn), and whole games between two
-//! delta-nash players.
+//! exploiter (a turn decision plus one observed opponent turn), whole games between two
+//! delta-nash players, and decisions asked with their policy.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::{json, Value};
@@ -77,5 +77,26 @@ fn games(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, decisions, games);
+/// The policy of one decision under the default allowance (2 s by the bot's reckoning of 250
+/// playouts a millisecond), the figure `--max-policy-ms` is calibrated by.
+fn policies(c: &mut Criterion) {
+    let g = BattlePlugin
+        .new_game("battle", &game_options(json!({"deal": "fixed", "start": "first"})), 1)
+        .unwrap();
+    let d = g.decisions().remove(0);
+    let request = ActRequest::new(d.observation, d.legal);
+    let mut group = c.benchmark_group("policy at A vs D");
+    group.sample_size(10);
+    for (name, bot, options) in [
+        ("delta-nash δ=0.2 n=10 (2,001 draws)", "delta-nash", json!({"n": 10, "delta": 0.2})),
+        ("mc 20 playouts (1,001 draws)", "mc", json!({"playouts": 20})),
+    ] {
+        let mut a = agent(bot, options, 1);
+        a.act(&request).unwrap();
+        group.bench_function(name, |b| b.iter(|| a.policy(&request).unwrap()));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, decisions, games, policies);
 criterion_main!(benches);

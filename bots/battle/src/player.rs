@@ -156,6 +156,8 @@ pub struct Player {
     tables: Tables,
     /// Its suggested think times.
     pace: Pace,
+    /// The most work, in playouts, a policy's draws may cost beyond one decision's.
+    policy_work: usize,
 }
 
 /// Battle's think-time model (README, "Think time"): a turn takes about a second, up to two
@@ -173,10 +175,17 @@ const THINK: think::Model = think::Model {
 /// estimate's error well under what a sampling test of a thousand decisions can see.
 pub const POLICY_RUNS: usize = 5000;
 
-/// The most work one policy may cost, in playouts (a noisy equilibrium counts as 25, about its
-/// time): fewer runs for a bot whose one decision already costs much, so a policy costs at most
-/// about two seconds whatever the options.
-const POLICY_WORK: usize = 500_000;
+/// What a policy may cost when the host sets no allowance (`AgentContext::policy_ms`), in ms.
+const DEFAULT_POLICY_MS: u64 = 2_000;
+
+/// Playouts per millisecond on the reference machine (BENCHMARKS.md, "Battle policies"): the
+/// unit of a policy's work, in which a noisy equilibrium counts as 25 playouts, about its time.
+const PLAYOUTS_PER_MS: u64 = 250;
+
+/// A policy's allowance of `ms` in playouts, saturating rather than wrapping for huge values.
+fn policy_work(ms: u64) -> usize {
+    usize::try_from(ms.saturating_mul(PLAYOUTS_PER_MS)).unwrap_or(usize::MAX)
+}
 
 /// How far the battle has gone: 0 with every Pokémon standing, 1 when each side has one left.
 fn stage(s: &State) -> f64 {
@@ -197,6 +206,7 @@ impl Player {
             side: None,
             tables: Tables::new(ctx),
             pace: Pace::new(ctx.seed),
+            policy_work: policy_work(ctx.policy_ms.unwrap_or(DEFAULT_POLICY_MS)),
         };
         p.configure(options)?;
         Ok(p)
@@ -234,7 +244,8 @@ impl Player {
         self.mc.is_some() || self.personality.delta > 0.0 || self.exploiting()
     }
 
-    /// How many draws of its strategy make the bot's policy (see [`POLICY_WORK`]).
+    /// How many draws of its strategy make the bot's policy: as many as its allowance of work
+    /// pays for, one more than the decision's own draw, at most [`POLICY_RUNS`], at least one.
     fn policy_runs(&self) -> usize {
         if !self.draws() {
             return 1;
@@ -244,7 +255,7 @@ impl Player {
             (None, Some(settings)) => 25 * (self.personality.n + settings.model_samples),
             (None, None) => 25 * self.personality.n,
         };
-        (POLICY_WORK / work.max(1)).clamp(1, POLICY_RUNS)
+        (1 + self.policy_work / work.max(1)).min(POLICY_RUNS)
     }
 
     /// The strategy over the decision's actions (a turn's, or a replacement's candidates) and
@@ -451,5 +462,34 @@ impl TypedAgent for Player {
             ("opponent_model", None) => Ok(Value::Null),
             _ => service::call(method, params, &mut self.tables),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use yomi_plugin::protocol::options::resolve;
+
+    fn player(kind: Kind, overrides: Value, policy_ms: Option<u64>) -> Player {
+        let overrides: Options = serde_json::from_value(overrides).unwrap();
+        let options = resolve(&kind.options(), &[], None, &overrides).unwrap();
+        Player::new(kind, &options, &AgentContext { seed: 1, policy_ms, ..AgentContext::default() })
+            .unwrap()
+    }
+
+    /// A policy's draws are what the server's allowance pays for, counted before any is drawn:
+    /// one draw (the decision's own cost) with none, more as it grows, never past the cap.
+    #[test]
+    fn a_policys_draws_follow_the_allowance() {
+        let delta = |ms| player(Kind::DeltaNash, json!({"n": 10}), ms).policy_runs();
+        assert_eq!(delta(Some(0)), 1, "no allowance: the decision's own draw");
+        assert_eq!(delta(Some(1)), 2, "1 ms pays for 250 playouts, one equilibrium-mix of n = 10");
+        assert_eq!(delta(Some(100)), 101);
+        assert_eq!(delta(None), 2_001, "the bot's default of 2 s");
+        assert_eq!(delta(Some(u64::MAX)), POLICY_RUNS, "capped, no overflow");
+        let mc = |ms| player(Kind::Mc, json!({"playouts": 10_000}), ms).policy_runs();
+        assert_eq!(mc(None), 3, "a costly decision gets few draws: 250,000 playouts each");
+        assert_eq!(mc(Some(0)), 1);
+        assert_eq!(player(Kind::Nash, json!({}), Some(u64::MAX)).policy_runs(), 1, "no randomness");
     }
 }

@@ -196,6 +196,8 @@ impl SeatPlan {
                     seed,
                     data_dir: env.data_dir.clone(),
                     client: env.client.clone(),
+                    // A match asks its seats for decisions, never for their policies.
+                    policy_ms: None,
                 };
                 let placement =
                     Placement { isolate: *isolate, deadline: env.deadline, place: None };

@@ -33,6 +33,7 @@ pub async fn open_agent(
         seed,
         data_dir: session.shared.config.data_dir.clone(),
         client: session.client.clone(),
+        policy_ms: Some(session.shared.config.costs.max_policy_ms),
     };
     let mut placement = Placement { deadline: Some(ENGINE_CALL_DEADLINE), ..Placement::default() };
     if runs_apart(bot, false) {

@@ -41,6 +41,12 @@ pub struct CostLimits {
     /// rotation, so a client's batch of slow positions cannot keep every core from others'.
     #[arg(long, value_name = "N", default_value_t = default_batch_calls())]
     pub max_batch_calls: usize,
+    /// Most CPU time, in milliseconds as the bot reckons its costs, that an `agent.act` asking for
+    /// `policy` may add to the decision: bots that estimate their policy by sampling their own
+    /// strategy (battle's δ-Nash, Monte Carlo and exploiter) take fewer samples under a lower
+    /// limit, never fewer than one, so a policy costs at most one decision plus this much.
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_MAX_POLICY_MS)]
+    pub max_policy_ms: u64,
     /// The data directory's quota in bytes (0: none): a tournament of the server that would
     /// write past it stops, keeping its recorded games, until space is freed.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DATA_BYTES)]
@@ -58,6 +64,9 @@ pub struct CostLimits {
 /// 32 MiB of a `match.run` reply's transcript: hundreds of short games, or about fifteen rps
 /// games of 300 rounds; held as text while the match plays.
 pub const DEFAULT_MAX_MATCH_TRANSCRIPT_BYTES: u64 = 32 << 20;
+
+/// Two seconds: battle's δ-Nash policy from 5,000 draws of its noisy equilibria.
+pub const DEFAULT_MAX_POLICY_MS: u64 = 2_000;
 
 /// 8 GiB: room for millions of games without transcripts, and for every battle table.
 pub const DEFAULT_MAX_DATA_BYTES: u64 = 8 << 30;
@@ -78,6 +87,7 @@ impl Default for CostLimits {
             max_workers: 64,
             max_running_games: default_running_games(),
             max_batch_calls: default_batch_calls(),
+            max_policy_ms: DEFAULT_MAX_POLICY_MS,
             max_data_bytes: DEFAULT_MAX_DATA_BYTES,
             max_tournament_bytes: DEFAULT_MAX_TOURNAMENT_BYTES,
             max_game_transcript_bytes: DEFAULT_MAX_GAME_TRANSCRIPT_BYTES,
