@@ -33,7 +33,7 @@ async function main() {
     const hello = await client.hello("yomi playground");
     const catalog = await client.catalog();
     const views = await loadViews(catalog, problems);
-    context = { client, catalog, views };
+    context = { client, catalog, views, hello };
     status(`connected · yomi ${hello.version} · ${catalog.bots.length} bots${problems.length ? ` · ${problems.join("; ")}` : ""}`, !problems.length);
   } catch (e) {
     status(`cannot reach yomi: ${e.message}`, false);

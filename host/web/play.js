@@ -7,7 +7,8 @@ import { gameDrawing, explainDrawing } from "./plugins.js";
 import { $, botById, botsFor, fill, wsUrl } from "./page.js";
 
 /** Fills the Play tab: choose a game and a bot, play your seat, change the bot's personality. */
-export function mount(panel, { catalog, views }) {
+export function mount(panel, { catalog, views, hello }) {
+  showRecording(hello.recording);
   /**
    * The seat-playing state of the game on the board. Each game runs on a connection of its own
    * (`client`), so "New game" can abandon a running one by closing it; `generation` tells the
@@ -216,5 +217,15 @@ export function mount(panel, { catalog, views }) {
       log(`${agent} is now ${described.bot}`);
     }
     play.explain = explainDrawing(views, catalog, bot, play.drawing.label);
+  }
+}
+
+/** Says on screen, when the operator keeps people's games as records (`--record-people`), that
+ * the moves played here are kept, and where. */
+function showRecording(name) {
+  const notice = $("recording");
+  notice.hidden = !name;
+  if (name) {
+    notice.textContent = `Your games here are recorded: every move you make is kept as a human record on this server (record sets ${name}-GAME), to measure and fit bots against.`;
   }
 }

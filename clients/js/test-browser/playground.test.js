@@ -12,10 +12,9 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.js";
 import { startServer } from "../test/server.js";
 
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const ARTIFACTS = process.env.YOMI_WEB_ARTIFACTS ?? path.resolve("../../target/web-artifacts");
 
 let server;
@@ -25,11 +24,7 @@ before(async () => {
   // A data directory of its own, so the roles service's groups start empty.
   dataDir = mkdtempSync(path.join(tmpdir(), "yomi-playground-"));
   server = await startServer(["--data-dir", dataDir]);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();

@@ -123,6 +123,12 @@ pub struct ServeArgs {
     /// without it each session draws its own from the OS.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Keep the decisions people make in matches (the client seats of `match.run`: the
+    /// playground's games, a game client's players) as human records, in the data directory's
+    /// record sets NAME-GAME (README, "Human records"). Off by default; `hello` tells every
+    /// client when it is on, and the playground says so on screen.
+    #[arg(long, value_name = "NAME", value_parser = record_set_name)]
+    pub record_people: Option<String>,
     /// Serve Prometheus metrics over HTTP on this address, e.g. 127.0.0.1:9100.
     #[arg(long, value_name = "ADDR")]
     pub metrics: Option<SocketAddr>,
@@ -306,6 +312,7 @@ fn serve(common: &Common, args: ServeArgs) -> anyhow::Result<ExitCode> {
         auth,
         allow_origins: args.auth.allow_origins.clone(),
         allow_hosts: args.auth.allow_hosts.clone(),
+        record_people: args.record_people.clone(),
     };
     config.costs.check().map_err(anyhow::Error::msg)?;
     let shared = Arc::new(Shared::new(common.registry_to_serve()?, config));
@@ -386,4 +393,10 @@ fn signal_shutdown(
         tracing::info!("shutting down");
         shutdown.cancel();
     })
+}
+
+/// A record set's name as `--record-people` takes it, checked as `records import` checks one.
+fn record_set_name(name: &str) -> Result<String, String> {
+    crate::humans::store::check_name(name).map_err(|e| e.message)?;
+    Ok(name.to_string())
 }

@@ -6,4 +6,5 @@ pub mod fit;
 pub mod from_transcript;
 pub mod likeness;
 pub mod record;
+pub mod recording;
 pub mod store;

@@ -11,6 +11,7 @@ use yomi_protocol::ops::meta::Done;
 use yomi_protocol::{ErrorCode, ErrorInfo, RequestId};
 
 use crate::agents::client::ClientLink;
+use crate::humans::recording;
 use crate::matches::runner::{self, MatchPlan, MatchSpec, PlayedMatch, Progress};
 use crate::matches::seat::{ClientSeats, SeatEnv, SeatPlan, SessionAgent};
 use crate::matches::served::Pace;
@@ -34,11 +35,13 @@ pub fn run(session: &mut Session, id: RequestId, mut p: Run<MatchSpec>) -> Resul
     p.spec.seed = p.seed.unwrap_or_else(fresh_seed);
     let mut plan = MatchPlan::new(&session.shared.registry, p.spec)?;
     bind_agents(session, &mut plan)?;
-    plan.keep_games = p.transcript;
-    // Kept as text, so the reply's transcript is measured as it grows and bounded.
-    plan.log_as_text = p.transcript;
+    let recording = people_recording(session, &plan);
+    let keep = p.transcript || recording.is_some();
+    plan.keep_games = keep;
+    // Kept as text, so the transcript is measured as it grows and bounded.
+    plan.log_as_text = keep;
     plan.max_transcript_bytes =
-        Some(costs.max_match_transcript_bytes).filter(|&limit| p.transcript && limit > 0);
+        Some(costs.max_match_transcript_bytes).filter(|&limit| keep && limit > 0);
     // A person's pace only matters to a person: a match of bots alone plays at full speed.
     let pace = (p.human_pace && plan.seats.iter().any(SeatPlan::is_client))
         .then(|| Pace { deadline: plan.spec.policy.deadline() });
@@ -100,6 +103,13 @@ pub fn run(session: &mut Session, id: RequestId, mut p: Run<MatchSpec>) -> Resul
         drop(events);
         let _ = forwarder.await;
         let PlayedMatch { result, log } = played?;
+        let transcript = match recording {
+            Some(recording) => {
+                let text = recording.keep(log.into_text()).await;
+                want_transcript.then(|| transcript::parse(&text)).transpose()?
+            }
+            None => want_transcript.then(|| log.into_values()),
+        };
         super::reply::<wire::MatchRun>(Summary {
             match_id,
             game: result.game,
@@ -109,10 +119,48 @@ pub fn run(session: &mut Session, id: RequestId, mut p: Run<MatchSpec>) -> Resul
             scores: result.scores,
             failures: result.failures,
             forfeits: result.forfeits,
-            transcript: want_transcript.then(|| log.into_values()),
+            transcript,
         })
     });
     Ok(())
+}
+
+/// Where a match's people's decisions go when the operator keeps them (`--record-people`).
+struct PeopleRecording {
+    data_dir: std::path::PathBuf,
+    name: String,
+    max_data_bytes: u64,
+}
+
+/// The recording of `plan`'s client seats, when the server keeps people's games and it has one.
+fn people_recording(session: &Session, plan: &MatchPlan) -> Option<PeopleRecording> {
+    let config = &session.shared.config;
+    let (name, data_dir) = (config.record_people.clone()?, config.data_dir.clone()?);
+    plan.seats.iter().any(SeatPlan::is_client).then_some(PeopleRecording {
+        data_dir,
+        name,
+        max_data_bytes: config.costs.max_data_bytes,
+    })
+}
+
+impl PeopleRecording {
+    /// Adds the people's decisions of the match's `transcript` to their record set, off the
+    /// reactor, and hands the transcript back; a match whose people answered nothing, or a full
+    /// data directory, is logged, never the match's error.
+    async fn keep(self, transcript: String) -> String {
+        let (kept, transcript) = crate::runtime::blocking::blocking(move || {
+            let kept =
+                recording::keep(&self.data_dir, &self.name, self.max_data_bytes, &transcript);
+            Ok((kept, transcript))
+        })
+        .await
+        .unwrap_or_else(|e| (Err(e), String::new()));
+        match kept {
+            Ok((set, added)) => tracing::info!(set, added, "kept people's decisions"),
+            Err(e) => tracing::warn!("people's decisions not kept: {}", e.message),
+        }
+        transcript
+    }
 }
 
 /// Binds each agent seat to the session's agent it names, which must play the match's game.

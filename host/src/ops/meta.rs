@@ -51,6 +51,7 @@ pub fn hello(session: &mut Session, params: Hello) -> Result<Welcome, ErrorInfo>
         operations: names(OPERATIONS),
         compatible: params.protocol.is_none_or(|p| p == PROTOCOL_VERSION),
         role: session.role().map(|role| role.name().to_string()),
+        recording: session.shared.config.record_people.clone(),
     })
 }
 

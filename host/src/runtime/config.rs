@@ -36,6 +36,9 @@ pub struct ServeConfig {
     /// Host names besides loopback ones and IP addresses the HTTP listener answers
     /// (`--allow-host`).
     pub allow_hosts: Vec<String>,
+    /// The record sets people's match decisions are kept in (`--record-people NAME`: sets
+    /// `NAME-GAME`); `None` keeps none.
+    pub record_people: Option<String>,
 }
 
 impl Default for ServeConfig {
@@ -51,6 +54,7 @@ impl Default for ServeConfig {
             auth: Auth::default(),
             allow_origins: Vec::new(),
             allow_hosts: Vec::new(),
+            record_people: None,
         }
     }
 }

@@ -151,7 +151,7 @@ fn row_bytes(row: &GameRow) -> u64 {
 }
 
 /// The bytes of the files under `dir` (what the operator's disk holds for it).
-fn bytes_under(dir: &Path) -> u64 {
+pub fn bytes_under(dir: &Path) -> u64 {
     let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
     entries
         .flatten()

@@ -39,6 +39,11 @@ pub struct Welcome {
     pub compatible: bool,
     /// `player` or `operator` once the connection has a role, else null.
     pub role: Option<String>,
+    /// When the operator keeps people's games as human records (`yomi serve --record-people
+    /// NAME`): the name, whose sets `NAME-GAME` receive every decision a client seat of a match
+    /// answers. Absent when nothing is recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recording: Option<String>,
 }
 
 /// `ping`'s reply.
