@@ -2,14 +2,15 @@
 // (`import { el, svg, bars } from "/kit.js"`). PROTOCOL.md, "Plugin views", documents it; keep
 // these signatures stable.
 
-/** Creates an element: `el("div", {class: "x", onclick: f}, child, "text", ...)`. */
+/** Creates an element: `el("div", {class: "x", onclick: f}, child, "text", ...)`; children may
+ * come in nested arrays (a list of rows, each a list of cells), null ones left out. */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
     else if (value !== undefined && value !== null && value !== false) node.setAttribute(key, value);
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
   }
   return node;
@@ -17,11 +18,11 @@ export function el(tag, attrs = {}, ...children) {
 
 const SVG = "http://www.w3.org/2000/svg";
 
-/** Creates an SVG element: `svg("rect", {x: 1, ...}, child, ...)`. */
+/** Creates an SVG element: `svg("rect", {x: 1, ...}, child, ...)`, children as for `el`. */
 export function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
   for (const [key, value] of Object.entries(attrs)) if (value !== undefined && value !== null) node.setAttribute(key, value);
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
   }
   return node;

@@ -4,6 +4,7 @@
 import { el } from "./kit.js";
 import { explainView } from "./views.js";
 import { gameDrawing } from "./plugins.js";
+import { seatsText } from "./tables.js";
 
 /** The steps of a transcript (JSON-lines text): each decision with the action that answered it. */
 export function steps(transcript) {
@@ -35,14 +36,14 @@ export function replayViewer(box, record, game, { catalog, views }) {
     const { decision, action } = all[at];
     const bot = seats[decision.seat]?.bot ?? `seat ${decision.seat}`;
     view.replaceChildren(
-      el("p", {}, `Seat ${decision.seat} (${typeof bot === "string" ? bot : JSON.stringify(bot)}) to play`),
+      el("p", {}, `Seat ${decision.seat} (${seatsText([bot])}) to play`),
       drawing.render(decision.observation, decision.seat),
       action ? explainView(action.explain, action.action, { label: drawing.label }) : el("p", { class: "hint" }, "No action recorded."));
   };
   box.replaceChildren(
-    el("h3", {}, `Replay of game ${record.index}: ${JSON.stringify(record.seats)} → ${record.scores.join(" : ")}`),
+    el("h3", {}, `Replay of game ${record.index}: ${seatsText(record.seats)} → ${record.scores.join(" : ")}`),
     all.length ? el("div", { class: "buttons" }, back, where, forward) : el("p", { class: "hint" }, "This game's transcript was not kept."),
     view,
-    outcome ? el("p", { class: "kv" }, `Outcome: ${JSON.stringify(outcome.scores)}`) : null);
+    outcome ? el("p", { class: "kv" }, `Outcome: ${outcome.scores.join(" : ")}`) : null);
   if (all.length) show(0);
 }

@@ -57,3 +57,8 @@ export function standingsAndCrosstable(shown) {
     el("h3", {}, "Crosstable"),
     crosstableView(shown.crosstable));
 }
+
+/** A game's seats as a person reads them: the bots in seat order, "A vs B" ("vs" between each). */
+export function seatsText(seats) {
+  return seats.map((s) => (typeof s === "string" ? s : s?.bot ?? s?.client ?? JSON.stringify(s))).join(" vs ");
+}

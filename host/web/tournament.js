@@ -3,7 +3,7 @@
 // interrupted one, and replay any recorded game.
 import { el } from "./kit.js";
 import { $, botsFor, fill } from "./page.js";
-import { ratingChart, standingsAndCrosstable } from "./tables.js";
+import { ratingChart, seatsText, standingsAndCrosstable } from "./tables.js";
 import { replayViewer } from "./replay.js";
 
 /** How often an open running tournament is shown again: one `tournament.show` a second whatever
@@ -110,7 +110,7 @@ export function mount(panel, { client, catalog, views }) {
     $("t-games-list").replaceChildren(nav, el("table", { class: "standings games", "data-testid": "t-games-table" },
       el("tr", {}, ["game", "seats", "scores", "opening", ""].map((h) => el("th", {}, h))),
       page.games.map((g) => el("tr", {},
-        el("td", {}, g.index), el("td", {}, JSON.stringify(g.seats)), el("td", {}, g.scores.join(" : ")), el("td", {}, g.opening ?? ""),
+        el("td", {}, g.index), el("td", {}, seatsText(g.seats)), el("td", {}, g.scores.join(" : ")), el("td", {}, g.opening ?? ""),
         el("td", {}, g.transcript ? el("button", { "data-testid": `replay-${g.index}`, onclick: () => replay(id, g.index, game).catch(failed) }, "Replay") : "")))));
   }
 

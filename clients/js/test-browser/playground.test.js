@@ -284,7 +284,28 @@ test("the services and tournament tabs", async () => {
   const rows = await page.locator("[data-testid=t-standings-table] tr").count();
   assert.ok(rows >= 3, `standings with ${rows - 1} bots`);
   assert.match(await page.locator("#t-count").textContent(), /finished/);
+  // The rating chart draws a line for every bot, each through the finished games' points.
+  const lines = page.locator("[data-testid=t-chart] svg polyline");
+  assert.equal(await lines.count(), rows - 1, "one rating line per bot");
+  for (const points of await lines.evaluateAll((ls) => ls.map((l) => l.getAttribute("points")))) {
+    assert.ok(points.split(" ").length >= 2, `a line through the points of its games: ${points}`);
+  }
+  assert.equal(await page.locator("[data-testid=t-chart] svg").evaluate((s) => s.textContent.includes("[object")), false);
+  // Seats read as bots, not as JSON.
+  assert.match(await page.locator("[data-testid=t-games-table] tr").nth(1).textContent(), /example\/rps\S* vs example\/rps/);
   await screenshot(page, "playground-tournament.png");
+  // The replay viewer steps through a recorded game with the game's own view, both ways.
+  await page.getByTestId("replay-0").click();
+  const step = page.getByTestId("r-step");
+  await step.filter({ hasText: /^decision 1 of \d+$/ }).waitFor();
+  const first = await page.getByTestId("r-view").innerHTML();
+  await page.getByTestId("r-forward").click();
+  await step.filter({ hasText: /^decision 2 of / }).waitFor();
+  assert.notEqual(await page.getByTestId("r-view").innerHTML(), first, "the view moves with the step");
+  await page.getByTestId("r-back").click();
+  await step.filter({ hasText: /^decision 1 of / }).waitFor();
+  assert.equal(await page.getByTestId("r-view").innerHTML(), first, "and back again");
+  await screenshot(page, "playground-replay.png");
   assert.deepEqual(pageErrors, []);
 });
 
