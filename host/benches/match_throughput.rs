@@ -68,12 +68,7 @@ fn direct(registry: &Registry, game: &str, bot: &str, seats: usize, games: u64) 
             let actions: Vec<(usize, Value)> = decisions
                 .into_iter()
                 .map(|d| {
-                    let request = yomi_protocol::ActRequest {
-                        observation: d.observation,
-                        legal: d.legal,
-                        explain: false,
-                        policy: false,
-                    };
+                    let request = yomi_protocol::ActRequest::new(d.observation, d.legal);
                     let reply: ActReply = agents[d.seat].invoke(&Call::Act(request)).unwrap();
                     (d.seat, reply.action)
                 })

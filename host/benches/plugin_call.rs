@@ -19,12 +19,10 @@ fn setup(plugin: &LoadedPlugin) -> (Options, ActRequest) {
         serde_json::from_value(json!({"favourite": "rock", "bias": 0.0, "reading": 1})).unwrap();
     let rps = plugin.manifest.bots.iter().find(|b| b.name == "rps").expect("the rps bot");
     let options = options::resolve(&rps.options, &[], None, &reading).expect("rps options");
-    let request = ActRequest {
-        observation: json!({"seat": 0, "round": 2, "rounds": 3, "history": [["rock", "paper"]], "opponent_last": "paper", "score": [0.0, 1.0]}),
-        legal: vec![json!("rock"), json!("paper"), json!("scissors")],
-        explain: false,
-        policy: false,
-    };
+    let request = ActRequest::new(
+        json!({"seat": 0, "round": 2, "rounds": 3, "history": [["rock", "paper"]], "opponent_last": "paper", "score": [0.0, 1.0]}),
+        vec![json!("rock"), json!("paper"), json!("scissors")],
+    );
     (options, request)
 }
 

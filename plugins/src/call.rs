@@ -10,7 +10,9 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use yomi_protocol::envelope::without_position;
-use yomi_protocol::{ActReply, ActRequest, Decision, ErrorCode, ErrorInfo, GameOutcome, Options};
+use yomi_protocol::{
+    ActReply, ActRequest, Clock, Decision, ErrorCode, ErrorInfo, GameOutcome, Options,
+};
 
 use crate::cancel::CancelFlag;
 
@@ -120,6 +122,9 @@ pub struct ActText<'a> {
     /// Whether the caller asks for the bot's policy.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub policy: bool,
+    /// The deciding seat's game clock, when the match has a time control.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
 }
 
 /// A call as a plugin reads it: an `act` call whose tag comes first (as every host writes it)
@@ -164,12 +169,13 @@ impl<'de> Visitor<'de> for IncomingVisitor {
 impl ActText<'_> {
     /// The same request with its values read.
     pub fn read(&self) -> Result<ActRequest, serde_json::Error> {
-        Ok(ActRequest {
-            observation: serde_json::from_str(self.observation.get())?,
-            legal: serde_json::from_str(self.legal.get())?,
-            explain: self.explain,
-            policy: self.policy,
-        })
+        Ok(ActRequest::new(
+            serde_json::from_str(self.observation.get())?,
+            serde_json::from_str(self.legal.get())?,
+        )
+        .with_explain(self.explain)
+        .with_policy(self.policy)
+        .with_clock(self.clock))
     }
 
     /// [`read`](ActText::read), refused as `agent.act`'s parameters are: text a client sent that
@@ -378,12 +384,16 @@ mod tests {
     fn every_call() -> Vec<Call> {
         let options: Options = serde_json::from_value(json!({"bias": 0.5})).unwrap();
         vec![
-            Call::Act(ActRequest {
-                observation: json!({"a": [1]}),
-                legal: vec![json!("x")],
-                explain: true,
-                policy: true,
-            }),
+            Call::Act(
+                ActRequest::new(json!({"a": [1]}), vec![json!("x")])
+                    .with_explain(true)
+                    .with_policy(true)
+                    .with_clock(Some(Clock {
+                        remaining_ms: 1,
+                        increment_ms: 0,
+                        moves_to_go: None,
+                    })),
+            ),
             Call::Observe(Observe { event: json!({"kind": "played"}) }),
             Call::GameOver(GameOver {
                 seat: 1,
@@ -447,6 +457,7 @@ mod tests {
                 legal: raw(legal),
                 explain: true,
                 policy: false,
+                clock: Some(Clock { remaining_ms: 700, increment_ms: 50, moves_to_go: Some(4) }),
             };
             let written = serde_json::to_string(&text).unwrap();
             assert!(
@@ -478,6 +489,7 @@ mod tests {
             legal: raw("[]"),
             explain: false,
             policy: false,
+            clock: None,
         };
         assert_eq!(readable.refusal(misfit.clone()), misfit);
         let huge = ActText {
@@ -485,6 +497,7 @@ mod tests {
             legal: raw("[]"),
             explain: false,
             policy: false,
+            clock: None,
         };
         let refused = huge.refusal(misfit);
         assert_eq!(refused.message, "bad parameters for `agent.act`: number out of range");

@@ -45,6 +45,6 @@ pub use api::{Agent, CommandContext, Game, Plugin, Service, ServiceAgent};
 pub use call::{AgentContext, GameOver};
 pub use yomi_protocol as protocol;
 pub use yomi_protocol::{
-    ActReply, ActRequest, BotInfo, Decision, ErrorCode, ErrorInfo, GameInfo, GameOutcome,
+    ActReply, ActRequest, BotInfo, Clock, Decision, ErrorCode, ErrorInfo, GameInfo, GameOutcome,
     OptionSpec, Options, PluginManifest, PolicyEntry, Preset,
 };

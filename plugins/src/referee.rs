@@ -45,12 +45,7 @@ pub fn play(game: &mut dyn Game, agents: &mut [&mut dyn Agent]) -> Result<Played
                     format!("no agent for seat {}", d.seat),
                 )
             })?;
-            let reply = agent.act(&ActRequest {
-                observation: d.observation,
-                legal: d.legal,
-                explain: false,
-                policy: false,
-            })?;
+            let reply = agent.act(&ActRequest::new(d.observation, d.legal))?;
             actions.push((d.seat, reply.action));
         }
         let event = game.apply(&actions)?;

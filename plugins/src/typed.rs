@@ -414,6 +414,7 @@ mod tests {
                 legal: &legal_raw,
                 explain,
                 policy: false,
+                clock: None,
             };
             let from_text = Typed(Largest).act_text(&text);
             let from_values = Typed(Largest).act(&request(observation, legal, explain));

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::failures::{FailureCounts, FailureKind};
+use crate::game::Clock;
 
 /// Declares [`Event`], [`EVENTS`], [`Event::name`], a `From` per payload and [`shapes`] from one
 /// table of `Variant => "name",` rows, where `Variant` is also the payload's type.
@@ -90,6 +91,9 @@ pub struct YourTurn {
     pub observation: Value,
     /// The actions the seat may choose from; the move must be one of them.
     pub legal: Vec<Value>,
+    /// This seat's game clock, when the match has a time control (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
 }
 
 /// Something happened in a game of a match, as a seat the client plays sees it.
@@ -189,13 +193,24 @@ mod tests {
             seat: 1,
             observation: json!({"round": 1}),
             legal: vec![json!("rock"), json!("paper")],
+            clock: None,
         };
         let text = serde_json::to_string(&Event::from(turn.clone())).unwrap();
         assert_eq!(
             text,
             r#"{"event":"your_turn","match":"m1","seat":1,"observation":{"round":1},"legal":["rock","paper"]}"#
         );
-        assert_eq!(serde_json::from_str::<Event>(&text).unwrap(), Event::YourTurn(turn));
+        assert_eq!(serde_json::from_str::<Event>(&text).unwrap(), Event::YourTurn(turn.clone()));
+        let clock = Clock { remaining_ms: 900, increment_ms: 100, moves_to_go: None };
+        let timed = YourTurn { clock: Some(clock), ..turn };
+        let text = serde_json::to_string(&Event::from(timed.clone())).unwrap();
+        assert!(
+            text.ends_with(
+                r#""legal":["rock","paper"],"clock":{"increment_ms":100,"remaining_ms":900}}"#
+            ),
+            "{text}"
+        );
+        assert_eq!(serde_json::from_str::<Event>(&text).unwrap(), Event::YourTurn(timed));
     }
 
     #[test]
@@ -219,6 +234,7 @@ mod tests {
                     match_id: "m2".into(),
                     observation: Value::Null,
                     seat: 2,
+                    clock: None,
                 }
                 .into(),
                 json!({"match": "m2", "seat": 2, "observation": null, "legal": []}),

@@ -17,8 +17,9 @@ pub struct Decision {
     pub legal: Vec<Value>,
 }
 
-/// An agent's decision request.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+/// An agent's decision request. Build it with [`ActRequest::new`] and the `with_` setters, so a
+/// field added later touches no caller.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ActRequest {
     /// What the agent's seat sees now, as in [`Decision::observation`].
     pub observation: Value,
@@ -30,13 +31,46 @@ pub struct ActRequest {
     /// Ask the bot for the distribution it samples its action from ([`ActReply::policy`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub policy: bool,
+    /// The deciding seat's game clock, when the match has a time control (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
 }
 
 impl ActRequest {
-    /// A request for a decision alone (no reasoning, no policy).
+    /// A request for a decision alone (no reasoning, no policy, no clock).
     pub fn new(observation: Value, legal: Vec<Value>) -> ActRequest {
-        ActRequest { observation, legal, explain: false, policy: false }
+        ActRequest { observation, legal, ..ActRequest::default() }
     }
+
+    /// The same request, asking for the bot's reasoning or not.
+    pub fn with_explain(self, explain: bool) -> ActRequest {
+        ActRequest { explain, ..self }
+    }
+
+    /// The same request, asking for the bot's policy or not.
+    pub fn with_policy(self, policy: bool) -> ActRequest {
+        ActRequest { policy, ..self }
+    }
+
+    /// The same request with the deciding seat's clock.
+    pub fn with_clock(self, clock: Option<Clock>) -> ActRequest {
+        ActRequest { clock, ..self }
+    }
+}
+
+/// A seat's game clock as it stands when the seat is asked to decide: a bot may spend its time
+/// by it. A seat that takes longer than `remaining_ms` loses on time. Its fields are in sorted
+/// order, so a transcript line written straight from it reads as one written through a JSON map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Clock {
+    /// The time added after each of the seat's moves, in milliseconds.
+    pub increment_ms: u64,
+    /// Moves left until the period's base time is added again; absent when the whole game is one
+    /// period.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves_to_go: Option<u32>,
+    /// The time the seat has left, in milliseconds.
+    pub remaining_ms: u64,
 }
 
 /// One action of a bot's policy with the probability the bot plays it.

@@ -8,8 +8,8 @@ use yomi_protocol::events::TournamentStarted;
 use yomi_protocol::manifest::{CommandInfo, MethodInfo};
 use yomi_protocol::options::{apply_changes, defaults, resolve, OptionKind};
 use yomi_protocol::{
-    ActReply, ActRequest, BotInfo, Decision, ErrorCode, ErrorInfo, Event, GameInfo, GameOutcome,
-    OptionSpec, Options, PluginManifest, Preset, Reply, Request, RequestId,
+    ActReply, ActRequest, BotInfo, Clock, Decision, ErrorCode, ErrorInfo, Event, GameInfo,
+    GameOutcome, OptionSpec, Options, PluginManifest, Preset, Reply, Request, RequestId,
 };
 
 /// Serializes, parses back, and checks equality; returns the JSON for shape checks.
@@ -104,13 +104,17 @@ fn every_option_kind_round_trips() {
 
 #[test]
 fn game_payloads_round_trip() {
-    let request = ActRequest {
-        observation: json!({"hand": [1, 2]}),
-        legal: vec![json!("fold"), json!({"raise": [2, 10]})],
-        explain: true,
-        policy: false,
-    };
+    let request =
+        ActRequest::new(json!({"hand": [1, 2]}), vec![json!("fold"), json!({"raise": [2, 10]})])
+            .with_explain(true);
     round_trip(&request);
+    assert!(
+        serde_json::to_value(&request).unwrap().get("clock").is_none(),
+        "no clock, no field: bots without a clock see no change"
+    );
+    let clock = Clock { remaining_ms: 5_000, increment_ms: 0, moves_to_go: Some(3) };
+    let timed = round_trip(&request.clone().with_clock(Some(clock)));
+    assert_eq!(timed["clock"], json!({"remaining_ms": 5_000, "increment_ms": 0, "moves_to_go": 3}));
     let sparse: ActRequest =
         serde_json::from_value(json!({"observation": null, "legal": []})).unwrap();
     assert!(!sparse.explain, "explain is off unless asked");

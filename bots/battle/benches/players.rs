@@ -30,8 +30,7 @@ fn decisions(c: &mut Criterion) {
         .new_game("battle", &game_options(json!({"deal": "fixed", "start": "first"})), 1)
         .unwrap();
     let d = g.decisions().remove(0);
-    let request =
-        ActRequest { observation: d.observation, legal: d.legal, explain: false, policy: false };
+    let request = ActRequest::new(d.observation, d.legal);
     let mut group = c.benchmark_group("decision at A vs D");
     for (name, bot, options) in [
         ("nash", "nash", json!({})),

@@ -88,12 +88,10 @@ pub fn measure(
         let engine = Engine::new(rules);
         let state = engine.initial([0, 0]);
         let legal = engine.legal(&state, 0);
-        let request = ActRequest {
-            observation: to_json(&codec::observation(&engine, &state, 0, false)),
-            legal: codec::named(&engine, 0, &state, &legal).iter().map(to_json).collect(),
-            explain: false,
-            policy: false,
-        };
+        let request = ActRequest::new(
+            to_json(&codec::observation(&engine, &state, 0, false)),
+            codec::named(&engine, 0, &state, &legal).iter().map(to_json).collect(),
+        );
         let ctx = AgentContext {
             seed: seed + k as u64,
             data_dir: data_dir.map(Into::into),

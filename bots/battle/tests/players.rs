@@ -43,7 +43,7 @@ fn first_request_of(seat: usize, explain: bool) -> ActRequest {
     let g = BattlePlugin.new_game("battle", &opts, 1).unwrap();
     let d = g.decisions().remove(seat);
     assert_eq!(d.seat, seat);
-    ActRequest { observation: d.observation, legal: d.legal, explain, policy: false }
+    ActRequest::new(d.observation, d.legal).with_explain(explain)
 }
 
 #[test]

@@ -20,19 +20,11 @@ fn benches(c: &mut Criterion) {
     let mut greedy = agent("greedy", None, 0);
     for _ in 0..12 {
         let d = game.decisions().remove(0);
-        let a = greedy
-            .act(&ActRequest {
-                observation: d.observation,
-                legal: d.legal,
-                explain: false,
-                policy: false,
-            })
-            .unwrap();
+        let a = greedy.act(&ActRequest::new(d.observation, d.legal)).unwrap();
         game.apply(&[(d.seat, a.action)]).unwrap();
     }
     let d = game.decisions().remove(0);
-    let request =
-        ActRequest { observation: d.observation, legal: d.legal, explain: false, policy: false };
+    let request = ActRequest::new(d.observation, d.legal);
     let mut group = c.benchmark_group("dvalue");
     group.throughput(Throughput::Elements(1));
     let mut bot = agent("dvalue", None, 1);

@@ -154,12 +154,7 @@ fn explain_and_assess_carry_the_d_values() {
     let d = position([&["6S", "8H", "JH", "KH", "2C"], &FILL, &["3C"]], &[], [3, 3, 3]);
     let mut bot = agent("dvalue", None, json!({}), 1);
     let reply = bot
-        .act(&ActRequest {
-            observation: d.observation.clone(),
-            legal: d.legal.clone(),
-            explain: true,
-            policy: false,
-        })
+        .act(&ActRequest::new(d.observation.clone(), d.legal.clone()).with_explain(true))
         .unwrap();
     let e = reply.explain.unwrap();
     assert_eq!(e["hand_d"], json!(3 + 5 + 4), "6S 0, JH 3, KH 5, 2C 4");
@@ -169,12 +164,7 @@ fn explain_and_assess_carry_the_d_values() {
         bot.call("assess", &json!({"observation": d.observation, "legal": d.legal})).unwrap();
     assert_eq!(assessed["board_d"], e["board_d"]);
     assert!(bot.call("nope", &json!({})).is_err());
-    let bad = bot.act(&ActRequest {
-        observation: json!({"seat": 0}),
-        legal: vec![json!("pass")],
-        explain: false,
-        policy: false,
-    });
+    let bad = bot.act(&ActRequest::new(json!({"seat": 0}), vec![json!("pass")]));
     let bad = bad.unwrap_err();
     assert_eq!(bad.code, yomi_plugin::ErrorCode::InvalidParams);
     assert_eq!(bad.message, "`observation.hand`: missing");
@@ -221,12 +211,7 @@ fn baselines_play_legal_cards() {
 #[test]
 fn predictor_reads_a_deterministic_habit() {
     let d = position([&["6S", "8H", "JH", "KH", "2C"], &FILL, &["3C"]], &[], [3, 3, 3]);
-    let request = ActRequest {
-        observation: d.observation.clone(),
-        legal: d.legal.clone(),
-        explain: false,
-        policy: false,
-    };
+    let request = ActRequest::new(d.observation.clone(), d.legal.clone());
     let view = View::parse(&request).unwrap();
     let mut p = Predictor::default();
     for _ in 0..20 {
@@ -248,12 +233,7 @@ fn strength_sets_the_temperature_monotonically_from_the_ladder() {
     let d = position([&["6S", "8H", "JH", "KH", "2C"], &FILL, &["3C"]], &[], [3, 3, 3]);
     let temperature_at = |elo: i64| {
         let mut bot = agent("dvalue", None, json!({"limit_strength": true, "strength": elo}), 1);
-        let request = ActRequest {
-            observation: d.observation.clone(),
-            legal: d.legal.clone(),
-            explain: true,
-            policy: false,
-        };
+        let request = ActRequest::new(d.observation.clone(), d.legal.clone()).with_explain(true);
         bot.act(&request).unwrap().explain.unwrap()["temperature"].as_f64().unwrap()
     };
     let manifest = yomi_plugin::Plugin::manifest(&yomi_sevens::SevensPlugin);
@@ -272,8 +252,7 @@ fn strength_sets_the_temperature_monotonically_from_the_ladder() {
 #[test]
 fn decisions_carry_a_think_time() {
     let d = position([&["6S", "8H", "JH", "KH", "2C"], &FILL, &["3C"]], &[], [3, 3, 3]);
-    let request =
-        ActRequest { observation: d.observation, legal: d.legal, explain: false, policy: false };
+    let request = ActRequest::new(d.observation, d.legal);
     for bot in ["dvalue", "student"] {
         let reply = agent(bot, None, json!({}), 1).act(&request).unwrap();
         let ms = reply.think_ms.expect("a think time");

@@ -123,12 +123,7 @@ fn decisions_by_turn() -> Vec<(String, ActRequest)> {
         }
         let mut actions = vec![];
         for d in ds {
-            let req = ActRequest {
-                observation: d.observation.clone(),
-                legal: d.legal.clone(),
-                explain: false,
-                policy: false,
-            };
+            let req = ActRequest::new(d.observation.clone(), d.legal.clone());
             if d.seat == 0 {
                 let phase = d.observation["phase"].as_str().unwrap_or("bet").to_string();
                 out.push((format!("turn {} {phase}", d.observation["turn"]), req.clone()));

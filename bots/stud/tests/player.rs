@@ -46,26 +46,12 @@ fn inconsistent_observations_are_clear_errors() {
     let mut p = bot("fuzzy", json!({}), 1);
     let mut obs = d.observation.clone();
     obs["up"] = json!(["As", "Kd"]);
-    let e = p
-        .act(&ActRequest {
-            observation: obs,
-            legal: d.legal.clone(),
-            explain: false,
-            policy: false,
-        })
-        .unwrap_err();
+    let e = p.act(&ActRequest::new(obs, d.legal.clone())).unwrap_err();
     assert_eq!(e.code, ErrorCode::InvalidParams);
     assert!(e.message.starts_with("`observation`: turn 1 needs"), "{}", e.message);
     let mut obs = d.observation.clone();
     obs["turn"] = json!(9);
-    assert!(p
-        .act(&ActRequest {
-            observation: obs,
-            legal: d.legal.clone(),
-            explain: false,
-            policy: false
-        })
-        .is_err());
+    assert!(p.act(&ActRequest::new(obs, d.legal.clone())).is_err());
 }
 
 #[test]
@@ -73,14 +59,8 @@ fn explain_shows_the_estimation_and_the_reasons() {
     let g = session(json!({}), 5);
     let d = &g.decisions()[0];
     let mut p = bot("fuzzy", json!({}), 2);
-    let reply = p
-        .act(&ActRequest {
-            observation: d.observation.clone(),
-            legal: d.legal.clone(),
-            explain: true,
-            policy: false,
-        })
-        .unwrap();
+    let reply =
+        p.act(&ActRequest::new(d.observation.clone(), d.legal.clone()).with_explain(true)).unwrap();
     let x = reply.explain.unwrap();
     for k in ["result", "expect", "infer", "p", "com", "fired", "superior", "bluff"] {
         assert!(x.get(k).is_some(), "explain lacks {k}: {x}");
@@ -188,23 +168,11 @@ fn an_empty_legal_list_is_refused_by_every_bot() {
         for request_legal in [vec![], d.legal.clone()] {
             let mut obs = d.observation.clone();
             obs["legal"] = json!([]);
-            let e = p
-                .act(&ActRequest {
-                    observation: obs,
-                    legal: request_legal,
-                    explain: false,
-                    policy: false,
-                })
-                .unwrap_err();
+            let e = p.act(&ActRequest::new(obs, request_legal)).unwrap_err();
             assert_eq!(e.code, ErrorCode::InvalidParams, "{name}: {}", e.message);
             assert!(e.message.starts_with("`observation.legal`:"), "{name}: {}", e.message);
         }
-        let ok = p.act(&ActRequest {
-            observation: d.observation.clone(),
-            legal: vec![],
-            explain: false,
-            policy: false,
-        });
+        let ok = p.act(&ActRequest::new(d.observation.clone(), vec![]));
         assert!(ok.is_ok(), "{name} plays on from the observation's own legal actions");
     }
 }

@@ -16,12 +16,7 @@ fn baseline(name: &str, seed: u64) -> Box<dyn Agent> {
 fn baseline_sampling_matches_the_policy() {
     let g = StudPlugin.new_game("stud", &defaults(&game_options()), 3).unwrap();
     let d = &g.decisions()[0];
-    let request = ActRequest {
-        observation: d.observation.clone(),
-        legal: d.legal.clone(),
-        explain: false,
-        policy: false,
-    };
+    let request = ActRequest::new(d.observation.clone(), d.legal.clone());
     for name in ["random", "calling-station"] {
         let (policy, p) = sampling_check(|s| baseline(name, s), &request, 4000)
             .unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -73,12 +73,7 @@ fn observations_never_show_the_opponents_face_down_cards() {
             assert_eq!(obs["legal"], json!(d.legal));
             checked += 1;
             let reply = random[d.seat]
-                .act(&yomi_plugin::ActRequest {
-                    observation: d.observation.clone(),
-                    legal: d.legal.clone(),
-                    explain: false,
-                    policy: false,
-                })
+                .act(&yomi_plugin::ActRequest::new(d.observation.clone(), d.legal.clone()))
                 .unwrap();
             actions.push((d.seat, reply.action));
         }

@@ -461,8 +461,7 @@ mod tests {
         };
         let launcher = Box::new(LateOnce(marker.clone()));
         let agent = ChildAgent::start(launcher, "t".into(), open, None, None).await.unwrap();
-        let request =
-            ActRequest { observation: Value::Null, legal: vec![], explain: false, policy: false };
+        let request = ActRequest::new(Value::Null, vec![]);
         let given_up =
             tokio::time::timeout(Duration::from_millis(50), agent.act(request.clone())).await;
         assert!(given_up.is_err(), "the caller gave up on the late answer");

@@ -77,6 +77,7 @@ impl AgentHandle for ClientAgent {
             match_id: self.link.match_id.clone(),
             observation: request.observation,
             seat: self.seat,
+            clock: request.clock,
         })
         .await?;
         let action = rx

@@ -5,6 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
+use yomi_protocol::Clock;
 
 /// The longest base or increment a time control may name: one day, in milliseconds.
 const MAX_MS: u64 = 24 * 60 * 60 * 1000;
@@ -111,6 +112,15 @@ impl SeatClock {
         self.remaining_ms
     }
 
+    /// The clock as the seat is shown it when asked to decide.
+    pub fn shown(&self) -> Clock {
+        Clock {
+            remaining_ms: self.remaining_ms,
+            increment_ms: self.tc.increment_ms,
+            moves_to_go: self.tc.moves.map(|period| period - self.moves % period),
+        }
+    }
+
     /// Charges one move of `ms`; false when it ran past the remaining time (the seat lost on
     /// time). Otherwise the increment is added, and the base again at the end of each period.
     pub fn charge(&mut self, ms: u64) -> bool {
@@ -154,12 +164,29 @@ mod tests {
     }
 
     #[test]
+    fn a_clock_without_periods_shows_no_moves_to_go() {
+        let clock = SeatClock::new("60".parse().unwrap());
+        assert_eq!(
+            clock.shown(),
+            Clock { remaining_ms: 60_000, increment_ms: 0, moves_to_go: None }
+        );
+    }
+
+    #[test]
     fn charges_moves_and_adds_increments_and_periods() {
         let mut clock = SeatClock::new("2/1+0.1".parse().unwrap());
+        let shown = |remaining_ms, moves_to_go| Clock {
+            remaining_ms,
+            increment_ms: 100,
+            moves_to_go: Some(moves_to_go),
+        };
+        assert_eq!(clock.shown(), shown(1000, 2));
         assert!(clock.charge(300));
         assert_eq!(clock.remaining_ms(), 800);
+        assert_eq!(clock.shown(), shown(800, 1));
         assert!(clock.charge(300));
         assert_eq!(clock.remaining_ms(), 600 + 1000);
+        assert_eq!(clock.shown(), shown(1600, 2), "a new period");
         assert!(!clock.charge(1601));
         assert_eq!(clock.remaining_ms(), 0);
     }

@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use yomi_plugin::GameOver;
 use yomi_protocol::events::Explained;
-use yomi_protocol::{ActReply, ActRequest, Decision, ErrorCode, ErrorInfo, GameOutcome};
+use yomi_protocol::{ActReply, ActRequest, Clock, Decision, ErrorCode, ErrorInfo, GameOutcome};
 
 use super::clock::SeatClock;
 use super::game::RefereedGame;
@@ -161,14 +161,19 @@ impl Referee<'_> {
         decisions: &[Decision],
     ) -> Result<(Vec<(usize, Value)>, Vec<Explained>), Stop> {
         let (agents, policy, game_index) = (self.agents, self.policy, self.game_index);
-        let remaining = |seat: usize| self.clocks.as_ref().map(|c| c[seat].remaining_ms());
+        let clocks: Vec<Option<Clock>> =
+            decisions.iter().map(|d| self.clocks.as_ref().map(|c| c[d.seat].shown())).collect();
         let answers = join_all(
-            decisions.iter().map(|d| ask(agents[d.seat].as_ref(), d, policy, remaining(d.seat))),
+            decisions
+                .iter()
+                .zip(&clocks)
+                .map(|(d, clock)| ask(agents[d.seat].as_ref(), d, policy, *clock)),
         )
         .await;
-        for d in decisions {
+        for (d, clock) in decisions.iter().zip(&clocks) {
             let (observation, legal) = (&d.observation, &d.legal);
             self.log.push(&DecisionLine {
+                clock: clock.as_ref(),
                 game: game_index,
                 legal,
                 observation,
@@ -327,6 +332,9 @@ impl Referee<'_> {
 
 #[derive(Serialize)]
 struct DecisionLine<'a> {
+    /// The seat's clock as it was shown the decision; only when the match has a time control.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clock: Option<&'a Clock>,
     game: u32,
     legal: &'a [Value],
     observation: &'a Value,
@@ -377,22 +385,18 @@ async fn tell_game_over(agents: &[Arc<dyn AgentHandle>], outcome: &GameOutcome, 
     }
 }
 
-/// Asks one agent under the deadline, or its remaining clock time when that is shorter; returns
-/// the answer and the milliseconds it took.
+/// Asks one agent, showing it its clock, under the deadline or its remaining clock time when that
+/// is shorter; returns the answer and the milliseconds it took.
 async fn ask(
     agent: &dyn AgentHandle,
     decision: &Decision,
     policy: &Policy,
-    remaining_ms: Option<u64>,
+    clock: Option<Clock>,
 ) -> (Result<ActReply, ErrorInfo>, u64) {
-    let request = ActRequest {
-        observation: decision.observation.clone(),
-        legal: decision.legal.clone(),
-        explain: false,
-        policy: false,
-    };
+    let request =
+        ActRequest::new(decision.observation.clone(), decision.legal.clone()).with_clock(clock);
     let start = Instant::now();
-    let clock = remaining_ms.map(|ms| std::time::Duration::from_millis(ms + 1));
+    let clock = clock.map(|c| std::time::Duration::from_millis(c.remaining_ms + 1));
     let deadline = match (policy.deadline(), clock) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),

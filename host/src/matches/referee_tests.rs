@@ -249,13 +249,17 @@ fn step_lines_write_their_fields_in_the_order_a_map_sorts_them() {
         assert_eq!(text, through_map);
     }
     let (observation, legal) = (json!({"b": 1, "a": 2}), vec![json!("rock"), json!("paper")]);
-    same_as_a_map(&DecisionLine {
-        game: 3,
-        legal: &legal,
-        observation: &observation,
-        seat: 1,
-        kind: "decision",
-    });
+    let clock = Clock { increment_ms: 100, moves_to_go: Some(7), remaining_ms: 2_500 };
+    for clock in [None, Some(&clock)] {
+        same_as_a_map(&DecisionLine {
+            clock,
+            game: 3,
+            legal: &legal,
+            observation: &observation,
+            seat: 1,
+            kind: "decision",
+        });
+    }
     let failure = Some(Failure { kind: FailureKind::Illegal, message: "lizard" });
     for (action, failure) in [(Some(&legal[0]), None), (None, failure)] {
         same_as_a_map(&ActionLine { action, failure, game: 3, ms: 12, seat: 0, kind: "action" });

@@ -135,6 +135,7 @@ pub async fn act(session: &mut Session, p: Act<'_>) -> Result<Acted, ErrorInfo> 
         legal: p.legal,
         explain: p.explain,
         policy: p.policy,
+        clock: None,
     };
     with_policy(p.policy, agent.act_text(request).await).map(Acted::One)
 }
@@ -205,6 +206,7 @@ async fn act_batch(
                     legal: position.legal,
                     explain,
                     policy,
+                    clock: None,
                 };
                 let decided = match position.seed {
                     None => slot.agent.act_text(request).await,

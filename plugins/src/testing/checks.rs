@@ -213,12 +213,7 @@ pub(crate) fn bad_observation(arena: &dyn Arena, seating: &Seating, options: &Op
     };
     let (mut refused, mut answered, mut codes) = (0, 0, BTreeSet::new());
     for observation in bad_observations() {
-        let request = ActRequest {
-            observation: observation.clone(),
-            legal: decision.legal.clone(),
-            explain: false,
-            policy: false,
-        };
+        let request = ActRequest::new(observation.clone(), decision.legal.clone());
         match guarded(|| agent.act(&request)) {
             Err(e) => match unclear(&e) {
                 Some(why) => return Line::fail(CHECK, format!("observation {observation}: {why}")),
@@ -239,12 +234,7 @@ pub(crate) fn bad_observation(arena: &dyn Arena, seating: &Seating, options: &Op
             }
         }
     }
-    let real = ActRequest {
-        observation: decision.observation,
-        legal: decision.legal,
-        explain: false,
-        policy: false,
-    };
+    let real = ActRequest::new(decision.observation, decision.legal);
     if let Err(e) = guarded(|| agent.act(&real)) {
         return Line::fail(
             CHECK,

@@ -39,13 +39,5 @@ pub fn position(hands: [&[&str]; 3], table: &[&str], passes_left: [u32; 3]) -> D
 }
 
 pub fn act(agent: &mut dyn Agent, d: &Decision) -> Value {
-    agent
-        .act(&ActRequest {
-            observation: d.observation.clone(),
-            legal: d.legal.clone(),
-            explain: false,
-            policy: false,
-        })
-        .unwrap()
-        .action
+    agent.act(&ActRequest::new(d.observation.clone(), d.legal.clone())).unwrap().action
 }
