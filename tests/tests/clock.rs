@@ -142,3 +142,35 @@ fn without_a_clock_no_turn_and_no_transcript_line_carries_one() {
         );
     }
 }
+
+/// Over the protocol: a malformed `tc` in `match.run` or `tournament.run` is `invalid_params`
+/// naming the string, before any game starts (no event, no recorded tournament), and the session
+/// serves on.
+#[test]
+fn a_bad_tc_over_the_protocol_is_invalid_params_naming_it_and_the_session_serves_on() {
+    let tmp = temp_dir();
+    let mut server = Server::stdio(&["--data-dir", tmp.path().to_str().unwrap()]);
+    let conn = server.conn();
+    let bots = json!([{"bot": "example/rps"}, {"bot": "example/rps"}]);
+    let seats = json!([{"bot": "example/rps"}, {"bot": "example/rps"}]);
+    for tc in ["garbage", "0", "40/", "60+1+2"] {
+        let policy = json!({"tc": tc});
+        let requests = [
+            ("match.run", json!({"game": "rps", "seats": seats, "policy": policy})),
+            ("tournament.run", json!({"game": "rps", "bots": bots, "policy": policy})),
+        ];
+        for (op, params) in requests {
+            let reply = conn.request(op, params);
+            assert_eq!(reply["error"]["code"], "invalid_params", "{op} {tc}: {reply}");
+            let message = reply["error"]["message"].as_str().unwrap();
+            assert!(message.contains(&format!("bad time control {tc:?}")), "{op}: {message}");
+            assert!(conn.events.is_empty(), "{op} {tc} started something: {:?}", conn.events);
+            conn.assert_alive();
+        }
+    }
+    let listed = conn.ok("tournament.list", json!({}));
+    assert_eq!(listed, json!([]), "no refused tournament was recorded");
+    let played =
+        conn.ok("match.run", json!({"game": "rps", "seats": seats, "policy": {"tc": "60"}}));
+    assert_eq!(played["games"], json!(1), "a good clock still plays: {played}");
+}

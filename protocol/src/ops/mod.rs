@@ -82,7 +82,7 @@ macro_rules! operations {
             pub fn read(op: Op, request: Request<'a>) -> Result<Command<'a, S>, ErrorInfo>
             where
                 S::Match: Deserialize<'a>,
-                S::Tournament: Deserialize<'a>,
+                S::Tournament: serde::de::DeserializeOwned,
             {
                 Ok(match op {
                     $(Op::$variant => Command::$variant(request.params()?),)*

@@ -1,14 +1,16 @@
 //! `tournament.run` and `tournament.list`: tournaments and their standings.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::de::{self, DeserializeOwned};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
 
 use crate::failures::FailureCounts;
 
 /// `tournament.run`'s parameters: a spec to play, or a tournament to resume. `Spec` is the
 /// tournament (game, bots, format, games per pair ...), which the host's scheduler defines; it
 /// sits beside these fields on the wire.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, JsonSchema)]
 #[schemars(rename = "TournamentRun")]
 pub struct Run<Spec> {
     /// Resume this interrupted tournament instead of starting one.
@@ -21,6 +23,30 @@ pub struct Run<Spec> {
     /// The tournament to play, unless `resume` is given.
     #[serde(flatten)]
     pub spec: Option<Spec>,
+}
+
+/// Read by hand rather than derived: a derived flattened `Option` reads a spec with a bad field
+/// (a malformed `tc`) as no spec at all, and the error that names the field is lost. Here a
+/// request without `resume` that gives any spec field gets the spec's own error.
+impl<'de, Spec: DeserializeOwned> Deserialize<'de> for Run<Spec> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let mut fields = Map::<String, Value>::deserialize(deserializer)?;
+        let mut take = |name: &str| {
+            fields
+                .remove(name)
+                .filter(|v| !v.is_null())
+                .map(serde_json::from_value::<String>)
+                .transpose()
+                .map_err(|e| de::Error::custom(format!("`{name}`: {e}")))
+        };
+        let (resume, tournament) = (take("resume")?, take("tournament")?);
+        let spec = match serde_json::from_value::<Spec>(Value::Object(fields.clone())) {
+            Ok(spec) => Some(spec),
+            Err(_) if resume.is_some() || fields.is_empty() => None,
+            Err(e) => return Err(de::Error::custom(e)),
+        };
+        Ok(Run { resume, tournament, spec })
+    }
 }
 
 /// `tournament.run`'s reply, and what `yomi tournament --json` prints: the tournament and its
