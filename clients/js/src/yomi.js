@@ -95,7 +95,7 @@ export const OPERATION_METHODS = {
  */
 export const EVENTS = {
   "match.started": ["header", "match"],
-  your_turn: ["legal", "match", "observation", "seat"],
+  your_turn: ["clock", "legal", "match", "observation", "seat"],
   "match.event": ["explained", "game_event", "match", "seat"],
   "match.progress": ["game", "games", "match", "record", "scores"],
   "tournament.started": ["id", "scheduled"],
@@ -261,9 +261,9 @@ export class Client {
 
   /**
    * Runs a match in which this client plays the seats given as `{client: NAME}`: `onTurn(turn)`
-   * gets each `your_turn` event (`{match, seat, observation, legal}`) and returns (or resolves
-   * to) the action, which is sent with `match.move`. `onEvent(message, name)` sees every event
-   * of the match.
+   * gets each `your_turn` event (`{match, seat, observation, legal}`, and the seat's `clock` when
+   * the match has a time control) and returns (or resolves to) the action, which is sent with
+   * `match.move`. `onEvent(message, name)` sees every event of the match.
    * Resolves with the match result. Run one such match at a time per client.
    */
   async playMatch(params, onTurn, onEvent = () => {}) {

@@ -115,8 +115,8 @@ class Client(Operations):
     def play_match(self, params: dict, on_turn: Callable[[dict], Any],
                    on_event: Optional[Listener] = None) -> dict:
         """Runs `match.run` with `params`; this client plays the seats given as `{"client": NAME}`.
-        `on_turn(turn)` gets each `your_turn` event (`match`, `seat`, `observation`, `legal`) and
-        returns the action. Returns the match result. One match at a time per client."""
+        `on_turn(turn)` gets each `your_turn` event (`match`, `seat`, `observation`, `legal`, and
+        the seat's `clock` when the match has a time control) and returns the action. Returns the match result. One match at a time per client."""
         moves: List[int] = []
 
         def listen(message: dict) -> None:

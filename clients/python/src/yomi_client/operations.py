@@ -162,7 +162,7 @@ OPERATION_METHODS = {
 #: `MatchFollower` follows the events that carry `match`.
 EVENTS = {
     "match.started": ("header", "match"),
-    "your_turn": ("legal", "match", "observation", "seat"),
+    "your_turn": ("clock", "legal", "match", "observation", "seat"),
     "match.event": ("explained", "game_event", "match", "seat"),
     "match.progress": ("game", "games", "match", "record", "scores"),
     "tournament.started": ("id", "scheduled"),

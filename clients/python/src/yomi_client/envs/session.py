@@ -12,7 +12,7 @@ from __future__ import annotations
 import queue
 import threading
 from dataclasses import dataclass
-from typing import Any, Dict, List, Union
+from typing import Any, Dict, List, Optional, Union
 
 from ..client import Client
 
@@ -31,6 +31,9 @@ class Turn:
     observation: Any
     legal: list
     match: str = ""
+    #: The seat's own game clock (`increment_ms`, `moves_to_go`, `remaining_ms`) when the match
+    #: has a time control (`"tc"` in its policy); None otherwise.
+    clock: Optional[dict] = None
 
 
 @dataclass
@@ -68,7 +71,8 @@ class MatchSession:
     def _on_event(self, message: dict) -> None:
         if message.get("event") == "your_turn":
             self._out.put(("turn", Turn(seat=message["seat"], observation=message["observation"],
-                                        legal=message["legal"], match=message["match"])))
+                                        legal=message["legal"], match=message["match"],
+                                        clock=message.get("clock"))))
         elif message.get("event") == "match.progress":
             self._record = message.get("record", {})
 
