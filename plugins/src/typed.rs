@@ -260,7 +260,14 @@ fn decode<T: DeserializeOwned>(
     value: &Value,
     what: impl FnOnce() -> String,
 ) -> Result<T, ErrorInfo> {
-    serde_path_to_error::deserialize(value).map_err(|e| does_not_fit(what(), e))
+    serde_path_to_error::deserialize(value).map_err(|e| does_not_fit(what(), e, false))
+}
+
+/// Reads a request value that is not an observation (a service call's parameters, a record's
+/// line) as `T`. A misfit is `invalid_params` naming the full path of the field that does not
+/// fit, below `what` (`params.players[2]`, `params.history[0].ann`), with serde's or the type's own words.
+pub fn read<T: DeserializeOwned>(value: &Value, what: &str) -> Result<T, ErrorInfo> {
+    serde_path_to_error::deserialize(value).map_err(|e| does_not_fit(what.to_string(), e, true))
 }
 
 /// [`decode`] from JSON text (the error's position, within that text, left out).
@@ -269,13 +276,18 @@ fn decode_text<T: DeserializeOwned>(
     what: impl FnOnce() -> String,
 ) -> Result<T, ErrorInfo> {
     let mut reader = serde_json::Deserializer::from_str(text.get());
-    serde_path_to_error::deserialize(&mut reader).map_err(|e| does_not_fit(what(), e))
+    serde_path_to_error::deserialize(&mut reader).map_err(|e| does_not_fit(what(), e, false))
 }
 
 /// The error for a value that does not fit its type: a payload type's own rule after the path
 /// of its field (`observation.hand[3]`: ...), a missing field named with its path
-/// (`observation.hand`: missing), anything else after `what` alone, as serde says it.
-fn does_not_fit(what: String, e: serde_path_to_error::Error<serde_json::Error>) -> ErrorInfo {
+/// (`observation.hand`: missing), anything else after `what` alone, as serde says it (after the
+/// field's path too when `named`).
+fn does_not_fit(
+    what: String,
+    e: serde_path_to_error::Error<serde_json::Error>,
+    named: bool,
+) -> ErrorInfo {
     let path = e.path().to_string();
     let message = without_position(e.inner());
     let at = |field: &str| match field {
@@ -290,6 +302,7 @@ fn does_not_fit(what: String, e: serde_path_to_error::Error<serde_json::Error>) 
     match missing {
         Some(field) if path == "." => misfit::error(at(field), "missing"),
         Some(field) => misfit::error(format_args!("{}.{field}", at(&path)), "missing"),
+        None if named => misfit::error(at(&path), message),
         None => misfit::error(what, format_args!("does not fit this bot: {message}")),
     }
 }

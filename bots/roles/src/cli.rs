@@ -5,11 +5,12 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 use yomi_plugin::{CommandContext, ErrorInfo, Options};
 
-use crate::model::invalid;
-use crate::service::{Access, Service};
+use crate::model::{invalid, PastGame, Roles};
+use crate::request::{split_names, Params};
+use crate::service::{parse_history, Access, Service};
 use crate::settings::Settings;
 use crate::store::Store;
 
@@ -170,109 +171,88 @@ enum Command {
     },
 }
 
-fn read_history(path: &Path) -> Result<Value, ErrorInfo> {
+fn read_history(path: &Path) -> Result<Vec<PastGame>, ErrorInfo> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| invalid(format!("cannot read history file {}: {e}", path.display())))?;
-    serde_json::from_str(&text)
-        .map_err(|e| invalid(format!("history file {} is not valid JSON: {e}", path.display())))
+    let value: Value = serde_json::from_str(&text)
+        .map_err(|e| invalid(format!("history file {} is not valid JSON: {e}", path.display())))?;
+    parse_history(&value)
 }
 
 impl DrawArgs {
-    fn into_params(self, params: &mut Map<String, Value>) {
+    /// Sets the draw's parameters; non-finite numbers have no JSON form, so beta is checked here.
+    fn into_params(self, params: &mut Params) -> Result<(), ErrorInfo> {
         let DrawArgs { beta, sampler, burn_in, thin, seed } = self;
-        for (name, value) in [
-            ("beta", beta.map(|b| json!(b))),
-            ("sampler", sampler.map(|s| json!(s))),
-            ("burn_in", burn_in.map(|b| json!(b))),
-            ("thin", thin.map(|t| json!(t))),
-            ("seed", seed.map(|s| json!(s))),
-        ] {
-            if let Some(v) = value {
-                params.insert(name.into(), v);
-            }
-        }
-    }
-}
-
-/// Non-finite numbers have no JSON form, so the CLI checks beta before building parameters.
-fn check_beta_arg(draw: &DrawArgs) -> Result<(), ErrorInfo> {
-    match draw.beta {
-        Some(b) => crate::model::check_beta(b).map(|_| ()),
-        None => Ok(()),
+        params.beta = beta.map(crate::model::check_beta).transpose()?;
+        params.sampler = sampler;
+        params.burn_in = burn_in.map(|b| b as i64);
+        params.thin = thin.map(|t| t as i64);
+        params.seed = seed;
+        Ok(())
     }
 }
 
 /// Runs one `yomi roles` command through the service method it names.
 pub fn run(cli: Cli, ctx: &CommandContext) -> Result<String, ErrorInfo> {
-    let mut params = Map::new();
-    let mut put = |k: &str, v: Value| {
-        params.insert(k.to_string(), v);
-    };
+    let mut params = Params::default();
     let (method, group, stored, json_out) = match cli.command {
         Command::Repro { output } => {
             return output.print(crate::repro::rows, crate::repro::document)
         }
         Command::Sample { players, roles, history, count, draw, json } => {
-            check_beta_arg(&draw)?;
-            put("players", json!(players));
-            put("roles", json!(roles));
-            put("count", json!(count));
-            if let Some(h) = history {
-                put("history", read_history(&h)?);
-            }
-            draw.into_params(&mut params);
+            draw.into_params(&mut params)?;
+            params.players = Some(split_names(&players));
+            params.roles = Some(Roles::parse(&roles)?);
+            params.count = Some(count);
+            params.history = history.as_deref().map(read_history).transpose()?;
             ("sample", None, false, json)
         }
         Command::Groups { json } => ("groups", None, true, json),
         Command::Create { group, players, json } => {
-            put("players", json!(players));
+            params.players = Some(split_names(&players));
             ("create", Some(group), true, json)
         }
         Command::Join { group, players, json } => {
-            put("players", json!(players));
+            params.players = Some(split_names(&players));
             ("join", Some(group), true, json)
         }
         Command::Leave { group, players, json } => {
-            put("players", json!(players));
+            params.players = Some(split_names(&players));
             ("leave", Some(group), true, json)
         }
         Command::Players { group, json } => ("players", Some(group), true, json),
         Command::Deal { group, roles, draw, json } => {
-            check_beta_arg(&draw)?;
-            put("roles", json!(roles));
-            draw.into_params(&mut params);
+            draw.into_params(&mut params)?;
+            params.roles = Some(Roles::parse(&roles)?);
             ("assign", Some(group), true, json)
         }
         Command::Role { group, player, game, json } => {
-            put("player", json!(player));
-            put("game", json!(game));
+            params.player = Some(player);
+            params.game = game;
             ("role", Some(group), true, json)
         }
         Command::Commit { group, game, json } => {
-            put("game", json!(game));
+            params.game = Some(game);
             ("commit", Some(group), true, json)
         }
         Command::Discard { group, game, json } => {
-            put("game", json!(game));
+            params.game = Some(game);
             ("discard", Some(group), true, json)
         }
         Command::History { group, json } => ("history", Some(group), true, json),
         Command::Analyze { group, players, history, roles, role, games, runs, draw, json } => {
-            check_beta_arg(&draw)?;
+            draw.into_params(&mut params)?;
             if group.is_some() == players.is_some() {
                 return Err(invalid(
                     "analyze needs either a GROUP or --players (with optional --history)",
                 ));
             }
-            put("roles", json!(roles));
-            put("players", json!(players));
-            put("role", json!(role));
-            put("games", json!(games));
-            put("runs", json!(runs));
-            if let Some(h) = history {
-                put("history", read_history(&h)?);
-            }
-            draw.into_params(&mut params);
+            params.roles = Some(Roles::parse(&roles)?);
+            params.players = players.as_deref().map(split_names);
+            params.role = role;
+            params.games = games.map(i64::from);
+            params.runs = runs.map(|r| r as i64);
+            params.history = history.as_deref().map(read_history).transpose()?;
             let stored = group.is_some();
             ("analyze", group, stored, json)
         }
@@ -287,11 +267,9 @@ pub fn run(cli: Cli, ctx: &CommandContext) -> Result<String, ErrorInfo> {
     } else {
         Store::open(None)?
     };
-    if let Some(g) = group {
-        params.insert("group".into(), json!(g));
-    }
+    params.group = group;
     let settings = Settings::from_options(&Options::new())?;
     let mut service = Service::new(store, settings, rand::random(), Access::Operator);
-    let result = service.call(method, &Value::Object(params))?;
+    let result = service.run(method, &params)?;
     Ok(if json_out { format!("{result}\n") } else { crate::render::text(method, &result) })
 }

@@ -12,7 +12,7 @@
 //! - [`analysis`]: per-player probabilities, guessability, P(someone never gets a role in k games);
 //!   [`convergence`] and [`stats`] measure how close the samplers come to the exact answer.
 //! - [`store`]: groups and their history in SQLite; [`service`]: the `agent.call` methods;
-//!   [`settings`]: the bot's options; [`cli`] and [`render`]: `yomi roles ...`;
+//!   [`request`]: its parameters and replies as types; [`settings`]: the bot's options; [`cli`] and [`render`]: `yomi roles ...`;
 //!   [`repro`]: `yomi repro roles`; [`examples`]: the paper's worked games.
 
 pub mod analysis;
@@ -25,13 +25,14 @@ pub mod mh;
 pub mod model;
 pub mod render;
 pub mod repro;
+pub mod request;
 pub mod sampler;
 pub mod service;
 pub mod settings;
 pub mod stats;
 pub mod store;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use yomi_plugin::declare::{BotEntry, Declaration};
 use yomi_plugin::{AgentContext, ErrorInfo, Options, Preset};
 
@@ -74,6 +75,11 @@ impl yomi_plugin::Service for RolesBot {
     }
 }
 
+/// A preset's options: how hard dealing leans towards unplayed roles.
+fn lean(beta: f64) -> Value {
+    Value::Object([("beta".to_string(), Value::from(beta))].into_iter().collect())
+}
+
 /// Everything the plugin offers.
 fn declaration() -> Declaration {
     Declaration::new("roles", env!("CARGO_PKG_VERSION"), "Werewolf role assignment: random, but leaning towards roles a player has not had (the role-assignment blog post)")
@@ -82,9 +88,9 @@ fn declaration() -> Declaration {
             BotEntry::service("roles", "Deals werewolf roles for persistent groups from a Boltzmann distribution over assignments", RolesBot::new)
                 .options(settings::option_specs())
                 .presets(vec![
-                    Preset::new("uniform", "plain random dealing (beta = 0)", json!({"beta": 0.0})),
-                    Preset::new("gentle", "a light lean towards unplayed roles (beta = 0.5)", json!({"beta": 0.5})),
-                    Preset::new("firm", "a strong lean towards unplayed roles (beta = 2)", json!({"beta": 2.0})),
+                    Preset::new("uniform", "plain random dealing (beta = 0)", lean(0.0)),
+                    Preset::new("gentle", "a light lean towards unplayed roles (beta = 0.5)", lean(0.5)),
+                    Preset::new("firm", "a strong lean towards unplayed roles (beta = 2)", lean(2.0)),
                 ])
                 .methods(service::methods()),
         )

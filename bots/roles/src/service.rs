@@ -1,10 +1,10 @@
 //! The roles service: every `agent.call` method, over a [`Store`]. The CLI drives the same
 //! methods, so the two cannot drift apart.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use rand::RngCore;
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 use yomi_plugin::capability;
 use yomi_plugin::protocol::manifest::MethodInfo;
 use yomi_plugin::rng::{self, Rng};
@@ -12,7 +12,10 @@ use yomi_plugin::{ErrorCode, ErrorInfo, OptionSpec};
 
 use crate::analysis::{guessability, never_exact, never_simulated, role_index};
 use crate::exact::ExactSampler;
-use crate::model::{check_players, invalid, PastGame, Problem, Roles};
+use crate::model::{check_players, invalid, PastGame, Problem};
+use crate::request::{
+    Analysis, Dealt, Groups, Guessability, History, Members, OwnRole, Params, Presence,
+};
 use crate::sampler::{draw, Method};
 use crate::settings::{request_params, Settings};
 use crate::store::Store;
@@ -90,67 +93,9 @@ fn forbidden(message: String) -> ErrorInfo {
     ErrorInfo::new(ErrorCode::Forbidden, message)
 }
 
-fn str_param<'a>(params: &'a Value, name: &str) -> Result<&'a str, ErrorInfo> {
-    params
-        .get(name)
-        .and_then(Value::as_str)
-        .ok_or_else(|| invalid(format!("parameter `{name}` (a string) is missing")))
-}
-
-fn names_param(params: &Value, name: &str) -> Result<Vec<String>, ErrorInfo> {
-    match params.get(name) {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::String(s)) => {
-            Ok(s.split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect())
-        }
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|v| {
-                v.as_str()
-                    .map(str::to_string)
-                    .ok_or_else(|| invalid(format!("`{name}` must list names as strings")))
-            })
-            .collect(),
-        Some(_) => {
-            Err(invalid(format!("`{name}` must be an array of names or a comma-separated string")))
-        }
-    }
-}
-
-fn game_param(params: &Value) -> Result<Option<i64>, ErrorInfo> {
-    match params.get("game") {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => v.as_i64().map(Some).ok_or_else(|| invalid("`game` must be an integer game id")),
-    }
-}
-
 /// Reads past games: a JSON array of objects player → role.
 pub fn parse_history(value: &Value) -> Result<Vec<PastGame>, ErrorInfo> {
-    let games = value.as_array().ok_or_else(|| {
-        invalid("the history must be a JSON array of games, each an object player → role")
-    })?;
-    games
-        .iter()
-        .enumerate()
-        .map(|(g, game)| {
-            let map = game.as_object().ok_or_else(|| {
-                invalid(format!("history game {g} is not an object player → role"))
-            })?;
-            map.iter()
-                .map(|(p, r)| {
-                    r.as_str().map(|r| (p.clone(), r.to_string())).ok_or_else(|| {
-                        invalid(format!("history game {g}: the role of `{p}` is not a string"))
-                    })
-                })
-                .collect()
-        })
-        .collect()
-}
-
-fn named_assignment(problem: &Problem, assignment: &[usize]) -> Value {
-    Value::Object(
-        problem.named(assignment).into_iter().map(|(p, r)| (p, Value::String(r))).collect(),
-    )
+    yomi_plugin::typed::read(value, "history")
 }
 
 impl Service {
@@ -162,12 +107,12 @@ impl Service {
 
     /// The request's `group`, once its `key` opened it (for an agent). A missing group and a
     /// wrong key get the same answer, so keys cannot be tried against names.
-    fn group<'a>(&mut self, params: &'a Value) -> Result<&'a str, ErrorInfo> {
-        let group = str_param(params, "group")?;
+    fn group<'a>(&mut self, params: &'a Params) -> Result<&'a str, ErrorInfo> {
+        let group = Params::required(&params.group, "group")?;
         if self.access == Access::Operator {
             return Ok(group);
         }
-        let key = params.get("key").and_then(Value::as_str).ok_or_else(|| {
+        let key = params.key.as_deref().ok_or_else(|| {
             forbidden(format!("group `{group}` needs its `key` (the one `create` returned)"))
         })?;
         if !self.store.key_matches(group, key)? {
@@ -177,20 +122,22 @@ impl Service {
         Ok(group)
     }
 
-    /// Runs one method.
+    /// Runs one method on a call's parameters (a JSON object, or null for none).
     pub fn call(&mut self, method: &str, params: &Value) -> Result<Value, ErrorInfo> {
-        let empty = Value::Object(Map::new());
-        let params = if params.is_null() { &empty } else { params };
-        if !params.is_object() {
-            return Err(invalid("parameters must be a JSON object"));
-        }
+        self.run(method, &Params::read(params)?)
+    }
+
+    /// Runs one method on parameters already read.
+    pub fn run(&mut self, method: &str, params: &Params) -> Result<Value, ErrorInfo> {
         match method {
-            "groups" => Ok(json!({ "groups": match self.access {
-                Access::Operator => self.store.groups()?,
-                Access::Keyed => self.held.iter().cloned().collect(),
-            } })),
+            "groups" => to_json(&Groups {
+                groups: match self.access {
+                    Access::Operator => self.store.groups()?,
+                    Access::Keyed => self.held.iter().cloned().collect(),
+                },
+            }),
             "create" => {
-                let group = str_param(params, "group")?;
+                let group = Params::required(&params.group, "group")?;
                 if matches!(self.access, Access::Keyed) && self.store.groups()?.len() >= MAX_GROUPS
                 {
                     return Err(ErrorInfo::new(
@@ -199,52 +146,51 @@ impl Service {
                     ));
                 }
                 let key = capability::new_key();
-                self.store.create(group, &names_param(params, "players")?, &key)?;
+                self.store.create(group, params.players.as_deref().unwrap_or_default(), &key)?;
                 self.held.insert(group.to_string());
-                Ok(json!({ "group": group, "players": self.store.members(group)?, "key": key }))
+                let players = self.store.members(group)?;
+                to_json(&Members { group, players, key: Some(key) })
             }
             "join" | "leave" => {
                 let group = self.group(params)?;
-                let players = names_param(params, "players")?;
+                let players = params.players.as_deref().unwrap_or_default();
                 if players.is_empty() {
                     return Err(invalid("`players` is empty"));
                 }
                 let now = if method == "join" {
-                    self.store.join(group, &players)?
+                    self.store.join(group, players)?
                 } else {
-                    self.store.leave(group, &players)?
+                    self.store.leave(group, players)?
                 };
-                Ok(json!({ "group": group, "players": now }))
+                to_json(&Members { group, players: now, key: None })
             }
             "players" => {
                 let group = self.group(params)?;
-                Ok(json!({
-                    "group": group,
-                    "players": self.store.members(group)?,
-                    "pending": self.store.pending(group)?.map(|g| g.game),
-                    "games": self.store.history(group)?.len(),
-                }))
+                to_json(&Presence {
+                    group,
+                    players: self.store.members(group)?,
+                    pending: self.store.pending(group)?.map(|g| g.game),
+                    games: self.store.history(group)?.len(),
+                })
             }
             "assign" => self.assign(params),
             "role" => self.role(params),
             "commit" | "discard" => {
                 let group = self.group(params)?;
-                let game = game_param(params)?
-                    .ok_or_else(|| invalid("parameter `game` (the game id) is missing"))?;
+                let game = *Params::required(&params.game, "game")?;
                 let status = if method == "commit" { "committed" } else { "discarded" };
-                Ok(json!(self.store.settle(group, game, status)?))
+                to_json(&self.store.settle(group, game, status)?)
             }
             "history" => {
                 let group = self.group(params)?;
                 let games = self.store.history(group)?;
-                let mut counts: Map<String, Value> = Map::new();
+                let mut counts: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
                 for g in &games {
                     for (p, r) in &g.assignment {
-                        let row = counts.entry(p.clone()).or_insert_with(|| json!({}));
-                        row[r] = json!(row.get(r).and_then(Value::as_u64).unwrap_or(0) + 1);
+                        *counts.entry(p.clone()).or_default().entry(r.clone()).or_default() += 1;
                     }
                 }
-                Ok(json!({ "group": group, "games": games, "counts": counts }))
+                to_json(&History { group, games, counts })
             }
             "analyze" => self.analyze(params),
             "sample" => self.sample(params),
@@ -257,11 +203,9 @@ impl Service {
 
     /// The problem a request describes: a stored group's present players and committed history,
     /// or explicit `players` and `history`.
-    fn problem(&mut self, params: &Value, settings: &Settings) -> Result<Problem, ErrorInfo> {
-        let roles = Roles::from_json(
-            params.get("roles").ok_or_else(|| invalid("parameter `roles` is missing"))?,
-        )?;
-        let (players, past) = match params.get("group").filter(|g| !g.is_null()) {
+    fn problem(&mut self, params: &Params, settings: &Settings) -> Result<Problem, ErrorInfo> {
+        let roles = Params::required(&params.roles, "roles")?.clone();
+        let (players, past) = match params.group {
             Some(_) => {
                 let group = self.group(params)?;
                 let past: Vec<PastGame> =
@@ -269,13 +213,9 @@ impl Service {
                 (self.store.members(group)?, past)
             }
             None => {
-                let players = names_param(params, "players")?;
+                let players = params.players.clone().unwrap_or_default();
                 check_players(&players)?;
-                let past = match params.get("history") {
-                    None | Some(Value::Null) => Vec::new(),
-                    Some(h) => parse_history(h)?,
-                };
-                (players, past)
+                (players, params.history.clone().unwrap_or_default())
             }
         };
         Problem::new(players, roles, &past, settings.beta)
@@ -310,36 +250,34 @@ impl Service {
         }
     }
 
-    fn seed(&mut self, params: &Value) -> Result<u64, ErrorInfo> {
-        match params.get("seed") {
-            None | Some(Value::Null) => Ok(self.rng.next_u64()),
-            Some(v) => v.as_u64().ok_or_else(|| invalid("`seed` must be a non-negative integer")),
-        }
+    fn seed(&mut self, params: &Params) -> u64 {
+        params.seed.unwrap_or_else(|| self.rng.next_u64())
     }
 
-    fn assign(&mut self, params: &Value) -> Result<Value, ErrorInfo> {
+    fn assign(&mut self, params: &Params) -> Result<Value, ErrorInfo> {
         let settings = self.settings.with(params)?;
         let group = self.group(params)?;
         let problem = self.problem(params, &settings)?;
         self.check_draws(&settings, &problem, 1)?;
-        let seed = self.seed(params)?;
+        let seed = self.seed(params);
         let assignment = draw(&problem, settings.method()?, 1, &mut rng::seeded(seed))?.remove(0);
-        let seats: Vec<(String, String)> = problem.named(&assignment).into_iter().collect();
+        let named = problem.named(&assignment);
+        let seats: Vec<(String, String)> = named.clone().into_iter().collect();
         let game = self.store.add_pending(group, &seats, settings.beta, seed)?;
-        Ok(json!({
-            "group": group,
-            "game": game,
-            "assignment": named_assignment(&problem, &assignment),
-            "beta": settings.beta,
-            "sampler": settings.sampler,
-            "seed": seed,
-        }))
+        to_json(&Dealt {
+            group,
+            game,
+            assignment: named,
+            beta: settings.beta,
+            sampler: &settings.sampler,
+            seed,
+        })
     }
 
-    fn role(&mut self, params: &Value) -> Result<Value, ErrorInfo> {
+    fn role(&mut self, params: &Params) -> Result<Value, ErrorInfo> {
         let group = self.group(params)?;
-        let player = str_param(params, "player")?;
-        let game = match game_param(params)? {
+        let player = Params::required(&params.player, "player")?;
+        let game = match params.game {
             Some(id) => self.store.game(group, id)?,
             None => self
                 .store
@@ -352,16 +290,16 @@ impl Service {
                 game.game
             ))
         })?;
-        Ok(json!({ "group": group, "game": game.game, "player": player, "role": role }))
+        to_json(&OwnRole { group, game: game.game, player, role })
     }
 
-    fn analyze(&mut self, params: &Value) -> Result<Value, ErrorInfo> {
+    fn analyze(&mut self, params: &Params) -> Result<Value, ErrorInfo> {
         let settings = self.settings.with(params)?;
         let problem = self.problem(params, &settings)?;
         let role = role_index(&problem, &settings.role)?;
         let marginals = ExactSampler::new(&problem)?.marginals();
         let (who, top) = guessability(&marginals, role);
-        let seed = self.seed(params)?;
+        let seed = self.seed(params);
         let never = match never_exact(&problem, role, settings.games)? {
             Some(exact) => exact,
             None => {
@@ -379,54 +317,42 @@ impl Service {
                 )?
             }
         };
-        let probabilities: Map<String, Value> = problem
-            .players
-            .iter()
-            .zip(&marginals)
-            .map(|(p, m)| {
-                (
-                    p.clone(),
-                    Value::Object(
-                        problem
-                            .roles
-                            .names
-                            .iter()
-                            .cloned()
-                            .zip(m.iter().map(|&x| json!(x)))
-                            .collect(),
-                    ),
-                )
-            })
+        let names = &problem.roles.names;
+        let probabilities = (problem.players.iter().cloned())
+            .zip(marginals.iter().map(|m| names.iter().cloned().zip(m.iter().copied()).collect()))
             .collect();
-        Ok(json!({
-            "group": params.get("group"),
-            "beta": settings.beta,
-            "players": problem.players,
-            "roles": problem.roles.names.iter().cloned().zip(problem.roles.counts.iter().map(|&c| json!(c))).collect::<Map<_, _>>(),
-            "probabilities": probabilities,
-            "guessability": {
-                "role": settings.role,
-                "player": problem.players[who],
-                "probability": top,
-                "uniform": problem.roles.counts[role] as f64 / problem.n() as f64,
+        to_json(&Analysis {
+            group: params.group.as_deref(),
+            beta: settings.beta,
+            players: &problem.players,
+            roles: names.iter().cloned().zip(problem.roles.counts.iter().copied()).collect(),
+            probabilities,
+            guessability: Guessability {
+                role: &settings.role,
+                player: &problem.players[who],
+                probability: top,
+                uniform: problem.roles.counts[role] as f64 / problem.n() as f64,
             },
-            "never": never,
-            "seed": seed,
-        }))
+            never,
+            seed,
+        })
     }
 
-    fn sample(&mut self, params: &Value) -> Result<Value, ErrorInfo> {
+    fn sample(&mut self, params: &Params) -> Result<Value, ErrorInfo> {
         let settings = self.settings.with(params)?;
         let problem = self.problem(params, &settings)?;
-        let count = match params.get("count") {
-            None | Some(Value::Null) => 1,
-            Some(v) => v.as_u64().filter(|&c| (1..=MAX_COUNT).contains(&c)).ok_or_else(|| {
-                invalid(format!("`count` must be an integer from 1 to {MAX_COUNT}"))
-            })?,
-        };
+        let count = params.count.unwrap_or(1);
+        if !(1..=MAX_COUNT).contains(&count) {
+            return Err(invalid(format!("`count` must be an integer from 1 to {MAX_COUNT}")));
+        }
         self.check_draws(&settings, &problem, count)?;
-        let seed = self.seed(params)?;
+        let seed = self.seed(params);
         let drawn = draw(&problem, settings.method()?, count as usize, &mut rng::seeded(seed))?;
-        Ok(Value::Array(drawn.iter().map(|a| named_assignment(&problem, a)).collect()))
+        to_json(&drawn.iter().map(|a| problem.named(a)).collect::<Vec<_>>())
     }
+}
+
+/// A reply written as JSON.
+fn to_json<T: serde::Serialize>(reply: &T) -> Result<Value, ErrorInfo> {
+    Ok(yomi_plugin::typed::to_json(reply))
 }

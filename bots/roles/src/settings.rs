@@ -7,6 +7,7 @@ use yomi_plugin::{ErrorInfo, OptionSpec, Options};
 
 use crate::mh::MhConfig;
 use crate::model::{check_beta, invalid, MAX_BETA};
+use crate::request::Params;
 use crate::sampler::{Method, METHOD_NAMES};
 
 /// Upper bounds shared by the option schema and the per-request checks.
@@ -58,12 +59,11 @@ pub struct Settings {
     pub runs: u64,
 }
 
-fn int_in(value: &Value, name: &str, min: i64, max: i64) -> Result<i64, ErrorInfo> {
-    let v = value.as_i64().ok_or_else(|| invalid(format!("`{name}` must be an integer")))?;
-    if v < min || v > max {
-        return Err(invalid(format!("`{name}` must be between {min} and {max}, got {v}")));
+fn int_in(value: i64, name: &str, min: i64, max: i64) -> Result<i64, ErrorInfo> {
+    if value < min || value > max {
+        return Err(invalid(format!("`{name}` must be between {min} and {max}, got {value}")));
     }
-    Ok(v)
+    Ok(value)
 }
 
 impl Settings {
@@ -82,34 +82,32 @@ impl Settings {
             games: 1,
             runs: 1,
         };
-        blank.with(&Value::Object(all))
+        blank.with(&Params::read(&Value::Object(all))?)
     }
 
     /// These settings with any option named in `params` replaced, each value checked.
-    pub fn with(&self, params: &Value) -> Result<Settings, ErrorInfo> {
+    pub fn with(&self, params: &Params) -> Result<Settings, ErrorInfo> {
         let mut s = self.clone();
-        let get = |name: &str| params.get(name).filter(|v| !v.is_null());
-        if let Some(v) = get("beta") {
-            s.beta = check_beta(v.as_f64().ok_or_else(|| invalid("`beta` must be a number"))?)?;
+        if let Some(beta) = params.beta {
+            s.beta = check_beta(beta)?;
         }
-        if let Some(v) = get("sampler") {
-            let name = v.as_str().ok_or_else(|| invalid("`sampler` must be a string"))?;
+        if let Some(name) = &params.sampler {
             Method::parse(name, MhConfig { burn_in: 0, thin: 1 })?;
-            s.sampler = name.to_string();
+            s.sampler = name.clone();
         }
-        if let Some(v) = get("burn_in") {
+        if let Some(v) = params.burn_in {
             s.burn_in = int_in(v, "burn_in", 0, MAX_STEPS)? as u64;
         }
-        if let Some(v) = get("thin") {
+        if let Some(v) = params.thin {
             s.thin = int_in(v, "thin", 1, MAX_STEPS)? as u64;
         }
-        if let Some(v) = get("role") {
-            s.role = v.as_str().ok_or_else(|| invalid("`role` must be a string"))?.to_string();
+        if let Some(role) = &params.role {
+            s.role = role.clone();
         }
-        if let Some(v) = get("games") {
+        if let Some(v) = params.games {
             s.games = int_in(v, "games", 1, MAX_GAMES)? as u32;
         }
-        if let Some(v) = get("runs") {
+        if let Some(v) = params.runs {
             s.runs = int_in(v, "runs", 1, MAX_RUNS)? as u64;
         }
         Ok(s)
@@ -126,6 +124,10 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn read(params: Value) -> Params {
+        Params::read(&params).unwrap()
+    }
+
     fn defaults() -> Options {
         option_specs().into_iter().map(|o| (o.name, o.default)).collect()
     }
@@ -135,11 +137,13 @@ mod tests {
         let s = Settings::from_options(&defaults()).unwrap();
         assert_eq!((s.beta, s.sampler.as_str(), s.games), (1.0, "exact", 4));
         assert_eq!(
-            s.with(&json!({"beta": 2.0, "sampler": "mh"})).unwrap().method().unwrap(),
+            s.with(&read(json!({"beta": 2.0, "sampler": "mh"}))).unwrap().method().unwrap(),
             Method::Mh(MhConfig { burn_in: 1000, thin: 10 })
         );
-        assert!(s.with(&json!({"beta": -1.0})).unwrap_err().message.contains("negative"));
-        assert!(s.with(&json!({"thin": 0})).is_err());
-        assert!(s.with(&json!({"sampler": "gibbs"})).is_err());
+        assert!(s.with(&read(json!({"beta": -1.0}))).unwrap_err().message.contains("negative"));
+        assert!(s.with(&read(json!({"thin": 0}))).is_err());
+        assert!(s.with(&read(json!({"sampler": "gibbs"}))).is_err());
+        let wrong = Params::read(&json!({"thin": "ten"})).unwrap_err();
+        assert!(wrong.message.starts_with("`params.thin`: invalid type"), "{}", wrong.message);
     }
 }
