@@ -270,6 +270,16 @@ pub fn read<T: DeserializeOwned>(value: &Value, what: &str) -> Result<T, ErrorIn
     serde_path_to_error::deserialize(value).map_err(|e| does_not_fit(what.to_string(), e, true))
 }
 
+/// A service call's parameters (`agent.call`'s `params`) as `T`, read by [`read`]; none given
+/// (`null`) reads as `T`'s default, anything but an object is refused.
+pub fn params<T: DeserializeOwned + Default>(value: &Value) -> Result<T, ErrorInfo> {
+    match value {
+        Value::Null => Ok(T::default()),
+        Value::Object(_) => read(value, "params"),
+        _ => Err(misfit::error("params", "must be a JSON object")),
+    }
+}
+
 /// [`decode`] from JSON text (the error's position, within that text, left out).
 fn decode_text<T: DeserializeOwned>(
     text: &RawValue,

@@ -209,6 +209,13 @@ impl Preset {
             elo_ci95: None,
         }
     }
+
+    /// A preset that sets one option.
+    pub fn one(name: &str, description: &str, option: &str, value: impl Into<Value>) -> Preset {
+        let mut preset = Preset::new(name, description, Value::Null);
+        preset.options.insert(option.into(), value.into());
+        preset
+    }
 }
 
 /// Why a set of options was rejected.

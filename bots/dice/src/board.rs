@@ -8,7 +8,22 @@
 
 use std::collections::BTreeSet;
 
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A board's JSON form, as read before it is checked.
+#[derive(Serialize, Deserialize)]
+struct Form {
+    squares: Vec<Square>,
+}
+
+/// One square of the JSON form: its successors, and whether it is a trap (not, if left out).
+#[derive(Serialize, Deserialize)]
+struct Square {
+    next: Vec<usize>,
+    #[serde(default)]
+    trap: Option<bool>,
+}
 
 /// Largest board accepted.
 pub const MAX_SQUARES: usize = 10_000;
@@ -58,36 +73,22 @@ impl Board {
         Ok(Board { next, trap, to_goal })
     }
 
-    /// Parses the JSON form (see the module documentation).
+    /// Parses the JSON form (see the module documentation); the error names the field that
+    /// does not fit (`board.squares[2].next`) or what is wrong with the board.
     pub fn parse(value: &Value) -> Result<Board, String> {
-        let squares = value
-            .get("squares")
-            .and_then(Value::as_array)
-            .ok_or("a board is {\"squares\": [{\"next\": [..], \"trap\": bool}, ...]}")?;
-        let mut next = Vec::with_capacity(squares.len());
-        let mut trap = Vec::with_capacity(squares.len());
-        for (i, sq) in squares.iter().enumerate() {
-            let succ = sq
-                .get("next")
-                .and_then(Value::as_array)
-                .ok_or_else(|| format!("square {i}: `next` must be a list of square numbers"))?;
-            let succ: Option<Vec<usize>> =
-                succ.iter().map(|v| v.as_u64().map(|x| x as usize)).collect();
-            next.push(succ.ok_or_else(|| format!("square {i}: `next` must hold square numbers"))?);
-            trap.push(match sq.get("trap") {
-                None | Some(Value::Null) => false,
-                Some(v) => v
-                    .as_bool()
-                    .ok_or_else(|| format!("square {i}: `trap` must be true or false"))?,
-            });
-        }
-        Board::new(next, trap)
+        let form: Form = yomi_plugin::typed::read(value, "board").map_err(|e| e.message)?;
+        let (next, trap) =
+            form.squares.into_iter().map(|s| (s.next, s.trap.unwrap_or(false))).unzip();
+        Board::new(next, trap).map_err(|e| format!("`board`: {e}"))
     }
 
+    /// The JSON form.
     pub fn to_json(&self) -> Value {
-        let squares: Vec<Value> =
-            (0..self.len()).map(|s| json!({"next": self.next[s], "trap": self.trap[s]})).collect();
-        json!({ "squares": squares })
+        let squares = (self.next.iter().cloned())
+            .zip(self.trap.iter().map(|&t| Some(t)))
+            .map(|(next, trap)| Square { next, trap })
+            .collect();
+        yomi_plugin::typed::to_json(&Form { squares })
     }
 
     /// Our version of the paper's board: a start line, a three-way fork (a short route with two
@@ -217,6 +218,7 @@ fn topological(next: &[Vec<usize>]) -> Option<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn standard_board_forks_and_traps() {

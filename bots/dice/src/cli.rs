@@ -3,9 +3,13 @@
 //! commands scripts rely on are stable: `sequence --length N --count K --json` and
 //! `score --json F1 F2 ...`.
 
+use std::collections::BTreeMap;
+
 use clap::{Parser, Subcommand};
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 use yomi_plugin::rng::{derive_seed, seeded};
+use yomi_plugin::typed::to_json;
 use yomi_plugin::{CommandContext, ErrorCode, ErrorInfo};
 
 use crate::features::{compute, COUNT, NAMES};
@@ -40,9 +44,9 @@ struct Dice {
 impl Dice {
     fn config(&self) -> Result<Config, ErrorInfo> {
         let mut options = yomi_plugin::protocol::options::defaults(&crate::service::options());
-        options.insert("sides".into(), json!(self.sides));
-        options.insert("method".into(), json!(self.method));
-        options.insert("mode".into(), json!(if self.plain { "plain" } else { "natural" }));
+        options.insert("sides".into(), self.sides.into());
+        options.insert("method".into(), self.method.as_str().into());
+        options.insert("mode".into(), if self.plain { "plain" } else { "natural" }.into());
         crate::service::options().iter().try_for_each(|spec| {
             spec.check(&options[&spec.name])
                 .map(|_| ())
@@ -158,7 +162,7 @@ fn sequence(length: usize, count: usize, as_json: bool, dice: &Dice) -> Result<S
         .collect();
     if as_json {
         let arr: Vec<&Vec<u8>> = seqs.iter().map(|(f, _)| f).collect();
-        return Ok(format!("{}\n", json!(arr)));
+        return Ok(format!("{}\n", to_json(&arr)));
     }
     Ok(seqs.iter().map(|(f, err)| format!("{}  Err {err:.2}\n", show(f, config.sides))).collect())
 }
@@ -176,32 +180,28 @@ fn parse_faces(args: &[String], sides: u8) -> Result<Vec<u8>, ErrorInfo> {
         }
         _ => args.to_vec(),
     };
-    let values: Vec<Value> = tokens
+    let values: Vec<u64> = tokens
         .iter()
         .map(|t| {
             t.parse::<u64>()
-                .map(Value::from)
                 .map_err(|_| invalid(format!("`{t}` is not a face (a whole number 1..={sides})")))
         })
         .collect::<Result<_, _>>()?;
-    faces(&Value::Array(values), sides).map_err(|e| invalid(e.message))
+    faces(&values, sides).map_err(|e| invalid(e.message))
 }
 
 fn score_cmd(as_json: bool, sides: u8, args: &[String]) -> Result<String, ErrorInfo> {
     let config = Dice { sides, method: "auto".into(), plain: false, seed: 1 }.config()?;
     let seq = parse_faces(args, sides)?;
-    let value = score(&config, &seq);
+    let scored = score(&config, &seq);
     if as_json {
-        return Ok(format!("{value}\n"));
+        return Ok(format!("{}\n", to_json(&scored)));
     }
     let mut out = String::new();
-    for name in NAMES {
-        out.push_str(&format!(
-            "{name:>4} {:>8.2}\n",
-            value["features"][name].as_f64().unwrap_or(f64::NAN)
-        ));
+    for (name, value) in NAMES.iter().map(|n| (n, scored.features[*n])) {
+        out.push_str(&format!("{name:>4} {value:>8.2}\n"));
     }
-    out.push_str(&format!(" Err {:>8.2}\n", value["err"].as_f64().unwrap_or(f64::NAN)));
+    out.push_str(&format!(" Err {:>8.2}\n", scored.err));
     Ok(out)
 }
 
@@ -221,16 +221,11 @@ fn compare(length: usize, count: usize, as_json: bool, dice: &Dice) -> Result<St
         table.push(sums.map(|s| s / count as f64));
     }
     if as_json {
-        let side = |t: &[f64; COUNT + 1]| -> Value {
-            let mut m: serde_json::Map<String, Value> =
-                NAMES.iter().zip(t).map(|(n, x)| (n.to_string(), json!(x))).collect();
-            m.insert("err".into(), json!(t[COUNT]));
-            Value::Object(m)
+        let side = |t: &[f64; COUNT + 1]| -> BTreeMap<&str, f64> {
+            NAMES.iter().copied().chain(["err"]).zip(t.iter().copied()).collect()
         };
-        return Ok(format!(
-            "{}\n",
-            json!({"length": length, "count": count, "plain": side(&table[0]), "natural": side(&table[1])})
-        ));
+        let (plain, natural) = (side(&table[0]), side(&table[1]));
+        return Ok(format!("{}\n", to_json(&Comparison { length, count, plain, natural })));
     }
     let expected = crate::features::expected(length, dice.sides);
     let mut out = format!(
@@ -245,6 +240,24 @@ fn compare(length: usize, count: usize, as_json: bool, dice: &Dice) -> Result<St
         out.push_str(&format!("{name:>7} {theory} {:8.2} {:8.2}\n", table[0][i], table[1][i]));
     }
     Ok(out)
+}
+
+/// `compare --json`: the mean features and Err of plain and natural sequences.
+#[derive(Serialize)]
+struct Comparison<'a> {
+    length: usize,
+    count: usize,
+    plain: BTreeMap<&'a str, f64>,
+    natural: BTreeMap<&'a str, f64>,
+}
+
+/// `profile`: the operator's saved profile of a player and the ranges it gives.
+#[derive(Serialize)]
+struct SavedProfile<'a> {
+    player: &'a str,
+    sides: u8,
+    length: usize,
+    ranges: Value,
 }
 
 fn profile_cmd(
@@ -275,8 +288,6 @@ fn profile_cmd(
             )
         })?;
     let ranges = profile::derive(&seq, sides, config.length).map_err(invalid)?;
-    Ok(format!(
-        "{}\n",
-        json!({"player": player, "sides": sides, "length": seq.len(), "ranges": ranges.to_json()})
-    ))
+    let (length, ranges) = (seq.len(), ranges.to_json());
+    Ok(format!("{}\n", to_json(&SavedProfile { player, sides, length, ranges })))
 }

@@ -8,7 +8,7 @@
 
 use std::collections::VecDeque;
 
-use serde_json::{json, Value};
+use serde::Serialize;
 
 /// What the next exposure must do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,6 +19,15 @@ pub enum Verdict {
     Hit,
     /// No trap-forcing face: a hit now would follow a hit or overshoot the band.
     Avoid,
+}
+
+/// The trap window as a reply shows it: passes over trap-forcing faces kept, hits among them, and
+/// the hits a natural die would expect.
+#[derive(Debug, Clone, Serialize)]
+pub struct Window {
+    pub exposures: usize,
+    pub hits: usize,
+    pub expected: f64,
 }
 
 /// One player's recent exposures.
@@ -70,10 +79,10 @@ impl TrapControl {
     }
 
     /// Hits and expected hits over the current window, for replies and tests.
-    pub fn summary(&self) -> Value {
+    pub fn summary(&self) -> Window {
         let hits = self.recent.iter().filter(|&&(_, h)| h).count();
         let expected: f64 = self.recent.iter().map(|&(p, _)| p).sum();
-        json!({"exposures": self.recent.len(), "hits": hits, "expected": expected})
+        Window { exposures: self.recent.len(), hits, expected }
     }
 }
 

@@ -5,7 +5,8 @@
 //! with trap control, [`crate::control`]). Everything is public, so every seat sees everything.
 //! A seat's score is its share of runs that reached the goal.
 
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::derive_seed;
 use yomi_plugin::typed::{to_json, Observation as _};
@@ -76,8 +77,7 @@ impl Sugoroku {
     pub fn new(options: &Options, seed: u64) -> Result<Sugoroku, ErrorInfo> {
         let board = match options.get("board") {
             None | Some(Value::Null) => Board::standard(),
-            Some(v) => Board::parse(v)
-                .map_err(|e| ErrorInfo::new(ErrorCode::InvalidOption, format!("board: {e}")))?,
+            Some(v) => Board::parse(v).map_err(|e| ErrorInfo::new(ErrorCode::InvalidOption, e))?,
         };
         let kind = DiceKind::parse(opt::str(options, "dice")?)?;
         let window = opt::i64(options, "trap_window")?.max(2) as usize;
@@ -221,7 +221,18 @@ impl Game for Sugoroku {
         let scores = self.seats.iter().map(|s| s.goals as f64 / self.runs as f64).collect();
         Some(GameOutcome {
             scores,
-            summary: json!({"hits": self.hits(), "goals": self.seats.iter().map(|s| s.goals).collect::<Vec<_>>()}),
+            summary: to_json(&Summary {
+                hits: self.hits(),
+                goals: self.seats.iter().map(|s| s.goals).collect(),
+            }),
         })
     }
+}
+
+/// What a finished game reports beside its scores: each seat's traps hit and runs that reached
+/// the goal.
+#[derive(Serialize)]
+struct Summary {
+    hits: Vec<usize>,
+    goals: Vec<usize>,
 }

@@ -20,13 +20,13 @@ pub mod payload;
 pub mod profile;
 pub mod ranges;
 pub mod repro;
+pub mod request;
 pub mod search;
 pub mod service;
 pub mod stream;
 pub mod tracker;
 pub mod walker;
 
-use serde_json::json;
 use yomi_plugin::declare::{BotEntry, Declaration, GameEntry};
 use yomi_plugin::protocol::manifest::MethodInfo;
 use yomi_plugin::typed::{self, Typed};
@@ -53,8 +53,8 @@ fn declaration() -> Declaration {
             typed::declared::<payload::Observation>(GameEntry::new("sugoroku", "Race over a board with forks and traps, several runs per seat, plain/natural/controlled dice", 1..=4, game::Sugoroku::new)
                 .options(game::options())
                 .presets(vec![
-                    Preset::new("plain", "ordinary PRNG dice", json!({"dice": "plain"})),
-                    Preset::new("natural", "natural dice without trap control", json!({"dice": "natural"})),
+                    Preset::one("plain", "ordinary PRNG dice", "dice", "plain"),
+                    Preset::one("natural", "natural dice without trap control", "dice", "natural"),
                 ])),
         )
         .bot(
@@ -63,9 +63,9 @@ fn declaration() -> Declaration {
             })
             .options(service::options())
             .presets(vec![
-                Preset::new("plain", "an ordinary seeded PRNG, for comparison", json!({"mode": "plain"})),
-                Preset::new("seed", "the paper's local search only", json!({"method": "local"})),
-                Preset::new("gentle", "half the way from plain to natural", json!({"strength": 0.5})),
+                Preset::one("plain", "an ordinary seeded PRNG, for comparison", "mode", "plain"),
+                Preset::one("seed", "the paper's local search only", "method", "local"),
+                Preset::one("gentle", "half the way from plain to natural", "strength", 0.5),
             ])
             .methods(vec![
                 MethodInfo::new("roll", "{player?, key?, board?, position?} -> {face} (with a board: {face, trap, p, verdict, window})")
@@ -82,7 +82,7 @@ fn declaration() -> Declaration {
             BotEntry::new("walker", "A simulated sugoroku player that avoids traps it can", |options, _ctx| Ok(Typed(walker::Walker::new(options)?)))
                 .games(&["sugoroku"])
                 .options(walker::options())
-                .presets(vec![Preset::new("short", "takes the route nearest the goal", json!({"route": "short"}))]),
+                .presets(vec![Preset::one("short", "takes the route nearest the goal", "route", "short")]),
         )
         .cli(cli::run)
 }

@@ -2,9 +2,17 @@
 //! experiment (figure 1): our standard board with its three-way fork, and straight tracks with a
 //! trap 9 squares ahead (hit about 28 % of passes), 6 squares ahead (about 36 %), and both.
 
-use serde_json::json;
+use serde::Serialize;
+use serde_json::Value;
+use yomi_plugin::typed::to_json;
 
 use crate::board::Board;
+
+/// One opening: a board, as the game's `board` option takes it.
+#[derive(Serialize)]
+struct Opening {
+    board: Value,
+}
 
 /// Squares of the straight tracks after the start.
 pub const TRACK: usize = 30;
@@ -20,7 +28,7 @@ pub fn suite() -> String {
         Board::line(TRACK, traps).expect("a straight track with traps inside it is valid")
     }));
     for board in boards {
-        text += &format!("{}\n", json!({"board": board.to_json()}));
+        text += &format!("{}\n", to_json(&Opening { board: board.to_json() }));
     }
     text
 }

@@ -10,7 +10,7 @@
 //! an odd number of sides F6 (parity changes) gets weight 0: odd and even faces are not equally
 //! many there, and pushing for parity changes would favour the rarer parity and break fairness.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::features::{expected, COUNT, NAMES};
 
@@ -150,16 +150,16 @@ impl Ranges {
 
     /// `{"F1": [alpha, beta, gamma], ...}`.
     pub fn to_json(&self) -> Value {
-        let map: serde_json::Map<String, Value> = (0..COUNT)
-            .map(|i| (NAMES[i].to_string(), json!([self.alpha[i], self.beta[i], self.gamma[i]])))
-            .collect();
-        Value::Object(map)
+        let map: std::collections::BTreeMap<&str, [f64; 3]> =
+            (0..COUNT).map(|i| (NAMES[i], [self.alpha[i], self.beta[i], self.gamma[i]])).collect();
+        yomi_plugin::typed::to_json(&map)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn table2_is_its_own_scaling_at_50() {

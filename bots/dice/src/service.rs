@@ -5,10 +5,11 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use yomi_plugin::api::opt;
 use yomi_plugin::capability;
 use yomi_plugin::rng::{derive_seed, seeded, Rng as SeededRng};
+use yomi_plugin::typed::to_json;
 use yomi_plugin::{ErrorCode, ErrorInfo, OptionSpec, Options, Service};
 
 use crate::board::Board;
@@ -16,6 +17,7 @@ use crate::control::{TrapControl, Verdict};
 use crate::features::{compute, NAMES};
 use crate::profile::{self, Saved, Store};
 use crate::ranges::Ranges;
+use crate::request::{Faces, OnBoard, Profile, Request, Roll, Score, Search};
 use crate::search::{generate, uniform, Method, Params};
 use crate::stream::Dice;
 use crate::MAX_SIDES;
@@ -201,24 +203,19 @@ impl DiceBot {
 
     /// Keeps the `key` a request shows for its player; a stream that ran without it restarts,
     /// so the profile the key reaches takes effect.
-    fn remember_key(&mut self, player: &str, params: &Value) -> Result<(), ErrorInfo> {
-        match params.get("key") {
-            None | Some(Value::Null) => Ok(()),
-            Some(Value::String(key)) => {
-                if self.keys.get(player) != Some(key) {
-                    if !self.keys.contains_key(player) && self.keys.len() >= MAX_PLAYERS {
-                        return Err(ErrorInfo::new(
-                            ErrorCode::LimitExceeded,
-                            format!("this agent already holds {MAX_PLAYERS} players' keys"),
-                        ));
-                    }
-                    self.keys.insert(player.to_string(), key.clone());
-                    self.players.remove(player);
-                }
-                Ok(())
+    fn remember_key(&mut self, player: &str, params: &Request) -> Result<(), ErrorInfo> {
+        let Some(key) = &params.key else { return Ok(()) };
+        if self.keys.get(player) != Some(key) {
+            if !self.keys.contains_key(player) && self.keys.len() >= MAX_PLAYERS {
+                return Err(ErrorInfo::new(
+                    ErrorCode::LimitExceeded,
+                    format!("this agent already holds {MAX_PLAYERS} players' keys"),
+                ));
             }
-            Some(other) => Err(bad(format!("`key` must be a string, got {other}"))),
+            self.keys.insert(player.to_string(), key.clone());
+            self.players.remove(player);
         }
+        Ok(())
     }
 
     /// Saves a player's sequence in the data directory: a new profile gets a key (returned), a
@@ -266,12 +263,8 @@ impl DiceBot {
         })
     }
 
-    fn player(&mut self, params: &Value) -> Result<&mut Player, ErrorInfo> {
-        let name = match params.get("player") {
-            None | Some(Value::Null) => String::new(),
-            Some(Value::String(s)) => s.clone(),
-            Some(other) => return Err(bad(format!("`player` must be a string, got {other}"))),
-        };
+    fn player(&mut self, params: &Request) -> Result<&mut Player, ErrorInfo> {
+        let name = params.player.clone().unwrap_or_default();
         self.remember_key(&name, params)?;
         if !self.players.contains_key(&name) {
             if self.players.len() >= MAX_PLAYERS {
@@ -290,40 +283,28 @@ impl DiceBot {
         Ok(self.players.get_mut(&name).expect("inserted above"))
     }
 
-    fn roll(&mut self, params: &Value) -> Result<Value, ErrorInfo> {
-        let board = match params.get("board") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) if s == "standard" => Some(Board::standard()),
-            Some(v) => Some(Board::parse(v).map_err(|e| bad(format!("board: {e}")))?),
+    fn roll(&mut self, params: &Request) -> Result<Value, ErrorInfo> {
+        let Some(board) = &params.board else {
+            return Ok(to_json(&Roll { face: self.player(params)?.dice.roll(), on_board: None }));
         };
-        let Some(board) = board else {
-            return Ok(json!({"face": self.player(params)?.dice.roll()}));
+        let board = match board {
+            Value::String(s) if s == "standard" => Board::standard(),
+            form => Board::parse(form).map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, e))?,
         };
         let position =
-            params.get("position").ok_or_else(|| bad("a roll on a board needs `position`"))?;
-        let position = position
-            .as_u64()
-            .ok_or_else(|| bad(format!("position must be a square number, got {position}")))?
-            as usize;
+            params.position.ok_or_else(|| bad("a roll on a board needs `position`"))? as usize;
         board.check_position(position).map_err(bad)?;
         let player = self.player(params)?;
         let (face, trap, p, verdict) = player.roll_on(&board, position);
-        Ok(json!({
-            "face": face, "trap": trap, "p": p,
-            "verdict": format!("{verdict:?}").to_lowercase(),
-            "window": player.control.summary(),
-        }))
+        let verdict = format!("{verdict:?}").to_lowercase();
+        let on_board = OnBoard { trap, p, verdict, window: player.control.summary() };
+        Ok(to_json(&Roll { face, on_board: Some(on_board) }))
     }
 
-    fn count(params: &Value, key: &str, default: Option<usize>) -> Result<usize, ErrorInfo> {
-        let n = match params.get(key) {
-            None | Some(Value::Null) => {
-                default.ok_or_else(|| bad(format!("`{key}` is required")))?
-            }
-            Some(v) => v
-                .as_u64()
-                .ok_or_else(|| bad(format!("`{key}` must be a positive integer, got {v}")))?
-                as usize,
+    fn count(value: Option<u64>, key: &str, default: Option<usize>) -> Result<usize, ErrorInfo> {
+        let n = match value {
+            None => default.ok_or_else(|| bad(format!("`{key}` is required")))?,
+            Some(n) => n as usize,
         };
         if n == 0 || n > MAX_FACES {
             return Err(bad(format!("`{key}` must be 1..={MAX_FACES}, got {n}")));
@@ -331,25 +312,18 @@ impl DiceBot {
         Ok(n)
     }
 
-    fn sequence(&mut self, params: &Value) -> Result<Value, ErrorInfo> {
-        let n = Self::count(params, "length", Some(self.config.length))?;
-        let mut rng = match params.get("seed").and_then(Value::as_u64) {
-            Some(s) => seeded(s),
-            None => seeded(rand::Rng::gen(&mut self.rng)),
-        };
-        let (faces, err, steps) = natural_or_plain(&self.config, n, &mut rng);
-        Ok(json!({"faces": faces, "err": err, "steps": steps}))
+    fn sequence(&mut self, params: &Request) -> Result<Value, ErrorInfo> {
+        let n = Self::count(params.length, "length", Some(self.config.length))?;
+        let seed = params.seed.unwrap_or_else(|| rand::Rng::gen(&mut self.rng));
+        let (faces, err, steps) = natural_or_plain(&self.config, n, &mut seeded(seed));
+        Ok(to_json(&Faces { faces, search: Some(Search { err, steps }) }))
     }
 
-    fn profile(&mut self, params: &Value) -> Result<Value, ErrorInfo> {
-        let player = params
-            .get("player")
-            .and_then(Value::as_str)
-            .ok_or_else(|| bad("`player` (a name) is required"))?
-            .to_string();
+    fn profile(&mut self, params: &Request) -> Result<Value, ErrorInfo> {
+        let player = params.player.clone().ok_or_else(|| bad("`player` (a name) is required"))?;
         self.remember_key(&player, params)?;
         let mut key = None;
-        if let Some(seq) = params.get("sequence") {
+        if let Some(seq) = &params.sequence {
             let seq = faces(seq, self.config.sides)?;
             profile::derive(&seq, self.config.sides, self.config.length).map_err(bad)?;
             key = self.save_profile(&player, &seq)?;
@@ -357,11 +331,9 @@ impl DiceBot {
             self.players.remove(&player);
         }
         let saved = self.saved_profile(&player)?.is_some();
-        let mut reply = json!({"player": player, "saved": saved, "persistent": self.store.is_some(), "ranges": self.ranges_for(&player)?.to_json()});
-        if let Some(key) = key {
-            reply["key"] = json!(key);
-        }
-        Ok(reply)
+        let persistent = self.store.is_some();
+        let ranges = self.ranges_for(&player)?.to_json();
+        Ok(to_json(&Profile { player, saved, persistent, ranges, key }))
     }
 }
 
@@ -387,29 +359,27 @@ pub fn scaled_ranges(config: &Config, n: usize) -> Ranges {
     }
 }
 
-/// Parses a JSON array of faces and checks them against `sides`.
-pub fn faces(value: &Value, sides: u8) -> Result<Vec<u8>, ErrorInfo> {
-    let arr = value.as_array().ok_or_else(|| bad("faces must be an array of integers"))?;
-    if arr.is_empty() || arr.len() > MAX_FACES {
-        return Err(bad(format!("a sequence has 1..={MAX_FACES} faces, got {}", arr.len())));
+/// Checks faces against `sides`.
+pub fn faces(values: &[u64], sides: u8) -> Result<Vec<u8>, ErrorInfo> {
+    if values.is_empty() || values.len() > MAX_FACES {
+        return Err(bad(format!("a sequence has 1..={MAX_FACES} faces, got {}", values.len())));
     }
-    let faces: Vec<u8> = arr
+    let faces: Vec<u8> = values
         .iter()
         .enumerate()
-        .map(|(i, v)| match v.as_u64() {
-            Some(f) if f >= 1 && f <= sides as u64 => Ok(f as u8),
-            _ => Err(bad(format!("face {v} at position {} is outside 1..={sides}", i + 1))),
+        .map(|(i, &f)| match f {
+            1.. if f <= sides as u64 => Ok(f as u8),
+            _ => Err(bad(format!("face {f} at position {} is outside 1..={sides}", i + 1))),
         })
         .collect::<Result<_, _>>()?;
     Ok(faces)
 }
 
-/// `{"features": {"F1": .., ...}, "err": ..}` of a sequence under `config`'s ranges for its length.
-pub fn score(config: &Config, faces: &[u8]) -> Value {
+/// The features of a sequence and its Err under `config`'s ranges for its length.
+pub fn score(config: &Config, faces: &[u8]) -> Score {
     let f = compute(faces, config.sides);
-    let features: serde_json::Map<String, Value> =
-        NAMES.iter().zip(f).map(|(n, x)| (n.to_string(), json!(x))).collect();
-    json!({"features": features, "err": scaled_ranges(config, faces.len()).err(&f)})
+    let features = NAMES.iter().zip(f).map(|(n, x)| (n.to_string(), x)).collect();
+    Score { features, err: scaled_ranges(config, faces.len()).err(&f) }
 }
 
 impl Service for DiceBot {
@@ -421,20 +391,19 @@ impl Service for DiceBot {
     }
 
     fn call(&mut self, method: &str, params: &Value) -> Result<Value, ErrorInfo> {
+        let params = &Request::read(params)?;
         match method {
             "roll" => self.roll(params),
             "rolls" => {
-                let n = Self::count(params, "n", None)?;
+                let n = Self::count(params.n, "n", None)?;
                 let player = self.player(params)?;
-                Ok(json!({"faces": (0..n).map(|_| player.dice.roll()).collect::<Vec<_>>()}))
+                let faces = (0..n).map(|_| player.dice.roll()).collect();
+                Ok(to_json(&Faces { faces, search: None }))
             }
             "sequence" => self.sequence(params),
             "score" => {
-                let seq = faces(
-                    params.get("faces").ok_or_else(|| bad("`faces` is required"))?,
-                    self.config.sides,
-                )?;
-                Ok(score(&self.config, &seq))
+                let given = params.faces.as_deref().ok_or_else(|| bad("`faces` is required"))?;
+                Ok(to_json(&score(&self.config, &faces(given, self.config.sides)?)))
             }
             "profile" => self.profile(params),
             _ => Err(ErrorInfo::new(

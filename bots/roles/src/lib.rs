@@ -75,11 +75,6 @@ impl yomi_plugin::Service for RolesBot {
     }
 }
 
-/// A preset's options: how hard dealing leans towards unplayed roles.
-fn lean(beta: f64) -> Value {
-    Value::Object([("beta".to_string(), Value::from(beta))].into_iter().collect())
-}
-
 /// Everything the plugin offers.
 fn declaration() -> Declaration {
     Declaration::new("roles", env!("CARGO_PKG_VERSION"), "Werewolf role assignment: random, but leaning towards roles a player has not had (the role-assignment blog post)")
@@ -88,9 +83,9 @@ fn declaration() -> Declaration {
             BotEntry::service("roles", "Deals werewolf roles for persistent groups from a Boltzmann distribution over assignments", RolesBot::new)
                 .options(settings::option_specs())
                 .presets(vec![
-                    Preset::new("uniform", "plain random dealing (beta = 0)", lean(0.0)),
-                    Preset::new("gentle", "a light lean towards unplayed roles (beta = 0.5)", lean(0.5)),
-                    Preset::new("firm", "a strong lean towards unplayed roles (beta = 2)", lean(2.0)),
+                    Preset::one("uniform", "plain random dealing (beta = 0)", "beta", 0.0),
+                    Preset::one("gentle", "a light lean towards unplayed roles (beta = 0.5)", "beta", 0.5),
+                    Preset::one("firm", "a strong lean towards unplayed roles (beta = 2)", "beta", 2.0),
                 ])
                 .methods(service::methods()),
         )

@@ -51,13 +51,9 @@ pub struct Params {
 }
 
 impl Params {
-    /// A call's parameters (none given reads as none set).
+    /// A call's parameters (see `yomi_plugin::typed::params`).
     pub fn read(params: &Value) -> Result<Params, ErrorInfo> {
-        match params {
-            Value::Null => Ok(Params::default()),
-            Value::Object(_) => yomi_plugin::typed::read(params, "params"),
-            _ => Err(misfit::error("params", "must be a JSON object")),
-        }
+        yomi_plugin::typed::params(params)
     }
 
     /// A parameter the method cannot do without.
