@@ -18,6 +18,7 @@ pub mod manifest;
 pub mod ops;
 pub mod options;
 pub mod schema;
+pub mod validate;
 
 pub use envelope::{Reply, Request, RequestId};
 pub use error::{ErrorCode, ErrorInfo};

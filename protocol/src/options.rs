@@ -210,9 +210,14 @@ impl Preset {
         }
     }
 
+    /// A preset that keeps every option's default (a name for the bot as it ships).
+    pub fn defaults(name: &str, description: &str) -> Preset {
+        Preset::new(name, description, Value::Null)
+    }
+
     /// A preset that sets one option.
     pub fn one(name: &str, description: &str, option: &str, value: impl Into<Value>) -> Preset {
-        let mut preset = Preset::new(name, description, Value::Null);
+        let mut preset = Preset::defaults(name, description);
         preset.options.insert(option.into(), value.into());
         preset
     }

@@ -74,3 +74,22 @@ fn every_event_line_has_the_fields_of_its_kind_in_the_schema() {
     let every: BTreeSet<String> = kinds.into_keys().collect();
     assert_eq!(seen, every, "a kind of the schema that these runs did not send");
 }
+
+/// `protocol/schema.json` is what `yomi schema` prints with the shipped plugins: the protocol's
+/// part and each game's payload schemas (`games`).
+#[test]
+fn the_checked_in_schema_is_yomi_schema_with_the_shipped_games() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../protocol/schema.json");
+    let data = yomi_e2e::temp_dir();
+    let printed = yomi_e2e::run_ok(yomi_e2e::yomi_in(data.path()).arg("schema"));
+    let checked_in = std::fs::read_to_string(path).unwrap();
+    assert!(
+        String::from_utf8_lossy(&printed.stdout) == checked_in,
+        "regenerate it with `./target/release/yomi schema > protocol/schema.json`"
+    );
+    let schema: Value = serde_json::from_str(&checked_in).unwrap();
+    for game in ["battle", "rps", "sevens", "sugoroku"] {
+        let payload = &schema["games"][game];
+        assert!(payload["observation"].is_object() && payload["action"].is_object(), "{game}");
+    }
+}

@@ -52,6 +52,13 @@ fn a_transcript_and_json_lines_import_and_a_bad_line_loses_nothing() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("line 2: `action`: \"ZZ\" is not one of `legal`"), "{stderr}");
     assert_eq!(std::fs::read_to_string(data.path().join("humans/sim.jsonl")).unwrap(), stored);
+    // An observation that does not fit the game's payload schema is named by line and path.
+    let misfit = r#"{"game": "rps", "observation": {"opponent_last": "lizard"}, "legal": ["rock"], "action": "rock"}"#;
+    std::fs::write(&file, format!("\n{misfit}\n")).unwrap();
+    let stderr = String::from_utf8_lossy(&import(data.path(), "rps", &file).stderr).to_string();
+    let want = "line 2: `observation.opponent_last`: must be one of \"rock\", \"paper\", \"scissors\", not \"lizard\"";
+    assert!(stderr.contains(want), "{stderr}");
+    assert!(!data.path().join("humans/rps.jsonl").exists(), "nothing is added");
     let out = import(data.path(), "../escape", &file);
     assert!(String::from_utf8_lossy(&out.stderr).contains("a record set's name is"));
 }

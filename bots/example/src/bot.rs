@@ -2,7 +2,7 @@
 //! last hand. Reading level 1 is exactly what a person does after losing to rock twice.
 
 use rand::{Rng, SeedableRng};
-use serde_json::json;
+use serde::Serialize;
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::Rng as SeededRng;
 use yomi_plugin::think::{self, entropy_bits, Effort, Pace};
@@ -80,7 +80,8 @@ impl TypedAgent for RpsBot {
         let effort = Effort { choices: 3, doubt: entropy_bits(&self.strategy(last)), stage: 0.0 };
         let think_ms = self.pace.think_ms(&THINK, effort);
         Ok(if explain {
-            Choice::explained(hand, json!({"reason": why, "opponent_last": last.map(Hand::name)}))
+            let why = Why { reason: why, opponent_last: last };
+            Choice::explained(hand, yomi_plugin::typed::to_json(&why))
         } else {
             Choice::new(hand)
         }
@@ -103,4 +104,11 @@ impl TypedAgent for RpsBot {
         self.reading = opt::i64(options, "reading")?;
         self.pace.configure(options)
     }
+}
+
+/// Why the bot threw its hand, when asked (`explain`).
+#[derive(Serialize)]
+struct Why {
+    reason: &'static str,
+    opponent_last: Option<Hand>,
 }

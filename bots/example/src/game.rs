@@ -1,7 +1,8 @@
 //! The rules of rock-paper-scissors as a yomi game: both seats choose at once, each round is
 //! scored, the higher total after `rounds` throws wins.
 
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 use yomi_plugin::api::opt;
 use yomi_plugin::typed::{to_json, Observation as _};
 use yomi_plugin::{Decision, ErrorCode, ErrorInfo, Game, GameOutcome, Options};
@@ -95,7 +96,14 @@ impl Game for Rps {
         };
         Some(GameOutcome {
             scores,
-            summary: json!({"points": [a, b], "rounds": self.history.len()}),
+            summary: to_json(&Summary { points: [a, b], rounds: self.history.len() }),
         })
     }
+}
+
+/// What a finished game reports beside its scores: both seats' points and the throws made.
+#[derive(Serialize)]
+struct Summary {
+    points: [f64; 2],
+    rounds: usize,
 }

@@ -35,7 +35,6 @@ pub mod game;
 pub mod payload;
 
 use clap::{Parser, Subcommand};
-use serde_json::json;
 use yomi_plugin::declare::{BotEntry, Declaration, GameEntry};
 use yomi_plugin::typed::{self, Typed};
 use yomi_plugin::{CommandContext, ErrorInfo, OptionSpec, Preset};
@@ -74,9 +73,9 @@ fn declaration() -> Declaration {
         .games(&["rps"])
         .options(bot_options())
         .presets(vec![
-            Preset::new("uniform", "plays uniformly at random", json!({})),
-            Preset::new("rock-lover", "throws rock four times in five", json!({"bias": 0.8})),
-            Preset::new("reader", "always beats your last hand", json!({"reading": 1})),
+            Preset::defaults("uniform", "plays uniformly at random"),
+            Preset::one("rock-lover", "throws rock four times in five", "bias", 0.8),
+            Preset::one("reader", "always beats your last hand", "reading", 1),
         ]),
     )
     // Every preset's Elo and the strength curves, measured by `yomi ladder` (README, "Strength").

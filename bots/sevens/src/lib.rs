@@ -22,7 +22,6 @@ pub mod rules;
 pub mod table;
 pub mod view;
 
-use serde_json::json;
 use yomi_plugin::declare::{BotEntry, Declaration, GameEntry};
 use yomi_plugin::protocol::manifest::MethodInfo;
 use yomi_plugin::protocol::options::resolve;
@@ -67,14 +66,14 @@ fn declaration() -> Declaration {
                 openings::start(options, seed)
             })
             .options(rules::game_options())
-            .presets(vec![Preset::new("seed", "the paper's setting: 3 players, 3 passes", json!({}))])),
+            .presets(vec![Preset::defaults("seed", "the paper's setting: 3 players, 3 passes")])),
         )
         .bots([
             BotEntry::new("dvalue", "The paper's D-value player (section 3); temperature > 0 adds fluctuation", |options, ctx| Ok(Typed(bots::dvalue::DValueBot::new(options, ctx.seed)?)))
                 .options(bots::dvalue::options())
                 .presets(vec![
-                    Preset::new("seed", "the paper's deterministic player", json!({})),
-                    Preset::new("fluctuating", "the same habits, sampled at temperature 1", json!({"temperature": 1.0})),
+                    Preset::defaults("seed", "the paper's deterministic player"),
+                    Preset::one("fluctuating", "the same habits, sampled at temperature 1", "temperature", 1.0),
                 ])
                 .methods(vec![MethodInfo::new(
                     "assess",

@@ -9,7 +9,9 @@ use serde_json::json;
 
 use crate::cli::common::Common;
 use crate::humans::fit as fitting;
+use crate::humans::from_transcript;
 use crate::humans::likeness::{breakdown, score_bot, score_uniform, summarise, Scored, Settings};
+use crate::humans::record::Record;
 use crate::humans::store;
 use crate::matches::seat::{BotSeat, SeatPlan, SeatSpec};
 use crate::registry::fitted as presets;
@@ -43,6 +45,10 @@ pub fn records(common: &Common, args: RecordsArgs) -> anyhow::Result<ExitCode> {
         std::fs::read_to_string(&file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     let registry = common.registry()?;
     let records = store::read(&text, |game| registry.resolve_game(game).is_ok()).map_err(fail)?;
+    let game = registry.resolve_game(&records[0].game).map_err(fail)?;
+    if let Some(payload) = &game.info.payload {
+        fits_payload(&text, &records, payload).map_err(fail)?;
+    }
     let done = store::import(&common.data_dir(), &name, records).map_err(fail)?;
     if json {
         outln!("{}", serde_json::to_value(&done)?)?;
@@ -57,6 +63,31 @@ pub fn records(common: &Common, args: RecordsArgs) -> anyhow::Result<ExitCode> {
         )?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Checks each record's observation and action against its game's payload schemas (PROTOCOL.md,
+/// "Payload schemas"), naming the line (of JSON lines; of a transcript, the decision) and the
+/// field that does not fit.
+fn fits_payload(
+    text: &str,
+    records: &[Record],
+    payload: &serde_json::Value,
+) -> Result<(), yomi_protocol::ErrorInfo> {
+    let transcript = from_transcript::is_transcript(text);
+    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    for (i, record) in records.iter().enumerate() {
+        let place = match lines.next() {
+            Some((line, _)) if !transcript => format!("line {}", line + 1),
+            _ => format!("decision {} of the transcript", i + 1),
+        };
+        for (field, value) in [("observation", &record.observation), ("action", &record.action)] {
+            yomi_protocol::validate::check(&payload[field], value, field).map_err(|e| {
+                let code = yomi_protocol::ErrorCode::InvalidParams;
+                yomi_protocol::ErrorInfo::new(code, format!("{place}: {e}"))
+            })?;
+        }
+    }
+    Ok(())
 }
 
 #[derive(Debug, Args)]

@@ -68,7 +68,8 @@ pub enum Command {
     /// Fit a bot's options to a record set and keep them as a preset in the data directory.
     Fit(humans::FitArgs),
     /// Print the JSON Schema of the protocol: each operation's parameters and result, the
-    /// error codes (protocol/schema.json is this output).
+    /// error codes, and each served game's observation, action and event (protocol/schema.json
+    /// is this output).
     Schema,
     /// Check that bots conform: legal, seeded play against random players in every seat, clear
     /// errors for bad input, configure taking effect, decision times: `yomi check stud/fuzzy`.
@@ -208,7 +209,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Ladder(args) => ladder::ladder(&cli.common, args),
         Command::Check(args) => check::check(&cli.common, args),
         Command::Schema => {
-            out!("{}", crate::ops::schema::text())?;
+            let registry = cli.common.registry()?;
+            let games: Vec<_> =
+                registry.latest().iter().flat_map(|p| p.loaded.manifest.games.clone()).collect();
+            let payloads =
+                games.iter().filter_map(|g| Some((g.name.as_str(), g.payload.as_ref()?)));
+            out!("{}", crate::ops::schema::text(&crate::ops::schema::with_games(payloads)))?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Worker { library } => {

@@ -1,7 +1,9 @@
-//! This host's specs in the protocol's operation table, and the protocol's JSON Schema with them:
-//! what `yomi schema` prints and `protocol/schema.json` holds (a test keeps the file current).
+//! This host's specs in the protocol's operation table, and the protocol's JSON Schema with them
+//! and with each served game's payload schemas: what `yomi schema` prints and
+//! `protocol/schema.json` holds (a test here keeps the protocol's part current, the e2e suite the
+//! games').
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use yomi_protocol::ops::Specs;
 
 use crate::matches::runner::MatchSpec;
@@ -20,28 +22,41 @@ pub fn document() -> Value {
     yomi_protocol::schema::document::<HostSpecs>()
 }
 
-/// The document as `yomi schema` prints it and the repository keeps it: pretty, one final newline.
-pub fn text() -> String {
-    let mut text = serde_json::to_string_pretty(&document()).expect("schemas serialize");
+/// The document with `games`: each game's name with its payload schemas (`observation`,
+/// `action`, `event`; PROTOCOL.md, "Payload schemas"), for the games that publish them.
+pub fn with_games<'a>(games: impl IntoIterator<Item = (&'a str, &'a Value)>) -> Value {
+    let mut document = document();
+    let games: Map<String, Value> =
+        games.into_iter().map(|(name, payload)| (name.to_string(), payload.clone())).collect();
+    document["games"] = Value::Object(games);
+    document
+}
+
+/// A document as `yomi schema` prints it and the repository keeps it: pretty, one final newline.
+pub fn text(document: &Value) -> String {
+    let mut text = serde_json::to_string_pretty(document).expect("schemas serialize");
     text.push('\n');
     text
 }
 
 #[cfg(test)]
 mod tests {
-    use serde_json::Map;
-
     use super::*;
 
-    /// The file clients test themselves against is the schema of these types.
+    /// The file clients test themselves against is the schema of these types (its `games`, of
+    /// the plugins, is checked by the e2e suite, which has them built).
     #[test]
     fn the_checked_in_schema_is_current() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../protocol/schema.json");
-        let checked_in = std::fs::read_to_string(path).unwrap_or_default();
+        let mut checked_in: Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap_or_default())
+                .unwrap_or_default();
+        let games = checked_in.as_object_mut().and_then(|o| o.remove("games"));
+        assert!(games.is_some_and(|g| g.is_object()), "protocol/schema.json has `games`");
         assert!(
-            checked_in == text(),
+            text(&checked_in) == text(&document()),
             "protocol/schema.json is not the schema of the protocol's types; regenerate it with \
-             `cargo run --release -p yomi -- schema > protocol/schema.json` and commit it"
+             `./target/release/yomi schema > protocol/schema.json` and commit it"
         );
     }
 

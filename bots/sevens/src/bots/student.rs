@@ -66,16 +66,17 @@ pub fn options() -> Vec<OptionSpec> {
 
 pub fn presets() -> Vec<Preset> {
     vec![
-        Preset::new("typical", "every habit of the list, passes spent on stopping", json!({})),
+        Preset::defaults("typical", "every habit of the list, passes spent on stopping"),
         Preset::new(
             "eager",
             "plays whatever it can: A/K when possible, no stopping",
             json!({"ak": "play", "stop_2q": false, "stop_lonely_68": false, "stop_lonely_59_early": false}),
         ),
-        Preset::new(
+        Preset::one(
             "cautious",
             "stops like the typical student but keeps one pass in reserve",
-            json!({"keep_passes": 1}),
+            "keep_passes",
+            1,
         ),
         Preset::new(
             "plain",
