@@ -122,3 +122,20 @@ fn humanlike_finds_the_temperature_that_made_the_records() {
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("no record set `none`"));
 }
+
+/// A replay's figures do not depend on how its plugin calls run: on game threads, side by side
+/// (the default), or each handed to the blocking pool (`YOMI_EXECUTOR=pool`), every
+/// log-likelihood and accuracy is the same to the last digit.
+#[test]
+fn replays_score_the_same_however_their_calls_run() {
+    let data = temp_dir();
+    let transcript = record_match(data.path(), "sevens/dvalue:temperature=2", 4);
+    run_ok(yomi_in(data.path()).args(["records", "import", "sim"]).arg(&transcript));
+    let args = ["humanlike", "sevens/dvalue:temperature=1.5", "--records", "sim", "--json"];
+    let fast = json_out(&run_ok(yomi_in(data.path()).args(args)));
+    let pool = json_out(&run_ok(yomi_in(data.path()).env("YOMI_EXECUTOR", "pool").args(args)));
+    assert!(fast["all"]["bot"]["log_likelihood"].as_f64().unwrap() < 0.0, "{fast}");
+    for part in ["all", "by_stage", "by_kind", "presets_log_likelihood"] {
+        assert_eq!(fast[part], pool[part], "{part}");
+    }
+}

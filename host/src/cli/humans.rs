@@ -10,8 +10,9 @@ use serde_json::json;
 use crate::cli::common::Common;
 use crate::humans::fit as fitting;
 use crate::humans::from_transcript;
-use crate::humans::likeness::{breakdown, score_bot, score_uniform, summarise, Scored, Settings};
+use crate::humans::likeness::{breakdown, score_uniform, summarise, Settings};
 use crate::humans::record::Record;
+use crate::humans::replay::{score_bot, Prepared, Running, Scored};
 use crate::humans::store;
 use crate::matches::seat::{BotSeat, SeatPlan, SeatSpec};
 use crate::registry::fitted as presets;
@@ -131,10 +132,9 @@ pub fn humanlike(common: &Common, args: HumanlikeArgs) -> anyhow::Result<ExitCod
         anyhow::bail!("not a bot: {}", args.bot)
     };
     let runtime = super::play::runtime()?;
-    let mut models = vec![(
-        "bot".to_string(),
-        runtime.block_on(score_bot(&plan, &plays, args.seed)).map_err(err)?,
-    )];
+    let (prepared, running) = (Prepared::new(&plays), Running::local());
+    let score = |plan: &SeatPlan| runtime.block_on(score_bot(plan, &prepared, args.seed, &running));
+    let mut models = vec![("bot".to_string(), score(&plan).map_err(err)?)];
     models.push(("uniform".to_string(), score_uniform(&plays)));
     let mut presets = serde_json::Map::new();
     let mut best: Option<(String, Vec<Vec<Scored>>)> = None;
@@ -144,9 +144,7 @@ pub fn humanlike(common: &Common, args: HumanlikeArgs) -> anyhow::Result<ExitCod
             options: Default::default(),
             ..seat.clone()
         };
-        let scored = runtime
-            .block_on(score_bot(&resolve(seat).map_err(err)?, &plays, args.seed))
-            .map_err(err)?;
+        let scored = score(&resolve(seat).map_err(err)?).map_err(err)?;
         presets.insert(preset.name.clone(), json!(ll(&scored)));
         if best.as_ref().is_none_or(|(_, b)| ll(&scored) > ll(b)) {
             best = Some((preset.name.clone(), scored));
@@ -250,22 +248,25 @@ pub fn fit(common: &Common, args: FitArgs) -> anyhow::Result<ExitCode> {
     };
     let space = fitting::Space::new(&bot.info.options, &args.fit).map_err(err)?;
     let runtime = super::play::runtime()?;
+    let running = Running::local();
+    let (train_set, held_set) = (Prepared::new(&train), Prepared::new(&held));
     let objective = |plays| fitting::Replay {
-        runtime: &runtime,
+        runtime: runtime.handle(),
         make: &make,
         plays,
+        running: &running,
         floor: args.floor,
         seed: args.seed,
     };
     let clock = std::time::Instant::now();
-    let result = fitting::fit(&objective(&train), &space, &start, args.iterations).map_err(err)?;
+    let result =
+        fitting::fit(&objective(&train_set), &space, &start, args.iterations).map_err(err)?;
     let seconds = clock.elapsed().as_secs_f64();
-    let per_decision = |ll: f64| ll / held.iter().map(Vec::len).sum::<usize>().max(1) as f64;
+    let per_decision = |ll: f64| ll / held_set.decisions().max(1) as f64;
     let held_ll = |o: &yomi_protocol::Options| -> anyhow::Result<f64> {
-        Ok(per_decision(fitting::Objective::log_likelihood(&objective(&held), o).map_err(err)?))
+        Ok(per_decision(fitting::Objective::log_likelihood(&objective(&held_set), o).map_err(err)?))
     };
-    let uniform =
-        per_decision(score_uniform(&held).iter().flatten().map(|s| s.p.max(args.floor).ln()).sum());
+    let uniform = per_decision(fitting::total_log_likelihood(&score_uniform(&held), args.floor));
     let mut presets = serde_json::Map::new();
     for preset in &bot.info.presets {
         let seat = BotSeat {

@@ -9,6 +9,7 @@
 //! their fitted values (the profile interval when one option is fitted).
 
 use std::cell::RefCell;
+use std::sync::Arc;
 
 use argmin::core::{CostFunction, Error, Executor, State};
 use argmin::solver::neldermead::NelderMead;
@@ -16,8 +17,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use yomi_protocol::{ErrorCode, ErrorInfo, OptionKind, OptionSpec, Options};
 
-use super::likeness::score_bot;
-use super::record::Record;
+use super::replay::{score_bot, Prepared, Running, Scored};
 use crate::matches::seat::SeatPlan;
 
 /// Half the 0.95 quantile of χ² with one degree of freedom.
@@ -121,9 +121,10 @@ pub trait Objective {
 
 /// The objective of a bot on some plays: each set of options resolved by `make` and replayed.
 pub struct Replay<'a> {
-    pub runtime: &'a tokio::runtime::Runtime,
+    pub runtime: &'a tokio::runtime::Handle,
     pub make: &'a dyn Fn(&Options) -> Result<SeatPlan, ErrorInfo>,
-    pub plays: &'a [Vec<&'a Record>],
+    pub plays: &'a Arc<Prepared>,
+    pub running: &'a Running,
     pub floor: f64,
     pub seed: u64,
 }
@@ -131,9 +132,15 @@ pub struct Replay<'a> {
 impl Objective for Replay<'_> {
     fn log_likelihood(&self, options: &Options) -> Result<f64, ErrorInfo> {
         let plan = (self.make)(options)?;
-        let scored = self.runtime.block_on(score_bot(&plan, self.plays, self.seed))?;
-        Ok(scored.iter().flatten().map(|s| s.p.max(self.floor).ln()).sum())
+        let scored =
+            self.runtime.block_on(score_bot(&plan, self.plays, self.seed, self.running))?;
+        Ok(total_log_likelihood(&scored, self.floor))
     }
+}
+
+/// The records' total log-likelihood: ln max(p, floor) summed over every decision, in order.
+pub fn total_log_likelihood(scored: &[Vec<Scored>], floor: f64) -> f64 {
+    scored.iter().flatten().map(|s| s.p.max(floor).ln()).sum()
 }
 
 /// One fitted option.

@@ -1,6 +1,7 @@
 //! How human-like a bot is on a record set (README, "How human-like is a bot"): every recorded
 //! play replayed through a fresh agent, in order, asking at each decision for the bot's policy
-//! (`agent.act` with `policy`), and scored by how likely the bot found what the person did.
+//! (`agent.act` with `policy`, see [`super::replay`]), and scored by how likely the bot found
+//! what the person did.
 //!
 //! Per decision, with p the probability the bot's policy gives the recorded action:
 //! - top-1 match: 1 when the recorded action is the policy's most likely one, 1/k when it ties
@@ -14,73 +15,14 @@
 
 use std::collections::BTreeMap;
 
-use futures_util::{StreamExt, TryStreamExt};
 use rand::Rng;
 use serde::Serialize;
 use serde_json::Value;
 use yomi_plugin::repro::percentile_ci;
-use yomi_plugin::rng::{derive_seed, seeded};
-use yomi_protocol::{ActRequest, ErrorCode, ErrorInfo};
+use yomi_plugin::rng::seeded;
 
 use super::record::Record;
-use crate::matches::seat::{SeatEnv, SeatPlan};
-
-/// How one model did on one decision.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Scored {
-    /// The probability it gave the recorded action.
-    pub p: f64,
-    /// Its top-1 match (1, 1/k on a k-way tie, or 0).
-    pub top: f64,
-}
-
-/// Scores every decision of `plays` under the bot of `plan`, a fresh agent per play (seeded from
-/// `seed` and the play's number) told each decision's events before it decides; plays run
-/// side by side, one per core.
-pub async fn score_bot(
-    plan: &SeatPlan,
-    plays: &[Vec<&Record>],
-    seed: u64,
-) -> Result<Vec<Vec<Scored>>, ErrorInfo> {
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    // Plays are independent: as many at once as the machine has cores, answers kept in order.
-    futures_util::stream::iter(plays.iter().enumerate())
-        .map(|(i, play)| async move {
-            let agent = plan.start(derive_seed(seed, i as u64), &SeatEnv::default()).await?;
-            let mut scored = Vec::with_capacity(play.len());
-            for record in play {
-                for event in &record.events {
-                    agent.observe(event.clone()).await?;
-                }
-                let request = ActRequest {
-                    policy: true,
-                    ..ActRequest::new(record.observation.clone(), record.legal.clone())
-                };
-                let reply = agent.act(request).await.map_err(|e| match e.code {
-                    ErrorCode::NoPolicy => ErrorInfo::new(
-                        ErrorCode::NoPolicy,
-                        format!(
-                            "{} does not say how likely its actions are: {}",
-                            plan.label(),
-                            e.message
-                        ),
-                    ),
-                    _ => ErrorInfo::new(e.code, format!("play {}: {}", record.play, e.message)),
-                })?;
-                let policy = reply.policy.unwrap_or_default();
-                let p = policy.iter().find(|e| e.action == record.action).map_or(0.0, |e| e.p);
-                let best = policy.iter().map(|e| e.p).fold(0.0, f64::max);
-                let ties = policy.iter().filter(|e| e.p == best).count().max(1);
-                let top = if p > 0.0 && p == best { 1.0 / ties as f64 } else { 0.0 };
-                scored.push(Scored { p, top });
-            }
-            agent.close().await;
-            Ok::<_, ErrorInfo>(scored)
-        })
-        .buffered(workers)
-        .try_collect()
-        .await
-}
+use super::replay::Scored;
 
 /// The uniform baseline's score of every decision.
 pub fn score_uniform(plays: &[Vec<&Record>]) -> Vec<Vec<Scored>> {

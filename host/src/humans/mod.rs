@@ -7,4 +7,5 @@ pub mod from_transcript;
 pub mod likeness;
 pub mod record;
 pub mod recording;
+pub mod replay;
 pub mod store;

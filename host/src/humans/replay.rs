@@ -1,0 +1,177 @@
+//! Replaying a record set through a bot, as `yomi humanlike` and `yomi fit` do many times over:
+//! the records are read into [`Prepared`] plays once (each observation and legal list already
+//! JSON text, handed to the bot as it is), and each play is replayed whole on a game thread
+//! (`runtime::executor::on_game_thread`), so every plugin call runs right where it is made
+//! instead of being handed to another thread. Plays run side by side, `workers` at a time, each
+//! with a turn among the server's running games when it has budgets; answers are kept in order,
+//! so a replay's figures do not depend on how many ran at once.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use futures_util::{StreamExt, TryStreamExt};
+use serde_json::value::RawValue;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+use yomi_plugin::call::ActText;
+use yomi_plugin::rng::derive_seed;
+use yomi_protocol::{ErrorCode, ErrorInfo};
+
+use super::record::Record;
+use crate::matches::seat::{SeatEnv, SeatPlan};
+use crate::runtime::costs::Budgets;
+use crate::runtime::executor::on_game_thread;
+
+/// How one model did on one decision.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scored {
+    /// The probability it gave the recorded action.
+    pub p: f64,
+    /// Its top-1 match (1, 1/k on a k-way tie, or 0).
+    pub top: f64,
+}
+
+/// One recorded decision, ready to be asked again.
+struct Decision {
+    events: Vec<Value>,
+    observation: Box<RawValue>,
+    legal: Box<RawValue>,
+    action: Value,
+}
+
+/// A record set's plays, read once and replayed any number of times.
+pub struct Prepared {
+    plays: Vec<(String, Vec<Decision>)>,
+    decisions: usize,
+}
+
+impl Prepared {
+    /// Prepares `plays` (each a play's decisions in order).
+    pub fn new(plays: &[Vec<&Record>]) -> Arc<Prepared> {
+        let plays: Vec<(String, Vec<Decision>)> = plays
+            .iter()
+            .map(|play| {
+                let label = play.first().map_or_else(String::new, |r| r.play.clone());
+                let decisions = play
+                    .iter()
+                    .map(|r| Decision {
+                        events: r.events.clone(),
+                        observation: raw(&r.observation),
+                        legal: raw(&r.legal),
+                        action: r.action.clone(),
+                    })
+                    .collect();
+                (label, decisions)
+            })
+            .collect();
+        let decisions = plays.iter().map(|(_, d)| d.len()).sum();
+        Arc::new(Prepared { plays, decisions })
+    }
+
+    /// How many decisions one replay asks for.
+    pub fn decisions(&self) -> usize {
+        self.decisions
+    }
+
+    /// How many plays there are.
+    pub fn plays(&self) -> usize {
+        self.plays.len()
+    }
+}
+
+/// A record's value as the JSON text a bot is handed (what `Call::Act` would write of it).
+fn raw(value: &impl serde::Serialize) -> Box<RawValue> {
+    serde_json::value::to_raw_value(value).expect("JSON values serialize")
+}
+
+/// How a replay runs: how many plays at once, whose game turns they take, when to stop, and a
+/// count of the decisions replayed so far (for progress reports).
+#[derive(Clone)]
+pub struct Running {
+    pub workers: usize,
+    pub budgets: Option<Budgets>,
+    pub stop: CancellationToken,
+    pub replayed: Arc<AtomicU64>,
+}
+
+impl Running {
+    /// One play per core, no budgets, never stopped: the command line's replays.
+    pub fn local() -> Running {
+        Running {
+            workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            budgets: None,
+            stop: CancellationToken::new(),
+            replayed: Arc::default(),
+        }
+    }
+}
+
+/// Scores every decision of `prepared` under the bot of `plan`, a fresh agent per play (seeded
+/// from `seed` and the play's number) told each decision's events before it decides.
+pub async fn score_bot(
+    plan: &SeatPlan,
+    prepared: &Arc<Prepared>,
+    seed: u64,
+    running: &Running,
+) -> Result<Vec<Vec<Scored>>, ErrorInfo> {
+    let plan = Arc::new(plan.clone());
+    futures_util::stream::iter(0..prepared.plays.len())
+        .map(|i| {
+            let (plan, prepared, running) = (plan.clone(), prepared.clone(), running.clone());
+            async move {
+                let _turn = match &running.budgets {
+                    Some(budgets) => Some(budgets.game().await),
+                    None => None,
+                };
+                on_game_thread(async move {
+                    score_play(&plan, &prepared.plays[i], derive_seed(seed, i as u64), &running)
+                        .await
+                })
+                .await
+            }
+        })
+        .buffered(running.workers.max(1))
+        .try_collect()
+        .await
+}
+
+/// Scores one play's decisions with a fresh agent.
+async fn score_play(
+    plan: &SeatPlan,
+    (label, play): &(String, Vec<Decision>),
+    seed: u64,
+    running: &Running,
+) -> Result<Vec<Scored>, ErrorInfo> {
+    let agent = plan.start(seed, &SeatEnv::default()).await?;
+    let mut scored = Vec::with_capacity(play.len());
+    for decision in play {
+        if running.stop.is_cancelled() {
+            return Err(yomi_plugin::cancel::error());
+        }
+        for event in &decision.events {
+            agent.observe(event.clone()).await?;
+        }
+        let request = ActText {
+            observation: &decision.observation,
+            legal: &decision.legal,
+            explain: false,
+            policy: true,
+        };
+        let reply = agent.act_text(request).await.map_err(|e| match e.code {
+            ErrorCode::NoPolicy => ErrorInfo::new(
+                ErrorCode::NoPolicy,
+                format!("{} does not say how likely its actions are: {}", plan.label(), e.message),
+            ),
+            _ => ErrorInfo::new(e.code, format!("play {label}: {}", e.message)),
+        })?;
+        let policy = reply.policy.unwrap_or_default();
+        let p = policy.iter().find(|e| e.action == decision.action).map_or(0.0, |e| e.p);
+        let best = policy.iter().map(|e| e.p).fold(0.0, f64::max);
+        let ties = policy.iter().filter(|e| e.p == best).count().max(1);
+        let top = if p > 0.0 && p == best { 1.0 / ties as f64 } else { 0.0 };
+        scored.push(Scored { p, top });
+    }
+    agent.close().await;
+    running.replayed.fetch_add(play.len() as u64, Ordering::Relaxed);
+    Ok(scored)
+}
