@@ -1,7 +1,7 @@
 //! `yomi fit` (README, "Fitting a bot to records"): the bot options under which a record set is
 //! most likely. Discrete options (booleans, choices, small integer ranges) are enumerated; for
-//! each combination the continuous ones are found by Nelder–Mead (`argmin`), each value clamped
-//! to its declared bounds. The objective is the records' total log-likelihood, scored exactly as
+//! each combination the continuous ones are found by `argmin` (Brent's method for one option,
+//! Nelder–Mead for several), each value clamped to its declared bounds. The objective is the records' total log-likelihood, scored exactly as
 //! `yomi humanlike` scores it ([`score_bot`], the same floor).
 //!
 //! Each fitted continuous option gets a 95 % likelihood-ratio interval: the values where the
@@ -12,6 +12,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use argmin::core::{CostFunction, Error, Executor, State};
+use argmin::solver::brent::{BrentOpt, BrentRoot};
 use argmin::solver::neldermead::NelderMead;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -164,13 +165,47 @@ pub struct Fit {
     pub evaluations: usize,
 }
 
-/// Nelder–Mead's view of the continuous options for one discrete combination.
-struct Continuous<'a> {
+/// The objective as the search sees it: each distinct set of options replayed once (a search
+/// that comes back to a point, or an interval's edge search that starts from the fit, pays
+/// nothing for it), counted, and the first failure kept to be returned as it was.
+struct Memo<'a> {
     objective: &'a dyn Objective,
+    seen: RefCell<Vec<(Options, f64)>>,
+    calls: RefCell<usize>,
+    failure: RefCell<Option<ErrorInfo>>,
+}
+
+impl Memo<'_> {
+    fn log_likelihood(&self, options: &Options) -> Result<f64, ErrorInfo> {
+        if let Some((_, ll)) = self.seen.borrow().iter().find(|(o, _)| o == options) {
+            return Ok(*ll);
+        }
+        *self.calls.borrow_mut() += 1;
+        let ll = self.objective.log_likelihood(options)?;
+        self.seen.borrow_mut().push((options.clone(), ll));
+        Ok(ll)
+    }
+
+    /// For argmin: an error is kept here and handed to it as a message.
+    fn cost<T>(&self, options: &Options, cost: impl Fn(f64) -> T) -> Result<T, Error> {
+        self.log_likelihood(options).map(cost).map_err(|e| {
+            let message = e.message.clone();
+            *self.failure.borrow_mut() = Some(e);
+            Error::msg(message)
+        })
+    }
+
+    /// The failure behind an argmin error, or the error itself.
+    fn failed(&self, e: Error) -> ErrorInfo {
+        self.failure.borrow_mut().take().unwrap_or_else(|| internal(e.to_string()))
+    }
+}
+
+/// The continuous options of one discrete combination, as points for argmin.
+struct Continuous<'a> {
+    memo: &'a Memo<'a>,
     space: &'a Space,
     base: &'a Options,
-    calls: &'a RefCell<usize>,
-    failure: &'a RefCell<Option<ErrorInfo>>,
 }
 
 impl Continuous<'_> {
@@ -183,64 +218,84 @@ impl Continuous<'_> {
     }
 }
 
+/// Nelder–Mead's cost: the negative log-likelihood at a point of every continuous option.
 impl CostFunction for Continuous<'_> {
     type Param = Vec<f64>;
     type Output = f64;
 
     fn cost(&self, x: &Vec<f64>) -> Result<f64, Error> {
-        *self.calls.borrow_mut() += 1;
-        match self.objective.log_likelihood(&self.options(x)) {
-            Ok(ll) => Ok(-ll),
-            Err(e) => {
-                let message = e.message.clone();
-                *self.failure.borrow_mut() = Some(e);
-                Err(Error::msg(message))
-            }
-        }
+        self.memo.cost(&self.options(x), |ll| -ll)
     }
 }
 
-/// Fits `space` from the options `start` (the bot's defaults), at most `iterations` Nelder–Mead
-/// steps per discrete combination.
+/// A function of one option's value for Brent's methods: `sign` × (log-likelihood − `shift`).
+struct Line<'a> {
+    at: Continuous<'a>,
+    shift: f64,
+    sign: f64,
+}
+
+impl CostFunction for Line<'_> {
+    type Param = f64;
+    type Output = f64;
+
+    fn cost(&self, x: &f64) -> Result<f64, Error> {
+        self.at.memo.cost(&self.at.options(&[*x]), |ll| self.sign * (ll - self.shift))
+    }
+}
+
+/// Fits `space` from the options `start` (the bot's defaults), at most `iterations` steps of
+/// the search per discrete combination: Brent's method (golden sections and parabolas) when one
+/// option is continuous, which needs far fewer replays than a simplex; Nelder–Mead otherwise.
 pub fn fit(
     objective: &dyn Objective,
     space: &Space,
     start: &Options,
     iterations: u64,
 ) -> Result<Fit, ErrorInfo> {
-    let calls = RefCell::new(0);
-    let failure = RefCell::new(None);
+    let memo = Memo {
+        objective,
+        seen: RefCell::default(),
+        calls: RefCell::new(0),
+        failure: RefCell::new(None),
+    };
     let mut best: Option<(f64, Options)> = None;
     for combination in space.each_discrete() {
         let mut base = start.clone();
         base.extend(combination);
-        let (ll, options) = if space.continuous.is_empty() {
-            *calls.borrow_mut() += 1;
-            (objective.log_likelihood(&base)?, base)
-        } else {
-            let problem =
-                Continuous { objective, space, base: &base, calls: &calls, failure: &failure };
-            let x0: Vec<f64> = space
-                .continuous
-                .iter()
-                .map(|(n, lo, hi)| {
-                    start.get(n).and_then(Value::as_f64).unwrap_or(*lo).clamp(*lo, *hi)
-                })
-                .collect();
-            let solver = NelderMead::new(simplex(&x0, space))
-                .with_sd_tolerance(1e-3)
-                .map_err(|e| internal(e.to_string()))?;
-            let run = Executor::new(problem, solver)
-                .configure(|s| s.max_iters(iterations))
-                .run()
-                .map_err(|e| {
-                failure.borrow_mut().take().unwrap_or_else(|| internal(e.to_string()))
-            })?;
-            let state = run.state();
-            let x = state.get_best_param().cloned().unwrap_or(x0);
-            let problem =
-                Continuous { objective, space, base: &base, calls: &calls, failure: &failure };
-            (-state.get_best_cost(), problem.options(&x))
+        let at = Continuous { memo: &memo, space, base: &base };
+        let (ll, options) = match space.continuous.as_slice() {
+            [] => (memo.log_likelihood(&base)?, base.clone()),
+            [(_, lo, hi)] => {
+                let line = Line { at, shift: 0.0, sign: -1.0 };
+                let solver = BrentOpt::new(*lo, *hi).set_tolerance(1e-4, (hi - lo) * 1e-4);
+                let run = Executor::new(line, solver)
+                    .configure(|s| s.max_iters(iterations))
+                    .run()
+                    .map_err(|e| memo.failed(e))?;
+                let x = run.state().get_best_param().copied().unwrap_or(*lo);
+                let options = Continuous { memo: &memo, space, base: &base }.options(&[x]);
+                (memo.log_likelihood(&options)?, options)
+            }
+            _ => {
+                let x0: Vec<f64> = space
+                    .continuous
+                    .iter()
+                    .map(|(n, lo, hi)| {
+                        start.get(n).and_then(Value::as_f64).unwrap_or(*lo).clamp(*lo, *hi)
+                    })
+                    .collect();
+                let solver = NelderMead::new(simplex(&x0, space))
+                    .with_sd_tolerance(1e-3)
+                    .map_err(|e| internal(e.to_string()))?;
+                let run = Executor::new(at, solver)
+                    .configure(|s| s.max_iters(iterations))
+                    .run()
+                    .map_err(|e| memo.failed(e))?;
+                let x = run.state().get_best_param().cloned().unwrap_or(x0);
+                let options = Continuous { memo: &memo, space, base: &base }.options(&x);
+                (memo.log_likelihood(&options)?, options)
+            }
         };
         if best.as_ref().is_none_or(|(b, _)| ll > *b) {
             best = Some((ll, options));
@@ -249,21 +304,25 @@ pub fn fit(
     let (log_likelihood, options) = best.ok_or_else(|| internal("nothing to fit".into()))?;
     let mut fitted = Vec::new();
     for (name, lo, hi) in &space.continuous {
-        let at = |v: f64| {
-            let mut o = options.clone();
-            o.insert(name.clone(), json!(v));
-            *calls.borrow_mut() += 1;
-            objective.log_likelihood(&o)
-        };
+        // The profile along this option alone, the others at their fit.
+        let one = Space { continuous: vec![(name.clone(), *lo, *hi)], discrete: vec![] };
+        let line = || Continuous { memo: &memo, space: &one, base: &options };
         let x = options[name].as_f64().unwrap_or(*lo);
         let target = log_likelihood - DROP_95;
-        let ci95 = [edge(&at, x, *lo, target)?, edge(&at, x, *hi, target)?];
+        // The curvature at the fit, from its two neighbours a thousandth of the range away.
+        let h = (hi - lo) / 1000.0;
+        let near = |v: f64| memo.log_likelihood(&line().options(&[v.clamp(*lo, *hi)]));
+        let (below, above) = (near(x - h)?, near(x + h)?);
+        let curvature = (2.0 * log_likelihood - below - above) / (h * h);
+        let side =
+            |bound: f64| edge(line(), (x, log_likelihood), bound, target, curvature, iterations);
+        let ci95 = [side(*lo)?, side(*hi)?];
         fitted.push(Fitted { name: name.clone(), value: options[name].clone(), ci95: Some(ci95) });
     }
     for (name, _) in &space.discrete {
         fitted.push(Fitted { name: name.clone(), value: options[name].clone(), ci95: None });
     }
-    Ok(Fit { options, fitted, log_likelihood, evaluations: calls.into_inner() })
+    Ok(Fit { options, fitted, log_likelihood, evaluations: memo.calls.into_inner() })
 }
 
 /// The starting simplex: the start and one step along each option, a tenth of its range (away
@@ -279,26 +338,46 @@ fn simplex(x0: &[f64], space: &Space) -> Vec<Vec<f64>> {
     points
 }
 
-/// Where, between the fit `x` and the bound `bound`, the log-likelihood falls to `target`
-/// (bisection, 12 steps: within 1/4096 of the distance); the bound itself when it never does.
+/// Where, between the fit `x` and the bound `bound`, the log-likelihood along `at` falls to
+/// `target`; the bound itself when it never does. The log-likelihood is close to a parabola
+/// near its top, so the first guess is where the parabola of `curvature` falls to `target`;
+/// the guess is doubled away from `x` until it is past the edge, and Brent's root finding
+/// closes in on the edge inside that bracket, to 1 % of its distance from `x`.
 fn edge(
-    at: &dyn Fn(f64) -> Result<f64, ErrorInfo>,
-    x: f64,
+    at: Continuous,
+    (x, ll): (f64, f64),
     bound: f64,
     target: f64,
+    curvature: f64,
+    iterations: u64,
 ) -> Result<f64, ErrorInfo> {
-    if at(bound)? >= target {
-        return Ok(bound);
-    }
-    let (mut inside, mut outside) = (x, bound);
-    for _ in 0..12 {
-        let mid = (inside + outside) / 2.0;
-        match at(mid)? >= target {
-            true => inside = mid,
-            false => outside = mid,
+    let memo = at.memo;
+    let value = |v: f64| memo.log_likelihood(&at.options(&[v]));
+    let distance = (2.0 * (ll - target) / curvature).sqrt();
+    let mut step = if distance.is_finite() { distance } else { (bound - x).abs() / 10.0 };
+    let mut inside = x;
+    loop {
+        if (bound - x).abs() <= step {
+            if value(bound)? >= target {
+                return Ok(bound);
+            }
+            break;
         }
+        let guess = x + step * (bound - x).signum();
+        if value(guess)? < target {
+            break;
+        }
+        inside = guess;
+        step *= 2.0;
     }
-    Ok((inside + outside) / 2.0)
+    let outside = if (bound - x).abs() <= step { bound } else { x + step * (bound - x).signum() };
+    let line = Line { at, shift: target, sign: 1.0 };
+    let solver = BrentRoot::new(inside, outside, step / 100.0);
+    let run = Executor::new(line, solver)
+        .configure(|s| s.max_iters(iterations))
+        .run()
+        .map_err(|e| memo.failed(e))?;
+    Ok(run.state().get_best_param().copied().unwrap_or(outside))
 }
 
 fn internal(message: String) -> ErrorInfo {
