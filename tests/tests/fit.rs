@@ -81,7 +81,7 @@ fn bad_fits_are_refused_by_name() {
     let data = temp_dir();
     population(data.path(), 5, 1);
     for (extra, says) in [
-        (&["--preset", "../x"][..], "a record set's name is"),
+        (&["--preset", "../x"][..], "`../x`: a preset's name is"),
         (&["--fit", "nothing"][..], "the bot has no option `nothing`"),
         (&["--fit", "opening_above"][..], "cannot be fitted"),
         (&["--floor", "0"][..], "--floor is a probability"),

@@ -220,7 +220,7 @@ pub fn fit(common: &Common, args: FitArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("--floor is a probability above 0 and below 1, --iterations at least 1");
     }
     let name = args.preset.clone().unwrap_or_else(|| args.records.clone());
-    store::check_name(&name).map_err(err)?;
+    store::check_file_name(&name, "a preset's name").map_err(err)?;
     let records = store::load(&common.data_dir(), &args.records).map_err(err)?;
     let plays = store::plays(&records);
     let (train, held): (Vec<_>, Vec<_>) =

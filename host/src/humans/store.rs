@@ -17,6 +17,11 @@ pub fn dir_in(data_dir: &Path) -> PathBuf {
 
 /// Checks a set's name: it becomes a file name, so letters, digits, `-` and `_` only.
 pub fn check_name(name: &str) -> Result<(), ErrorInfo> {
+    check_file_name(name, "a record set's name")
+}
+
+/// Checks `name`, which becomes a file name (`what` says whose, for the error).
+pub fn check_file_name(name: &str, what: &str) -> Result<(), ErrorInfo> {
     let fine = !name.is_empty()
         && name.len() <= 64
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
@@ -24,7 +29,7 @@ pub fn check_name(name: &str) -> Result<(), ErrorInfo> {
         true => Ok(()),
         false => Err(ErrorInfo::new(
             ErrorCode::InvalidParams,
-            format!("`{name}`: a record set's name is 1 to 64 letters, digits, `-` or `_`"),
+            format!("`{name}`: {what} is 1 to 64 letters, digits, `-` or `_`"),
         )),
     }
 }
