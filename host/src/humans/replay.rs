@@ -156,6 +156,8 @@ async fn score_play(
             legal: &decision.legal,
             explain: false,
             policy: true,
+            // Records are scored without a clock: a person's time is measured, not limited.
+            clock: None,
         };
         let reply = agent.act_text(request).await.map_err(|e| match e.code {
             ErrorCode::NoPolicy => ErrorInfo::new(
