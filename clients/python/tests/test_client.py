@@ -147,12 +147,13 @@ def test_every_bots_bad_observation_raises_request_error(server):
             assert e.value.message.startswith("`observation"), e.value.message
 
 
-def test_a_bot_that_fails_raises_bot_failure(server):
+def test_a_request_the_bot_cannot_read_names_the_field_and_is_not_a_bot_failure(server):
     with Client.tcp(*server) as yomi:
         agent = yomi.new_agent("dice/dice")["agent"]
-        with pytest.raises(BotFailure) as e:
+        with pytest.raises(RequestError) as e:
             yomi.call(agent, "roll", {"player": 7})
-        assert e.value.code == "bot_error"
+        assert e.value.code == "invalid_params" and "params.player" in str(e.value)
+        assert not isinstance(e.value, BotFailure)
 
 
 def test_matches_replays_tournaments_and_plugins(server):
