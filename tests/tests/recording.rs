@@ -41,6 +41,8 @@ fn a_persons_decisions_are_kept_only_when_the_operator_says_so() {
     let (result, answered) = play_first_legal(conn, rps_match());
     assert_eq!(answered, 8, "two games of four throws");
     assert!(result.get("transcript").is_none(), "kept for the records, not sent unasked");
+    // The same match again, seed and all: its games are plays of their own, added at the end.
+    play_first_legal(conn, rps_match());
     // A match of bots alone keeps nothing: no person played.
     let bots = json!({"game": "rps", "seed": 4, "games": 1, "game_options": {"rounds": 4},
         "seats": [{"bot": "example/rps"}, {"bot": "example/rps"}]});
@@ -48,7 +50,10 @@ fn a_persons_decisions_are_kept_only_when_the_operator_says_so() {
 
     let text = std::fs::read_to_string(data.path().join("humans/people-rps.jsonl")).unwrap();
     let records: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(records.len(), 8, "the person's eight throws, not the bot's:\n{text}");
+    assert_eq!(records.len(), 16, "the person's eight throws twice, not the bot's:\n{text}");
+    let plays: std::collections::BTreeSet<&str> =
+        records.iter().map(|r| r["play"].as_str().unwrap()).collect();
+    assert_eq!(plays.len(), 4, "two games in each of two matches: {plays:?}");
     for record in &records {
         assert_eq!((&record["seat"], &record["player"]), (&json!(0), &json!("ana")), "{record}");
         assert_eq!(record["action"], record["legal"][0], "{record}");
@@ -62,7 +67,7 @@ fn a_persons_decisions_are_kept_only_when_the_operator_says_so() {
         "people-rps",
         "--json",
     ]));
-    assert_eq!(yomi_e2e::json_out(&out)["decisions"], json!(8));
+    assert_eq!(yomi_e2e::json_out(&out)["decisions"], json!(16));
 }
 
 #[test]

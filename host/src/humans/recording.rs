@@ -2,10 +2,11 @@
 //! `match.run` with a client seat ends, the decisions its client seats answered (what each saw,
 //! could do, did, and how long it took) are added to the data directory's record set
 //! `NAME-GAME` (a set holds one game's records), so a designer builds a data set by playing in
-//! the playground. Off unless the operator names a set;
-//! `hello` says when it is on, and the playground says so on screen.
+//! the playground. Off unless the operator names a set; `hello` says when it is on, and the
+//! playground says so on screen.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use yomi_protocol::{ErrorCode, ErrorInfo};
@@ -13,18 +14,21 @@ use yomi_protocol::{ErrorCode, ErrorInfo};
 use super::{from_transcript, store};
 use crate::tournament::quota::bytes_under;
 
-/// Adds the client seats' decisions of a finished match's `transcript` to record set
-/// `NAME-GAME`, unless the data directory would pass `max_data_bytes` (0: no quota). Returns
-/// the set and how many decisions were added.
+/// Adds the client seats' decisions of a finished match's `transcript` to the end of record set
+/// `NAME-GAME`, unless the data directory would pass `max_data_bytes` (0: no quota); the cost is
+/// the match's own, however large the set has grown. Returns the set and how many decisions
+/// were added.
 pub fn keep(
     data_dir: &Path,
     name: &str,
     max_data_bytes: u64,
     transcript: &str,
 ) -> Result<(String, usize), ErrorInfo> {
-    // An import rewrites the set whole; matches ending together take turns.
+    // Matches ending together take turns, so the quota sees each one's bytes.
     static WRITING: Mutex<()> = Mutex::new(());
     let records = from_transcript::records(transcript)?;
+    let set = format!("{name}-{}", records[0].game);
+    let added = records.len();
     let _turn = WRITING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let used = bytes_under(data_dir);
     if max_data_bytes > 0 && used + transcript.len() as u64 > max_data_bytes {
@@ -36,7 +40,16 @@ pub fn keep(
             ),
         ));
     }
-    let set = format!("{name}-{}", records[0].game);
-    let added = store::import(data_dir, &set, records)?.decisions;
+    store::append(data_dir, &set, &batch(), records)?;
     Ok((set, added))
+}
+
+/// A label no other match's plays carry: its plays are named by the match seed, which a client
+/// may choose, so two matches could otherwise join one play.
+fn batch() -> String {
+    static MATCHES: AtomicU64 = AtomicU64::new(0);
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
+    format!("people-{started}-{}", MATCHES.fetch_add(1, Ordering::Relaxed))
 }

@@ -137,17 +137,44 @@ pub fn import(data_dir: &Path, name: &str, new: Vec<Record>) -> Result<Imported,
         }
         records.push(record);
     }
-    let mut text = Vec::new();
-    for record in &records {
-        serde_json::to_writer(&mut text, record).expect("records serialize");
-        text.push(b'\n');
-    }
+    let text = lines(&records);
     let dir = dir_in(data_dir);
     std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
     let partial = path.with_extension("jsonl.partial");
     std::fs::write(&partial, text).map_err(|e| io(&partial, e))?;
     std::fs::rename(&partial, &path).map_err(|e| io(&path, e))?;
     Ok(Imported { records: name.into(), game, decisions, plays: plays.len(), total: records.len() })
+}
+
+/// Adds `new` (checked already, all of the set's game) to the end of set `name`, made if it is
+/// new, each play labelled `BATCH:play`: one write at the end of the file, so adding costs what is
+/// added, however large the set has grown (an [`import`] rewrites it whole).
+pub fn append(data_dir: &Path, name: &str, batch: &str, new: Vec<Record>) -> Result<(), ErrorInfo> {
+    use std::io::Write;
+    let path = path_of(data_dir, name)?;
+    let labelled: Vec<Record> = new
+        .into_iter()
+        .map(|record| Record { play: format!("{batch}:{}", record.play), ..record })
+        .collect();
+    let text = lines(&labelled);
+    let dir = dir_in(data_dir);
+    std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map_err(|e| io(&path, e))?;
+    file.write_all(&text).map_err(|e| io(&path, e))
+}
+
+/// Records as the set's JSON lines.
+fn lines(records: &[Record]) -> Vec<u8> {
+    let mut text = Vec::new();
+    for record in records {
+        serde_json::to_writer(&mut text, record).expect("records serialize");
+        text.push(b'\n');
+    }
+    text
 }
 
 /// The plays of `records` in order, each its decisions in order.
