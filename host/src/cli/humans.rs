@@ -155,7 +155,7 @@ pub fn humanlike(common: &Common, args: HumanlikeArgs) -> anyhow::Result<ExitCod
     let report = breakdown(&plays, &models, &settings);
     let out = json!({
         "bot": bot.qualified(), "options": options, "records": args.records, "game": game,
-        "plays": plays.len(), "decisions": records.len(), "settings": settings,
+        "plays": store::games(&plays), "seat_plays": plays.len(), "decisions": records.len(), "settings": settings,
         "best_preset": best_name, "presets_log_likelihood": presets,
         "all": report.all, "by_stage": report.by_stage, "by_kind": report.by_kind,
     });
@@ -168,7 +168,7 @@ pub fn humanlike(common: &Common, args: HumanlikeArgs) -> anyhow::Result<ExitCod
         bot.qualified(),
         args.records,
         records.len(),
-        plays.len(),
+        store::games(&plays),
         game
     )?;
     for (name, s) in &report.all {
@@ -223,15 +223,12 @@ pub fn fit(common: &Common, args: FitArgs) -> anyhow::Result<ExitCode> {
     store::check_file_name(&name, "a preset's name").map_err(err)?;
     let records = store::load(&common.data_dir(), &args.records).map_err(err)?;
     let plays = store::plays(&records);
-    let (train, held): (Vec<_>, Vec<_>) =
-        plays.iter().cloned().enumerate().partition(|(i, _)| i % 5 != 4);
-    let strip = |v: Vec<(usize, Vec<_>)>| v.into_iter().map(|(_, p)| p).collect::<Vec<_>>();
-    let (train, held) = (strip(train), strip(held));
+    let (train, held) = store::hold_out_fifth(&plays);
     if held.is_empty() {
         anyhow::bail!(
             "`{}` has {} plays: at least 5 are needed (one in five is held out)",
             args.records,
-            plays.len()
+            store::games(&plays)
         );
     }
     let game = records[0].game.clone();
@@ -290,7 +287,7 @@ pub fn fit(common: &Common, args: FitArgs) -> anyhow::Result<ExitCode> {
             .map_err(err)?;
     let out = json!({
         "bot": bot.qualified(), "records": args.records, "game": game, "preset": name,
-        "file": path.display().to_string(), "plays": {"fit": train.len(), "held_out": held.len()},
+        "file": path.display().to_string(), "plays": {"fit": store::games(&train), "held_out": store::games(&held)},
         "fitted": result.fitted, "options": result.options,
         "interval": "likelihood ratio (χ²₁, 95 %), other options at their fit",
         "fit_log_likelihood": result.log_likelihood, "evaluations": result.evaluations,
@@ -305,7 +302,7 @@ pub fn fit(common: &Common, args: FitArgs) -> anyhow::Result<ExitCode> {
         "{} fitted to `{}` ({} plays, {} replays of the records in {seconds:.1} s):",
         bot.qualified(),
         args.records,
-        train.len(),
+        store::games(&train),
         result.evaluations
     )?;
     for f in &result.fitted {
@@ -314,7 +311,7 @@ pub fn fit(common: &Common, args: FitArgs) -> anyhow::Result<ExitCode> {
             None => outln!("  {} = {}", f.name, f.value)?,
         }
     }
-    outln!("held-out log-likelihood per decision ({} plays):", held.len())?;
+    outln!("held-out log-likelihood per decision ({} plays):", store::games(&held))?;
     outln!("  fitted              {fitted_ll:.4}")?;
     outln!("  uniform             {uniform:.4}")?;
     for (preset, ll) in &presets {

@@ -11,7 +11,8 @@
 //!
 //! The uniform baseline gives each of the n legal actions (a range entry counting each of its
 //! amounts) 1/n: match 1/n, log-likelihood −ln n. Means are over decisions; their 95 % intervals
-//! are percentiles of a bootstrap over plays (whole plays drawn with replacement, seeded).
+//! are percentiles of a bootstrap over the seats' plays (a seat's decisions in one play drawn whole,
+//! with replacement, seeded).
 
 use std::collections::BTreeMap;
 

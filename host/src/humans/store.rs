@@ -177,16 +177,46 @@ fn lines(records: &[Record]) -> Vec<u8> {
     text
 }
 
-/// The plays of `records` in order, each its decisions in order.
+/// Each seat's decisions in each play, in order: what one agent in that seat was asked, so each
+/// is replayed through an agent of its own (a play's seats see different cards and learn from
+/// different games). A play's seats are adjacent, in the order they first decided.
 pub fn plays(records: &[Record]) -> Vec<Vec<&Record>> {
-    let mut out: Vec<(String, Vec<&Record>)> = Vec::new();
+    let mut out: Vec<(&str, usize, Vec<&Record>)> = Vec::new();
     for record in records {
-        match out.iter_mut().find(|(play, _)| *play == record.play) {
-            Some((_, decisions)) => decisions.push(record),
-            None => out.push((record.play.clone(), vec![record])),
+        let at =
+            out.iter().position(|(play, seat, _)| *play == record.play && *seat == record.seat);
+        match at {
+            Some(i) => out[i].2.push(record),
+            None => {
+                let after = out.iter().rposition(|(play, ..)| *play == record.play);
+                let at = after.map_or(out.len(), |i| i + 1);
+                out.insert(at, (&record.play, record.seat, vec![record]));
+            }
         }
     }
-    out.into_iter().map(|(_, decisions)| decisions).collect()
+    out.into_iter().map(|(.., decisions)| decisions).collect()
+}
+
+/// How many plays (games) the seats' plays of [`plays`] come from.
+pub fn games(seat_plays: &[Vec<&Record>]) -> usize {
+    seat_plays.windows(2).filter(|w| w[0][0].play != w[1][0].play).count() + seat_plays.len().min(1)
+}
+
+/// [`plays`] parted four plays in five to fit, the fifth held out, all seats of a play on one side.
+pub fn hold_out_fifth<'a>(
+    seat_plays: &[Vec<&'a Record>],
+) -> (Vec<Vec<&'a Record>>, Vec<Vec<&'a Record>>) {
+    let (mut fit, mut held, mut game) = (Vec::new(), Vec::new(), 0);
+    for (i, play) in seat_plays.iter().enumerate() {
+        if i > 0 && seat_plays[i - 1][0].play != play[0].play {
+            game += 1;
+        }
+        match game % 5 {
+            4 => held.push(play.clone()),
+            _ => fit.push(play.clone()),
+        }
+    }
+    (fit, held)
 }
 
 #[cfg(test)]
@@ -228,6 +258,34 @@ mod tests {
         assert_eq!(std::fs::read(dir_in(dir.path()).join("club.jsonl")).unwrap(), before);
         assert_eq!(read(&other, rps).unwrap_err().code, ErrorCode::UnknownGame);
         assert_eq!(read("\n\n", rps).unwrap_err().message, "no records: the file is empty");
+    }
+
+    #[test]
+    fn each_seat_of_a_play_is_replayed_on_its_own_and_held_out_with_its_play() {
+        let record = |play: &str, seat: usize| Record {
+            game: "rps".into(),
+            play: play.into(),
+            seat,
+            observation: serde_json::json!({}),
+            legal: vec!["rock".into()],
+            action: "rock".into(),
+            events: Vec::new(),
+            think_ms: None,
+            player: None,
+        };
+        let mut records = Vec::new();
+        for play in ["a", "b", "c", "d", "e"] {
+            records.extend([record(play, 1), record(play, 0), record(play, 1)]);
+        }
+        records.push(record("a", 0));
+        let seat_plays = plays(&records);
+        let shape: Vec<(&str, usize, usize)> =
+            seat_plays.iter().map(|p| (p[0].play.as_str(), p[0].seat, p.len())).collect();
+        assert_eq!(&shape[..3], [("a", 1, 2), ("a", 0, 2), ("b", 1, 2)]);
+        assert_eq!((seat_plays.len(), games(&seat_plays)), (10, 5));
+        let (fit, held) = hold_out_fifth(&seat_plays);
+        assert_eq!((games(&fit), games(&held), held.len()), (4, 1, 2));
+        assert!(held.iter().all(|p| p[0].play == "e"));
     }
 
     #[test]
