@@ -8,8 +8,8 @@ use std::path::Path;
 use serde_json::Value;
 use yomi_e2e::{json_out, run_ok, temp_dir, yomi_in};
 
-/// Records `games` seeded games of three `sevens/dvalue:temperature=2` seats as record set `syn`.
-fn population(data: &Path, games: u32, seed: u64) {
+/// Records `games` seeded games of three `sevens/dvalue:temperature=2` seats as record set `name`.
+fn population_named(data: &Path, name: &str, games: u32, seed: u64) {
     let path = data.join("match.jsonl");
     let bot = "sevens/dvalue:temperature=2";
     run_ok(
@@ -18,15 +18,29 @@ fn population(data: &Path, games: u32, seed: u64) {
             .args(["--games", &games.to_string(), "--seed", &seed.to_string(), "--transcript"])
             .arg(&path),
     );
-    run_ok(yomi_in(data).args(["records", "import", "syn"]).arg(&path));
+    run_ok(yomi_in(data).args(["records", "import", name]).arg(&path));
+}
+
+fn population(data: &Path, games: u32, seed: u64) {
+    population_named(data, "syn", games, seed)
+}
+
+/// The 95 % interval of the one fitted option of a `fit --json` report.
+fn interval(report: &Value) -> [f64; 2] {
+    [0, 1].map(|i| report["fitted"][0]["ci95"][i].as_f64().unwrap())
+}
+
+/// Whether the fitted options score above the uniform baseline and every shipped preset on the
+/// held-out plays of a `fit --json` report.
+fn fitted_leads_held_out(report: &Value) -> bool {
+    let held = &report["held_out_log_likelihood"];
+    let fitted = held["fitted"].as_f64().unwrap();
+    let others = held["presets"].as_object().unwrap().values().chain([&held["uniform"]]);
+    others.map(|ll| ll.as_f64().unwrap()).all(|ll| fitted > ll)
 }
 
 fn fit(data: &Path, extra: &[&str]) -> std::process::Output {
-    yomi_in(data)
-        .args(["fit", "sevens/dvalue", "--records", "syn", "--fit", "temperature", "--json"])
-        .args(extra)
-        .output()
-        .unwrap()
+    fit_command(data, "syn").args(extra).output().unwrap()
 }
 
 #[test]
@@ -46,14 +60,9 @@ fn fit_recovers_a_known_temperature_and_its_preset_is_offered() {
     ])));
     let fitted = &out["fitted"][0];
     assert_eq!(fitted["name"], "temperature", "{out}");
-    let [lo, hi] = [0, 1].map(|i| fitted["ci95"][i].as_f64().unwrap());
+    let [lo, hi] = interval(&out);
     assert!(lo <= 2.0 && 2.0 <= hi, "2 outside [{lo}, {hi}]: {out}");
-    let held = &out["held_out_log_likelihood"];
-    let fitted_ll = held["fitted"].as_f64().unwrap();
-    assert!(fitted_ll > held["uniform"].as_f64().unwrap(), "{out}");
-    for (preset, ll) in held["presets"].as_object().unwrap() {
-        assert!(fitted_ll > ll.as_f64().unwrap(), "preset {preset} ahead: {out}");
-    }
+    assert!(fitted_leads_held_out(&out), "{out}");
     let file = data.path().join("presets/sevens/dvalue/people.json");
     let preset: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
     assert_eq!(preset["options"]["temperature"], fitted["value"]);
@@ -74,6 +83,59 @@ fn fit_recovers_a_known_temperature_and_its_preset_is_offered() {
     let bots =
         String::from_utf8_lossy(&run_ok(yomi_in(data.path()).arg("bots")).stdout).into_owned();
     assert!(bots.contains("preset people") && bots.contains("fitted: records `syn`"), "{bots}");
+}
+
+/// The few draws CI affords of the recovery rate (`tools/fit_recovery.py` measures it over many,
+/// REPRODUCTION.md): a 95 % interval misses the truth one draw in twenty, so five fixed draws
+/// allow one miss.
+#[test]
+fn fit_recovers_the_known_temperature_in_nearly_every_draw() {
+    let mut covered = Vec::new();
+    for seed in 1..=5 {
+        let data = temp_dir();
+        population(data.path(), 30, 100 + seed);
+        let out = json_out(&run_ok(&mut fit_command(data.path(), "syn")));
+        let [lo, hi] = interval(&out);
+        covered.push((seed, lo <= 2.0 && 2.0 <= hi, [lo, hi]));
+        assert!(fitted_leads_held_out(&out), "draw {seed}: {out}");
+    }
+    let hits = covered.iter().filter(|(_, hit, _)| *hit).count();
+    assert!(hits >= 4, "the interval held temperature 2 in {hits} of 5 draws: {covered:?}");
+}
+
+/// `examples/records/sevens-temperature-2.jsonl` holds the records of the command its README
+/// gives (only the import's batch prefix taken off the play labels), and fits back.
+#[test]
+fn the_shipped_example_is_what_its_command_makes() {
+    let data = temp_dir();
+    population_named(data.path(), "made", 12, 2026);
+    let example = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/records/sevens-temperature-2.jsonl");
+    run_ok(yomi_in(data.path()).args(["records", "import", "shipped"]).arg(&example));
+    let records = |name: &str| -> Vec<Value> {
+        let text = std::fs::read_to_string(data.path().join(format!("humans/{name}.jsonl")));
+        text.unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    };
+    let (made, shipped) = (records("made"), records("shipped"));
+    assert_eq!(made.len(), shipped.len());
+    assert!(made.iter().zip(&shipped).all(|(a, b)| {
+        let unlabelled = |r: &Value| {
+            let mut r = r.clone();
+            r["play"] = r["play"].as_str().unwrap().split_once(':').unwrap().1.into();
+            r
+        };
+        unlabelled(a) == unlabelled(b)
+    }));
+    let out = json_out(&run_ok(&mut fit_command(data.path(), "shipped")));
+    let [lo, hi] = interval(&out);
+    assert!(lo <= 2.0 && 2.0 <= hi && fitted_leads_held_out(&out), "{out}");
+}
+
+/// `yomi fit sevens/dvalue --fit temperature --json` on record set `name`.
+fn fit_command(data: &Path, name: &str) -> std::process::Command {
+    let mut command = yomi_in(data);
+    command.args(["fit", "sevens/dvalue", "--records", name, "--fit", "temperature", "--json"]);
+    command
 }
 
 #[test]
