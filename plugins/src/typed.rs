@@ -255,12 +255,16 @@ fn write<A: Serialize>(action: &A) -> Result<Value, ErrorInfo> {
 }
 
 /// Reads one typed value out of a request; `what` names it in the error (made only then: naming
-/// every legal action up front cost more than reading it).
+/// every legal action up front cost more than reading it). Read plainly first and once more,
+/// tracking the path, only when it does not fit: a request that fits (nearly all) skips the
+/// tracking's cost.
 fn decode<T: DeserializeOwned>(
     value: &Value,
     what: impl FnOnce() -> String,
 ) -> Result<T, ErrorInfo> {
-    serde_path_to_error::deserialize(value).map_err(|e| does_not_fit(what(), e, false))
+    T::deserialize(value).or_else(|_| {
+        serde_path_to_error::deserialize(value).map_err(|e| does_not_fit(what(), e, false))
+    })
 }
 
 /// Reads a request value that is not an observation (a service call's parameters, a record's
@@ -285,8 +289,10 @@ fn decode_text<T: DeserializeOwned>(
     text: &RawValue,
     what: impl FnOnce() -> String,
 ) -> Result<T, ErrorInfo> {
-    let mut reader = serde_json::Deserializer::from_str(text.get());
-    serde_path_to_error::deserialize(&mut reader).map_err(|e| does_not_fit(what(), e, false))
+    serde_json::from_str(text.get()).or_else(|_| {
+        let mut reader = serde_json::Deserializer::from_str(text.get());
+        serde_path_to_error::deserialize(&mut reader).map_err(|e| does_not_fit(what(), e, false))
+    })
 }
 
 /// The error for a value that does not fit its type: a payload type's own rule after the path
