@@ -65,10 +65,11 @@ impl Handle {
 }
 
 /// A decision with the policy asked before it, checked against it (see [`crate::policy::attach`]).
+/// The think time's distribution goes with the policy only: a plain decision stays as it was.
 fn with_policy(policy: Option<Vec<PolicyEntry>>, reply: ActReply) -> Result<Answer, ErrorInfo> {
     match policy {
         Some(policy) => crate::policy::attach(policy, reply).map(Answer::Decision),
-        None => Ok(Answer::Decision(reply)),
+        None => Ok(Answer::Decision(ActReply { think_model: None, ..reply })),
     }
 }
 

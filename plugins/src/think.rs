@@ -17,7 +17,7 @@
 //! each game defines it. Each game picks the constants ([`Model`]) and says so in its README.
 
 use rand::SeedableRng;
-use yomi_protocol::{ErrorCode, ErrorInfo, OptionSpec, Options};
+use yomi_protocol::{ErrorCode, ErrorInfo, OptionSpec, Options, Think, ThinkModel};
 
 use crate::rng::{derive_seed, Rng as SeededRng};
 
@@ -102,8 +102,9 @@ impl Pace {
         Ok(())
     }
 
-    /// The suggested think time of one decision; None when the scale is 0.
-    pub fn think_ms(&mut self, model: &Model, effort: Effort) -> Option<u64> {
+    /// The suggested think time of one decision and the log-normal it was drawn from (median
+    /// scale × mean × e^(−σ²/2)); None when the scale is 0.
+    pub fn think_ms(&mut self, model: &Model, effort: Effort) -> Option<Think> {
         if self.scale == 0.0 {
             return None;
         }
@@ -114,7 +115,9 @@ impl Pace {
             + model.per_stage * effort.stage.clamp(0.0, 1.0);
         let z = crate::rng::standard_normal(&mut self.rng);
         let spread = (model.sigma * z - model.sigma * model.sigma / 2.0).exp();
-        Some(((self.scale * mean * spread).round().max(0.0) as u64).min(MAX_MS))
+        let ms = ((self.scale * mean * spread).round().max(0.0) as u64).min(MAX_MS);
+        let median_ms = self.scale * mean * (-model.sigma * model.sigma / 2.0).exp();
+        Some(Think { ms, model: ThinkModel { median_ms, sigma: model.sigma } })
     }
 }
 
@@ -131,7 +134,7 @@ mod tests {
 
     fn mean_of(effort: Effort) -> f64 {
         let mut pace = Pace::new(7);
-        (0..4000).map(|_| pace.think_ms(&MODEL, effort).unwrap() as f64).sum::<f64>() / 4000.0
+        (0..4000).map(|_| pace.think_ms(&MODEL, effort).unwrap().ms as f64).sum::<f64>() / 4000.0
     }
 
     #[test]
@@ -154,11 +157,30 @@ mod tests {
         let times = |seed| {
             let mut pace = Pace::new(seed);
             pace.configure(&options(2.0)).unwrap();
-            (0..5).map(|_| pace.think_ms(&MODEL, effort).unwrap()).collect::<Vec<_>>()
+            (0..5).map(|_| pace.think_ms(&MODEL, effort).unwrap().ms).collect::<Vec<_>>()
         };
         assert_eq!(times(3), times(3));
         assert_ne!(times(3), times(4));
         assert!(Pace::new(1).configure(&options(-1.0)).is_err());
+    }
+
+    /// The model a think time comes with is the distribution it was drawn from: the sample's
+    /// median and the spread of its logarithm.
+    #[test]
+    fn the_reported_model_is_the_one_drawn_from() {
+        let effort = Effort { choices: 5, doubt: 1.5, stage: 0.4 };
+        let mut pace = Pace::new(11);
+        pace.configure(&options(1.7)).unwrap();
+        let draws: Vec<Think> = (0..4000).map(|_| pace.think_ms(&MODEL, effort).unwrap()).collect();
+        let model = draws[0].model;
+        assert!(draws.iter().all(|d| d.model == model));
+        let mut logs: Vec<f64> = draws.iter().map(|d| (d.ms as f64).ln()).collect();
+        logs.sort_by(f64::total_cmp);
+        let median = logs[logs.len() / 2].exp();
+        assert!((median / model.median_ms - 1.0).abs() < 0.03, "{median} vs {model:?}");
+        let mean = logs.iter().sum::<f64>() / logs.len() as f64;
+        let sd = (logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / logs.len() as f64).sqrt();
+        assert!((sd / model.sigma - 1.0).abs() < 0.05, "{sd} vs {model:?}");
     }
 
     #[test]

@@ -17,7 +17,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 use yomi_protocol::envelope::without_position;
-use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options, PolicyEntry};
+use yomi_protocol::{ActReply, ActRequest, ErrorCode, ErrorInfo, Options, PolicyEntry, Think};
 
 use crate::api::Agent;
 use crate::call::{unreadable, ActText, GameOver};
@@ -118,24 +118,24 @@ pub struct Choice<A> {
     pub action: A,
     /// The bot's reasoning, given when the caller asked (`explain`).
     pub explain: Option<Value>,
-    /// A suggested think time (see [`crate::think`]).
-    pub think_ms: Option<u64>,
+    /// A suggested think time and its distribution (see [`crate::think`]).
+    pub think: Option<Think>,
 }
 
 impl<A> Choice<A> {
     /// A decision without an explanation.
     pub fn new(action: A) -> Choice<A> {
-        Choice { action, explain: None, think_ms: None }
+        Choice { action, explain: None, think: None }
     }
 
     /// A decision with the bot's reasoning beside it.
     pub fn explained(action: A, explain: Value) -> Choice<A> {
-        Choice { action, explain: Some(explain), think_ms: None }
+        Choice { action, explain: Some(explain), think: None }
     }
 
     /// The same decision with a suggested think time.
-    pub fn think(mut self, think_ms: Option<u64>) -> Choice<A> {
-        self.think_ms = think_ms;
+    pub fn think(mut self, think: Option<Think>) -> Choice<A> {
+        self.think = think;
         self
     }
 }
@@ -197,7 +197,11 @@ impl<T: TypedAgent> Typed<T> {
     ) -> Result<ActReply, ErrorInfo> {
         let choice = self.0.act(&observation, legal, explain)?;
         let action = write(&choice.action)?;
-        Ok(ActReply { action, explain: choice.explain, think_ms: choice.think_ms, policy: None })
+        let reply = match choice.explain {
+            Some(explain) => ActReply::explained(action, explain),
+            None => ActReply::new(action),
+        };
+        Ok(reply.with_think_ms(choice.think))
     }
 
     /// Asks the bot for its policy over a checked decision.

@@ -96,6 +96,10 @@ pub struct ActReply {
     /// the bot has no think-time model or its personality turned it off.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub think_ms: Option<u64>,
+    /// When the request asked for the policy and the bot suggested a think time: the distribution
+    /// `think_ms` was drawn from, so a person's recorded time can be scored against it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub think_model: Option<ThinkModel>,
     /// When the request asked for it (`policy`): every action the bot could have played in this
     /// position and state with the probability it had, the distribution `action` was drawn from
     /// (a pure choice is one entry with p = 1; ties broken at random share their probability).
@@ -106,19 +110,40 @@ pub struct ActReply {
 impl ActReply {
     /// A decision without an explanation.
     pub fn new(action: Value) -> ActReply {
-        ActReply { action, explain: None, think_ms: None, policy: None }
+        ActReply { action, explain: None, think_ms: None, think_model: None, policy: None }
     }
 
     /// A decision with the bot's reasoning beside it.
     pub fn explained(action: Value, explain: Value) -> ActReply {
-        ActReply { action, explain: Some(explain), think_ms: None, policy: None }
+        ActReply { action, explain: Some(explain), think_ms: None, think_model: None, policy: None }
     }
 
-    /// The same decision with a suggested think time (none leaves it without one).
-    pub fn with_think_ms(mut self, think_ms: Option<u64>) -> ActReply {
-        self.think_ms = think_ms;
+    /// The same decision with a suggested think time and its distribution (none leaves it
+    /// without one).
+    pub fn with_think_ms(mut self, think: Option<Think>) -> ActReply {
+        self.think_ms = think.map(|t| t.ms);
+        self.think_model = think.map(|t| t.model);
         self
     }
+}
+
+/// The distribution a bot draws a decision's think time from (PROTOCOL.md, "Human think time"):
+/// log-normal, ln `think_ms` ~ N(ln `median_ms`, `sigma`²), as people's response times are.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ThinkModel {
+    /// The median think time, in milliseconds.
+    pub median_ms: f64,
+    /// The spread of its logarithm.
+    pub sigma: f64,
+}
+
+/// A suggested think time and the distribution it was drawn from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Think {
+    /// The suggestion, in milliseconds.
+    pub ms: u64,
+    /// What it was drawn from.
+    pub model: ThinkModel,
 }
 
 /// The serialized form, built by moving the values (`serde_json::to_value` would copy them).
@@ -131,6 +156,12 @@ impl From<ActReply> for Value {
         }
         if let Some(ms) = reply.think_ms {
             map.insert("think_ms".into(), ms.into());
+        }
+        if let Some(model) = reply.think_model {
+            let mut fields = serde_json::Map::new();
+            fields.insert("median_ms".into(), model.median_ms.into());
+            fields.insert("sigma".into(), model.sigma.into());
+            map.insert("think_model".into(), Value::Object(fields));
         }
         if let Some(policy) = reply.policy {
             let entries = policy.into_iter().map(|e| {
@@ -171,7 +202,10 @@ mod tests {
                     PolicyEntry { action: json!("rock"), p: 0.25 },
                     PolicyEntry { action: json!("paper"), p: 0.75 },
                 ]),
-                ..ActReply::new(json!("paper"))
+                ..ActReply::new(json!("paper")).with_think_ms(Some(Think {
+                    ms: 900,
+                    model: ThinkModel { median_ms: 812.5, sigma: 0.3 },
+                }))
             },
         ] {
             assert_eq!(Value::from(reply.clone()), serde_json::to_value(&reply).unwrap());

@@ -24,7 +24,9 @@ pub use envelope::{Reply, Request, RequestId};
 pub use error::{ErrorCode, ErrorInfo};
 pub use events::{Event, EVENTS};
 pub use failures::{FailureCounts, FailureKind};
-pub use game::{ActReply, ActRequest, Clock, Decision, GameOutcome, PolicyEntry};
+pub use game::{
+    ActReply, ActRequest, Clock, Decision, GameOutcome, PolicyEntry, Think, ThinkModel,
+};
 pub use manifest::{BotInfo, GameInfo, PluginManifest};
 pub use ops::{Op, OPERATIONS};
 pub use options::{OptionError, OptionKind, OptionSpec, Options, Preset};

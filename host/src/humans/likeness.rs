@@ -29,7 +29,7 @@ use super::replay::Scored;
 pub fn score_uniform(plays: &[Vec<&Record>]) -> Vec<Vec<Scored>> {
     let each = |r: &Record| {
         let n: f64 = r.legal.iter().map(concrete_count).sum::<f64>().max(1.0);
-        Scored { p: 1.0 / n, top: 1.0 / n }
+        Scored { p: 1.0 / n, top: 1.0 / n, think: None }
     };
     plays.iter().map(|play| play.iter().map(|r| each(r)).collect()).collect()
 }
@@ -196,7 +196,7 @@ mod tests {
 
     #[test]
     fn means_floor_and_intervals_are_over_decisions_and_plays() {
-        let s = |p: f64, top: f64| Scored { p, top };
+        let s = |p: f64, top: f64| Scored { p, top, think: None };
         let scored = vec![vec![s(0.5, 1.0), s(0.0, 0.0)], vec![s(0.25, 0.5)]];
         let summary = summarise(&scored, &|_, _| true, &settings());
         assert_eq!((summary.decisions, summary.zero_probability), (3, 1));
@@ -228,7 +228,7 @@ mod tests {
         );
         let only = record(json!(["pass"]), json!("pass"));
         let plays = vec![vec![&bet, &only]];
-        assert_eq!(score_uniform(&plays)[0][0], Scored { p: 0.2, top: 0.2 });
+        assert_eq!(score_uniform(&plays)[0][0], Scored { p: 0.2, top: 0.2, think: None });
         assert_eq!((kind(&bet), kind(&only)), ("act".to_string(), "forced".to_string()));
         assert_eq!([stage(0, 3), stage(1, 3), stage(2, 3)], ["early", "middle", "late"]);
     }

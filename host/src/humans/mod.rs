@@ -9,3 +9,4 @@ pub mod record;
 pub mod recording;
 pub mod replay;
 pub mod store;
+pub mod think_time;

@@ -18,6 +18,7 @@ use yomi_plugin::rng::derive_seed;
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
 use super::record::Record;
+use super::think_time::{timed, Timed};
 use crate::matches::seat::{SeatEnv, SeatPlan};
 use crate::runtime::costs::Budgets;
 use crate::runtime::executor::on_game_thread;
@@ -29,6 +30,9 @@ pub struct Scored {
     pub p: f64,
     /// Its top-1 match (1, 1/k on a k-way tie, or 0).
     pub top: f64,
+    /// The recorded time under the bot's think-time model, where the record has a time and the
+    /// bot a model.
+    pub think: Option<Timed>,
 }
 
 /// One recorded decision, ready to be asked again.
@@ -37,6 +41,7 @@ struct Decision {
     observation: Box<RawValue>,
     legal: Box<RawValue>,
     action: Value,
+    think_ms: Option<u64>,
 }
 
 /// A record set's plays, read once and replayed any number of times.
@@ -59,6 +64,7 @@ impl Prepared {
                         observation: raw(&r.observation),
                         legal: raw(&r.legal),
                         action: r.action.clone(),
+                        think_ms: r.think_ms,
                     })
                     .collect();
                 (label, decisions)
@@ -171,7 +177,8 @@ async fn score_play(
         let best = policy.iter().map(|e| e.p).fold(0.0, f64::max);
         let ties = policy.iter().filter(|e| e.p == best).count().max(1);
         let top = if p > 0.0 && p == best { 1.0 / ties as f64 } else { 0.0 };
-        scored.push(Scored { p, top });
+        let think = decision.think_ms.zip(reply.think_model).map(|(ms, model)| timed(ms, model));
+        scored.push(Scored { p, top, think });
     }
     agent.close().await;
     running.replayed.fetch_add(play.len() as u64, Ordering::Relaxed);
