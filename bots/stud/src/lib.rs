@@ -19,6 +19,7 @@ pub mod game;
 pub mod hand;
 pub mod learning;
 pub mod openings;
+pub mod plan;
 pub mod player;
 pub mod repro;
 pub mod view;

@@ -2,13 +2,11 @@
 //! drop decision, bet amount, card to reveal, learning; bluffing in both directions; the style
 //! modifiers (tight/loose, aggressive/passive) and reveal strategies of the model systems.
 
-use rand::seq::SliceRandom;
-use rand::Rng;
 use serde_json::{json, Value};
 use yomi_plugin::api::opt;
-use yomi_plugin::rng::{box_muller, seeded, Rng as SeededRng};
+use yomi_plugin::rng::{seeded, Rng as SeededRng};
 use yomi_plugin::think::{self, entropy_bits, Effort, Pace};
-use yomi_plugin::{ActReply, ActRequest, Agent, ErrorCode, ErrorInfo, Options};
+use yomi_plugin::{ActReply, ActRequest, Agent, ErrorCode, ErrorInfo, Options, PolicyEntry};
 
 use crate::bluff::{looks, looks_of_each, BluffScore, Looks};
 use crate::cards::{mask, Card};
@@ -17,7 +15,8 @@ use crate::estimate::{estimate, rule_name, Estimate, Scoring};
 use crate::fuzzy::{centroid, Mf, DROP_EVEN, DROP_SHAPE, DROP_WORDS, THREE};
 use crate::hand::{evaluate, EvalRules, ScoreMode};
 use crate::learning::{Learner, Record};
-use crate::view::{bet_action, View};
+use crate::plan::{Decided, Plan};
+use crate::view::View;
 
 /// When an inferior player drops (spec §3.3, §5.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -242,10 +241,13 @@ fn effort(view: &View, explain: &Value) -> Effort {
     Effort { choices: view.offered.len(), doubt, stage }
 }
 
-/// The decision and its reasons.
-struct Decided {
-    action: Value,
-    explain: Value,
+/// What a decision marks in the current game (read by later decisions and the game's record).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    SlowPlayed,
+    /// No card could carry a bluff: the player drops at its next bet.
+    MustDrop,
+    Bluffed,
 }
 
 impl FuzzyPlayer {
@@ -293,9 +295,9 @@ impl FuzzyPlayer {
         classify(&self.opp)
     }
 
-    fn estimate(&mut self, view: &View) -> Estimate {
+    fn estimate(&self, view: &View) -> Estimate {
         let nt = (view.turn as f64 - 1.0) / 6.0;
-        let mut e = estimate(
+        estimate(
             &view.own(),
             &view.opp_up,
             view.opp_hole_count,
@@ -303,8 +305,11 @@ impl FuzzyPlayer {
             nt,
             &self.learner.tendencies,
             self.cfg.scoring,
-        );
-        // The strongest-firing rule learns from this estimation; a later rule wins ties.
+        )
+    }
+
+    /// The strongest-firing rule of an estimation learns from it; a later rule wins ties.
+    fn remember(&mut self, view: &View, e: &mut Estimate) {
         if let Some((rule, _)) =
             e.fired.iter().copied().reduce(|a, b| if b.1 >= a.1 { b } else { a })
         {
@@ -318,7 +323,6 @@ impl FuzzyPlayer {
                 opp_cards,
             });
         }
-        e
     }
 
     /// How revealing each hole card looks: face-up cards plus it, the rest unknown.
@@ -331,8 +335,8 @@ impl FuzzyPlayer {
         self.cfg.bluff_late == BluffLate::Carry && self.bluffed && view.turn >= 6
     }
 
-    /// The card at the extreme potential, ties broken at random.
-    fn extreme(&mut self, pots: &[(Card, f64)], highest: bool) -> (Card, f64) {
+    /// The cards at the extreme potential (the tie a random draw breaks).
+    fn extreme(pots: &[(Card, f64)], highest: bool) -> Vec<Card> {
         let best =
             pots.iter().map(|p| p.1).fold(if highest { f64::MIN } else { f64::MAX }, |a, b| {
                 if highest {
@@ -341,58 +345,60 @@ impl FuzzyPlayer {
                     a.min(b)
                 }
             });
-        let ties: Vec<(Card, f64)> = pots.iter().copied().filter(|p| p.1 == best).collect();
-        *ties.choose(&mut self.rng).unwrap_or(&pots[0])
+        pots.iter().filter(|p| p.1 == best).map(|p| p.0).collect()
     }
 
-    fn reveal(&mut self, view: &View, e: &Estimate) -> Decided {
+    /// Which card to reveal, before the draws, and what the choice marks in this game.
+    fn reveal(&self, view: &View, e: &Estimate) -> (Plan, Option<Mark>) {
         let looks = self.looks_of_each(view);
         let pots: Vec<(Card, f64)> = looks.iter().map(|(c, l)| (*c, l.potential)).collect();
-        let pick_random = |s: &mut Self| *pots.choose(&mut s.rng).unwrap_or(&pots[0]);
+        let all: Vec<Card> = pots.iter().map(|p| p.0).collect();
         let strategy = if self.cfg.reveal == Reveal::Bluff && !self.cfg.bluff {
             Reveal::Random
         } else {
             self.cfg.reveal
         };
-        let (card, why) = match strategy {
-            Reveal::Random => (pick_random(self).0, "random"),
-            Reveal::StrongFirst => (self.extreme(&pots, true).0, "strongest-looking"),
-            Reveal::WeakFirst => (self.extreme(&pots, false).0, "weakest-looking"),
+        let potentials: Vec<Value> =
+            pots.iter().map(|(c, p)| json!({"card": c.to_string(), "potential": p})).collect();
+        let explain = |why: &str| json!({"reveal_reason": why, "potentials": potentials});
+        let pick = |cards: Vec<Card>, why: &str| Plan::Pick {
+            discarded: vec![],
+            cards,
+            explain: explain(why),
+        };
+        match strategy {
+            Reveal::Random => (pick(all, "random"), None),
+            Reveal::StrongFirst => (pick(Self::extreme(&pots, true), "strongest-looking"), None),
+            Reveal::WeakFirst => (pick(Self::extreme(&pots, false), "weakest-looking"), None),
             Reveal::Bluff if e.result >= 0.0 => {
                 let own = evaluate(&view.own(), self.cfg.scoring.eval).category;
                 if evaluate(&view.up, self.cfg.scoring.eval).category == own {
-                    (pick_random(self).0, "superior, hand already visible: random")
+                    (pick(all, "superior, hand already visible: random"), None)
                 } else {
-                    let mut sorted = pots.clone();
-                    sorted.shuffle(&mut self.rng);
-                    sorted.sort_by(|a, b| a.1.total_cmp(&b.1));
-                    self.slow_played = true;
-                    let weakest =
-                        self.rng.gen::<f64>() < self.cfg.slowplay_weakest || sorted.len() < 2;
-                    (
-                        if weakest { sorted[0].0 } else { sorted[1].0 },
-                        "superior: slow play, weak-looking card",
-                    )
+                    let plan = Plan::SlowPlay {
+                        potentials: pots.clone(),
+                        weakest: self.cfg.slowplay_weakest,
+                        explain: explain("superior: slow play, weak-looking card"),
+                    };
+                    (plan, Some(Mark::SlowPlayed))
                 }
             }
             Reveal::Bluff => {
-                let (card, _) = self.extreme(&pots, true);
+                let strongest = Self::extreme(&pots, true);
                 let over = looks.iter().map(|l| l.1.over_hand).fold(f64::MIN, f64::max);
                 if self.carrying_bluff(view) {
-                    (card, "inferior, bluff mode carried: strongest-looking card")
+                    (pick(strongest, "inferior, bluff mode carried: strongest-looking card"), None)
                 } else if over >= self.margin() {
-                    (card, "inferior: strongest-looking card (bluff)")
+                    (pick(strongest, "inferior: strongest-looking card (bluff)"), None)
                 } else {
-                    self.must_drop = true;
-                    (pick_random(self).0, "inferior, no card to bluff with: random, then drop")
+                    let plan = Plan::Pick {
+                        discarded: strongest,
+                        cards: all,
+                        explain: explain("inferior, no card to bluff with: random, then drop"),
+                    };
+                    (plan, Some(Mark::MustDrop))
                 }
             }
-        };
-        let potentials: Vec<Value> =
-            pots.iter().map(|(c, p)| json!({"card": c.to_string(), "potential": p})).collect();
-        Decided {
-            action: json!({"reveal": card.to_string()}),
-            explain: json!({"reveal_reason": why, "potentials": potentials}),
         }
     }
 
@@ -413,7 +419,8 @@ impl FuzzyPlayer {
         centroid(0.0, 1.0, &clipped, 0.5)
     }
 
-    fn bet(&mut self, view: &View, e: &Estimate) -> Result<Decided, ErrorInfo> {
+    /// The betting decision before its draws, and what it marks in this game.
+    fn bet(&self, view: &View, e: &Estimate) -> Result<(Plan, Option<Mark>), ErrorInfo> {
         let (nb, nt) = (Self::norm_bet(view), (view.turn as f64 - 1.0) / 6.0);
         let mut intention = None;
         let mut bluff = None;
@@ -428,18 +435,12 @@ impl FuzzyPlayer {
             let fuzzy = view.turn <= 4 || (loose && self.cfg.loose_late != LooseLate::Continue);
             if fuzzy {
                 let nt = if self.cfg.loose_late == LooseLate::Middle { nt.min(0.5) } else { nt };
-                let i = Self::drop_intention(nb, nt, &self.cfg.drop_sets) * self.cfg.drop_scale;
-                intention = Some(i);
-                if self.rng.gen::<f64>() <= i {
-                    return Ok(drop(
-                        "inferior; the random draw did not exceed the drop intention",
-                        intention,
-                    ));
-                }
+                intention =
+                    Some(Self::drop_intention(nb, nt, &self.cfg.drop_sets) * self.cfg.drop_scale);
             } else if loose {
                 // Loose from turn 5 under `loose_late: continue`: no drop on judgement.
             } else if self.cfg.drop == DropStyle::Tight || !self.cfg.bluff {
-                return Ok(drop("inferior from turn 5", None));
+                return Ok((Plan::Sure(drop("inferior from turn 5", None)), None));
             } else {
                 let (s, reading) = (self.cfg.scoring, self.cfg.bluff_score);
                 let best = if view.turn == 5 {
@@ -457,53 +458,69 @@ impl FuzzyPlayer {
                 match best {
                     Some(l) if carried || l.over_hand >= self.margin() => bluff = Some(l.potential),
                     _ => {
-                        return Ok(drop(
-                            "inferior, and no card makes the hand look strong enough to bluff",
-                            None,
-                        ))
+                        let why =
+                            "inferior, and no card makes the hand look strong enough to bluff";
+                        return Ok((Plan::Sure(drop(why, None)), None));
                     }
                 }
-                self.bluffed = true;
             }
         }
+        let mark = bluff.map(|_| Mark::Bluffed);
         let explain =
             json!({"drop_intention": intention, "bluff": bluff.is_some(), "potential": bluff});
-        if view.facing_raise() {
-            return Ok(Decided { action: json!({"act": "call"}), explain });
-        }
-        let (lower, mut upper) = view.bounds().ok_or_else(|| {
-            ErrorInfo::new(ErrorCode::Internal, "a checked betting observation has no bounds")
-        })?;
-        // The passive cap of 0.7·upper, as a rescaled (3.6) or as a cap on its bet.
-        let passive_max = lower.max((self.cfg.passive_cap * upper as f64).floor() as u64);
-        if self.cfg.passive && self.cfg.passive_limit == PassiveLimit::Rescale {
-            upper = passive_max;
-        }
-        let a = match bluff {
-            Some(p) => 0.5 * p / 9.0 + 0.5,
-            None => 0.5 * e.result + 0.5 + self.noise(),
-        }
-        .clamp(0.0, 1.0);
-        let mut amount = (lower as f64 + a * (upper - lower) as f64).floor() as u64;
-        if self.cfg.passive && self.cfg.passive_limit == PassiveLimit::Cap {
-            amount = amount.min(passive_max);
-        }
-        let mut explain = explain;
-        explain["a"] = json!(a);
-        explain["bounds"] = json!([lower, upper]);
-        Ok(Decided { action: bet_action(view, amount), explain })
+        let rest = if view.facing_raise() {
+            Plan::Sure(Decided { action: json!({"act": "call"}), explain })
+        } else {
+            let (lower, mut upper) = view.bounds().ok_or_else(|| {
+                ErrorInfo::new(ErrorCode::Internal, "a checked betting observation has no bounds")
+            })?;
+            // The passive cap of 0.7·upper, as a rescaled (3.6) or as a cap on its bet.
+            let passive_max = lower.max((self.cfg.passive_cap * upper as f64).floor() as u64);
+            if self.cfg.passive && self.cfg.passive_limit == PassiveLimit::Rescale {
+                upper = passive_max;
+            }
+            let capped = self.cfg.passive && self.cfg.passive_limit == PassiveLimit::Cap;
+            let (centre, noise) = match bluff {
+                Some(p) => (0.5 * p / 9.0 + 0.5, None),
+                None => (0.5 * e.result + 0.5, Some(self.cfg.noise_variance.sqrt())),
+            };
+            let cap = capped.then_some(passive_max);
+            Plan::Bet { lower, upper, centre, noise, cap, explain }
+        };
+        Ok((
+            match intention {
+                Some(chance) => Plan::DropDraw {
+                    chance,
+                    drop: drop(
+                        "inferior; the random draw did not exceed the drop intention",
+                        intention,
+                    ),
+                    then: Box::new(rest),
+                },
+                None => rest,
+            },
+            mark,
+        ))
     }
 
-    /// Normal noise with the configured variance (Box–Muller, so only the seeded RNG is used).
-    fn noise(&mut self) -> f64 {
-        let u1 = self.rng.gen::<f64>().max(f64::MIN_POSITIVE);
-        box_muller(u1, self.rng.gen()) * self.cfg.noise_variance.sqrt()
+    /// The decision before its draws: the estimate, and the plan with its mark.
+    fn plan(&self, view: &View) -> Result<(Estimate, Plan, Option<Mark>), ErrorInfo> {
+        let e = self.estimate(view);
+        let (plan, mark) = if view.reveal { self.reveal(view, &e) } else { self.bet(view, &e)? };
+        Ok((e, plan, mark))
     }
 
     fn decide(&mut self, view: &View) -> Result<Decided, ErrorInfo> {
         self.seat = Some(view.seat);
-        let e = self.estimate(view);
-        let mut d = if view.reveal { self.reveal(view, &e) } else { self.bet(view, &e)? };
+        let (mut e, plan, mark) = self.plan(view)?;
+        self.remember(view, &mut e);
+        match mark {
+            Some(Mark::SlowPlayed) => self.slow_played = true,
+            Some(Mark::MustDrop) => self.must_drop = true,
+            Some(Mark::Bluffed) => self.bluffed = true,
+            None => {}
+        }
+        let mut d = plan.sample(view, &mut self.rng);
         let fired: Vec<Value> = e.fired.iter().map(|(r, w)| json!({"rule": rule_name(*r), "strength": w, "tendency": self.learner.tendencies[*r]})).collect();
         let common = json!({"result": e.result, "expect": e.expect, "infer": e.infer, "p": e.p, "com": e.com, "hum_expect": e.hum_expect, "fired": fired, "superior": e.result >= 0.0});
         for (k, v) in common.as_object().into_iter().flatten() {
@@ -546,6 +563,12 @@ impl FuzzyPlayer {
 }
 
 impl Agent for FuzzyPlayer {
+    /// The distribution `act` samples from in this state: the same plan, summed over its draws.
+    fn policy(&self, request: &ActRequest) -> Result<Vec<PolicyEntry>, ErrorInfo> {
+        let view = View::read(request)?;
+        Ok(self.plan(&view)?.1.distribution(&view))
+    }
+
     fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
         let view = View::read(request)?;
         let d = self.decide(&view)?;
