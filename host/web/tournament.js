@@ -15,7 +15,7 @@ const PAGE = 50;
 const SUITES = ["battle-thesis", "battle-delta", "stud-table-4-1", "sevens-paper", "sugoroku-paper"];
 
 /** Fills the Tournament tab. */
-export function mount(panel, { client, catalog, views }) {
+export function mount(panel, { client, catalog, views, hello }) {
   const games = catalog.games.filter((g) => botsFor(catalog, g.name).length >= 1);
   fill($("t-game"), games.map((g) => [g.name, g.name]));
   $("t-suites").replaceChildren(...SUITES.map((s) => el("option", { value: s })));
@@ -32,6 +32,11 @@ export function mount(panel, { client, catalog, views }) {
   $("t-game").addEventListener("change", showEntrants);
   $("t-start").addEventListener("click", () => start().catch(failed));
   $("t-browse").addEventListener("click", () => browse().catch(failed));
+  // Only an operator may list the records; a player's page shows the tournaments it starts.
+  if (hello?.role !== "operator") {
+    $("t-browse").hidden = true;
+    $("t-browse-hint").textContent = "You see the tournaments you start here; browsing the records is for the server's operator.";
+  }
   showEntrants();
 
   let opened = null;
@@ -44,6 +49,7 @@ export function mount(panel, { client, catalog, views }) {
       return preset ? { bot, preset } : { bot };
     });
     const spec = { game: $("t-game").value, bots, format: "round_robin", games_per_pair: Number($("t-games").value), seed: Number($("t-seed").value), concurrency: 2, keep_transcripts: true };
+    if ($("t-explain").checked) spec.explain = true;
     if ($("t-openings").value.trim()) spec.openings = $("t-openings").value.trim();
     await play(spec);
   }
@@ -78,17 +84,23 @@ export function mount(panel, { client, catalog, views }) {
       list.slice().reverse().map((t) => el("tr", { "data-id": t.id },
         el("td", {}, t.id), el("td", {}, t.game ?? ""), el("td", { class: `status ${t.status}` }, t.status), el("td", {}, `${t.games} / ${t.total}`),
         el("td", {},
-          el("button", { onclick: () => open(t.id).catch(failed) }, "Open"),
-          t.status === "interrupted" ? el("button", { onclick: () => play({ resume: t.id }).catch(failed) }, "Resume") : null)))));
+          el("button", { "data-testid": "t-open", onclick: () => open(t.id).catch(failed) }, "Open"),
+          t.status === "interrupted" ? el("button", { "data-testid": "t-resume", onclick: () => play({ resume: t.id }).catch(failed) }, "Resume") : null)))));
   }
 
   /** Shows tournament `id`, again every second while it runs and is the one open. */
   async function open(id) {
     clearTimeout(timer);
     opened = id;
+    // From the request to the tables laid out: what the render bench (test-browser/render-bench.mjs) reads.
+    performance.mark("t-request");
     const shown = await client.showTournament(id);
     if (opened !== id) return;
+    performance.mark("t-reply");
     draw(shown);
+    void $("t-standings").offsetHeight;
+    performance.measure("t-shown", "t-request");
+    performance.measure("t-drawn", "t-reply");
     if (shown.status === "running") timer = setTimeout(() => open(id).catch(failed), POLL_MS);
     else await gamesPage(id, 0, shown.spec.game);
   }

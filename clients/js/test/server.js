@@ -31,7 +31,7 @@ export function startServer(extra = []) {
       log += chunk;
       const tcp = log.match(/listening on (127\.0\.0\.1:\d+)/);
       const http = log.match(/listening on http:\/\/(127\.0\.0\.1:\d+)/);
-      const playground = log.match(/open the playground at (\S+)\n/);
+      const playground = log.match(/open the playground at (\S+)\s/);
       if (tcp && http && playground) {
         clearTimeout(timer);
         resolve({
@@ -39,6 +39,11 @@ export function startServer(extra = []) {
           http: http[1],
           playground: playground[1],
           token: playground[1].match(/\?token=(\w+)$/)?.[1],
+          /** Ends the server at once, as a crash would (SIGKILL): nothing of it runs on. */
+          crash: () => new Promise((done) => {
+            child.once("exit", () => done());
+            child.kill("SIGKILL");
+          }),
           stop: () => new Promise((done) => {
             child.once("exit", () => {
               if (own) rmSync(own, { recursive: true, force: true });

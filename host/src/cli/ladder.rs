@@ -85,6 +85,7 @@ pub fn ladder(common: &Common, args: LadderArgs) -> anyhow::Result<ExitCode> {
         repeat: false,
         openings: None,
         keep_transcripts: false,
+        explain: false,
         shard: None,
     };
     // The same command always names the same records: running it again resumes it.

@@ -428,6 +428,7 @@ fn spec_of(args: &TournamentArgs) -> anyhow::Result<TournamentSpec> {
         repeat: args.repeat,
         openings: args.openings.clone().map(Openings::Named),
         keep_transcripts: !args.no_transcripts,
+        explain: false,
         shard,
     })
 }

@@ -195,9 +195,11 @@ impl Referee<'_> {
                 }
                 answer => answer,
             };
+            let mut explain = None;
             let (action, failure) = match answer {
                 Ok(reply) => {
                     let action = reply.action.clone();
+                    explain = reply.explain.clone();
                     if agents[d.seat].explains().is_some() {
                         explained.push(Explained { seat: d.seat, step: self.steps, reply });
                     }
@@ -209,6 +211,7 @@ impl Referee<'_> {
             let failed = failure.as_ref().map(|(kind, message)| Failure { kind: *kind, message });
             self.log.push(&ActionLine {
                 action: action.as_ref(),
+                explain: explain.as_ref(),
                 failure: failed,
                 game: game_index,
                 ms,
@@ -346,6 +349,9 @@ struct DecisionLine<'a> {
 #[derive(Serialize)]
 struct ActionLine<'a> {
     action: Option<&'a Value>,
+    /// The bot's reasoning, when its seat was asked for it: the replay viewer shows it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explain: Option<&'a Value>,
     failure: Option<Failure<'a>>,
     game: u32,
     ms: u64,

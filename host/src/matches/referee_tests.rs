@@ -261,8 +261,17 @@ fn step_lines_write_their_fields_in_the_order_a_map_sorts_them() {
         });
     }
     let failure = Some(Failure { kind: FailureKind::Illegal, message: "lizard" });
-    for (action, failure) in [(Some(&legal[0]), None), (None, failure)] {
-        same_as_a_map(&ActionLine { action, failure, game: 3, ms: 12, seat: 0, kind: "action" });
+    let explain = Some(&observation);
+    for (action, explain, failure) in [(Some(&legal[0]), explain, None), (None, None, failure)] {
+        same_as_a_map(&ActionLine {
+            action,
+            explain,
+            failure,
+            game: 3,
+            ms: 12,
+            seat: 0,
+            kind: "action",
+        });
     }
     same_as_a_map(&EventLine { event: &observation, game: 3, kind: "event" });
 }

@@ -202,11 +202,13 @@ impl SeatPlan {
                 let placement =
                     Placement { isolate: *isolate, deadline: env.deadline, place: None };
                 let agent = open_bot(bot, options.clone(), context, placement).await?;
-                Ok(match env.pace {
-                    Some(pace) => {
-                        Arc::new(ServedSeat { inner: agent, explain: None, pace: Some(pace), owned: true })
+                // Explained in the transcript only: no client watches a tournament's steps.
+                let explain = env.explain.then_some(ExplainMode::Game);
+                Ok(match (env.pace, explain) {
+                    (None, None) => agent,
+                    (pace, explain) => {
+                        Arc::new(ServedSeat { inner: agent, explain, pace, owned: true })
                     }
-                    None => agent,
                 })
             }
             SeatPlan::Agent { bound: Some(bound), explain, .. } => Ok(Arc::new(ServedSeat {
@@ -250,6 +252,8 @@ pub struct SeatEnv {
     pub budgets: Option<Budgets>,
     /// Bots wait their suggested think time before their steps resolve (`human_pace`).
     pub pace: Option<Pace>,
+    /// Bots are asked to explain each decision, for the transcript (a tournament's `explain`).
+    pub explain: bool,
 }
 
 /// Who plays the client seats of a match.

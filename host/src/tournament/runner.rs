@@ -438,7 +438,8 @@ async fn play_games(
 /// Plays one scheduled game with fresh agents.
 async fn play_slot(t: &Tournament, slot: Slot, env: &SeatEnv) -> Result<PlayedGame, ErrorInfo> {
     let plan = t.plan(&slot);
-    let env = SeatEnv { deadline: t.spec.policy.deadline(), ..env.clone() };
+    let env =
+        SeatEnv { deadline: t.spec.policy.deadline(), explain: t.spec.explain, ..env.clone() };
     let PlayedMatch { result, log } = runner::play(&plan, &env, |_| {}).await?;
     let record = result.records.into_iter().next().expect("a one-game match has one record");
     let transcript = if t.spec.keep_transcripts { log.into_text() } else { String::new() };

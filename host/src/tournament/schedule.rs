@@ -70,6 +70,10 @@ pub struct TournamentSpec {
     /// be megabytes a game); the command line keeps them unless `--no-transcripts`.
     #[serde(default)]
     pub keep_transcripts: bool,
+    /// Ask every bot to explain each decision and keep the explanations in the transcripts, for
+    /// the replay viewer (with `keep_transcripts`; explaining costs the bots time).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub explain: bool,
     /// The opening suite: deal `d` of every pairing starts from opening `d mod len`. A request
     /// names a suite of the server's `openings/` directory or one shipped with yomi; the
     /// records keep the suite itself, read when the tournament started.
@@ -353,6 +357,7 @@ mod tests {
             repeat: false,
             sprt: None,
             keep_transcripts: true,
+            explain: false,
             openings: None,
             shard: None,
         }

@@ -1,0 +1,192 @@
+// The tournament page as its users use it, in a real headless Chromium: the operator browses the
+// records (a finished, an interrupted and a running tournament), resumes the one a crash
+// (kill -9) interrupted and sees its standings complete; a recorded game's explanations show in
+// the replay viewer; a player's page sees only the tournaments it starts, checked on the wire
+// (every WebSocket frame the page received). Screenshots go to $YOMI_WEB_ARTIFACTS.
+// Run by scripts/test-web.sh, which installs Chromium and playwright-core.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { launchChromium } from "./chromium.js";
+import { startServer } from "../test/server.js";
+import { Client } from "../src/yomi.js";
+
+const ARTIFACTS = process.env.YOMI_WEB_ARTIFACTS ?? path.resolve("../../target/web-artifacts");
+const OPERATOR = "operator-token-0123456789abcdef";
+const PLAYER = "player-token-0123456789abcdef";
+const RPS = ["example/rps", "example/rps:reader", "example/rps:rock-lover"];
+
+let browser;
+let dataDir;
+let server;
+/** The operator's tournaments, by what became of them. */
+const made = {};
+
+/** A server on the shared data directory, with a player and an operator token. */
+const serve = () => startServer(["--data-dir", dataDir, "--token", PLAYER, "--operator-token", OPERATOR]);
+
+/** An rps round robin of the three example bots over the protocol. */
+const rps = (gamesPerPair, seed) => ({
+  game: "rps", bots: RPS.map((id) => { const [bot, preset] = id.split(":"); return preset ? { bot, preset } : { bot }; }),
+  games_per_pair: gamesPerPair, seed, keep_transcripts: true,
+});
+
+before(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), "yomi-tournaments-"));
+  // A finished tournament, and one the server's crash interrupts part way.
+  const first = await serve();
+  const operator = await Client.connect(first.tcp, { token: OPERATOR });
+  made.finished = (await operator.tournament(rps(4, 1))).id;
+  const crashed = new Promise((resolve) => {
+    operator.tournament(rps(4000, 2), (event) => {
+      if (event.event === "tournament.started") made.interrupted = event.id;
+      if (event.event === "tournament.progress" && event.games >= 200) resolve();
+    }).catch(() => {});
+  });
+  await crashed;
+  await first.crash();
+  operator.close();
+  // After the restart, one that is still running while the page looks.
+  server = await serve();
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The playground as the holder of `token` opens it; page errors are collected in `errors`. */
+async function openPlayground(token, errors) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(`http://${server.http}/?token=${token}`);
+  await page.getByTestId("status").filter({ hasText: "connected" }).waitFor();
+  await page.getByRole("button", { name: "Tournament" }).click();
+  return page;
+}
+
+async function screenshot(page, name) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, name), fullPage: true });
+}
+
+/** Every WebSocket frame the page receives, as text. */
+function receivedFrames(page) {
+  const frames = [];
+  page.on("websocket", (socket) => socket.on("framereceived", ({ payload }) => frames.push(String(payload))));
+  return frames;
+}
+
+/** The title's "N / M games" once the open tournament shows `status`. */
+async function titleOnce(page, status, timeout = 120000) {
+  const title = page.getByTestId("t-title");
+  await page.locator(`[data-testid=t-title][data-status=${status}]`).waitFor({ timeout });
+  const [, done, total] = (await title.textContent()).match(/(\d+) \/ (\d+) games/);
+  return { done: Number(done), total: Number(total) };
+}
+
+test("the operator browses running, interrupted and finished tournaments and resumes the interrupted one", async () => {
+  const errors = [];
+  const operator = await Client.connect(server.tcp, { token: OPERATOR });
+  const started = new Promise((resolve) => {
+    operator.tournament(rps(20000, 3), (event) => {
+      if (event.event === "tournament.progress") resolve(event.id);
+    }).catch(() => {});
+  });
+  made.running = await started;
+  const page = await openPlayground(OPERATOR, errors);
+  assert.equal(await page.getByTestId("t-browse").isVisible(), true);
+  await page.getByTestId("t-browse").click();
+  const row = (id) => page.locator(`[data-testid=t-list-table] tr[data-id="${id}"]`);
+  await row(made.running).waitFor();
+  const status = (id) => row(id).locator("td.status").textContent();
+  assert.equal(await status(made.finished), "finished");
+  assert.equal(await status(made.interrupted), "interrupted");
+  assert.equal(await status(made.running), "running");
+  // Only the interrupted one offers to resume.
+  assert.equal(await page.locator("[data-testid=t-list-table] [data-testid=t-resume]").count(), 1);
+  await screenshot(page, "tournament-browse.png");
+
+  // Resume it from the page: it plays to the end, and its standings count every game.
+  await row(made.interrupted).getByTestId("t-resume").click();
+  const { done, total } = await titleOnce(page, "finished");
+  assert.equal(total, 12000);
+  assert.equal(done, total, "every game of the schedule played");
+  const standings = await page.locator("[data-testid=t-standings] table").first().evaluate((table) =>
+    [...table.rows].slice(1).map((r) => r.textContent));
+  assert.equal(standings.length, 3, `standings: ${standings}`);
+  assert.equal(await page.getByTestId("t-crosstable").locator("tr").count(), 4);
+  await screenshot(page, "tournament-resumed.png");
+  // Listed again, it is finished.
+  await page.getByTestId("t-browse").click();
+  await row(made.interrupted).locator("td.status", { hasText: "finished" }).waitFor();
+  operator.close();
+  assert.deepEqual(errors, []);
+});
+
+test("a recorded game's explanations show in the replay viewer", async () => {
+  const errors = [];
+  const page = await openPlayground(OPERATOR, errors);
+  await page.getByTestId("t-game").selectOption("battle");
+  await page.locator("#t-games").fill("2");
+  await page.getByTestId("t-explain").check();
+  await page.getByTestId("t-start").click();
+  await titleOnce(page, "finished");
+  await page.getByTestId("replay-0").click();
+  const view = page.getByTestId("r-view");
+  await page.getByTestId("r-step").filter({ hasText: /^decision 1 of \d+$/ }).waitFor();
+  // The recorded decision's reasoning: its strategy drawn as bars, all it said below.
+  assert.ok(await view.locator("[data-testid=bars-strategy] .bar").count() >= 1, "the strategy the bot drew from");
+  assert.equal(await view.locator("details summary", { hasText: "everything it said" }).count(), 1);
+  assert.equal(await view.getByText("This bot gives no explanation.").count(), 0);
+  const first = await view.innerHTML();
+  await page.getByTestId("r-forward").click();
+  await page.getByTestId("r-step").filter({ hasText: /^decision 2 of / }).waitFor();
+  assert.notEqual(await view.innerHTML(), first);
+  assert.ok(await view.locator("[data-testid=bars-strategy] .bar").count() >= 1, "each decision has its own");
+  await page.getByTestId("t-replay").scrollIntoViewIfNeeded();
+  await screenshot(page, "tournament-replay-explained.png");
+  assert.deepEqual(errors, []);
+});
+
+test("a player's page sees only the tournaments it starts, on screen and on the wire", async () => {
+  const errors = [];
+  const page = await openPlayground(PLAYER, errors);
+  const frames = receivedFrames(page);
+  await page.reload();
+  await page.getByTestId("status").filter({ hasText: "connected" }).waitFor();
+  await page.getByRole("button", { name: "Tournament" }).click();
+  assert.equal(await page.getByTestId("t-browse").isVisible(), false, "no browsing for a player");
+  await page.getByTestId("t-game").selectOption("rps");
+  await page.locator("#t-games").fill("4");
+  await page.locator("#t-seed").fill("99");
+  await page.getByTestId("t-start").click();
+  const { done, total } = await titleOnce(page, "finished");
+  assert.equal(done, total);
+  await screenshot(page, "tournament-player.png");
+  // Asked directly from the page's origin, the server names none of the operator's.
+  const asked = await page.evaluate(async (ids) => {
+    const { Client } = await import("/yomi.js");
+    const client = await Client.connect(`ws://${location.host}/ws`);
+    const answers = [];
+    for (const ask of [() => client.tournaments(), ...ids.flatMap((id) => [() => client.showTournament(id), () => client.tournamentGame(id, 0)])]) {
+      answers.push(await ask().then(() => "answered", (e) => e.code));
+    }
+    client.close();
+    return answers;
+  }, Object.values(made));
+  assert.deepEqual(asked, ["unauthorized", ...Object.values(made).flatMap(() => ["not_found", "not_found"])]);
+  // On the wire: nothing of the operator's tournaments reached the page.
+  assert.ok(frames.length > 10, `${frames.length} frames recorded`);
+  for (const frame of frames) {
+    for (const id of Object.values(made)) {
+      const named = frame.includes(`"${id}"`) && !frame.includes(`no tournament \`${id}\``) && !frame.includes(`tournament \`${id}\` has no`);
+      assert.ok(!named, `the operator's tournament ${id} reached a player's page: ${frame.slice(0, 300)}`);
+    }
+    assert.ok(!/"games_per_pair":(4000|20000)\b/.test(frame), `another's tournament spec reached the page: ${frame.slice(0, 300)}`);
+  }
+  assert.deepEqual(errors, []);
+});
