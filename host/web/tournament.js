@@ -70,6 +70,8 @@ export function mount(panel, { client, catalog, views, hello }) {
         }
       });
       $("t-count").textContent = `${result.status}: ${result.games} games`;
+      // A list on screen shows what became of it.
+      if ($("t-list").childElementCount) await browse();
       await open(result.id);
     } finally {
       $("t-start").disabled = false;

@@ -120,9 +120,9 @@ test("the operator browses running, interrupted and finished tournaments and res
   assert.equal(standings.length, 3, `standings: ${standings}`);
   assert.equal(await page.getByTestId("t-crosstable").locator("tr").count(), 4);
   await screenshot(page, "tournament-resumed.png");
-  // Listed again, it is finished.
-  await page.getByTestId("t-browse").click();
+  // The list on screen says so too, with nothing left to resume.
   await row(made.interrupted).locator("td.status", { hasText: "finished" }).waitFor();
+  assert.equal(await page.locator("[data-testid=t-list-table] [data-testid=t-resume]").count(), 0);
   operator.close();
   assert.deepEqual(errors, []);
 });
@@ -131,6 +131,10 @@ test("a recorded game's explanations show in the replay viewer", async () => {
   const errors = [];
   const page = await openPlayground(OPERATOR, errors);
   await page.getByTestId("t-game").selectOption("battle");
+  // Two bots whose decisions come with the strategy they drew from.
+  for (const box of await page.locator("#t-bots input").all()) {
+    await box.setChecked(["battle/delta-nash", "battle/delta-nash:strong"].includes(await box.inputValue()));
+  }
   await page.locator("#t-games").fill("2");
   await page.getByTestId("t-explain").check();
   await page.getByTestId("t-start").click();
