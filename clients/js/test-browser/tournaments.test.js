@@ -84,6 +84,8 @@ function receivedFrames(page) {
 async function titleOnce(page, status, timeout = 120000) {
   const title = page.getByTestId("t-title");
   await page.locator(`[data-testid=t-title][data-status=${status}]`).waitFor({ timeout });
+  // Played to its end by this page: the form is back and the games are listed.
+  await page.locator("[data-testid=t-start]:not([disabled])").waitFor({ timeout });
   const [, done, total] = (await title.textContent()).match(/(\d+) \/ (\d+) games/);
   return { done: Number(done), total: Number(total) };
 }
