@@ -13,7 +13,11 @@ export function steps(transcript) {
   const out = [];
   for (const line of lines) {
     if (line.type === "decision") out.push({ decision: line, action: null });
-    else if (line.type === "action" && out.length && out[out.length - 1].action === null) out[out.length - 1].action = line;
+    // Seats that decide at once (battle) have their decisions logged before their actions.
+    else if (line.type === "action") {
+      const waiting = out.find((s) => s.action === null && s.decision.seat === line.seat && s.decision.game === line.game);
+      if (waiting) waiting.action = line;
+    }
   }
   return { header, steps: out, outcome: lines.find((l) => l.type === "outcome") };
 }
