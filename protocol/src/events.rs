@@ -13,6 +13,7 @@ use schemars::{JsonSchema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::envelope::RequestId;
 use crate::failures::{FailureCounts, FailureKind};
 use crate::game::Clock;
 
@@ -65,6 +66,7 @@ events! {
     MatchProgress => "match.progress",
     TournamentStarted => "tournament.started",
     TournamentProgress => "tournament.progress",
+    ReplayProgress => "replay.progress",
 }
 
 /// A match of `match.run` started: every seat's agent is up. It comes before any other event of
@@ -178,6 +180,20 @@ pub struct TournamentProgress {
     /// Games recorded so far.
     pub games: u64,
     /// Games scheduled in all.
+    pub total: u64,
+}
+
+/// A `humanlike.run` or `fit.run` replayed more recorded decisions. A client that reads slowly
+/// may miss some of these; the next one says where the request stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ReplayProgress {
+    /// The request's id.
+    pub request: RequestId,
+    /// The operation: `humanlike.run` or `fit.run`.
+    pub op: String,
+    /// Decisions replayed so far.
+    pub decisions: u64,
+    /// Decisions the request replays at most (a fit may stop sooner).
     pub total: u64,
 }
 

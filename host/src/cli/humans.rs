@@ -5,17 +5,16 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use serde_json::json;
+use yomi_protocol::ops::humans::{
+    Fit, Humanlike, DEFAULT_FLOOR, DEFAULT_ITERATIONS, DEFAULT_RESAMPLES,
+};
 
 use crate::cli::common::Common;
-use crate::humans::fit as fitting;
 use crate::humans::from_transcript;
-use crate::humans::likeness::{breakdown, score_uniform, summarise, Settings};
 use crate::humans::record::Record;
-use crate::humans::replay::{score_bot, Prepared, Running, Scored};
+use crate::humans::replay::Running;
+use crate::humans::report::{FitJob, HumanlikeJob};
 use crate::humans::store;
-use crate::matches::seat::{BotSeat, SeatPlan, SeatSpec};
-use crate::registry::fitted as presets;
 
 #[derive(Debug, Args)]
 pub struct RecordsArgs {
@@ -100,10 +99,10 @@ pub struct HumanlikeArgs {
     pub records: String,
     /// The least probability a decision counts with: ln of it is the log-likelihood of an
     /// action the bot would never play.
-    #[arg(long, default_value_t = 1e-6)]
+    #[arg(long, default_value_t = DEFAULT_FLOOR)]
     pub floor: f64,
     /// Bootstrap resamples of the plays for the 95 % intervals.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = DEFAULT_RESAMPLES)]
     pub resamples: usize,
     /// Seed of the agents and of the bootstrap.
     #[arg(long, default_value_t = 0)]
@@ -116,73 +115,47 @@ pub struct HumanlikeArgs {
 /// `yomi humanlike`: the bot, the uniform baseline and the bot's best preset on a record set.
 pub fn humanlike(common: &Common, args: HumanlikeArgs) -> anyhow::Result<ExitCode> {
     let err = |e: yomi_protocol::ErrorInfo| anyhow::anyhow!(e.message);
-    if !(args.floor > 0.0 && args.floor < 1.0) || args.resamples == 0 {
-        anyhow::bail!("--floor is a probability above 0 and below 1, --resamples at least 1");
-    }
-    let records = store::load(&common.data_dir(), &args.records).map_err(err)?;
-    let plays = store::plays(&records);
-    let game = records[0].game.clone();
-    let registry = common.registry()?;
-    let resolve = |seat: BotSeat| SeatPlan::resolve(&registry, &game, &SeatSpec::Bot(seat));
-    let seat = BotSeat::parse(&args.bot).map_err(err)?;
-    let plan = resolve(seat.clone()).map_err(err)?;
-    let settings = Settings { floor: args.floor, resamples: args.resamples, seed: args.seed };
-    let ll = |scored: &[Vec<Scored>]| summarise(scored, &|_, _| true, &settings).log_likelihood;
-    let SeatPlan::Bot { bot, options, .. } = &plan else {
-        anyhow::bail!("not a bot: {}", args.bot)
+    let p = Humanlike {
+        bot: args.bot,
+        records: args.records,
+        floor: args.floor,
+        resamples: args.resamples,
+        seed: args.seed,
     };
-    let runtime = super::play::runtime()?;
-    let (prepared, running) = (Prepared::new(&plays), Running::local());
-    let score = |plan: &SeatPlan| runtime.block_on(score_bot(plan, &prepared, args.seed, &running));
-    let mut models = vec![("bot".to_string(), score(&plan).map_err(err)?)];
-    models.push(("uniform".to_string(), score_uniform(&plays)));
-    let mut presets = serde_json::Map::new();
-    let mut best: Option<(String, Vec<Vec<Scored>>)> = None;
-    for preset in &bot.info.presets {
-        let seat = BotSeat {
-            preset: Some(preset.name.clone()),
-            options: Default::default(),
-            ..seat.clone()
-        };
-        let scored = score(&resolve(seat).map_err(err)?).map_err(err)?;
-        presets.insert(preset.name.clone(), json!(ll(&scored)));
-        if best.as_ref().is_none_or(|(_, b)| ll(&scored) > ll(b)) {
-            best = Some((preset.name.clone(), scored));
-        }
-    }
-    let best_name = best.as_ref().map(|(name, _)| name.clone());
-    models.extend(best.map(|(_, scored)| ("best_preset".to_string(), scored)));
-    let report = breakdown(&plays, &models, &settings);
-    let out = json!({
-        "bot": bot.qualified(), "options": options, "records": args.records, "game": game,
-        "plays": store::games(&plays), "seat_plays": plays.len(), "decisions": records.len(), "settings": settings,
-        "best_preset": best_name, "presets_log_likelihood": presets,
-        "all": report.all, "by_stage": report.by_stage, "by_kind": report.by_kind,
-    });
+    let job = HumanlikeJob::prepare(&*common.registry()?, &common.data_dir(), p).map_err(err)?;
+    let out = super::play::runtime()?.block_on(job.run(&Running::local())).map_err(err)?;
     if args.json {
         outln!("{out}")?;
         return Ok(ExitCode::SUCCESS);
     }
     outln!(
         "{} on `{}`: {} decisions in {} plays of {}",
-        bot.qualified(),
-        args.records,
-        records.len(),
-        store::games(&plays),
-        game
+        text(&out["bot"]),
+        text(&out["records"]),
+        out["decisions"],
+        out["plays"],
+        text(&out["game"])
     )?;
-    for (name, s) in &report.all {
-        let label = match (name.as_str(), &best_name) {
+    let all = out["all"].as_object().into_iter().flatten();
+    for (name, s) in all {
+        let label = match (name.as_str(), out["best_preset"].as_str()) {
             ("best_preset", Some(preset)) => format!("preset {preset}"),
             _ => name.clone(),
         };
+        let f = |key: &str| s[key].as_f64().unwrap_or(f64::NAN);
+        let ci = |key: &str, i: usize| s[key][i].as_f64().unwrap_or(f64::NAN);
         outln!(
             "  {label:<20} top-1 {:.3} [{:.3}, {:.3}]  log-likelihood {:.3} [{:.3}, {:.3}]  zero-probability {}",
-            s.accuracy, s.accuracy_ci95[0], s.accuracy_ci95[1],
-            s.log_likelihood, s.log_likelihood_ci95[0], s.log_likelihood_ci95[1], s.zero_probability
+            f("accuracy"), ci("accuracy_ci95", 0), ci("accuracy_ci95", 1),
+            f("log_likelihood"), ci("log_likelihood_ci95", 0), ci("log_likelihood_ci95", 1), s["zero_probability"]
         )?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A JSON string's text.
+fn text(value: &serde_json::Value) -> &str {
+    value.as_str().unwrap_or_default()
 }
 
 #[derive(Debug, Args)]
@@ -199,10 +172,10 @@ pub struct FitArgs {
     #[arg(long)]
     pub preset: Option<String>,
     /// The least probability a decision counts with, as in `yomi humanlike`.
-    #[arg(long, default_value_t = 1e-6)]
+    #[arg(long, default_value_t = DEFAULT_FLOOR)]
     pub floor: f64,
     /// Most Nelder–Mead iterations per combination of discrete options.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = DEFAULT_ITERATIONS)]
     pub iterations: u64,
     /// Seed of the agents.
     #[arg(long, default_value_t = 0)]
@@ -216,107 +189,48 @@ pub struct FitArgs {
 /// uniform baseline and every shipped preset, and written as a preset in the data directory.
 pub fn fit(common: &Common, args: FitArgs) -> anyhow::Result<ExitCode> {
     let err = |e: yomi_protocol::ErrorInfo| anyhow::anyhow!(e.message);
-    if !(args.floor > 0.0 && args.floor < 1.0) || args.iterations == 0 {
-        anyhow::bail!("--floor is a probability above 0 and below 1, --iterations at least 1");
-    }
-    let name = args.preset.clone().unwrap_or_else(|| args.records.clone());
-    store::check_file_name(&name, "a preset's name").map_err(err)?;
-    let records = store::load(&common.data_dir(), &args.records).map_err(err)?;
-    let plays = store::plays(&records);
-    let (train, held) = store::hold_out_fifth(&plays);
-    if held.is_empty() {
-        anyhow::bail!(
-            "`{}` has {} plays: at least 5 are needed (one in five is held out)",
-            args.records,
-            store::games(&plays)
-        );
-    }
-    let game = records[0].game.clone();
-    let registry = common.registry()?;
-    let seat = BotSeat::parse(&args.bot).map_err(err)?;
-    let make = |options: &yomi_protocol::Options| {
-        let seat = BotSeat { options: options.clone(), preset: None, ..seat.clone() };
-        SeatPlan::resolve(&registry, &game, &SeatSpec::Bot(seat))
-    };
-    let SeatPlan::Bot { bot, options: start, .. } =
-        SeatPlan::resolve(&registry, &game, &SeatSpec::Bot(seat.clone())).map_err(err)?
-    else {
-        anyhow::bail!("not a bot: {}", args.bot)
-    };
-    let space = fitting::Space::new(&bot.info.options, &args.fit).map_err(err)?;
-    let runtime = super::play::runtime()?;
-    let running = Running::local();
-    let (train_set, held_set) = (Prepared::new(&train), Prepared::new(&held));
-    let objective = |plays| fitting::Replay {
-        runtime: runtime.handle(),
-        make: &make,
-        plays,
-        running: &running,
+    let bot_name = args.bot.split(':').next().unwrap_or_default().to_string();
+    let p = Fit {
+        bot: args.bot,
+        records: args.records,
+        fit: args.fit,
+        preset: args.preset,
         floor: args.floor,
+        iterations: args.iterations,
         seed: args.seed,
     };
-    let clock = std::time::Instant::now();
-    let result =
-        fitting::fit(&objective(&train_set), &space, &start, args.iterations).map_err(err)?;
-    let seconds = clock.elapsed().as_secs_f64();
-    let per_decision = |ll: f64| ll / held_set.decisions().max(1) as f64;
-    let held_ll = |o: &yomi_protocol::Options| -> anyhow::Result<f64> {
-        Ok(per_decision(fitting::Objective::log_likelihood(&objective(&held_set), o).map_err(err)?))
-    };
-    let uniform = per_decision(fitting::total_log_likelihood(&score_uniform(&held), args.floor));
-    let mut presets = serde_json::Map::new();
-    for preset in &bot.info.presets {
-        let seat = BotSeat {
-            preset: Some(preset.name.clone()),
-            options: Default::default(),
-            ..seat.clone()
-        };
-        let plan = SeatPlan::resolve(&registry, &game, &SeatSpec::Bot(seat)).map_err(err)?;
-        let SeatPlan::Bot { options, .. } = plan else { continue };
-        presets.insert(preset.name.clone(), json!(held_ll(&options)?));
-    }
-    let fitted_ll = held_ll(&result.options)?;
-    let description = format!(
-        "records `{}` ({} decisions), {:.3} log-likelihood per held-out decision",
-        args.records,
-        records.len(),
-        fitted_ll
-    );
-    let path =
-        presets::write(&common.data_dir(), &bot.qualified(), &name, &description, &result.options)
-            .map_err(err)?;
-    let out = json!({
-        "bot": bot.qualified(), "records": args.records, "game": game, "preset": name,
-        "file": path.display().to_string(), "plays": {"fit": store::games(&train), "held_out": store::games(&held)},
-        "fitted": result.fitted, "options": result.options,
-        "interval": "likelihood ratio (χ²₁, 95 %), other options at their fit",
-        "fit_log_likelihood": result.log_likelihood, "evaluations": result.evaluations,
-        "seconds": seconds,
-        "held_out_log_likelihood": {"fitted": fitted_ll, "uniform": uniform, "presets": presets},
-    });
+    let data_dir = common.data_dir();
+    let job = FitJob::prepare(common.registry()?, &data_dir, p).map_err(err)?;
+    let runtime = super::play::runtime()?;
+    let out = job.run(&data_dir, runtime.handle(), &Running::local()).map_err(err)?;
     if args.json {
         outln!("{out}")?;
         return Ok(ExitCode::SUCCESS);
     }
+    let f = |v: &serde_json::Value| v.as_f64().unwrap_or(f64::NAN);
     outln!(
-        "{} fitted to `{}` ({} plays, {} replays of the records in {seconds:.1} s):",
-        bot.qualified(),
-        args.records,
-        store::games(&train),
-        result.evaluations
+        "{} fitted to `{}` ({} plays, {} replays of the records in {:.1} s):",
+        text(&out["bot"]),
+        text(&out["records"]),
+        out["plays"]["fit"],
+        out["evaluations"],
+        f(&out["seconds"])
     )?;
-    for f in &result.fitted {
-        match f.ci95 {
-            Some([lo, hi]) => outln!("  {} = {}  95 % [{lo:.3}, {hi:.3}]", f.name, f.value)?,
-            None => outln!("  {} = {}", f.name, f.value)?,
+    for fitted in out["fitted"].as_array().into_iter().flatten() {
+        let (name, value) = (text(&fitted["name"]), &fitted["value"]);
+        match fitted["ci95"].as_array() {
+            Some(ci) => outln!("  {name} = {value}  95 % [{:.3}, {:.3}]", f(&ci[0]), f(&ci[1]))?,
+            None => outln!("  {name} = {value}")?,
         }
     }
-    outln!("held-out log-likelihood per decision ({} plays):", store::games(&held))?;
-    outln!("  fitted              {fitted_ll:.4}")?;
-    outln!("  uniform             {uniform:.4}")?;
-    for (preset, ll) in &presets {
-        outln!("  preset {preset:<12} {:.4}", ll.as_f64().unwrap_or(f64::NAN))?;
+    let held = &out["held_out_log_likelihood"];
+    outln!("held-out log-likelihood per decision ({} plays):", out["plays"]["held_out"])?;
+    outln!("  fitted              {:.4}", f(&held["fitted"]))?;
+    outln!("  uniform             {:.4}", f(&held["uniform"]))?;
+    for (preset, ll) in held["presets"].as_object().into_iter().flatten() {
+        outln!("  preset {preset:<12} {:.4}", f(ll))?;
     }
-    outln!("preset `{name}` written to {} (use {}:preset={name})", path.display(), bot.info.name)?;
+    let name = text(&out["preset"]);
+    outln!("preset `{name}` written to {} (use {bot_name}:preset={name})", text(&out["file"]))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -25,6 +25,8 @@ use crate::matches::seat::SeatPlan;
 const DROP_95: f64 = 1.920_729;
 /// Most combinations of discrete options enumerated.
 pub const MAX_COMBINATIONS: usize = 64;
+/// Most doublings of the step that looks for an interval's edge.
+const MAX_DOUBLINGS: u64 = 64;
 /// Most values of an integer option enumerated.
 const MAX_INT_VALUES: i64 = 16;
 
@@ -97,6 +99,20 @@ impl Space {
     }
 
     /// Every combination of discrete values, as option sets.
+    /// Most replays [`fit`] asks for with `iterations`: per combination of discrete options, the
+    /// optimiser's first points and at most as many new points per iteration as Nelder–Mead's
+    /// shrink (one per continuous option, and one) or Brent's step; per continuous option, the
+    /// two neighbours of its curvature and, for each side of its interval, the doubling of a
+    /// step (at most [`MAX_DOUBLINGS`]) and Brent's root finding. The fit stops with
+    /// `limit_exceeded` rather than pass it.
+    pub fn max_replays(&self, iterations: u64) -> u64 {
+        let c = self.continuous.len() as u64;
+        let combinations = self.each_discrete().len() as u64;
+        let per_combination = (iterations + 1).saturating_mul(c + 2);
+        let per_interval = 2 + 2 * (MAX_DOUBLINGS + iterations + 2);
+        combinations.saturating_mul(per_combination).saturating_add(c * per_interval)
+    }
+
     fn each_discrete(&self) -> Vec<Options> {
         let mut all = vec![Options::new()];
         for (name, values) in &self.discrete {
@@ -172,6 +188,8 @@ struct Memo<'a> {
     objective: &'a dyn Objective,
     seen: RefCell<Vec<(Options, f64)>>,
     calls: RefCell<usize>,
+    /// [`Space::max_replays`]: the bound the fit was admitted under.
+    max_calls: u64,
     failure: RefCell<Option<ErrorInfo>>,
 }
 
@@ -179,6 +197,12 @@ impl Memo<'_> {
     fn log_likelihood(&self, options: &Options) -> Result<f64, ErrorInfo> {
         if let Some((_, ll)) = self.seen.borrow().iter().find(|(o, _)| o == options) {
             return Ok(*ll);
+        }
+        if *self.calls.borrow() as u64 >= self.max_calls {
+            return Err(ErrorInfo::new(
+                ErrorCode::LimitExceeded,
+                format!("the fit needed more than its {} replays", self.max_calls),
+            ));
         }
         *self.calls.borrow_mut() += 1;
         let ll = self.objective.log_likelihood(options)?;
@@ -257,6 +281,7 @@ pub fn fit(
         objective,
         seen: RefCell::default(),
         calls: RefCell::new(0),
+        max_calls: space.max_replays(iterations),
         failure: RefCell::new(None),
     };
     let mut best: Option<(f64, Options)> = None;
@@ -356,7 +381,7 @@ fn edge(
     let distance = (2.0 * (ll - target) / curvature).sqrt();
     let mut step = if distance.is_finite() { distance } else { (bound - x).abs() / 10.0 };
     let mut inside = x;
-    loop {
+    for _ in 0..MAX_DOUBLINGS {
         if (bound - x).abs() <= step {
             if value(bound)? >= target {
                 return Ok(bound);

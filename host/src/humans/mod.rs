@@ -8,5 +8,6 @@ pub mod likeness;
 pub mod record;
 pub mod recording;
 pub mod replay;
+pub mod report;
 pub mod store;
 pub mod think_time;

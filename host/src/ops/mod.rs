@@ -10,6 +10,7 @@
 
 pub mod agents;
 pub mod cancel;
+pub mod humans;
 pub mod matches;
 pub mod meta;
 pub mod plugins;
@@ -97,10 +98,12 @@ pub async fn dispatch(
         (Some(role), _) => Some(role),
         (None, _) => return Err(auth::token_needed(op.name())),
     };
-    if let (Some(role), Op::PluginLoad | Op::TournamentList) = (role, op) {
+    if let (Some(role), Op::PluginLoad | Op::TournamentList | Op::HumanlikeRun | Op::FitRun) =
+        (role, op)
+    {
         role.require_operator(op.name())?;
     }
-    if matches!(op, Op::MatchRun | Op::TournamentRun) {
+    if matches!(op, Op::MatchRun | Op::TournamentRun | Op::HumanlikeRun | Op::FitRun) {
         session.check_background_room()?;
     }
     let id = request.id.clone();
@@ -141,6 +144,8 @@ async fn apply(
             now::<wire::TournamentGames>(tournaments::games(session, p).await?)
         }
         C::TournamentGame(p) => now::<wire::TournamentGame>(tournaments::game(session, p).await?),
+        C::HumanlikeRun(p) => humans::humanlike(session, id, p).await.map(|()| Answer::Later),
+        C::FitRun(p) => humans::fit(session, id, p).await.map(|()| Answer::Later),
         C::Cancel(p) => now::<wire::Cancel>(cancel::run(session, p)?),
     }
 }

@@ -47,6 +47,11 @@ pub struct CostLimits {
     /// limit, never fewer than one, so a policy costs at most one decision plus this much.
     #[arg(long, value_name = "MS", default_value_t = DEFAULT_MAX_POLICY_MS)]
     pub max_policy_ms: u64,
+    /// Most recorded decisions one `humanlike.run` or `fit.run` may replay through a bot, counted
+    /// before it starts (records' decisions × replays; a fit's replays at most what its
+    /// iterations allow).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_REPLAYED_DECISIONS)]
+    pub max_replayed_decisions: u64,
     /// The data directory's quota in bytes (0: none): a tournament of the server that would
     /// write past it stops, keeping its recorded games, until space is freed.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DATA_BYTES)]
@@ -68,6 +73,10 @@ pub const DEFAULT_MAX_MATCH_TRANSCRIPT_BYTES: u64 = 32 << 20;
 /// Two seconds: battle's δ-Nash policy from 5,000 draws of its noisy equilibria.
 pub const DEFAULT_MAX_POLICY_MS: u64 = 2_000;
 
+/// A hundred million decisions: a battle or Sevens bot replays 100,000 in about 10 s, so under
+/// three hours of one core; enough for a fit on thousands of games at its default iterations.
+pub const DEFAULT_MAX_REPLAYED_DECISIONS: u64 = 100_000_000;
+
 /// 8 GiB: room for millions of games without transcripts, and for every battle table.
 pub const DEFAULT_MAX_DATA_BYTES: u64 = 8 << 30;
 
@@ -88,6 +97,7 @@ impl Default for CostLimits {
             max_running_games: default_running_games(),
             max_batch_calls: default_batch_calls(),
             max_policy_ms: DEFAULT_MAX_POLICY_MS,
+            max_replayed_decisions: DEFAULT_MAX_REPLAYED_DECISIONS,
             max_data_bytes: DEFAULT_MAX_DATA_BYTES,
             max_tournament_bytes: DEFAULT_MAX_TOURNAMENT_BYTES,
             max_game_transcript_bytes: DEFAULT_MAX_GAME_TRANSCRIPT_BYTES,
@@ -124,6 +134,7 @@ impl CostLimits {
             ("--max-workers", self.max_workers as u64),
             ("--max-running-games", self.max_running_games as u64),
             ("--max-batch-calls", self.max_batch_calls as u64),
+            ("--max-replayed-decisions", self.max_replayed_decisions),
         ];
         match all.iter().find(|(_, value)| *value == 0) {
             Some((flag, _)) => Err(format!("{flag} must be at least 1")),

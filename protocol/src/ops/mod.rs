@@ -16,6 +16,7 @@
 //! define; their rows name them through [`Specs`], which the host implements.
 
 pub mod agents;
+pub mod humans;
 pub mod matches;
 pub mod meta;
 pub mod plugins;
@@ -154,6 +155,8 @@ operations! {
     TournamentShow => "tournament.show": tournaments::Show => tournaments::Shown,
     TournamentGames => "tournament.games": tournaments::Games => tournaments::GamesPage,
     TournamentGame => "tournament.game": tournaments::Game => tournaments::GameRecord,
+    HumanlikeRun => "humanlike.run": humans::Humanlike => Value,
+    FitRun => "fit.run": humans::Fit => Value,
     Cancel => "cancel": meta::Cancel => meta::Stopped,
 }
 
