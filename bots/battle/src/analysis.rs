@@ -2,14 +2,15 @@
 //! equilibrium strategies and the value, actions named as in the game. One entry point for the
 //! CLI (`yomi battle analyze`) and for `agent.call("analyze")`.
 
-use serde::Deserialize;
-use serde_json::{json, Value};
-use yomi_plugin::typed::to_json;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use yomi_plugin::typed;
 use yomi_plugin::{ErrorCode, ErrorInfo};
 
 use crate::codec::{self, active_slot, check_hp};
 use crate::engine::{State, Status};
 use crate::lp;
+use crate::payload::Action;
 use crate::personality::own_view;
 use crate::rules::{parse_parties, preset_parties, Rules, MAX_TURN_LIMIT, TURN_LIMIT};
 use crate::solver::Table;
@@ -42,8 +43,9 @@ fn thesis() -> Value {
 }
 
 impl Query {
+    /// Reads `analyze`'s parameters; a misfit is `invalid_params` naming the field's path.
     pub fn from_params(params: &Value) -> Result<Query, ErrorInfo> {
-        serde_json::from_value(params.clone()).map_err(|e| bad(format!("analyze parameters: {e}")))
+        typed::read(params, "params")
     }
 
     /// The rules the query names.
@@ -96,10 +98,22 @@ impl Query {
     }
 }
 
-/// The analysis of decision state `s`: `{"value", "row_strategy", "col_strategy", "matrix",
-/// "row_actions", "col_actions"}`; rows are party 1's actions (moves in order, then switches in
-/// party order), columns party 2's.
-pub fn analyze(table: &Table, s: &State) -> Result<Value, ErrorInfo> {
+/// A position's analysis: rows are party 1's actions (moves in order, then switches in party
+/// order), columns party 2's.
+#[derive(Debug, Clone, Serialize)]
+pub struct Analysis {
+    /// Party 1's win rate under both equilibria.
+    pub value: f64,
+    pub row_strategy: Vec<f64>,
+    pub col_strategy: Vec<f64>,
+    /// Party 1's true win rate for each pair of actions.
+    pub matrix: Vec<Vec<f64>>,
+    pub row_actions: Vec<Action>,
+    pub col_actions: Vec<Action>,
+}
+
+/// The analysis of decision state `s`.
+pub fn analyze(table: &Table, s: &State) -> Result<Analysis, ErrorInfo> {
     match table.engine.status(s) {
         Status::Play => {}
         Status::Over(v) => {
@@ -117,21 +131,13 @@ pub fn analyze(table: &Table, s: &State) -> Result<Value, ErrorInfo> {
     // Party 2's strategy comes from the solve a `nash` agent in seat 1 makes (its own view: the
     // transposed complement), so both name the same equilibrium when several are optimal.
     let col = lp::solve(&own_view(&m, 1));
-    let names = |side: usize| -> Vec<Value> {
-        table
-            .engine
-            .legal(s, side)
-            .as_slice()
-            .iter()
-            .map(|a| to_json(&codec::action(&table.engine, side, s, *a)))
-            .collect()
-    };
-    Ok(json!({
-        "value": e.value,
-        "row_strategy": &e.row[..m.rows],
-        "col_strategy": &col.row[..m.cols],
-        "matrix": (0..m.rows).map(|i| m.w[i][..m.cols].to_vec()).collect::<Vec<_>>(),
-        "row_actions": names(0),
-        "col_actions": names(1),
-    }))
+    let names = |side: usize| codec::named(&table.engine, side, s, &table.engine.legal(s, side));
+    Ok(Analysis {
+        value: e.value,
+        row_strategy: e.row[..m.rows].to_vec(),
+        col_strategy: col.row[..m.cols].to_vec(),
+        matrix: (0..m.rows).map(|i| m.w[i][..m.cols].to_vec()).collect(),
+        row_actions: names(0),
+        col_actions: names(1),
+    })
 }

@@ -3,12 +3,15 @@
 //! Returns the text to print; never writes to stdout itself.
 
 use clap::{Args, Parser, Subcommand};
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
+use yomi_plugin::typed::to_json;
 use yomi_plugin::{CommandContext, ErrorCode, ErrorInfo};
 
-use crate::analysis::{analyze, Query};
+use crate::analysis::{analyze, Analysis, Query};
 use crate::cache;
 use crate::engine::Engine;
+use crate::payload::Action;
 use crate::solver::Table;
 use crate::usage;
 
@@ -134,7 +137,7 @@ pub fn run(cli: Cli, ctx: &CommandContext) -> Result<String, ErrorInfo> {
             let a = analyze(&table, &state)?;
             // The process exits after the command: a table solved for it is stored first.
             cache::wait_for_stores();
-            Ok(if json { format!("{a}\n") } else { text(&a) })
+            Ok(if json { format!("{}\n", to_json(&a)) } else { text(&a) })
         }
         Command::Solve { rules, threads, reference, json } => {
             let r = rules.query("", None, 1).and_then(|q| q.rules())?;
@@ -142,27 +145,28 @@ pub fn run(cli: Cli, ctx: &CommandContext) -> Result<String, ErrorInfo> {
             let cpu_before = usage::cpu_seconds();
             let table = Table::solve(Engine::new(r), threads);
             let cpu = usage::cpu_seconds().zip(cpu_before).map(|(b, a)| b - a);
-            let mut report = json!({
-                "states_solved": table.solved,
-                "states_in_table": table.states(),
-                "wall_seconds": table.seconds,
-                "cpu_seconds": cpu,
-                "threads": threads,
-                "table_bytes": table.bytes(),
-                "peak_rss_bytes": usage::peak_rss_bytes(),
-            });
-            if reference {
+            let reference = reference.then(|| {
                 let (wall, ref_cpu, positions) = time_reference(&table.engine);
-                report["reference"] = json!({
-                    "wall_seconds": wall,
-                    "cpu_seconds": ref_cpu,
-                    "positions": positions,
-                    "table_cpu_fraction": cpu.zip(ref_cpu).map(|(t, r)| t / r),
-                    "table_wall_fraction": table.seconds / wall,
-                });
-            }
+                Reference {
+                    wall_seconds: wall,
+                    cpu_seconds: ref_cpu,
+                    positions,
+                    table_cpu_fraction: cpu.zip(ref_cpu).map(|(t, r)| t / r),
+                    table_wall_fraction: table.seconds / wall,
+                }
+            });
+            let report = Solved {
+                states_solved: table.solved,
+                states_in_table: table.states(),
+                wall_seconds: table.seconds,
+                cpu_seconds: cpu,
+                threads,
+                table_bytes: table.bytes(),
+                peak_rss_bytes: usage::peak_rss_bytes(),
+                reference,
+            };
             Ok(if json {
-                format!("{report}\n")
+                format!("{}\n", to_json(&report))
             } else {
                 let mut text = format!(
                     "solved {} positions in {:.3} s on {threads} threads ({} MB table)\n",
@@ -170,12 +174,12 @@ pub fn run(cli: Cli, ctx: &CommandContext) -> Result<String, ErrorInfo> {
                     table.seconds,
                     table.bytes() / 1_000_000
                 );
-                if let Some(r) = report.get("reference") {
+                if let Some(r) = &report.reference {
                     text.push_str(&format!(
                         "plain recursion: {:.3} s, {} positions; the table took {:.3} of its CPU time\n",
-                        r["wall_seconds"].as_f64().unwrap_or(f64::NAN),
-                        r["positions"],
-                        r["table_cpu_fraction"].as_f64().unwrap_or(f64::NAN),
+                        r.wall_seconds,
+                        r.positions,
+                        r.table_cpu_fraction.unwrap_or(f64::NAN),
                     ));
                 }
                 text
@@ -184,19 +188,43 @@ pub fn run(cli: Cli, ctx: &CommandContext) -> Result<String, ErrorInfo> {
         Command::FirstMove { sets, seed, max_hp, json } => {
             let report = crate::first_move::measure(sets, seed, max_hp, data_dir)?;
             Ok(if json {
-                format!("{report}\n")
+                format!("{}\n", to_json(&report))
             } else {
                 format!(
                     "first decision after {sets} new party sets: median {:.1} ms, max {:.1} ms \
                      wall; {:.1} ms CPU per set\n",
-                    report["median_wall_seconds"].as_f64().unwrap_or(f64::NAN) * 1e3,
-                    report["max_wall_seconds"].as_f64().unwrap_or(f64::NAN) * 1e3,
-                    report["cpu_seconds_per_set"].as_f64().unwrap_or(f64::NAN) * 1e3,
+                    report.median_wall_seconds * 1e3,
+                    report.max_wall_seconds * 1e3,
+                    report.cpu_seconds_per_set.unwrap_or(f64::NAN) * 1e3,
                 )
             })
         }
         Command::Repro(args) => crate::repro::run(args),
     }
+}
+
+/// What `solve` measured: the table's solve, and the plain recursion's when asked.
+#[derive(Serialize)]
+struct Solved {
+    states_solved: u64,
+    states_in_table: usize,
+    wall_seconds: f64,
+    cpu_seconds: Option<f64>,
+    threads: usize,
+    table_bytes: usize,
+    peak_rss_bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reference: Option<Reference>,
+}
+
+/// The plain recursion's run beside the table's.
+#[derive(Serialize)]
+struct Reference {
+    wall_seconds: f64,
+    cpu_seconds: Option<f64>,
+    positions: usize,
+    table_cpu_fraction: Option<f64>,
+    table_wall_fraction: f64,
 }
 
 /// The plain memoised recursion from the nine starting positions: wall seconds, CPU seconds and
@@ -214,29 +242,26 @@ fn time_reference(engine: &Engine) -> (f64, Option<f64>, usize) {
 }
 
 /// The analysis as a table for people.
-fn text(a: &Value) -> String {
-    let name = |v: &Value| match (v.get("move"), v.get("switch")) {
-        (Some(m), _) => m.as_str().unwrap_or("?").to_string(),
-        (_, Some(s)) => format!("→{}", s.as_str().unwrap_or("?")),
-        _ => "?".into(),
+fn text(a: &Analysis) -> String {
+    let name = |action: &Action| match action {
+        Action::Move(m) => m.name().to_string(),
+        Action::Switch(s) => format!("→{s}"),
     };
-    let cols: Vec<String> = a["col_actions"].as_array().into_iter().flatten().map(name).collect();
-    let mut out = format!("value {:.4}\n{:>10} |", a["value"].as_f64().unwrap_or(f64::NAN), "");
-    for c in &cols {
-        out.push_str(&format!(" {c:>8}"));
+    let mut out = format!("value {:.4}\n{:>10} |", a.value, "");
+    for c in &a.col_actions {
+        out.push_str(&format!(" {:>8}", name(c)));
     }
     out.push_str(" |  p(row)\n");
-    let rows = a["row_actions"].as_array().cloned().unwrap_or_default();
-    for (i, r) in rows.iter().enumerate() {
+    for (i, r) in a.row_actions.iter().enumerate() {
         out.push_str(&format!("{:>10} |", name(r)));
-        for x in a["matrix"][i].as_array().into_iter().flatten() {
-            out.push_str(&format!(" {:>8.4}", x.as_f64().unwrap_or(f64::NAN)));
+        for x in &a.matrix[i] {
+            out.push_str(&format!(" {x:>8.4}"));
         }
-        out.push_str(&format!(" | {:>7.4}\n", a["row_strategy"][i].as_f64().unwrap_or(f64::NAN)));
+        out.push_str(&format!(" | {:>7.4}\n", a.row_strategy[i]));
     }
     out.push_str(&format!("{:>10} |", "p(col)"));
-    for x in a["col_strategy"].as_array().into_iter().flatten() {
-        out.push_str(&format!(" {:>8.4}", x.as_f64().unwrap_or(f64::NAN)));
+    for x in &a.col_strategy {
+        out.push_str(&format!(" {x:>8.4}"));
     }
     out.push('\n');
     out

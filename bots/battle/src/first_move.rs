@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use rand::seq::SliceRandom;
 use rand::Rng;
-use serde_json::{json, Value};
+use serde::Serialize;
 use yomi_plugin::protocol::options::resolve;
 use yomi_plugin::typed::{to_json, Typed};
 use yomi_plugin::{ActRequest, Agent, AgentContext, ErrorCode, ErrorInfo, Options};
@@ -61,15 +61,38 @@ fn load_average() -> Option<Vec<f64>> {
     text.split_whitespace().take(3).map(|x| x.parse().ok()).collect()
 }
 
-/// Times the first decision after each of `sets` fresh party sets; the report gives each set's
-/// wall time, CPU time (Linux counts it in 10 ms ticks, so the mean over all sets is the figure
-/// to quote) and table size, the walls' median and maximum, and the mean CPU time per set.
+/// What `first-move` measured: each set's wall time, CPU time (Linux counts it in 10 ms ticks, so
+/// the mean over all sets is the figure to quote) and table size, the walls' median and maximum,
+/// and the mean CPU time per set.
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub sets: usize,
+    pub seed: u64,
+    pub max_hp: bool,
+    pub threads: usize,
+    pub median_wall_seconds: f64,
+    pub max_wall_seconds: f64,
+    pub cpu_seconds_per_set: Option<f64>,
+    pub load_average_before: Option<Vec<f64>>,
+    pub load_average_after: Option<Vec<f64>>,
+    pub per_set: Vec<PerSet>,
+}
+
+/// One party set's first decision.
+#[derive(Debug, Serialize)]
+pub struct PerSet {
+    pub wall_seconds: f64,
+    pub cpu_seconds: Option<f64>,
+    pub table_entries: usize,
+}
+
+/// Times the first decision after each of `sets` fresh party sets (see [`Report`]).
 pub fn measure(
     sets: usize,
     seed: u64,
     max_hp: bool,
     data_dir: Option<&std::path::Path>,
-) -> Result<Value, ErrorInfo> {
+) -> Result<Report, ErrorInfo> {
     if !(1..=MAX_SETS).contains(&sets) {
         return Err(ErrorInfo::new(
             ErrorCode::InvalidParams,
@@ -106,22 +129,24 @@ pub fn measure(
         crate::cache::wait_for_stores();
         walls.push(wall);
         let (layers, layer_len) = Table::shape(engine);
-        rows.push(
-            json!({"wall_seconds": wall, "cpu_seconds": cpu, "table_entries": layers * layer_len}),
-        );
+        rows.push(PerSet {
+            wall_seconds: wall,
+            cpu_seconds: cpu,
+            table_entries: layers * layer_len,
+        });
     }
     let cpu = crate::usage::cpu_seconds().zip(cpu_before).map(|(b, a)| (b - a) / sets as f64);
     let max = walls.iter().copied().fold(0.0, f64::max);
-    Ok(json!({
-        "sets": sets,
-        "seed": seed,
-        "max_hp": max_hp,
-        "threads": crate::cache::threads(),
-        "median_wall_seconds": median(&mut walls),
-        "max_wall_seconds": max,
-        "cpu_seconds_per_set": cpu,
-        "load_average_before": load_before,
-        "load_average_after": load_average(),
-        "per_set": rows,
-    }))
+    Ok(Report {
+        sets,
+        seed,
+        max_hp,
+        threads: crate::cache::threads(),
+        median_wall_seconds: median(&mut walls),
+        max_wall_seconds: max,
+        cpu_seconds_per_set: cpu,
+        load_average_before: load_before,
+        load_average_after: load_average(),
+        per_set: rows,
+    })
 }

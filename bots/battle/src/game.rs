@@ -3,14 +3,14 @@
 //! party 1) and the starting actives are the game's only chance (seed 4.1.2-4(a),(b)).
 
 use rand::Rng;
-use serde_json::{json, Value};
+use serde_json::Value;
 use yomi_plugin::api::opt;
 use yomi_plugin::typed::to_json;
 use yomi_plugin::{Decision, ErrorCode, ErrorInfo, Game, GameOutcome, OptionSpec, Options, Preset};
 
 use crate::codec;
 use crate::engine::{Action, Engine, State, Status};
-use crate::payload::{Event, Step};
+use crate::payload::{Event, Step, Summary};
 use crate::rules::{
     parse_parties, preset_parties, Rules, MAX_TURN_LIMIT, PARTY_PRESETS, TURN_LIMIT,
 };
@@ -33,11 +33,12 @@ pub fn options() -> Vec<OptionSpec> {
 /// The game's presets.
 pub fn presets() -> Vec<Preset> {
     vec![
-        Preset::new("thesis", "the paper's parties and rules", json!({"parties": "thesis"})),
-        Preset::new(
+        Preset::one("thesis", "the paper's parties and rules", "parties", "thesis"),
+        Preset::one(
             "delta-experiment",
             "E and F at HP 5, as in the paper's table 5.3",
-            json!({"parties": "delta-experiment"}),
+            "parties",
+            "delta-experiment",
         ),
     ]
 }
@@ -173,7 +174,11 @@ impl Game for Battle {
         let scores = self.side_of.iter().map(|&side| if side == 0 { v } else { 1.0 - v }).collect();
         Some(GameOutcome {
             scores,
-            summary: json!({"party1_score": v, "sides": self.side_of, "final": to_json(&codec::position(&self.engine, &self.state))}),
+            summary: to_json(&Summary {
+                party1_score: v,
+                sides: self.side_of,
+                last: codec::position(&self.engine, &self.state),
+            }),
         })
     }
 }

@@ -4,11 +4,11 @@
 //! spec U15 suggests 2 on raw win counts). Draws count as no win.
 
 use rand::Rng;
-use serde_json::{json, Value};
 use yomi_plugin::api::opt;
 use yomi_plugin::{ErrorCode, ErrorInfo, OptionSpec, Options};
 
 use crate::engine::{Action, Engine, State, Status};
+use crate::explain::Explanation;
 
 /// The options of the `mc` bot.
 pub fn options() -> Vec<OptionSpec> {
@@ -79,7 +79,7 @@ impl Mc {
         s: &State,
         side: usize,
         rng: &mut impl Rng,
-    ) -> (Vec<f64>, Value) {
+    ) -> (Vec<f64>, Explanation) {
         let mine = engine.legal(s, side);
         let theirs = engine.legal(s, 1 - side);
         let mut scores = vec![0.0; mine.len()];
@@ -94,7 +94,7 @@ impl Mc {
         }
         let probs =
             if self.greedy { one_hot_best(&scores) } else { softmax(&scores, self.temperature) };
-        (probs, json!({"scores": scores}))
+        (probs, scores_shown(scores))
     }
 
     /// The replacement: the candidate with the most playout wins.
@@ -104,7 +104,7 @@ impl Mc {
         s: &State,
         side: usize,
         rng: &mut impl Rng,
-    ) -> (Vec<f64>, Value) {
+    ) -> (Vec<f64>, Explanation) {
         let candidates = engine.replacements(s, side);
         let scores: Vec<f64> = candidates
             .as_slice()
@@ -117,8 +117,12 @@ impl Mc {
                     .count() as f64
             })
             .collect();
-        (one_hot_best(&scores), json!({"scores": scores}))
+        (one_hot_best(&scores), scores_shown(scores))
     }
+}
+
+fn scores_shown(scores: Vec<f64>) -> Explanation {
+    Explanation { scores: Some(scores), ..Explanation::default() }
 }
 
 fn wins(party1_score: f64, side: usize) -> bool {

@@ -3,7 +3,9 @@
 //! which player holds which party". An opening fixes both (`deal: fixed`, `actives`); a
 //! tournament's `--repeat` then plays each with the parties swapped.
 
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
+use yomi_plugin::typed::to_json;
 use yomi_plugin::{ErrorCode, ErrorInfo, Options};
 
 /// The `actives` option: party 1's and party 2's first active Pokémon, or None to leave them
@@ -27,6 +29,14 @@ pub fn actives(options: &Options) -> Result<Option<[u8; 2]>, ErrorInfo> {
     })
 }
 
+/// One opening's game options: the parties, party 1 in seat 0, both first actives fixed.
+#[derive(Serialize)]
+struct Opening<'a> {
+    parties: &'a str,
+    deal: &'a str,
+    actives: [u8; 2],
+}
+
 /// The suite of the nine initial positions of `parties` (a party preset), one line each.
 pub fn suite(parties: &str) -> String {
     let mut text = format!(
@@ -36,7 +46,7 @@ pub fn suite(parties: &str) -> String {
     );
     for a in 0..3 {
         for b in 0..3 {
-            let line = json!({"parties": parties, "deal": "fixed", "actives": [a, b]});
+            let line = to_json(&Opening { parties, deal: "fixed", actives: [a, b] });
             text += &format!("{line}\n");
         }
     }
@@ -46,6 +56,7 @@ pub fn suite(parties: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn options(actives: Value) -> Options {
         [("actives".to_string(), actives)].into_iter().collect()

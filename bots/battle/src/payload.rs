@@ -81,3 +81,14 @@ pub struct Event {
     pub before: Position,
     pub after: Position,
 }
+
+/// How a game ended, in its result: party 1's score, which side each seat held, the last
+/// position.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Summary {
+    pub party1_score: f64,
+    /// `sides[seat]`: 0 if the seat holds party 1.
+    pub sides: [usize; 2],
+    #[serde(rename = "final")]
+    pub last: Position,
+}

@@ -4,7 +4,7 @@
 //! win-rate matrix of a position into the mixed strategy such a player samples from.
 
 use rand::Rng;
-use serde_json::{json, Value};
+use serde::Serialize;
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::standard_normal;
 use yomi_plugin::{ErrorCode, ErrorInfo, OptionSpec, Options};
@@ -13,7 +13,8 @@ use crate::engine::{Action, Engine, State};
 use crate::lp::{self, Matrix};
 
 /// The four noise models of paper §5.4.2 (p is the true entry).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Noise {
     /// U(−δ, δ).
     Uniform,
@@ -60,7 +61,8 @@ impl Noise {
 }
 
 /// The four biases of paper §6.2, or none.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Bias {
     None,
     /// Every move.
@@ -112,7 +114,8 @@ impl Bias {
 
 /// Which win rate eq. (6.1) corrects (issue: the paper's figure 6.1–6.2 bias rates are larger than
 /// ours, so both readings are measured in REPRODUCTION.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum BiasOn {
     /// The noise-perturbed p_δ inside each of the n noisy matrices, before each is solved: the
     /// the paper's words, 「ノイズを付与した利得 p_δ に、さらにバイアスによる補正をかけた誤認知利得行列を作成する」.
@@ -155,8 +158,8 @@ pub fn options() -> Vec<OptionSpec> {
     ]
 }
 
-/// A complete personality.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// A complete personality (as JSON, each option by its name).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Personality {
     pub noise: Noise,
     pub delta: f64,
@@ -299,10 +302,6 @@ impl Personality {
         let k = samples.len() as f64;
         probs.iter_mut().for_each(|x| *x /= k);
         Mix { probs, biased: vec![favoured; values.len()], samples }
-    }
-
-    pub fn to_json(&self) -> Value {
-        json!({"noise": self.noise.name(), "delta": self.delta, "n": self.n, "bias": self.bias.name(), "alpha": self.alpha, "bias_on": self.bias_on.name(), "clamp_bias": self.clamp_bias})
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::{seeded, Rng as SeededRng};
 use yomi_plugin::think::{self, entropy_bits, Effort, Pace};
@@ -14,11 +14,12 @@ use yomi_plugin::{AgentContext, ErrorInfo, OptionSpec, Options, Preset};
 use crate::cache::Tables;
 use crate::codec::{self, Seen};
 use crate::engine::{Action, State};
+use crate::explain::{BiasShown, Explanation};
 use crate::exploit::{best_response, grid, Opponent};
 use crate::lp;
 use crate::mc::{self, Mc};
 use crate::payload::{self, Observation, Step};
-use crate::personality::{self, own_view, sample_index, Noise, Personality, NOISES};
+use crate::personality::{self, own_view, sample_index, Bias, Noise, Personality, NOISES};
 use crate::rules::Rules;
 use crate::service;
 use crate::solver::Table;
@@ -68,68 +69,87 @@ impl Kind {
     }
 
     pub fn presets(self) -> Vec<Preset> {
-        let biased = |bias: &str| json!({"noise": "normal-variable", "delta": 0.05, "bias": bias, "alpha": 0.03});
+        let uniform = Noise::UniformVariable;
+        let biased = |name, description, bias| {
+            leaning(name, description, Noise::NormalVariable, 0.05, Some((bias, 0.03)))
+        };
         match self {
             Kind::Nash => vec![],
             Kind::DeltaNash => vec![
-                Preset::new(
+                leaning(
                     "human-like",
                     "the paper's recommended standard: uniform ±δ(1+4p(1−p)), δ 0.15",
-                    json!({"noise": "uniform-variable", "delta": 0.15}),
+                    uniform,
+                    0.15,
+                    None,
                 ),
-                Preset::new(
+                leaning(
                     "strong",
                     "uniform ±δ(1+4p(1−p)) at δ 0.05, close to Nash",
-                    json!({"noise": "uniform-variable", "delta": 0.05}),
+                    uniform,
+                    0.05,
+                    None,
                 ),
-                Preset::new(
-                    "weak",
-                    "uniform ±δ(1+4p(1−p)) at δ 0.2",
-                    json!({"noise": "uniform-variable", "delta": 0.2}),
-                ),
-                Preset::new(
+                leaning("weak", "uniform ±δ(1+4p(1−p)) at δ 0.2", uniform, 0.2, None),
+                biased(
                     "attacker",
                     "likes attacking (the paper's table 6.1 settings)",
-                    biased("attack"),
+                    Bias::Attack,
                 ),
-                Preset::new(
+                biased(
                     "switcher",
                     "likes switching (the paper's table 6.1 settings)",
-                    biased("switch"),
+                    Bias::Switch,
                 ),
-                Preset::new(
+                biased(
                     "straightforward",
                     "likes effective attacks (the paper's table 6.1 settings)",
-                    biased("effective-attack"),
+                    Bias::EffectiveAttack,
                 ),
-                Preset::new(
+                biased(
                     "contrarian",
                     "likes ineffective attacks (the paper's table 6.1 settings)",
-                    biased("ineffective-attack"),
+                    Bias::IneffectiveAttack,
                 ),
             ],
             Kind::Mc => vec![
-                Preset::new("greedy", "plays the best playout score", json!({"policy": "greedy"})),
-                Preset::new(
+                Preset::one("greedy", "plays the best playout score", "policy", "greedy"),
+                Preset::one(
                     "soft-max",
                     "samples by a soft-max of playout scores, τ 2",
-                    json!({"policy": "soft-max"}),
+                    "policy",
+                    "soft-max",
                 ),
             ],
             Kind::Exploiter => vec![
-                Preset::new(
+                Preset::one(
                     "nash-base",
                     "plays exact Nash until confident, then exploits",
-                    json!({"delta": 0.0}),
+                    "delta",
+                    0.0,
                 ),
-                Preset::new(
-                    "cautious",
-                    "exploits only at posterior 0.9",
-                    json!({"threshold": 0.9}),
-                ),
+                Preset::one("cautious", "exploits only at posterior 0.9", "threshold", 0.9),
             ],
         }
     }
+}
+
+/// A personality preset: its noise model and size, and its bias with its strength α when it has
+/// one.
+fn leaning(
+    name: &str,
+    description: &str,
+    noise: Noise,
+    delta: f64,
+    bias: Option<(Bias, f64)>,
+) -> Preset {
+    let mut preset = Preset::one(name, description, "noise", noise.name());
+    preset.options.insert("delta".into(), delta.into());
+    if let Some((bias, alpha)) = bias {
+        preset.options.insert("bias".into(), bias.name().into());
+        preset.options.insert("alpha".into(), alpha.into());
+    }
+    preset
 }
 
 /// The exploiter's settings besides its own personality.
@@ -266,7 +286,7 @@ impl Player {
         seen: &Seen,
         actions: &[Action],
         rng: &mut SeededRng,
-    ) -> (Vec<f64>, Value) {
+    ) -> (Vec<f64>, Explanation) {
         if seen.replacing {
             self.replacement(table, &seen.state, seen.side, actions, rng)
         } else {
@@ -282,32 +302,37 @@ impl Player {
         side: usize,
         actions: &[Action],
         rng: &mut SeededRng,
-    ) -> (Vec<f64>, Value) {
+    ) -> (Vec<f64>, Explanation) {
         if let Some(mc) = self.mc {
             return mc.turn(&table.engine, s, side, rng);
         }
         let w = own_view(&table.matrix(s), side);
         let truth = lp::solve(&w);
-        let mut explain = json!({
-            "true_matrix": (0..w.rows).map(|i| w.w[i][..w.cols].to_vec()).collect::<Vec<_>>(),
-            "true_equilibrium": &truth.row[..w.rows],
-            "value": truth.value,
-        });
+        let mut explain = Explanation {
+            true_matrix: Some((0..w.rows).map(|i| w.w[i][..w.cols].to_vec()).collect()),
+            true_equilibrium: Some(truth.row[..w.rows].to_vec()),
+            value: Some(truth.value),
+            ..Explanation::default()
+        };
         if let Some(opponent) = &self.opponent {
-            explain["opponent_model"] = opponent.to_json();
-            explain["exploiting"] = json!(self.exploiting());
+            explain.opponent_model = Some(opponent.model());
+            explain.exploiting = Some(self.exploiting());
             if self.exploiting() {
                 let q = opponent.predict(table, s, 1 - side, rng);
                 let k = best_response(&w, &q);
-                explain["predicted_opponent"] = json!(q);
+                explain.predicted_opponent = Some(q);
                 let probs = (0..w.rows).map(|i| if i == k { 1.0 } else { 0.0 }).collect();
                 return (probs, explain);
             }
         }
         let mix = self.personality.mix(&table.engine, s, side, &w, actions, rng);
-        explain["noisy_equilibria"] = json!(mix.samples);
-        explain["bias"] = json!({"kind": self.personality.bias.name(), "alpha": self.personality.alpha, "rows": mix.biased});
-        explain["personality"] = self.personality.to_json();
+        explain.bias = Some(BiasShown {
+            kind: self.personality.bias,
+            alpha: self.personality.alpha,
+            rows: mix.biased,
+        });
+        explain.noisy_equilibria = Some(mix.samples);
+        explain.personality = Some(self.personality);
         (mix.probs, explain)
     }
 
@@ -319,7 +344,7 @@ impl Player {
         side: usize,
         candidates: &[Action],
         rng: &mut SeededRng,
-    ) -> (Vec<f64>, Value) {
+    ) -> (Vec<f64>, Explanation) {
         if let Some(mc) = self.mc {
             return mc.replacement(&table.engine, s, side, rng);
         }
@@ -336,7 +361,12 @@ impl Player {
             })
             .collect();
         let mix = self.personality.replacement_mix(&values, rng);
-        (mix.probs, json!({"true_values": values, "personality": self.personality.to_json()}))
+        let explain = Explanation {
+            true_values: Some(values),
+            personality: Some(self.personality),
+            ..Explanation::default()
+        };
+        (mix.probs, explain)
     }
 
     /// Learns from the opponent's action in a resolved turn (exploiter only).
@@ -387,9 +417,9 @@ impl TypedAgent for Player {
             Effort { choices: probs.len(), doubt: entropy_bits(&probs), stage: stage(&seen.state) };
         let think_ms = self.pace.think_ms(&THINK, effort);
         Ok(if explain {
-            explanation["strategy"] = json!(probs);
-            explanation["actions"] = to_json(&allowed);
-            Choice::explained(action, explanation)
+            explanation.strategy = Some(probs);
+            explanation.actions = Some(allowed);
+            Choice::explained(action, to_json(&explanation))
         } else {
             Choice::new(action)
         }
@@ -458,7 +488,7 @@ impl TypedAgent for Player {
 
     fn call(&mut self, method: &str, params: &Value) -> Result<Value, ErrorInfo> {
         match (method, &self.opponent) {
-            ("opponent_model", Some(o)) => Ok(o.to_json()),
+            ("opponent_model", Some(o)) => Ok(to_json(&o.model())),
             ("opponent_model", None) => Ok(Value::Null),
             _ => service::call(method, params, &mut self.tables),
         }
@@ -468,6 +498,7 @@ impl TypedAgent for Player {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use yomi_plugin::protocol::options::resolve;
 
     fn player(kind: Kind, overrides: Value, policy_ms: Option<u64>) -> Player {

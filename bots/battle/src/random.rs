@@ -2,12 +2,13 @@
 //! baseline), replacements included.
 
 use rand::Rng;
-use serde_json::{json, Value};
+use serde_json::Value;
 use yomi_plugin::rng::{seeded, Rng as SeededRng};
 use yomi_plugin::typed::{to_json, Choice, TypedAgent};
 use yomi_plugin::{AgentContext, ErrorInfo, Options};
 
 use crate::cache::Tables;
+use crate::explain::Explanation;
 use crate::payload::{Action, Observation};
 use crate::service;
 
@@ -39,7 +40,7 @@ impl TypedAgent for RandomBot {
         let p = 1.0 / legal.len() as f64;
         Ok(if explain {
             let strategy = vec![p; legal.len()];
-            Choice::explained(action, json!({"strategy": strategy, "actions": to_json(&legal)}))
+            Choice::explained(action, to_json(&Explanation::drawn(strategy, legal)))
         } else {
             Choice::new(action)
         })

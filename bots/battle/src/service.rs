@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 use yomi_plugin::protocol::manifest::MethodInfo;
+use yomi_plugin::typed::to_json;
 use yomi_plugin::{ErrorCode, ErrorInfo, OptionSpec};
 
 use crate::rules::{MAX_TURN_LIMIT, TURN_LIMIT};
@@ -37,7 +38,7 @@ pub fn call(method: &str, params: &Value, tables: &mut Tables) -> Result<Value, 
             let rules = query.rules()?;
             let state = query.state(&rules)?;
             let table = tables.table(&rules)?;
-            analyze(&table, &state)
+            Ok(to_json(&analyze(&table, &state)?))
         }
         _ => Err(ErrorInfo::new(
             ErrorCode::UnknownMethod,

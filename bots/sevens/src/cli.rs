@@ -1,8 +1,11 @@
 //! The plugin's subcommands: `repro` (the reproduction rows, JSON or markdown) and `d` (D values of
 //! cards on a given table).
 
+use std::collections::BTreeMap;
+
 use clap::{Parser, Subcommand};
-use serde_json::json;
+use serde::Serialize;
+use yomi_plugin::typed::to_json;
 use yomi_plugin::{CommandContext, ErrorCode, ErrorInfo};
 
 use crate::card::CardSet;
@@ -43,6 +46,16 @@ enum Command {
     },
 }
 
+/// What `d` prints: each card's D value (null for a card on the table), the cards' total, the
+/// board's total and the cards playable now.
+#[derive(Serialize)]
+struct DValues {
+    cards: BTreeMap<String, Option<u32>>,
+    total: u32,
+    board_total: u32,
+    playable: Vec<String>,
+}
+
 /// Runs one `yomi sevens` command.
 pub fn run(cli: Cli, _ctx: &CommandContext) -> Result<String, ErrorInfo> {
     match cli.command {
@@ -64,15 +77,13 @@ pub fn run(cli: Cli, _ctx: &CommandContext) -> Result<String, ErrorInfo> {
                 table.split(',').map(str::trim).filter(|s| !s.is_empty()),
             )?);
             let hand = CardSet::parse_list(cards.iter().map(String::as_str))?;
-            let per_card: serde_json::Map<String, serde_json::Value> =
-                hand.iter().map(|c| (c.to_string(), json!(dvalue::card_d(on_table, c)))).collect();
-            let out = json!({
-                "cards": per_card,
-                "total": dvalue::total(on_table, hand),
-                "board_total": dvalue::board_total(on_table),
-                "playable": on_table.playable().names(),
-            });
-            Ok(serde_json::to_string_pretty(&out).unwrap_or_default() + "\n")
+            let out = DValues {
+                cards: hand.iter().map(|c| (c.to_string(), dvalue::card_d(on_table, c))).collect(),
+                total: dvalue::total(on_table, hand),
+                board_total: dvalue::board_total(on_table),
+                playable: on_table.playable().names(),
+            };
+            Ok(serde_json::to_string_pretty(&to_json(&out)).unwrap_or_default() + "\n")
         }
     }
 }

@@ -6,14 +6,14 @@
 //! rank and the game ends. Score of rank r among n players: (n - r) / (n - 1), so 1st = 1, last = 0.
 
 use rand::seq::SliceRandom;
-use serde_json::{json, Value};
+use serde_json::Value;
 use yomi_plugin::rng::seeded;
 use yomi_plugin::typed::{to_json, Observation as _};
 use yomi_plugin::{Decision, ErrorCode, ErrorInfo, Game, GameOutcome};
 
 use crate::card::{Card, CardSet, SUITS, SUIT_NAMES};
 use crate::dvalue;
-use crate::payload::{Action, Event, Observation, PASS};
+use crate::payload::{Action, Event, Observation, Summary, PASS};
 use crate::rules::{FirstPlayer, OutOfPasses, Rules};
 use crate::table::Table;
 
@@ -289,15 +289,15 @@ impl Game for Sevens {
         order.sort_by_key(|&s| ranks[s]);
         Some(GameOutcome {
             scores: ranks.iter().map(|&r| (n - r) as f64 / (n - 1) as f64).collect(),
-            summary: json!({
-                "order": order,
-                "ranks": ranks,
-                "went_out": self.went_out,
-                "passes_used": self.passes_used,
-                "start_hand_d": self.start_hand_d,
-                "dealer": self.dealer,
-                "first": self.first,
-                "moves": self.moves,
+            summary: to_json(&Summary {
+                order,
+                ranks,
+                went_out: self.went_out.clone(),
+                passes_used: self.passes_used.clone(),
+                start_hand_d: self.start_hand_d.clone(),
+                dealer: self.dealer,
+                first: self.first,
+                moves: self.moves,
             }),
         })
     }

@@ -3,8 +3,10 @@
 //! shipped with yomi is 25 deals under the paper's rules (3 players, 16 cards each, the 7s on the
 //! table), as many as the paper's own experiment played.
 
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 use yomi_plugin::rng::derive_seed;
+use yomi_plugin::typed::to_json;
 use yomi_plugin::{ErrorCode, ErrorInfo, Options};
 
 use crate::card::CardSet;
@@ -76,6 +78,13 @@ pub fn hands(options: &Options, rules: Rules) -> Result<Option<Vec<CardSet>>, Er
     Ok(Some(hands))
 }
 
+/// One opening's game options: every seat's hand and the dealer.
+#[derive(Serialize)]
+struct Deal {
+    hands: Vec<String>,
+    dealer: usize,
+}
+
 /// The shipped suite: `SUITE_DEALS` shuffles under the paper's rules, dealer seat 0.
 pub fn suite() -> String {
     let rules = Rules::default();
@@ -88,7 +97,7 @@ pub fn suite() -> String {
     for i in 0..SUITE_DEALS {
         let hands = Sevens::shuffled(rules, 0, derive_seed(SUITE_SEED, i));
         let hands: Vec<String> = hands.iter().map(|h| h.names().join(" ")).collect();
-        text += &format!("{}\n", json!({"hands": hands, "dealer": 0}));
+        text += &format!("{}\n", to_json(&Deal { hands, dealer: 0 }));
     }
     text
 }
@@ -96,6 +105,7 @@ pub fn suite() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn options(hands: Value) -> Options {
         [("hands".to_string(), hands), ("dealer".to_string(), json!(0))].into_iter().collect()

@@ -124,13 +124,6 @@ pub struct Event {
     pub next: Option<usize>,
 }
 
-impl Action {
-    /// The action as a legal list holds it and a bot answers it.
-    pub fn to_json(self) -> Value {
-        yomi_plugin::typed::to_json(&self)
-    }
-}
-
 impl Observation {
     /// Passes the seat to move may still make.
     pub fn my_passes(&self) -> u32 {
@@ -168,4 +161,19 @@ impl yomi_plugin::typed::Observation for Observation {
         }
         Ok(())
     }
+}
+
+/// How a game ended, in its result: the seats in finishing order, each seat's rank, who went out
+/// on passes, the passes each used, each starting hand's D total, the dealer, the first to move
+/// and the moves played.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Summary {
+    pub order: Vec<usize>,
+    pub ranks: Vec<usize>,
+    pub went_out: Vec<bool>,
+    pub passes_used: Vec<u32>,
+    pub start_hand_d: Vec<u32>,
+    pub dealer: usize,
+    pub first: usize,
+    pub moves: u32,
 }

@@ -38,12 +38,15 @@
 //! ("揺らぎ") and people read it; sampling keeps every habit's preference ordering but not its
 //! certainty.
 
+use std::collections::BTreeMap;
+
 use rand::SeedableRng;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::Rng as SeededRng;
 use yomi_plugin::think::{self, Pace};
-use yomi_plugin::typed::{Choice, TypedAgent};
+use yomi_plugin::typed::{self, Choice, TypedAgent};
 use yomi_plugin::{ActRequest, ErrorCode, ErrorInfo, OptionSpec, Options};
 
 use super::readings::{
@@ -55,21 +58,12 @@ use crate::payload::Observation;
 use crate::view::View;
 
 /// Game phase by the board D total.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Phase {
     Opening,
     Middle,
     Endgame,
-}
-
-impl Phase {
-    pub fn name(self) -> &'static str {
-        match self {
-            Phase::Opening => "opening",
-            Phase::Middle => "middle",
-            Phase::Endgame => "endgame",
-        }
-    }
 }
 
 /// Phase thresholds on the board D total (paper: "defined by the D totals"; these are our choice).
@@ -264,20 +258,56 @@ pub fn score(view: &View, config: &Config) -> (Vec<Scored>, Judgement, Phase) {
     (out, j, phase)
 }
 
-/// The `assess` service and the `explain` object: D values of the hand and the judgement.
-pub fn assessment(view: &View, j: &Judgement, phase: Phase) -> Value {
-    let d: serde_json::Map<String, Value> =
-        view.hand.iter().map(|c| (c.to_string(), json!(dvalue::card_d(view.table, c)))).collect();
-    json!({
-        "card_d": d,
-        "hand_d": j.hand_d,
-        "board_d": j.board_d,
-        "share": j.share,
-        "ahead": j.ahead,
-        "phase": phase.name(),
-        "passes_left": view.my_passes(),
-        "opponents_passes_left": view.opponents_passes(),
-    })
+/// The `assess` service's answer and the `explain` object: the D values of the hand, the
+/// judgement, and every legal move scored (in `explain`, with its probability and the
+/// temperature it was drawn at).
+#[derive(Debug, Serialize)]
+pub struct Assessment {
+    /// Each card of the hand's D value (null once on the table).
+    pub card_d: BTreeMap<String, Option<u32>>,
+    pub hand_d: u32,
+    pub board_d: u32,
+    pub share: f64,
+    pub ahead: bool,
+    pub phase: Phase,
+    pub passes_left: u32,
+    pub opponents_passes_left: u32,
+    pub moves: Vec<Weighed>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f64>,
+}
+
+/// A scored move, with the probability the bot plays it when it explains a decision.
+#[derive(Debug, Serialize)]
+pub struct Weighed {
+    #[serde(flatten)]
+    pub scored: Scored,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub probability: Option<f64>,
+}
+
+/// The assessment of `view` with its scored moves, judged as `j` in `phase`.
+pub fn assessment(view: &View, j: &Judgement, phase: Phase, moves: Vec<Weighed>) -> Assessment {
+    Assessment {
+        card_d: view.hand.iter().map(|c| (c.to_string(), dvalue::card_d(view.table, c))).collect(),
+        hand_d: j.hand_d,
+        board_d: j.board_d,
+        share: j.share,
+        ahead: j.ahead,
+        phase,
+        passes_left: view.my_passes(),
+        opponents_passes_left: view.opponents_passes(),
+        moves,
+        temperature: None,
+    }
+}
+
+/// `assess`'s parameters: a decision as `agent.act` takes it.
+#[derive(Deserialize)]
+struct Assess {
+    observation: Value,
+    #[serde(default)]
+    legal: Vec<Value>,
 }
 
 /// The D-value player.
@@ -319,19 +349,14 @@ impl TypedAgent for DValueBot {
             return Ok(Choice::new(action).think(think_ms));
         }
         let probs = probabilities(&scored, self.temperature);
-        let moves: Vec<Value> = scored
-            .iter()
+        let moves = scored
+            .into_iter()
             .zip(probs)
-            .map(|(s, p)| {
-                let mut v = s.to_json();
-                v["probability"] = json!(p);
-                v
-            })
+            .map(|(scored, p)| Weighed { scored, probability: Some(p) })
             .collect();
-        let mut explain = assessment(&view, &j, phase);
-        explain["moves"] = json!(moves);
-        explain["temperature"] = json!(self.temperature);
-        Ok(Choice::explained(action, explain).think(think_ms))
+        let mut explain = assessment(&view, &j, phase, moves);
+        explain.temperature = Some(self.temperature);
+        Ok(Choice::explained(action, typed::to_json(&explain)).think(think_ms))
     }
 
     /// The softmax of the rule scores at the bot's temperature (the first best move for sure at
@@ -372,16 +397,14 @@ impl TypedAgent for DValueBot {
     fn call(&mut self, method: &str, params: &Value) -> Result<Value, ErrorInfo> {
         match method {
             "assess" => {
-                let request: ActRequest = serde_json::from_value(json!({
-                    "observation": params.get("observation").cloned().unwrap_or(Value::Null),
-                    "legal": params.get("legal").cloned().unwrap_or_else(|| json!([])),
-                }))
-                .map_err(|e| ErrorInfo::new(ErrorCode::InvalidParams, format!("assess: {e}")))?;
-                let view = View::parse(&request)?;
+                let Assess { observation, legal } = typed::read(params, "params")?;
+                let view = View::parse(&ActRequest::new(observation, legal))?;
                 let (scored, j, phase) = score(&view, &self.config);
-                let mut out = assessment(&view, &j, phase);
-                out["moves"] = json!(scored.iter().map(Scored::to_json).collect::<Vec<_>>());
-                Ok(out)
+                let moves = scored
+                    .into_iter()
+                    .map(|scored| Weighed { scored, probability: None })
+                    .collect();
+                Ok(typed::to_json(&assessment(&view, &j, phase, moves)))
             }
             _ => Err(ErrorInfo::new(
                 ErrorCode::UnknownMethod,

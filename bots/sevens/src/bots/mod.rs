@@ -8,9 +8,7 @@ pub mod student;
 
 use rand::Rng;
 use serde::Serialize;
-use serde_json::Value;
 use yomi_plugin::think::{self, entropy_bits, Effort};
-use yomi_plugin::typed;
 
 pub use crate::payload::Action as Move;
 use dvalue::Phase;
@@ -33,10 +31,6 @@ impl Scored {
     pub fn add(&mut self, points: f64, rule: &'static str) {
         self.score += points;
         self.rules.push(rule);
-    }
-
-    pub fn to_json(&self) -> Value {
-        typed::to_json(self)
     }
 }
 

@@ -17,10 +17,10 @@
 //! - `flow`: +1 on a row end that moved since my last turn (table 1: the flow of the board);
 //! - `hand_state`: with 3 cards or fewer left, stop holding anything (table 1: own hand's state).
 
-use serde_json::{json, Value};
+use serde::Serialize;
 use yomi_plugin::api::opt;
 use yomi_plugin::think::{self, Pace};
-use yomi_plugin::typed::{Choice, TypedAgent};
+use yomi_plugin::typed::{self, Choice, TypedAgent};
 use yomi_plugin::{ErrorInfo, OptionSpec, Options, Preset};
 
 use super::dvalue::Phases;
@@ -67,23 +67,56 @@ pub fn options() -> Vec<OptionSpec> {
 pub fn presets() -> Vec<Preset> {
     vec![
         Preset::defaults("typical", "every habit of the list, passes spent on stopping"),
-        Preset::new(
-            "eager",
-            "plays whatever it can: A/K when possible, no stopping",
-            json!({"ak": "play", "stop_2q": false, "stop_lonely_68": false, "stop_lonely_59_early": false}),
-        ),
+        {
+            let stops = ["stop_2q", "stop_lonely_68", "stop_lonely_59_early"];
+            let mut eager =
+                without("eager", "plays whatever it can: A/K when possible, no stopping", &stops);
+            eager.options.insert("ak".into(), "play".into());
+            eager
+        },
         Preset::one(
             "cautious",
             "stops like the typical student but keeps one pass in reserve",
             "keep_passes",
             1,
         ),
-        Preset::new(
+        without(
             "plain",
             "only table 1's first feature (own cards further out), no stopping or following",
-            json!({"stop_2q": false, "stop_lonely_68": false, "play_backed_68": false, "stop_lonely_59_early": false, "follow_release": false, "flow": false, "hand_state": false}),
+            &[
+                "stop_2q",
+                "stop_lonely_68",
+                "play_backed_68",
+                "stop_lonely_59_early",
+                "follow_release",
+                "flow",
+                "hand_state",
+            ],
         ),
     ]
+}
+
+/// A preset that turns the named habits off.
+fn without(name: &str, description: &str, habits: &[&str]) -> Preset {
+    let mut preset = Preset::defaults(name, description);
+    preset.options.extend(habits.iter().map(|h| (h.to_string(), false.into())));
+    preset
+}
+
+/// Why a student chose: each legal card's priority and whether a habit held it, and whether it
+/// could pass to hold.
+#[derive(Serialize)]
+struct Explanation<'a> {
+    cards: Vec<Judged<'a>>,
+    may_hold: bool,
+}
+
+/// One card as the student judged it.
+#[derive(Serialize)]
+struct Judged<'a> {
+    #[serde(rename = "move")]
+    scored: &'a Scored,
+    held: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -281,9 +314,9 @@ impl TypedAgent for StudentBot {
         let phase = Phases::default().of(view.judge().board_d);
         let think_ms = self.pace.think_ms(&THINK, effort(&scored, 0.0, phase));
         Ok(if explain {
-            let cards: Vec<Value> =
-                judged.iter().map(|(s, held)| json!({"move": s.to_json(), "held": held})).collect();
-            Choice::explained(mv, json!({"cards": cards, "may_hold": may_hold}))
+            let cards =
+                judged.iter().map(|(scored, held)| Judged { scored, held: *held }).collect();
+            Choice::explained(mv, typed::to_json(&Explanation { cards, may_hold }))
         } else {
             Choice::new(mv)
         }
