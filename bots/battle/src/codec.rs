@@ -119,11 +119,6 @@ pub fn allowed(obs: &Observation) -> Result<Vec<payload::Action>, ErrorInfo> {
     Ok(named(&engine, side, &state, &actions(&engine, &state, side, replacing)))
 }
 
-/// Reads an event as the referee wrote it.
-pub fn event(value: &Value) -> Result<Event, ErrorInfo> {
-    Event::deserialize(value).map_err(|e| misfit::error("event", format_args!("does not fit: {e}")))
-}
-
 /// The decision of `seat` in a resolved turn, as the engine sees it: its side, the position
 /// before the turn and its action, checked to be legal there.
 pub fn decision(

@@ -8,7 +8,7 @@ use serde_json::Value;
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::{seeded, Rng as SeededRng};
 use yomi_plugin::think::{self, entropy_bits, Effort, Pace};
-use yomi_plugin::typed::{to_json, Choice, TypedAgent};
+use yomi_plugin::typed::{self, to_json, Choice, TypedAgent};
 use yomi_plugin::{AgentContext, ErrorInfo, OptionSpec, Options, Preset};
 
 use crate::cache::Tables;
@@ -18,7 +18,7 @@ use crate::explain::{BiasShown, Explanation};
 use crate::exploit::{best_response, grid, Opponent};
 use crate::lp;
 use crate::mc::{self, Mc};
-use crate::payload::{self, Observation, Step};
+use crate::payload::{self, Event, Observation, Step};
 use crate::personality::{self, own_view, sample_index, Bias, Noise, Personality, NOISES};
 use crate::rules::Rules;
 use crate::service;
@@ -376,7 +376,7 @@ impl Player {
         else {
             return Ok(());
         };
-        let event = codec::event(event)?;
+        let event = typed::read::<Event>(event, "event")?;
         if event.kind != Step::Turn {
             return Ok(());
         }

@@ -11,12 +11,12 @@ use yomi_plugin::protocol::options::resolve;
 use yomi_plugin::referee;
 use yomi_plugin::repro::{self, markdown, mean_ci, wilson, Place, Row};
 use yomi_plugin::rng::{derive_seed, seeded};
-use yomi_plugin::typed::Typed;
+use yomi_plugin::typed::{self, Typed};
 use yomi_plugin::{Agent, AgentContext, ErrorCode, ErrorInfo, Options, Plugin};
 
 use crate::codec;
 use crate::engine::{Action, Engine};
-use crate::payload::{self, Step};
+use crate::payload::{self, Event, Step};
 use crate::personality::{own_view, Bias, Noise, Personality};
 use crate::player::{Kind, Player};
 use crate::rules::Rules;
@@ -140,7 +140,7 @@ impl Choices {
 
     /// Counts seat 0's action in a resolved turn.
     fn count(&mut self, engine: &Engine, event: &Value) -> Result<(), ErrorInfo> {
-        let event = codec::event(event)?;
+        let event = typed::read::<Event>(event, "event")?;
         if event.kind != Step::Turn {
             return Ok(());
         }

@@ -12,12 +12,13 @@ use serde_json::json;
 use yomi_plugin::referee;
 use yomi_plugin::repro::{mean_ci, wilson, Row};
 use yomi_plugin::rng::derive_seed;
+use yomi_plugin::typed;
 use yomi_plugin::{AgentContext, ErrorInfo, Options, Plugin};
 
 use super::{delta_nash, fan_out, game_options, options_for, spec, Spec, NOISY};
 use crate::codec;
 use crate::engine::{Action, Engine};
-use crate::payload::Step;
+use crate::payload::{Event, Step};
 use crate::rules::Rules;
 use crate::solver::Table;
 use crate::BattlePlugin;
@@ -73,7 +74,7 @@ fn play(
     let mut g = Game { score: played.outcome.scores[0], ..Game::default() };
     let engine: &Engine = &table.engine;
     for step in &played.steps {
-        let event = codec::event(&step.event)?;
+        let event = typed::read::<Event>(&step.event, "event")?;
         if event.kind != Step::Turn {
             continue;
         }
