@@ -108,6 +108,7 @@ fn hosted(
         repeat: false,
         sprt: None,
         keep_transcripts: true,
+        explain: false,
         openings: None,
         shard: None,
     };

@@ -72,6 +72,15 @@ pub struct Session {
 static SESSIONS: AtomicU64 = AtomicU64::new(1);
 
 impl Session {
+    /// The server's data directory, where records, presets and tournaments live.
+    pub fn data_dir(&self) -> Result<std::path::PathBuf, ErrorInfo> {
+        self.shared
+            .config
+            .data_dir
+            .clone()
+            .ok_or_else(|| ErrorInfo::new(ErrorCode::Internal, "the server has no data directory"))
+    }
+
     /// A session of the parent process (stdio) or of the host itself: an operator.
     pub fn new(shared: Arc<Shared>, outbox: Outbox) -> Session {
         Session::with_access(shared, outbox, Access::Granted(Role::Operator), None)

@@ -146,7 +146,7 @@ fn bad_fits_are_refused_by_name() {
         (&["--preset", "../x"][..], "`../x`: a preset's name is"),
         (&["--fit", "nothing"][..], "the bot has no option `nothing`"),
         (&["--fit", "opening_above"][..], "cannot be fitted"),
-        (&["--floor", "0"][..], "--floor is a probability"),
+        (&["--floor", "0"][..], "`floor` is a probability"),
     ] {
         let out = fit(data.path(), extra);
         let stderr = String::from_utf8_lossy(&out.stderr);

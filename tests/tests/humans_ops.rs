@@ -118,7 +118,10 @@ fn a_fit_reports_progress_serves_others_and_stops_on_cancel() {
     records(data.path());
     let server = server(data.path(), &[]);
     let mut op = session(&server, OPERATOR);
-    let fit = json!({"bot": "sevens/dvalue", "records": "sim", "fit": ["temperature"], "iterations": 1000});
+    // Four weights searched by Nelder–Mead for up to 1,000 iterations: seconds of replays, long
+    // enough to be seen in progress and cancelled.
+    let options = ["temperature", "w_outside", "w_run", "w_hold_ak"];
+    let fit = json!({"bot": "sevens/dvalue", "records": "sim", "fit": options, "iterations": 1000});
     send(&mut op, "fit", "fit.run", fit);
     let progress = loop {
         let line = op.recv();

@@ -150,6 +150,15 @@ pub fn humanlike(common: &Common, args: HumanlikeArgs) -> anyhow::Result<ExitCod
             f("log_likelihood"), ci("log_likelihood_ci95", 0), ci("log_likelihood_ci95", 1), s["zero_probability"]
         )?;
     }
+    let think = &out["think"];
+    if !think.is_null() {
+        let f = |key: &str| think[key].as_f64().unwrap_or(f64::NAN);
+        let ci = |i: usize| think["log_likelihood_ci95"][i].as_f64().unwrap_or(f64::NAN);
+        outln!(
+            "  think time on {} timed decisions: log-likelihood {:.3} [{:.3}, {:.3}] per ms (one log-normal of the records' times: {:.3}); the records fit think_scale × {:.2}",
+            think["decisions"], f("log_likelihood"), ci(0), ci(1), f("baseline_log_likelihood"), f("scale_factor")
+        )?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

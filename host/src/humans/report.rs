@@ -14,6 +14,7 @@ use super::likeness::{breakdown, score_uniform, summarise, Settings};
 use super::record::Record;
 use super::replay::{score_bot, Prepared, Running, Scored};
 use super::store;
+use super::think_time;
 use crate::matches::seat::{BotSeat, SeatPlan, SeatSpec};
 use crate::registry::fitted as presets;
 use crate::registry::Registry;
@@ -94,6 +95,9 @@ impl HumanlikeJob {
         let ll = |scored: &[Vec<Scored>]| summarise(scored, &|_, _| true, &settings).log_likelihood;
         let score = |plan| score_bot(plan, &self.prepared, p.seed, running);
         let mut models = vec![("bot".to_string(), score(&self.bot.plan).await?)];
+        let timed: Vec<Vec<_>> =
+            models[0].1.iter().map(|play| play.iter().filter_map(|s| s.think).collect()).collect();
+        let think = think_time::summarise(&timed, &settings);
         models.push(("uniform".to_string(), score_uniform(&plays)));
         let mut presets = serde_json::Map::new();
         let mut best: Option<(String, Vec<Vec<Scored>>)> = None;
@@ -113,6 +117,7 @@ impl HumanlikeJob {
             "plays": store::games(&plays), "seat_plays": plays.len(), "decisions": self.records.len(), "settings": settings,
             "best_preset": best_name, "presets_log_likelihood": presets,
             "all": report.all, "by_stage": report.by_stage, "by_kind": report.by_kind,
+            "think": think,
         }))
     }
 }

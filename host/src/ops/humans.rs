@@ -4,14 +4,13 @@
 //! `replay.progress` events, and stops at the next decision when cancelled.
 
 use std::future::Future;
-use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use serde_json::Value;
 use yomi_protocol::events::ReplayProgress;
 use yomi_protocol::ops::humans::{Fit, Humanlike};
-use yomi_protocol::{ErrorCode, ErrorInfo, RequestId};
+use yomi_protocol::{ErrorInfo, RequestId};
 
 use crate::humans::replay::Running;
 use crate::humans::report::{FitJob, HumanlikeJob};
@@ -21,15 +20,6 @@ use crate::session::Session;
 
 /// How often a running job reports its progress.
 const PROGRESS_EVERY: Duration = Duration::from_millis(500);
-
-fn data_dir(session: &Session) -> Result<PathBuf, ErrorInfo> {
-    session
-        .shared
-        .config
-        .data_dir
-        .clone()
-        .ok_or_else(|| ErrorInfo::new(ErrorCode::Internal, "the server has no data directory"))
-}
 
 /// `limit_exceeded` naming `--max-replayed-decisions` when `cost` is past it.
 fn check_cost(session: &Session, op: &str, cost: u64) -> Result<(), ErrorInfo> {
@@ -81,7 +71,7 @@ pub async fn humanlike(
     id: RequestId,
     p: Humanlike,
 ) -> Result<(), ErrorInfo> {
-    let (dir, registry) = (data_dir(session)?, session.shared.registry.clone());
+    let (dir, registry) = (session.data_dir()?, session.shared.registry.clone());
     let job = blocking(move || HumanlikeJob::prepare(&registry, &dir, p)).await?;
     check_cost(session, "humanlike.run", job.cost())?;
     let (total, running) = (job.cost(), running(session));
@@ -96,7 +86,7 @@ pub async fn humanlike(
 /// `fit.run`: fits, writes the preset into the data directory and gives the report of
 /// `yomi fit --json`. The optimiser blocks on each replay, so it runs on a blocking thread.
 pub async fn fit(session: &mut Session, id: RequestId, p: Fit) -> Result<(), ErrorInfo> {
-    let (dir, registry) = (data_dir(session)?, session.shared.registry.clone());
+    let (dir, registry) = (session.data_dir()?, session.shared.registry.clone());
     let prepare_dir = dir.clone();
     let job = blocking(move || FitJob::prepare(registry, &prepare_dir, p)).await?;
     check_cost(session, "fit.run", job.cost())?;

@@ -1,6 +1,6 @@
 //! `tournament.run` and `tournament.list` over the protocol.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use yomi_protocol::events::{TournamentProgress, TournamentStarted};
@@ -24,16 +24,6 @@ use crate::tournament::schedule::TournamentSpec;
 use crate::tournament::standings::standings;
 use crate::tournament::store::{GameRow, Store, StoredTournament};
 
-/// The data directory whose records the tournaments live in.
-fn records_dir(session: &Session) -> Result<PathBuf, ErrorInfo> {
-    session
-        .shared
-        .config
-        .data_dir
-        .clone()
-        .ok_or_else(|| ErrorInfo::new(ErrorCode::Internal, "the server has no data directory"))
-}
-
 /// Checks and records the tournament now (on a blocking thread: the records are a file, and
 /// even a schedule within the limits takes a moment to check), then plays it in the background
 /// with `tournament.progress` events; the reply is the summary.
@@ -42,7 +32,7 @@ pub async fn run(
     id: RequestId,
     p: Run<TournamentSpec>,
 ) -> Result<(), ErrorInfo> {
-    let dir = records_dir(session)?;
+    let dir = session.data_dir()?;
     let registry = session.shared.registry.clone();
     let max_games = session.shared.config.costs.games_for(session.is_operator());
     let by = session.role().unwrap_or(Role::Player);
@@ -148,7 +138,7 @@ fn write_budget(session: &Session, by: Role) -> WriteBudget {
 }
 
 pub async fn list(session: &Session) -> Result<Vec<Listed>, ErrorInfo> {
-    let dir = records_dir(session)?;
+    let dir = session.data_dir()?;
     blocking(move || {
         let mut list = runner::list(&Store::open(&dir)?)?;
         liveness::mark_interrupted(&mut list, &dir);
@@ -167,7 +157,7 @@ fn visible(store: &Store, id: &str, by: Role) -> Result<StoredTournament, ErrorI
 
 /// `tournament.show`: the stored tournament with its standings, crosstable and rating history.
 pub async fn show(session: &Session, p: Show) -> Result<Shown, ErrorInfo> {
-    let dir = records_dir(session)?;
+    let dir = session.data_dir()?;
     let by = session.role().unwrap_or(Role::Player);
     let registry = session.shared.registry.clone();
     blocking(move || {
@@ -203,7 +193,7 @@ pub async fn games(session: &Session, p: Games) -> Result<GamesPage, ErrorInfo> 
             format!("`limit` is {}: a page holds 1 to {MAX_GAMES_PAGE} games", p.limit),
         ));
     }
-    let dir = records_dir(session)?;
+    let dir = session.data_dir()?;
     let by = session.role().unwrap_or(Role::Player);
     blocking(move || {
         let store = Store::open(&dir)?;
@@ -217,7 +207,7 @@ pub async fn games(session: &Session, p: Games) -> Result<GamesPage, ErrorInfo> 
 
 /// `tournament.game`: one recorded game with its transcript, for the replay viewer.
 pub async fn game(session: &Session, p: Game) -> Result<GameRecord, ErrorInfo> {
-    let dir = records_dir(session)?;
+    let dir = session.data_dir()?;
     let by = session.role().unwrap_or(Role::Player);
     blocking(move || {
         let store = Store::open(&dir)?;
