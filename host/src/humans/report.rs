@@ -97,7 +97,7 @@ impl HumanlikeJob {
         let mut models = vec![("bot".to_string(), score(&self.bot.plan).await?)];
         let timed: Vec<Vec<_>> =
             models[0].1.iter().map(|play| play.iter().filter_map(|s| s.think).collect()).collect();
-        let think = think_time::summarise(&timed, &settings);
+        let think = think_time::summarise(&timed, settings.resamples, settings.seed);
         models.push(("uniform".to_string(), score_uniform(&plays)));
         let mut presets = serde_json::Map::new();
         let mut best: Option<(String, Vec<Vec<Scored>>)> = None;

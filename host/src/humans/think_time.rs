@@ -16,8 +16,6 @@ use yomi_plugin::repro::percentile_ci;
 use yomi_plugin::rng::seeded;
 use yomi_protocol::ThinkModel;
 
-use super::likeness::Settings;
-
 /// A recorded time scored under the bot's think-time model.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Timed {
@@ -59,8 +57,9 @@ pub struct ThinkReport {
     pub scale_factor: f64,
 }
 
-/// Summarises the timed decisions of `timed` (per seat's play); None when there are none.
-pub fn summarise(timed: &[Vec<Timed>], settings: &Settings) -> Option<ThinkReport> {
+/// Summarises the timed decisions of `timed` (per seat's play), the interval from `resamples`
+/// bootstrap draws seeded `seed`; None when there are none.
+pub fn summarise(timed: &[Vec<Timed>], resamples: usize, seed: u64) -> Option<ThinkReport> {
     let all: Vec<&Timed> = timed.iter().flatten().collect();
     if all.is_empty() {
         return None;
@@ -79,8 +78,8 @@ pub fn summarise(timed: &[Vec<Timed>], settings: &Settings) -> Option<ThinkRepor
         .filter(|play| !play.is_empty())
         .map(|play| (play.len() as f64, play.iter().map(|t| t.log_density).sum()))
         .collect();
-    let mut rng = seeded(settings.seed);
-    let draws = (0..settings.resamples)
+    let mut rng = seeded(seed);
+    let draws = (0..resamples)
         .map(|_| {
             let (k, sum) = (0..plays.len())
                 .map(|_| plays[rng.gen_range(0..plays.len())])
@@ -136,16 +135,15 @@ mod tests {
     /// model beats the flat baseline on times it describes and loses on times twice as slow.
     #[test]
     fn the_best_scale_is_recovered_and_the_baseline_is_beaten_only_by_a_fitting_model() {
-        let settings = Settings { floor: 1e-6, resamples: 200, seed: 3 };
-        let slow = summarise(&drawn(2.0), &settings).unwrap();
+        let slow = summarise(&drawn(2.0), 200, 3).unwrap();
         assert_eq!(slow.decisions, 400);
         assert!((slow.scale_factor / 2.0 - 1.0).abs() < 0.05, "{slow:?}");
         let [lo, hi] = slow.log_likelihood_ci95;
         assert!(lo <= slow.log_likelihood && slow.log_likelihood <= hi, "{slow:?}");
         assert!(slow.log_likelihood < slow.baseline_log_likelihood, "{slow:?}");
-        let fitting = summarise(&drawn(1.0), &settings).unwrap();
+        let fitting = summarise(&drawn(1.0), 200, 3).unwrap();
         assert!((fitting.scale_factor - 1.0).abs() < 0.05, "{fitting:?}");
         assert!(fitting.log_likelihood > fitting.baseline_log_likelihood, "{fitting:?}");
-        assert!(summarise(&[vec![]], &settings).is_none());
+        assert!(summarise(&[vec![]], 200, 3).is_none());
     }
 }
