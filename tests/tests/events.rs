@@ -30,7 +30,12 @@ fn kinds() -> BTreeMap<String, (BTreeSet<String>, BTreeSet<String>)> {
 
 #[test]
 fn every_event_line_has_the_fields_of_its_kind_in_the_schema() {
-    let mut server = Server::stdio(&[]);
+    // A record set in the data directory, for a `humanlike.run` and its `replay.progress`.
+    let data = yomi_e2e::temp_dir();
+    let example =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/records/sevens-temperature-2.jsonl");
+    yomi_e2e::run_ok(yomi_e2e::yomi_in(data.path()).args(["records", "import", "syn", example]));
+    let mut server = Server::stdio(&["--data-dir", data.path().to_str().unwrap()]);
     let conn = server.conn();
     let run = json!({"id": "m", "op": "match.run", "game": "rps", "game_options": {"rounds": 2},
                      "seed": 1, "games": 2, "seats": [{"bot": "example/rps"}, {"client": "me"}]});
@@ -57,6 +62,8 @@ fn every_event_line_has_the_fields_of_its_kind_in_the_schema() {
                       "bots": [{"bot": "example/rps"}, {"bot": "example/rps", "preset": "reader"}]});
     let summary = conn.ok("tournament.run", spec);
     assert!(conn.events.iter().all(|e| e["id"] == summary["id"]), "{:?}", conn.events);
+    events.append(&mut conn.events);
+    conn.ok("humanlike.run", json!({"bot": "sevens/dvalue", "records": "syn", "resamples": 10}));
     events.append(&mut conn.events);
 
     let kinds = kinds();
