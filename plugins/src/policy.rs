@@ -27,14 +27,23 @@ pub fn pure(action: Value) -> Vec<PolicyEntry> {
     vec![PolicyEntry { action, p: 1.0 }]
 }
 
+/// What a policy may cost beyond its decision when the host sets no allowance
+/// (`AgentContext::policy_ms`), in milliseconds (`yomi serve --max-policy-ms`'s default).
+pub const DEFAULT_ALLOWANCE_MS: u64 = 2_000;
+
 /// The policy that plays each of `actions` with probability proportional to its weight. Actions
-/// of weight 0 are left out; equal actions are merged into one entry.
+/// of weight 0 are left out; equal actions are merged into one entry, found by their JSON text,
+/// so a policy of many actions (a bet range's every amount) costs what it lists.
 pub fn weighted(actions: impl IntoIterator<Item = (Value, f64)>) -> Vec<PolicyEntry> {
     let mut entries: Vec<PolicyEntry> = Vec::new();
+    let mut at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (action, w) in actions.into_iter().filter(|(_, w)| *w > 0.0) {
-        match entries.iter_mut().find(|e| e.action == action) {
-            Some(entry) => entry.p += w,
-            None => entries.push(PolicyEntry { action, p: w }),
+        match at.entry(action.to_string()) {
+            std::collections::hash_map::Entry::Occupied(i) => entries[*i.get()].p += w,
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(entries.len());
+                entries.push(PolicyEntry { action, p: w });
+            }
         }
     }
     let total: f64 = entries.iter().map(|e| e.p).sum();
@@ -58,10 +67,9 @@ pub fn attach(policy: Vec<PolicyEntry>, mut reply: ActReply) -> Result<ActReply,
     if (total - 1.0).abs() > SUM_TOLERANCE {
         return Err(wrong(format!("its probabilities sum to {total}")));
     }
-    for (i, e) in policy.iter().enumerate() {
-        if policy[..i].iter().any(|earlier| earlier.action == e.action) {
-            return Err(wrong(format!("{} is listed twice", e.action)));
-        }
+    let mut seen = std::collections::HashSet::new();
+    if let Some(e) = policy.iter().find(|e| !seen.insert(e.action.to_string())) {
+        return Err(wrong(format!("{} is listed twice", e.action)));
     }
     if !policy.iter().any(|e| e.action == reply.action) {
         return Err(wrong(format!("it played {}, which its policy does not hold", reply.action)));

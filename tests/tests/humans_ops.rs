@@ -107,6 +107,11 @@ fn an_oversized_request_is_refused_before_any_replay_naming_the_limit() {
         assert!(message.contains("--max-replayed-decisions 100"), "{message}");
         assert!(message.contains("recorded decisions"), "{message}");
     }
+    // A bootstrap of a trillion resamples is refused before it starts, naming the field.
+    let many = json!({"bot": "sevens/dvalue", "records": "sim", "resamples": 1_000_000_000_000u64});
+    let reply = op.request("humanlike.run", many);
+    assert_eq!(error_code(&reply).as_deref(), Some("invalid_params"), "{reply}");
+    assert!(reply["error"]["message"].as_str().unwrap().contains("`resamples` 1 to 10000"));
     assert!(op.events.iter().all(|e| e["event"] != "replay.progress"), "no replay ran");
     assert!(!data.path().join("presets").exists(), "no preset was written");
     op.assert_alive();

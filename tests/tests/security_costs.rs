@@ -473,3 +473,46 @@ fn a_policy_costs_what_the_operator_allows() {
     assert!((total - 1.0).abs() < 1e-9, "{acted}");
     conn.ok("ping", json!({})); // the server keeps serving
 }
+
+/// A stud bet's policy lists each amount of its range, and the range is the client's to state:
+/// one `"policy": true` with an open of four billion chips is refused before any is listed, and
+/// the allowance (`--max-policy-ms`) sets how long a range may be.
+#[test]
+fn a_stud_policy_lists_no_more_amounts_than_the_allowance_pays_for() {
+    let open = |max: u64| {
+        let observation = json!({"chips": [100000, 100000], "game": 1, "games": 1,
+            "history": [], "hole": ["Th", "3d"], "opp_hole_count": 2, "opp_up": ["Kh"],
+            "paid": [5, 5], "phase": "bet", "position": 0, "pot": max, "seat": 0, "turn": 1,
+            "up": ["Qd"], "legal": [{"act": "drop"}, {"act": "open", "min": 1, "max": max}]});
+        let legal = observation["legal"].clone();
+        (observation, legal)
+    };
+    let act = |server: &Server, max: u64| {
+        let mut conn = server.connect();
+        let made = conn.ok("agent.new", json!({"bot": "stud/fuzzy", "seed": 1}));
+        let (observation, legal) = open(max);
+        let reply = conn.request(
+            "agent.act",
+            json!({"agent": made["agent"], "observation": observation, "legal": legal,
+                   "policy": true}),
+        );
+        conn.ok("ping", json!({})); // the server keeps serving
+        reply
+    };
+    let default = Server::tcp(&[]);
+    let huge = act(&default, 4_000_000_000);
+    assert_eq!(error_code(&huge).as_deref(), Some("limit_exceeded"), "{huge}");
+    let message = huge["error"]["message"].as_str().unwrap();
+    assert!(message.contains("4000000000 amounts") && message.contains("--max-policy-ms"));
+    let tight = Server::tcp(&["--max-policy-ms", "0"]);
+    let refused = act(&tight, 5_000);
+    assert_eq!(error_code(&refused).as_deref(), Some("limit_exceeded"), "{refused}");
+    let listed = act(&tight, 100);
+    let total: f64 = listed["result"]["policy"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["p"].as_f64().unwrap())
+        .sum();
+    assert!((total - 1.0).abs() < 1e-9, "{listed}");
+}

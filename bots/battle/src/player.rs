@@ -195,9 +195,6 @@ const THINK: think::Model = think::Model {
 /// estimate's error well under what a sampling test of a thousand decisions can see.
 pub const POLICY_RUNS: usize = 5000;
 
-/// What a policy may cost when the host sets no allowance (`AgentContext::policy_ms`), in ms.
-const DEFAULT_POLICY_MS: u64 = 2_000;
-
 /// Playouts per millisecond on the reference machine (BENCHMARKS.md, "Battle policies"): the
 /// unit of a policy's work, in which a noisy equilibrium counts as 25 playouts, about its time.
 const PLAYOUTS_PER_MS: u64 = 250;
@@ -226,7 +223,9 @@ impl Player {
             side: None,
             tables: Tables::new(ctx),
             pace: Pace::new(ctx.seed),
-            policy_work: policy_work(ctx.policy_ms.unwrap_or(DEFAULT_POLICY_MS)),
+            policy_work: policy_work(
+                ctx.policy_ms.unwrap_or(yomi_plugin::policy::DEFAULT_ALLOWANCE_MS),
+            ),
         };
         p.configure(options)?;
         Ok(p)

@@ -111,7 +111,9 @@ fn player_bot(name: &str, description: &str, model: Option<(&str, &str)>) -> Bot
             ),
         ]
     };
-    BotEntry::new(name, description, |options, ctx| player::FuzzyPlayer::new(options, ctx.seed))
+    BotEntry::new(name, description, |options, ctx| {
+        Ok(player::FuzzyPlayer::new(options, ctx.seed)?.with_policy_ms(ctx.policy_ms))
+    })
         .games(&["stud"])
         .options(player_options(model))
         .presets(presets)

@@ -133,6 +133,17 @@ impl Plan {
         }
     }
 
+    /// How many bet amounts [`Plan::distribution`] would list (1 for a plan without a bet).
+    pub fn amounts(&self) -> u64 {
+        match self {
+            Plan::DropDraw { then, .. } => then.amounts(),
+            Plan::Bet { lower, upper, noise: Some(sd), .. } if *sd > 0.0 => {
+                upper.saturating_sub(*lower).saturating_add(1)
+            }
+            _ => 1,
+        }
+    }
+
     /// Every action the plan can play with its chance.
     pub fn distribution(&self, view: &View) -> Vec<PolicyEntry> {
         let mut out = Vec::new();

@@ -218,7 +218,16 @@ pub struct FuzzyPlayer {
     pub opp: OppStats,
     /// Its suggested think times.
     pace: Pace,
+    /// Most bet amounts a policy may list (see [`FuzzyPlayer::with_policy_ms`]).
+    max_policy_amounts: u64,
 }
+
+/// Bet amounts a policy may list per millisecond of the host's policy allowance: at the default
+/// allowance, every amount of a pot of the default stacks (2 × 100,000 chips).
+const POLICY_AMOUNTS_PER_MS: u64 = 100;
+
+/// Amounts a policy may always list, whatever the allowance: an ordinary pot's.
+const MIN_POLICY_AMOUNTS: u64 = 1_000;
 
 /// Stud's think-time model (README, "Think time"): a second for a routine action, more with more
 /// ways to act, up to a second and a half more when dropping is a close call (the binary entropy
@@ -239,6 +248,11 @@ fn effort(view: &View, explain: &Value) -> Effort {
     });
     let stage = (f64::from(view.turn).max(1.0) - 1.0) / 6.0;
     Effort { choices: view.offered.len(), doubt, stage }
+}
+
+/// Bet amounts a policy may list under an allowance of `ms` milliseconds.
+fn policy_amounts(ms: u64) -> u64 {
+    ms.saturating_mul(POLICY_AMOUNTS_PER_MS).max(MIN_POLICY_AMOUNTS)
 }
 
 /// What a decision marks in the current game (read by later decisions and the game's record).
@@ -269,7 +283,17 @@ impl FuzzyPlayer {
                 pace.configure(options)?;
                 pace
             },
+            max_policy_amounts: policy_amounts(yomi_plugin::policy::DEFAULT_ALLOWANCE_MS),
         })
+    }
+
+    /// The player under the host's policy allowance (`AgentContext::policy_ms`, the default when
+    /// none): a bet's policy lists every amount its noise can give, one entry each, so a range
+    /// (the client's to state) longer than the allowance pays for is refused before it is listed.
+    pub fn with_policy_ms(mut self, policy_ms: Option<u64>) -> FuzzyPlayer {
+        let ms = policy_ms.unwrap_or(yomi_plugin::policy::DEFAULT_ALLOWANCE_MS);
+        self.max_policy_amounts = policy_amounts(ms);
+        self
     }
 
     /// The opponent's last bet over the pot it faced, this game (spec E6, E7).
@@ -566,7 +590,18 @@ impl Agent for FuzzyPlayer {
     /// The distribution `act` samples from in this state: the same plan, summed over its draws.
     fn policy(&self, request: &ActRequest) -> Result<Vec<PolicyEntry>, ErrorInfo> {
         let view = View::read(request)?;
-        Ok(self.plan(&view)?.1.distribution(&view))
+        let plan = self.plan(&view)?.1;
+        let amounts = plan.amounts();
+        if amounts > self.max_policy_amounts {
+            return Err(ErrorInfo::new(
+                ErrorCode::LimitExceeded,
+                format!(
+                    "this bet's policy would list {amounts} amounts: more than the server's policy allowance pays for ({}; see --max-policy-ms)",
+                    self.max_policy_amounts
+                ),
+            ));
+        }
+        Ok(plan.distribution(&view))
     }
 
     fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {

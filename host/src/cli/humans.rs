@@ -101,7 +101,7 @@ pub struct HumanlikeArgs {
     /// action the bot would never play.
     #[arg(long, default_value_t = DEFAULT_FLOOR)]
     pub floor: f64,
-    /// Bootstrap resamples of the plays for the 95 % intervals.
+    /// Bootstrap resamples of the plays for the 95 % intervals (1 to 10,000).
     #[arg(long, default_value_t = DEFAULT_RESAMPLES)]
     pub resamples: usize,
     /// Seed of the agents and of the bootstrap.

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::{json, Value};
-use yomi_protocol::ops::humans::{Fit, Humanlike};
+use yomi_protocol::ops::humans::{Fit, Humanlike, MAX_RESAMPLES};
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use super::fit as fitting;
@@ -72,10 +72,10 @@ pub struct HumanlikeJob {
 impl HumanlikeJob {
     /// Reads record set `p.records` of `data_dir` and resolves the bot for its game.
     pub fn prepare(registry: &Registry, data_dir: &Path, p: Humanlike) -> Result<Self, ErrorInfo> {
-        if !(p.floor > 0.0 && p.floor < 1.0) || p.resamples == 0 {
-            return Err(invalid(
-                "`floor` is a probability above 0 and below 1, `resamples` at least 1",
-            ));
+        if !(p.floor > 0.0 && p.floor < 1.0 && (1..=MAX_RESAMPLES).contains(&p.resamples)) {
+            return Err(invalid(&format!(
+                "`floor` is a probability above 0 and below 1, `resamples` 1 to {MAX_RESAMPLES}"
+            )));
         }
         let records = store::load(data_dir, &p.records)?;
         let bot = Bot::resolve(registry, &records[0].game, &p.bot)?;

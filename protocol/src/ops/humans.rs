@@ -18,6 +18,7 @@ pub struct Humanlike {
     pub floor: f64,
     /// Bootstrap resamples of the plays for the 95 % intervals.
     #[serde(default = "default_resamples")]
+    #[schemars(range(min = 1, max = MAX_RESAMPLES))]
     pub resamples: usize,
     /// Seed of the agents and of the bootstrap.
     #[serde(default)]
@@ -53,6 +54,9 @@ pub struct Fit {
 pub const DEFAULT_FLOOR: f64 = 1e-6;
 /// The resamples of `yomi humanlike`.
 pub const DEFAULT_RESAMPLES: usize = 1000;
+/// Most bootstrap resamples a report may ask for: each resamples every play of every summary,
+/// and a 95 % interval is steady long before this.
+pub const MAX_RESAMPLES: usize = 10_000;
 /// The iterations of `yomi fit`.
 pub const DEFAULT_ITERATIONS: u64 = 100;
 
