@@ -231,7 +231,8 @@ mod tests {
 
     #[test]
     fn each_payload_has_the_fields_the_host_wrote_before() {
-        // Before the payloads were types, the host built each one as a JSON map.
+        // Before the payloads were types, the host built each one as a JSON map (replay.progress
+        // came later, with the same shape of line).
         let record = GameRecord {
             failures: vec![FailureCounts::default()],
             forfeit: Some((0, FailureKind::Timeout)),
@@ -239,7 +240,7 @@ mod tests {
             steps: 4,
             summary: json!({"forfeit": {"seat": 0, "kind": "timeout"}}),
         };
-        let kinds: [(Event, Value); 6] = [
+        let kinds: [(Event, Value); 7] = [
             (
                 MatchStarted { header: json!({"type": "header"}), match_id: "m1".into() }.into(),
                 json!({"match": "m1", "header": {"type": "header"}}),
@@ -286,6 +287,16 @@ mod tests {
             (
                 TournamentProgress { games: 1, id: "t1".into(), total: 20 }.into(),
                 json!({"id": "t1", "games": 1, "total": 20}),
+            ),
+            (
+                ReplayProgress {
+                    request: RequestId::Number(7.into()),
+                    op: "fit.run".into(),
+                    decisions: 300,
+                    total: 900,
+                }
+                .into(),
+                json!({"request": 7, "op": "fit.run", "decisions": 300, "total": 900}),
             ),
         ];
         let names: Vec<&str> = kinds.iter().map(|(event, _)| event.name()).collect();
