@@ -1,4 +1,4 @@
-// The Tournament tab: start a tournament (entrants, openings, games per pair, seed), browse the
+// The Tournament tab: start a tournament (entrants, openings, a game clock, games per pair, seed), browse the
 // records (operators), open one for its standings, crosstable and rating chart, resume an
 // interrupted one, and replay any recorded game.
 import { el } from "./kit.js";
@@ -11,14 +11,12 @@ import { replayViewer } from "./replay.js";
 const POLL_MS = 1000;
 /** Games a page of the games list holds. */
 const PAGE = 50;
-/** The suites shipped with yomi (openings/); a data directory's own are typed by name. */
-const SUITES = ["battle-thesis", "battle-delta", "stud-table-4-1", "sevens-paper", "sugoroku-paper"];
 
 /** Fills the Tournament tab. */
 export function mount(panel, { client, catalog, views, hello }) {
   const games = catalog.games.filter((g) => botsFor(catalog, g.name).length >= 1);
   fill($("t-game"), games.map((g) => [g.name, g.name]));
-  $("t-suites").replaceChildren(...SUITES.map((s) => el("option", { value: s })));
+  showSuites().catch((e) => { $("t-openings-about").textContent = `The openings could not be listed: ${e.message}`; });
   const showEntrants = () => {
     const entrants = botsFor(catalog, $("t-game").value).flatMap((b) => [b.id, ...b.presets.map((p) => `${b.id}:${p.name}`)]);
     $("t-bots").querySelectorAll("label").forEach((n) => n.remove());
@@ -39,6 +37,19 @@ export function mount(panel, { client, catalog, views, hello }) {
   }
   showEntrants();
 
+  /** The suites the server offers (its data directory's and yomi's), each described under the list. */
+  async function showSuites() {
+    const suites = await client.openings();
+    const label = (s) => `${s.name}${s.shipped ? "" : " (this server's)"}`;
+    $("t-openings").append(...suites.map((s) => el("option", { value: s.name }, label(s))));
+    const about = () => {
+      const chosen = suites.find((s) => s.name === $("t-openings").value);
+      $("t-openings-about").textContent = chosen ? chosen.about : "No openings: each game starts as the game deals it.";
+    };
+    $("t-openings").addEventListener("change", about);
+    about();
+  }
+
   let opened = null;
   let timer = null;
 
@@ -50,7 +61,9 @@ export function mount(panel, { client, catalog, views, hello }) {
     });
     const spec = { game: $("t-game").value, bots, format: "round_robin", games_per_pair: Number($("t-games").value), seed: Number($("t-seed").value), concurrency: 2, keep_transcripts: true };
     if ($("t-explain").checked) spec.explain = true;
-    if ($("t-openings").value.trim()) spec.openings = $("t-openings").value.trim();
+    if ($("t-openings").value) spec.openings = $("t-openings").value;
+    const tc = $("t-tc").value.trim();
+    if (tc) spec.policy = { tc, ...($("t-tc-think").checked ? { tc_counts_think: true } : {}) };
     await play(spec);
   }
 
@@ -108,7 +121,7 @@ export function mount(panel, { client, catalog, views, hello }) {
   }
 
   function draw(shown) {
-    $("t-title").textContent = `${shown.id} · ${shown.game ?? shown.spec.game} · ${shown.status} · ${shown.games} / ${shown.total} games${shown.spec.openings ? ` · openings ${shown.spec.openings.name ?? ""}` : ""}`;
+    $("t-title").textContent = `${shown.id} · ${shown.game ?? shown.spec.game} · ${shown.status} · ${shown.games} / ${shown.total} games${shown.spec.openings ? ` · openings ${shown.spec.openings.name ?? ""}` : ""}${shown.spec.policy?.tc ? ` · clock ${shown.spec.policy.tc}` : ""}`;
     $("t-title").dataset.status = shown.status;
     $("t-standings").replaceChildren(standingsAndCrosstable(shown));
     $("t-chart").replaceChildren(ratingChart(shown.history, shown.labels));

@@ -85,6 +85,9 @@ export const OPERATION_METHODS = {
   "tournament.show": "showTournament",
   "tournament.games": "tournamentGames",
   "tournament.game": "tournamentGame",
+  "openings.list": "openings",
+  "humanlike.run": "humanlike",
+  "fit.run": "fit",
   cancel: "cancel",
 };
 
@@ -100,6 +103,7 @@ export const EVENTS = {
   "match.progress": ["game", "games", "match", "record", "scores"],
   "tournament.started": ["id", "scheduled"],
   "tournament.progress": ["games", "id", "total"],
+  "replay.progress": ["decisions", "op", "request", "total"],
 };
 
 /** One protocol session. Replies are matched to requests by id; events go to `on` listeners. */
@@ -249,11 +253,31 @@ export class Client {
    * Runs a tournament (`spec`: `{game, bots, games_per_pair, format, ...}`, or `{resume: ID}`);
    * `onEvent` gets its `tournament.*` events while it runs.
    */
-  async tournament(spec, onEvent = () => {}) {
-    const names = Object.keys(EVENTS).filter((name) => name.startsWith("tournament."));
+  tournament(spec, onEvent = () => {}) { return this.#following("tournament.", "tournament.run", spec, onEvent); }
+
+  /**
+   * Operators only: how likely bot `spec.bot` finds record set `spec.records` (`floor`,
+   * `resamples`, `seed` optional), as `yomi humanlike --json` reports it; `onEvent` gets its
+   * `replay.progress` events.
+   */
+  humanlike(spec, onEvent = () => {}) { return this.#following("replay.", "humanlike.run", spec, onEvent); }
+
+  /**
+   * Operators only: bot `spec.bot`'s options fitted to record set `spec.records` (`fit`,
+   * `iterations`, `preset` optional), written as a preset, as `yomi fit --json` reports it;
+   * `onEvent` gets its `replay.progress` events.
+   */
+  fit(spec, onEvent = () => {}) { return this.#following("replay.", "fit.run", spec, onEvent); }
+
+  /** The opening suites a tournament may name: `[{name, shipped, about}]`. */
+  openings() { return this.request("openings.list"); }
+
+  /** Sends `op` with `params`, giving `onEvent` the events whose names start with `prefix` until it is answered. */
+  async #following(prefix, op, params, onEvent) {
+    const names = Object.keys(EVENTS).filter((name) => name.startsWith(prefix));
     const offs = names.map((name) => this.on(name, onEvent));
     try {
-      return await this.request("tournament.run", spec);
+      return await this.request(op, params);
     } finally {
       offs.forEach((off) => off());
     }

@@ -6,7 +6,7 @@
 // Run by scripts/test-web.sh, which installs Chromium and playwright-core.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { launchChromium } from "./chromium.js";
@@ -155,6 +155,48 @@ test("a recorded game's explanations show in the replay viewer", async () => {
   assert.ok(await view.locator("[data-testid=bars-strategy] .bar").count() >= 1, "each decision has its own");
   await page.getByTestId("t-replay").scrollIntoViewIfNeeded();
   await screenshot(page, "tournament-replay-explained.png");
+  assert.deepEqual(errors, []);
+});
+
+test("a tournament starts from openings the server lists, with a game clock", async () => {
+  // The operator's own suite beside the shipped ones: two battle positions of the paper's set-up.
+  const shipped = readFileSync(path.resolve("../../openings/battle-thesis.txt"), "utf8");
+  const positions = shipped.split("\n").filter((l) => l.startsWith("{")).slice(0, 2);
+  mkdirSync(path.join(dataDir, "openings"), { recursive: true });
+  writeFileSync(path.join(dataDir, "openings", "club-night.txt"), ["# Our club's two favourite battle set-ups.", ...positions, ""].join("\n"));
+  const errors = [];
+  const page = await openPlayground(OPERATOR, errors);
+  const sent = [];
+  page.on("websocket", (socket) => socket.on("framesent", ({ payload }) => sent.push(String(payload))));
+  const received = receivedFrames(page);
+  await page.reload();
+  await page.getByTestId("status").filter({ hasText: "connected" }).waitFor();
+  await page.getByRole("button", { name: "Tournament" }).click();
+  const offered = await page.locator("[data-testid=t-openings] option").evaluateAll((os) => os.map((o) => o.value));
+  assert.deepEqual(offered, ["", "club-night", "battle-thesis", "battle-delta", "stud-table-4-1", "sevens-paper", "sugoroku-paper"]);
+  await page.getByTestId("t-game").selectOption("battle");
+  for (const box of await page.locator("#t-bots input").all()) {
+    await box.setChecked(["battle/random", "battle/nash"].includes(await box.inputValue()));
+  }
+  await page.getByTestId("t-openings").selectOption("club-night");
+  await page.getByTestId("t-openings-about").filter({ hasText: "Our club's two favourite battle set-ups." }).waitFor();
+  await page.getByTestId("t-tc").fill("60+1");
+  await page.locator("#t-games").fill("2");
+  await page.getByTestId("t-start").click();
+  const { done, total } = await titleOnce(page, "finished");
+  assert.equal(done, total);
+  const title = await page.getByTestId("t-title").textContent();
+  assert.match(title, / · openings club-night · clock 60\+1$/);
+  await screenshot(page, "tournament-openings-clock.png");
+  // On the wire: the request named the suite (never its path or content) and carried the clock.
+  const run = sent.map((f) => JSON.parse(f)).find((m) => m.op === "tournament.run");
+  assert.equal(run.openings, "club-night");
+  assert.deepEqual(run.policy, { tc: "60+1" });
+  // The page was shown the stored spec: the suite's two positions copied in, and the clock.
+  const listed = received.map((f) => JSON.parse(f)).map((m) => m.result?.spec).filter((spec) => spec?.openings).at(-1);
+  assert.equal(listed.openings.name, "club-night");
+  assert.equal(listed.openings.openings.length, 2);
+  assert.equal(listed.policy.tc, "60+1");
   assert.deepEqual(errors, []);
 });
 

@@ -105,6 +105,16 @@ export class Client {
   tournament(spec: Params<"tournament.run">,
     onEvent?: (message: EventMessage<"tournament.started" | "tournament.progress">, name: string) => void,
   ): Promise<Result<"tournament.run">>;
+  /** Operators only: `yomi humanlike --json`'s report of a bot on a record set. */
+  humanlike(spec: Params<"humanlike.run">,
+    onEvent?: (message: EventMessage<"replay.progress">, name: string) => void,
+  ): Promise<Result<"humanlike.run">>;
+  /** Operators only: a bot's options fitted to a record set, written as a preset (`yomi fit --json`). */
+  fit(spec: Params<"fit.run">,
+    onEvent?: (message: EventMessage<"replay.progress">, name: string) => void,
+  ): Promise<Result<"fit.run">>;
+  /** The opening suites a tournament may name. */
+  openings(): Promise<Result<"openings.list">>;
   /** Plays the seats given as `{client: NAME}`: `onTurn` returns (or resolves to) each action. */
   playMatch(params: Params<"match.run">, onTurn: (turn: EventMessage<"your_turn"> & YourTurn) => unknown,
     onEvent?: (message: Record<string, unknown>, name: string) => void): Promise<Result<"match.run">>;

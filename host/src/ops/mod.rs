@@ -144,6 +144,7 @@ async fn apply(
             now::<wire::TournamentGames>(tournaments::games(session, p).await?)
         }
         C::TournamentGame(p) => now::<wire::TournamentGame>(tournaments::game(session, p).await?),
+        C::OpeningsList(_) => now::<wire::OpeningsList>(tournaments::openings(session).await?),
         C::HumanlikeRun(p) => humans::humanlike(session, id, p).await.map(|()| Answer::Later),
         C::FitRun(p) => humans::fit(session, id, p).await.map(|()| Answer::Later),
         C::Cancel(p) => now::<wire::Cancel>(cancel::run(session, p)?),
@@ -206,6 +207,7 @@ serialized!(
     wire::tournaments::Shown,
     wire::tournaments::GamesPage,
     wire::tournaments::GameRecord,
+    Vec<wire::tournaments::SuiteListed>,
 );
 
 /// A decision is moved into its `Value`, not copied: the hot path of a game client.

@@ -6,7 +6,8 @@ use std::sync::{Arc, Mutex};
 use yomi_protocol::events::{TournamentProgress, TournamentStarted};
 use yomi_protocol::ops as wire;
 use yomi_protocol::ops::tournaments::{
-    Game, GameEntry, GameRecord, Games, GamesPage, Listed, Run, Show, Shown, MAX_GAMES_PAGE,
+    Game, GameEntry, GameRecord, Games, GamesPage, Listed, Run, Show, Shown, SuiteListed,
+    MAX_GAMES_PAGE,
 };
 use yomi_protocol::{ErrorCode, ErrorInfo, RequestId};
 
@@ -17,7 +18,7 @@ use crate::session::Session;
 use crate::tournament::finished::finished_of;
 use crate::tournament::history::history;
 use crate::tournament::liveness;
-use crate::tournament::openings::Openings;
+use crate::tournament::openings::{self, Openings};
 use crate::tournament::quota::WriteBudget;
 use crate::tournament::runner::{self, Start, Tournament};
 use crate::tournament::schedule::TournamentSpec;
@@ -183,6 +184,12 @@ pub async fn show(session: &Session, p: Show) -> Result<Shown, ErrorInfo> {
         })
     })
     .await
+}
+
+/// `openings.list`: the suites a tournament may name, the data directory's and yomi's.
+pub async fn openings(session: &Session) -> Result<Vec<SuiteListed>, ErrorInfo> {
+    let dir = session.shared.config.data_dir.clone();
+    blocking(move || Ok(openings::list(dir.as_deref()))).await
 }
 
 /// `tournament.games`: a page of a tournament's recorded games, at most [`MAX_GAMES_PAGE`].

@@ -17,6 +17,7 @@ use std::path::Path;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use yomi_protocol::ops::tournaments::SuiteListed;
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use crate::matches::game::HostedGame;
@@ -35,6 +36,58 @@ const SHIPPED: &[(&str, &str)] = &[
     ("sevens-paper", include_str!("../../../openings/sevens-paper.txt")),
     ("sugoroku-paper", include_str!("../../../openings/sugoroku-paper.txt")),
 ];
+
+/// Whether `name` may name a suite: letters, digits, `-`, `_` and `.` (not first), at most 64.
+fn is_suite_name(name: &str) -> bool {
+    let fine = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
+    !name.is_empty() && name.len() <= 64 && !name.starts_with('.') && name.chars().all(fine)
+}
+
+/// Most suites `openings.list` names from a data directory.
+pub const MAX_LISTED_SUITES: usize = 1_000;
+
+/// Bytes of a suite's file read for its description.
+const ABOUT_BYTES: u64 = 4 << 10;
+
+/// The suites a tournament may name, as `openings.list` gives them: the data directory's
+/// (`openings/NAME.txt`, at most [`MAX_LISTED_SUITES`], in name order), then the shipped ones
+/// it does not shadow. Each is described by its leading comment; no suite is parsed, so the
+/// list costs a directory read and 4 KiB a suite whatever the suites hold.
+pub fn list(data_dir: Option<&Path>) -> Vec<SuiteListed> {
+    let mut own: Vec<(String, std::path::PathBuf)> = data_dir
+        .and_then(|dir| std::fs::read_dir(dir.join("openings")).ok())
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| {
+            let path = entry.ok()?.path();
+            let name = path.file_name()?.to_str()?.strip_suffix(".txt")?.to_string();
+            (is_suite_name(&name) && path.is_file()).then_some((name, path))
+        })
+        .collect();
+    own.sort();
+    own.truncate(MAX_LISTED_SUITES);
+    let head = |path: &Path| {
+        use std::io::Read;
+        let mut text = String::new();
+        let file = std::fs::File::open(path);
+        file.map(|f| f.take(ABOUT_BYTES).read_to_string(&mut text)).ok();
+        about(&text)
+    };
+    let shadowed = |name: &str| own.iter().any(|(n, _)| n == name);
+    let shipped = SHIPPED.iter().filter(|(name, _)| !shadowed(name)).map(|(name, text)| {
+        SuiteListed { name: name.to_string(), shipped: true, about: about(text) }
+    });
+    own.iter()
+        .map(|(name, path)| SuiteListed { name: name.clone(), shipped: false, about: head(path) })
+        .chain(shipped)
+        .collect()
+}
+
+/// A suite's description: its leading `#` comment lines, joined.
+fn about(text: &str) -> String {
+    let lines = text.lines().map(str::trim).take_while(|l| l.starts_with('#'));
+    lines.map(|l| l.trim_start_matches('#').trim()).collect::<Vec<_>>().join(" ")
+}
 
 /// A tournament's openings: a suite's name as requested, or the suite itself once the host has
 /// read it (what the records keep).
@@ -100,8 +153,7 @@ impl Suite {
     /// the shipped suite of that name. Names are letters, digits, `-`, `_` and `.` (not first),
     /// so a name never reaches outside the directory.
     pub fn named(name: &str, data_dir: Option<&Path>) -> Result<Suite, ErrorInfo> {
-        let fine = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
-        if name.is_empty() || name.len() > 64 || name.starts_with('.') || !name.chars().all(fine) {
+        if !is_suite_name(name) {
             return Err(invalid(format!(
                 "`{}` is not an openings name: 1 to 64 letters, digits, `-`, `_` or `.`, naming \
                  a suite of the server's openings directory",
@@ -264,6 +316,41 @@ mod tests {
         assert_eq!(own.openings.len(), 1);
         let shipped = Suite::named("battle-thesis", None).unwrap();
         assert_eq!(shipped.openings.len(), 9);
+    }
+
+    #[test]
+    fn the_list_names_what_a_tournament_may_give_and_reads_little() {
+        let dir = std::env::temp_dir().join(format!("yomi-openings-list-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("openings/nested.txt")).unwrap();
+        let own = dir.join("openings");
+        std::fs::write(own.join("battle-thesis.txt"), "# Ours.\n# Two lines.\n{\"x\": 1}\n")
+            .unwrap();
+        std::fs::write(own.join("bare.txt"), "{\"x\": 1}\n").unwrap();
+        std::fs::write(own.join("not a name.txt"), "# skipped\n").unwrap();
+        std::fs::write(own.join("notes.md"), "# skipped\n").unwrap();
+        // A description is read from the file's first 4 KiB, however long the suite.
+        let long = format!("# {}\n", "a".repeat(10_000));
+        std::fs::write(own.join("long.txt"), long).unwrap();
+        for i in 0..MAX_LISTED_SUITES {
+            std::fs::write(own.join(format!("z{i:04}.txt")), "").unwrap();
+        }
+        let listed = list(Some(&dir));
+        std::fs::remove_dir_all(&dir).unwrap();
+        let names: Vec<&str> = listed.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(&names[..3], ["bare", "battle-thesis", "long"]);
+        assert_eq!(listed[1].about, "Ours. Two lines.");
+        assert!(!listed[1].shipped);
+        assert_eq!(listed[0].about, "");
+        assert!(listed[2].about.len() < 4 << 10);
+        let own_count = listed.iter().filter(|s| !s.shipped).count();
+        assert_eq!(own_count, MAX_LISTED_SUITES, "at most this many of the directory's");
+        // The shipped suites the directory does not shadow follow, each described.
+        let shipped: Vec<&str> =
+            listed.iter().filter(|s| s.shipped).map(|s| s.name.as_str()).collect();
+        assert_eq!(shipped, ["battle-delta", "stud-table-4-1", "sevens-paper", "sugoroku-paper"]);
+        assert!(listed.iter().filter(|s| s.shipped).all(|s| s.about.contains("paper")));
+        let alone = list(None);
+        assert_eq!(alone.len(), SHIPPED.len());
     }
 
     #[test]

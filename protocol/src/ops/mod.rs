@@ -155,6 +155,7 @@ operations! {
     TournamentShow => "tournament.show": tournaments::Show => tournaments::Shown,
     TournamentGames => "tournament.games": tournaments::Games => tournaments::GamesPage,
     TournamentGame => "tournament.game": tournaments::Game => tournaments::GameRecord,
+    OpeningsList => "openings.list": meta::NoParams => Vec<tournaments::SuiteListed>,
     HumanlikeRun => "humanlike.run": humans::Humanlike => Value,
     FitRun => "fit.run": humans::Fit => Value,
     Cancel => "cancel": meta::Cancel => meta::Stopped,

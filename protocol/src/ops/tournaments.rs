@@ -218,6 +218,17 @@ pub struct Listed {
     pub game: Option<String>,
 }
 
+/// One suite of `openings.list`: a name `tournament.run`'s `openings` may give.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SuiteListed {
+    /// The suite's name.
+    pub name: String,
+    /// Shipped with yomi (`openings/` of the source), not the data directory's own.
+    pub shipped: bool,
+    /// What the suite holds, from its file's leading comment (empty when it has none).
+    pub about: String,
+}
+
 /// `tournament.show`'s parameters: the tournament to show.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[schemars(rename = "TournamentShow")]

@@ -5,7 +5,7 @@ answers with the result and the asyncio client with an awaitable of it.
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, List, Optional
 
 from .transport import CLIENT_NAME
 
@@ -120,6 +120,26 @@ class Operations:
         """One recorded game with its transcript (JSON lines), for a replay."""
         return self.request("tournament.game", tournament=tournament, game=game)
 
+    def openings(self) -> Any:
+        """The opening suites a tournament may name: `[{"name", "shipped", "about"}]`."""
+        return self.request("openings.list")
+
+    def humanlike(self, bot: str, records: str, *, floor: Optional[float] = None,
+                  resamples: Optional[int] = None, seed: Optional[int] = None) -> Any:
+        """Operators only: how likely `bot` finds record set `records`, as `yomi humanlike
+        --json` reports it (its `replay.progress` events arrive meanwhile)."""
+        return self.request("humanlike.run", bot=bot, records=records,
+                            **_given(floor=floor, resamples=resamples, seed=seed))
+
+    def fit(self, bot: str, records: str, *, fit: Optional[List[str]] = None,
+            preset: Optional[str] = None, floor: Optional[float] = None,
+            iterations: Optional[int] = None, seed: Optional[int] = None) -> Any:
+        """Operators only: `bot`'s options fitted to record set `records`, written as preset
+        `preset` (default the set's name), as `yomi fit --json` reports it."""
+        return self.request("fit.run", bot=bot, records=records,
+                            **_given(fit=fit, preset=preset, floor=floor, iterations=iterations,
+                                     seed=seed))
+
     def plugins(self) -> Any:
         """The loaded plugin builds, every generation."""
         return self.request("plugin.list")
@@ -153,6 +173,9 @@ OPERATION_METHODS = {
     "tournament.show": "show_tournament",
     "tournament.games": "tournament_games",
     "tournament.game": "tournament_game",
+    "openings.list": "openings",
+    "humanlike.run": "humanlike",
+    "fit.run": "fit",
     "cancel": "cancel",
 }
 
@@ -167,6 +190,7 @@ EVENTS = {
     "match.progress": ("game", "games", "match", "record", "scores"),
     "tournament.started": ("id", "scheduled"),
     "tournament.progress": ("games", "id", "total"),
+    "replay.progress": ("decisions", "op", "request", "total"),
 }
 
 
