@@ -19,12 +19,26 @@ export function steps(transcript) {
       if (waiting) waiting.action = line;
     }
   }
-  return { header, steps: out, outcome: lines.find((l) => l.type === "outcome") };
+  return { header, steps: out, outcomes: lines.filter((l) => l.type === "outcome") };
+}
+
+/**
+ * A transcript file the person opened in the browser, as a record the viewer takes: read here,
+ * never sent to the server. Resolves with the record and its game's name.
+ */
+export async function transcriptFile(file) {
+  const transcript = await file.text();
+  const { header, outcomes } = steps(transcript);
+  if (!header.game) throw new Error(`${file.name} is not a yomi transcript: no header line naming its game`);
+  const seats = (header.seats ?? []).map((s) => s.bot ?? s.client ?? "?");
+  // A match's file holds each of its games: the heading gives each seat's total.
+  const scores = seats.map((_, seat) => outcomes.reduce((sum, o) => sum + (o.scores?.[seat] ?? 0), 0));
+  return { record: { index: file.name, seats, scores, transcript }, game: header.game };
 }
 
 /** Mounts the viewer of `record` (`tournament.game`'s reply) of game `game` into `box`. */
 export function replayViewer(box, record, game, { catalog, views }) {
-  const { header, steps: all, outcome } = steps(record.transcript);
+  const { header, steps: all, outcomes } = steps(record.transcript);
   const drawing = gameDrawing(views, catalog, game);
   const seats = header.seats ?? [];
   let at = 0;
@@ -45,9 +59,9 @@ export function replayViewer(box, record, game, { catalog, views }) {
       action ? explainView(action.explain, action.action, { label: drawing.label }) : el("p", { class: "hint" }, "No action recorded."));
   };
   box.replaceChildren(
-    el("h3", {}, `Replay of game ${record.index}: ${seatsText(record.seats)} → ${record.scores.join(" : ")}`),
+    el("h3", {}, `Replay of ${typeof record.index === "number" ? `game ${record.index}` : record.index}: ${seatsText(record.seats)} → ${record.scores.join(" : ")}`),
     all.length ? el("div", { class: "buttons" }, back, where, forward) : el("p", { class: "hint" }, "This game's transcript was not kept."),
     view,
-    outcome ? el("p", { class: "kv" }, `Outcome: ${outcome.scores.join(" : ")}`) : null);
+    outcomes.length ? el("p", { class: "kv" }, `Outcome${outcomes.length > 1 ? "s, game by game" : ""}: ${outcomes.map((o) => o.scores.join(" : ")).join(", ")}`) : null);
   if (all.length) show(0);
 }

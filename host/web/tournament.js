@@ -1,10 +1,10 @@
 // The Tournament tab: start a tournament (entrants, openings, a game clock, games per pair, seed), browse the
 // records (operators), open one for its standings, crosstable and rating chart, resume an
-// interrupted one, and replay any recorded game.
+// interrupted one, and replay any recorded game or a transcript file of one's own.
 import { el } from "./kit.js";
 import { $, botsFor, fill } from "./page.js";
 import { ratingChart, seatsText, standingsAndCrosstable } from "./tables.js";
-import { replayViewer } from "./replay.js";
+import { replayViewer, transcriptFile } from "./replay.js";
 
 /** How often an open running tournament is shown again: one `tournament.show` a second whatever
  * the rate games finish at (events carrying standings would cost a fit per game). */
@@ -30,6 +30,7 @@ export function mount(panel, { client, catalog, views, hello }) {
   $("t-game").addEventListener("change", showEntrants);
   $("t-start").addEventListener("click", () => start().catch(failed));
   $("t-browse").addEventListener("click", () => browse().catch(failed));
+  $("t-transcript-file").addEventListener("change", () => replayFile().catch(failed));
   // Only an operator may list the records; a player's page shows the tournaments it starts.
   if (hello?.role !== "operator") {
     $("t-browse").hidden = true;
@@ -139,6 +140,15 @@ export function mount(panel, { client, catalog, views, hello }) {
       page.games.map((g) => el("tr", {},
         el("td", {}, g.index), el("td", {}, seatsText(g.seats)), el("td", {}, g.scores.join(" : ")), el("td", {}, g.opening ?? ""),
         el("td", {}, g.transcript ? el("button", { "data-testid": `replay-${g.index}`, onclick: () => replay(id, g.index, game).catch(failed) }, "Replay") : "")))));
+  }
+
+  /** Replays a transcript file the person chose (`yomi match --transcript`'s, or a kept game's). */
+  async function replayFile() {
+    const [file] = $("t-transcript-file").files;
+    if (!file) return;
+    const { record, game } = await transcriptFile(file);
+    replayViewer($("t-replay"), record, game, { catalog, views });
+    $("t-replay").scrollIntoView();
   }
 
   async function replay(id, index, game) {

@@ -1,16 +1,17 @@
 // The tournament page as its users use it, in a real headless Chromium: the operator browses the
 // records (a finished, an interrupted and a running tournament), resumes the one a crash
 // (kill -9) interrupted and sees its standings complete; a recorded game's explanations show in
-// the replay viewer; a player's page sees only the tournaments it starts, checked on the wire
+// the replay viewer, and so does a transcript file the person opens; a player's page sees only the tournaments it starts, checked on the wire
 // (every WebSocket frame the page received). Screenshots go to $YOMI_WEB_ARTIFACTS.
 // Run by scripts/test-web.sh, which installs Chromium and playwright-core.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { launchChromium } from "./chromium.js";
-import { startServer } from "../test/server.js";
+import { binary, startServer } from "../test/server.js";
 import { Client } from "../src/yomi.js";
 
 const ARTIFACTS = process.env.YOMI_WEB_ARTIFACTS ?? path.resolve("../../target/web-artifacts");
@@ -197,6 +198,37 @@ test("a tournament starts from openings the server lists, with a game clock", as
   assert.equal(listed.openings.name, "club-night");
   assert.equal(listed.openings.openings.length, 2);
   assert.equal(listed.policy.tc, "60+1");
+  assert.deepEqual(errors, []);
+});
+
+test("a transcript file of one's own replays in the page, never sent to the server", async () => {
+  const file = path.join(dataDir, "evening.jsonl");
+  execFileSync(binary, ["match", "--game", "rps", "--bot", "example/rps:preset=reader", "--bot", "example/rps:preset=rock-lover",
+    "--games", "2", "--seed", "5", "--game-option", "rounds=3", "--transcript", file], { stdio: "ignore" });
+  const errors = [];
+  const page = await openPlayground(PLAYER, errors);
+  const sent = [];
+  page.on("websocket", (socket) => socket.on("framesent", ({ payload }) => sent.push(String(payload))));
+  await page.getByTestId("t-transcript-file").setInputFiles(file);
+  await page.getByTestId("r-step").filter({ hasText: /^decision 1 of 12$/ }).waitFor();
+  const heading = await page.locator("[data-testid=t-replay] h3").textContent();
+  // Each seat's points over the file's two games.
+  const outcomes = readFileSync(file, "utf8").split("\n").filter((l) => l.includes('"type":"outcome"')).map((l) => JSON.parse(l));
+  assert.equal(outcomes.length, 2);
+  const totals = [0, 1].map((seat) => outcomes.reduce((sum, o) => sum + o.scores[seat], 0));
+  assert.equal(heading, `Replay of evening.jsonl: example/rps vs example/rps → ${totals.join(" : ")}`);
+  const first = await page.getByTestId("r-view").innerHTML();
+  await page.getByTestId("r-forward").click();
+  await page.getByTestId("r-step").filter({ hasText: /^decision 2 of 12$/ }).waitFor();
+  assert.notEqual(await page.getByTestId("r-view").innerHTML(), first);
+  await page.getByTestId("r-back").click();
+  await page.getByTestId("r-step").filter({ hasText: /^decision 1 of 12$/ }).waitFor();
+  await screenshot(page, "tournament-replay-file.png");
+  // Read by the page alone: no line the page sent carries the transcript.
+  assert.ok(sent.every((f) => !f.includes('"type":"decision"') && !f.includes("evening")), "the transcript went to the server");
+  // A file that is no transcript is said so on screen.
+  await page.getByTestId("t-transcript-file").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("{\"a\": 1}\n") });
+  await page.getByText("notes.txt is not a yomi transcript").waitFor();
   assert.deepEqual(errors, []);
 });
 
