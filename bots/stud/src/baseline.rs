@@ -3,11 +3,11 @@
 
 use rand::seq::SliceRandom;
 use rand::Rng;
-use serde_json::{json, Value};
-use yomi_plugin::policy::{pure, weighted};
 use yomi_plugin::rng::{seeded, Rng as SeededRng};
-use yomi_plugin::{ActReply, ActRequest, Agent, ErrorCode, ErrorInfo, Options, PolicyEntry};
+use yomi_plugin::typed::{Choice, TypedAgent};
+use yomi_plugin::{ErrorCode, ErrorInfo, Options};
 
+use crate::payload::{Act, Action, Observation};
 use crate::view::{bet_action, View};
 
 /// Which baseline.
@@ -27,7 +27,7 @@ impl Baseline {
         Baseline { kind, rng: seeded(seed) }
     }
 
-    fn choose(&mut self, view: &View, legal: &[Value]) -> Result<Value, ErrorInfo> {
+    fn choose(&mut self, view: &View, legal: &[Action]) -> Result<Action, ErrorInfo> {
         let none = || ErrorInfo::new(ErrorCode::BotError, "no legal action offered");
         if view.reveal {
             return match self.kind {
@@ -40,16 +40,17 @@ impl Baseline {
             Kind::CallingStation => Ok(bet_action(view, lower)),
             Kind::Random => {
                 let entry = legal.choose(&mut self.rng).ok_or_else(none)?;
-                Ok(match entry.get("act").and_then(Value::as_str) {
-                    Some("open") | Some("raise") => {
-                        let min = entry["min"].as_u64().unwrap_or(lower);
-                        let max = entry["max"].as_u64().unwrap_or(upper).max(min);
+                Ok(match *entry {
+                    Action::Bet { act: act @ (Act::Open | Act::Raise), min, max, .. } => {
+                        let min = min.unwrap_or(lower);
+                        let max = max.unwrap_or(upper).max(min);
                         // u² puts most bets near the minimum; the pot is still reachable.
                         let u: f64 = self.rng.gen();
                         let amount = min + ((max - min) as f64 * u * u).round() as u64;
-                        json!({"act": entry["act"], "amount": amount})
+                        Action::bet(act, Some(amount))
                     }
-                    _ => json!({"act": entry["act"]}),
+                    Action::Bet { act, .. } => Action::bet(act, None),
+                    reveal => reveal,
                 })
             }
         }
@@ -69,49 +70,59 @@ fn squared_amount_chance(span: u64, k: u64) -> f64 {
 impl Baseline {
     /// The distribution [`Baseline::choose`] samples from: the calling station's one action, or
     /// each legal kind with equal chance and, for a bet, each amount with its `u²` chance.
-    fn distribution(&self, view: &View, legal: &[Value]) -> Result<Vec<PolicyEntry>, ErrorInfo> {
+    fn distribution(&self, view: &View, legal: &[Action]) -> Result<Vec<(Action, f64)>, ErrorInfo> {
         let none = || ErrorInfo::new(ErrorCode::BotError, "no legal action offered");
         if legal.is_empty() {
             return Err(none());
         }
         if view.reveal {
             return Ok(match self.kind {
-                Kind::Random => weighted(legal.iter().map(|a| (a.clone(), 1.0))),
-                Kind::CallingStation => pure(legal[0].clone()),
+                Kind::Random => legal.iter().map(|&a| (a, 1.0)).collect(),
+                Kind::CallingStation => vec![(legal[0], 1.0)],
             });
         }
         let (lower, upper) = view.bounds().ok_or_else(none)?;
         if self.kind == Kind::CallingStation {
-            return Ok(pure(bet_action(view, lower)));
+            return Ok(vec![(bet_action(view, lower), 1.0)]);
         }
         let share = 1.0 / legal.len() as f64;
         let mut actions = Vec::new();
         for entry in legal {
-            match entry.get("act").and_then(Value::as_str) {
-                Some("open") | Some("raise") => {
-                    let min = entry["min"].as_u64().unwrap_or(lower);
-                    let max = entry["max"].as_u64().unwrap_or(upper).max(min);
+            match *entry {
+                Action::Bet { act: act @ (Act::Open | Act::Raise), min, max, .. } => {
+                    let min = min.unwrap_or(lower);
+                    let max = max.unwrap_or(upper).max(min);
                     for k in 0..=max - min {
                         let p = share * squared_amount_chance(max - min, k);
-                        actions.push((json!({"act": entry["act"], "amount": min + k}), p));
+                        actions.push((Action::bet(act, Some(min + k)), p));
                     }
                 }
-                _ => actions.push((json!({"act": entry["act"]}), share)),
+                Action::Bet { act, .. } => actions.push((Action::bet(act, None), share)),
+                reveal => actions.push((reveal, share)),
             }
         }
-        Ok(weighted(actions))
+        Ok(actions)
     }
 }
 
-impl Agent for Baseline {
-    fn policy(&self, request: &ActRequest) -> Result<Vec<PolicyEntry>, ErrorInfo> {
-        let view = View::read(request)?;
+/// The baselines draw among the observation's own legal list (`View::offered`), whatever the
+/// caller's order.
+impl TypedAgent for Baseline {
+    type Observation = Observation;
+
+    fn policy(&self, obs: &Observation, _: &[Action]) -> Result<Vec<(Action, f64)>, ErrorInfo> {
+        let view = View::new(obs);
         self.distribution(&view, &view.offered)
     }
 
-    fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
-        let view = View::read(request)?;
-        Ok(ActReply::new(self.choose(&view, &view.offered)?))
+    fn act(
+        &mut self,
+        obs: &Observation,
+        _: Vec<Action>,
+        _: bool,
+    ) -> Result<Choice<Action>, ErrorInfo> {
+        let view = View::new(obs);
+        Ok(Choice::new(self.choose(&view, &view.offered)?))
     }
 
     fn configure(&mut self, _options: &Options) -> Result<(), ErrorInfo> {

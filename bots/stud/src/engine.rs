@@ -5,7 +5,7 @@
 //! first: drop or open x (1 ≤ x ≤ pot); second: drop, call x, or raise y (x < y ≤ pot, the pot
 //! already holding x); after a raise, first: drop or call y − x. One raise per interval, no check.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use yomi_plugin::{ErrorCode, ErrorInfo};
 
 use crate::cards::{Card, Deal};
@@ -131,12 +131,6 @@ pub struct Logged {
     pub pot_before: u64,
 }
 
-impl Logged {
-    pub fn to_json(&self) -> Value {
-        json!({"turn": self.turn, "position": self.position, "act": self.action.name(), "paid": self.paid, "pot_before": self.pot_before})
-    }
-}
-
 /// One game of seven-card stud between two positions.
 #[derive(Debug, Clone)]
 pub struct StudGame {
@@ -216,27 +210,6 @@ impl StudGame {
             Phase::Bet(Stage::Open | Stage::FaceRaise { .. }) => Some(0),
             Phase::Bet(Stage::Respond { .. }) => Some(1),
             _ => None,
-        }
-    }
-
-    /// The legal betting actions with their amount ranges, as JSON (drop first).
-    pub fn legal(&self) -> Vec<Value> {
-        let drop = json!({"act": "drop"});
-        match self.phase {
-            Phase::Bet(Stage::Open) => {
-                vec![drop, json!({"act": "open", "min": MIN_OPEN, "max": self.pot})]
-            }
-            Phase::Bet(Stage::Respond { open }) => {
-                vec![
-                    drop,
-                    json!({"act": "call", "amount": open}),
-                    json!({"act": "raise", "min": open + 1, "max": self.pot}),
-                ]
-            }
-            Phase::Bet(Stage::FaceRaise { open, raise }) => {
-                vec![drop, json!({"act": "call", "amount": raise - open})]
-            }
-            _ => vec![],
         }
     }
 

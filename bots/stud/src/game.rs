@@ -1,14 +1,16 @@
 //! The referee: a session of games between two seats with chips, seen through observations that
 //! never show a seat the opponent's face-down cards.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::derive_seed;
+use yomi_plugin::typed::to_json;
 use yomi_plugin::{Decision, ErrorCode, ErrorInfo, Game, GameOutcome, Options};
 
 use crate::cards::{Card, Deal, DealSet};
 use crate::engine::{Action, Ending, Phase, StudGame};
 use crate::hand::{EvalRules, TieRule};
+use crate::payload::{self, bets, End, Event, Observation, Past, Summary, Who};
 
 /// Chips each seat starts with (spec §2.6).
 pub const START_CHIPS: i64 = 100_000;
@@ -118,46 +120,58 @@ impl Session {
         self.chips
     }
 
-    fn cards(cs: &[Card]) -> Vec<String> {
-        cs.iter().map(Card::to_string).collect()
-    }
-
     /// What `seat` sees now: its own cards, the opponent's face-up cards only, the money, this
     /// game's betting history, and its legal actions.
-    pub fn observation(&self, seat: usize, legal: &[Value]) -> Value {
+    pub fn observation(&self, seat: usize, legal: Vec<payload::Action>) -> Observation {
         let (me, opp) = (self.position(seat), 1 - self.position(seat));
         let g = &self.game;
-        let history: Vec<Value> = g
+        let history = g
             .log
             .iter()
-            .map(|l| json!({"turn": l.turn, "who": if l.position == me {"me"} else {"opp"}, "act": l.action.name(), "paid": l.paid, "pot_before": l.pot_before}))
+            .map(|l| Past {
+                turn: l.turn,
+                who: if l.position == me { Who::Me } else { Who::Opp },
+                act: l.action.into(),
+                paid: l.paid,
+                pot_before: l.pot_before,
+            })
             .collect();
-        json!({
-            "seat": seat,
-            "position": me,
-            "game": self.game_no + 1,
-            "games": self.config.games,
-            "turn": g.turn,
-            "phase": if g.phase == Phase::Reveal {"reveal"} else {"bet"},
-            "pot": g.pot,
-            "paid": [g.contrib[me], g.contrib[opp]],
-            "chips": [self.chips[seat], self.chips[1 - seat]],
-            "hole": Self::cards(&g.hole(me)),
-            "up": Self::cards(&g.up(me)),
-            "opp_up": Self::cards(&g.up(opp)),
-            "opp_hole_count": g.hole(opp).len(),
-            "history": history,
-            "legal": legal,
-        })
+        Observation {
+            seat,
+            position: me,
+            game: self.game_no as u64 + 1,
+            games: self.config.games as u64,
+            turn: g.turn,
+            phase: if g.phase == Phase::Reveal {
+                payload::Phase::Reveal
+            } else {
+                payload::Phase::Bet
+            },
+            pot: g.pot,
+            paid: [g.contrib[me], g.contrib[opp]],
+            chips: [self.chips[seat], self.chips[1 - seat]],
+            hole: g.hole(me),
+            up: g.up(me),
+            opp_up: g.up(opp),
+            opp_hole_count: g.hole(opp).len(),
+            history,
+            legal,
+        }
     }
 
     /// Everyone's face-up cards by seat.
-    fn public_up(&self) -> Vec<Vec<String>> {
-        (0..2).map(|s| Self::cards(&self.game.up(self.position(s)))).collect()
+    fn public_up(&self) -> Vec<Vec<Card>> {
+        (0..2).map(|s| self.game.up(self.position(s))).collect()
+    }
+
+    /// A decision of `seat` among `legal`, as the host hands it out.
+    fn decision(&self, seat: usize, legal: Vec<payload::Action>) -> Decision {
+        let legal_json = legal.iter().map(to_json).collect();
+        Decision { seat, observation: to_json(&self.observation(seat, legal)), legal: legal_json }
     }
 
     /// Settles a finished game, reports it, and deals the next one unless the session is over.
-    fn finish_game(&mut self, end: Ending) -> Value {
+    fn finish_game(&mut self, end: Ending) -> End {
         let net_pos = self.game.net().unwrap_or([0, 0]);
         let net = [net_pos[self.position(0)], net_pos[self.position(1)]];
         for (chips, n) in self.chips.iter_mut().zip(net) {
@@ -165,16 +179,23 @@ impl Session {
         }
         let show = matches!(end, Ending::Showdown { .. }) || self.config.disclose;
         let hands = show.then(|| {
-            (0..2).map(|s| Self::cards(&self.game.deal.cards[self.position(s)])).collect::<Vec<_>>()
+            (0..2).map(|s| self.game.deal.cards[self.position(s)].to_vec()).collect::<Vec<_>>()
         });
         let (ending, winner) = match end {
-            Ending::Drop { by } => ("drop", Some(1 - self.seat(by))),
-            Ending::Showdown { winner } => ("showdown", winner.map(|p| self.seat(p))),
+            Ending::Drop { by } => (payload::Ending::Drop, Some(1 - self.seat(by))),
+            Ending::Showdown { winner } => {
+                (payload::Ending::Showdown, winner.map(|p| self.seat(p)))
+            }
         };
-        let report = json!({
-            "ending": ending, "winner": winner, "net": net, "chips": self.chips, "pot": self.game.pot,
-            "turn": self.game.turn, "hands": hands,
-        });
+        let report = End {
+            ending,
+            winner,
+            net,
+            chips: self.chips,
+            pot: self.game.pot,
+            turn: self.game.turn,
+            hands,
+        };
         let bankrupt = self.config.bankruptcy && self.chips.iter().any(|c| *c < 0);
         if bankrupt || self.game_no + 1 >= self.config.games {
             self.over = true;
@@ -220,27 +241,24 @@ impl Game for Session {
         if self.game.phase == Phase::Reveal {
             return (0..2)
                 .map(|seat| {
-                    let legal: Vec<Value> = self
-                        .game
-                        .hole(self.position(seat))
-                        .iter()
-                        .map(|c| json!({"reveal": c.to_string()}))
-                        .collect();
-                    Decision { seat, observation: self.observation(seat, &legal), legal }
+                    let hole = self.game.hole(self.position(seat));
+                    let legal =
+                        hole.into_iter().map(|reveal| payload::Action::Reveal { reveal }).collect();
+                    self.decision(seat, legal)
                 })
                 .collect();
         }
         let Some(pos) = self.game.to_act() else { return vec![] };
         let seat = self.seat(pos);
-        let legal = self.game.legal();
-        vec![Decision { seat, observation: self.observation(seat, &legal), legal }]
+        let Phase::Bet(stage) = self.game.phase else { return vec![] };
+        vec![self.decision(seat, bets(stage, self.game.pot))]
     }
 
     fn apply(&mut self, actions: &[(usize, Value)]) -> Result<Value, ErrorInfo> {
         if self.over {
             return Err(ErrorInfo::new(ErrorCode::IllegalAction, "the session is over"));
         }
-        let (game, turn) = (self.game_no + 1, self.game.turn);
+        let (game, turn) = (self.game_no as u64 + 1, self.game.turn);
         let mut event = if self.game.phase == Phase::Reveal {
             let mut chosen = [None, None];
             for (seat, v) in actions {
@@ -259,9 +277,8 @@ impl Game for Session {
                 ));
             };
             self.game.reveal([a, b])?;
-            let by_seat: Vec<String> =
-                (0..2).map(|s| [a, b][self.position(s)].to_string()).collect();
-            json!({"game": game, "turn": turn, "kind": "reveal", "revealed": by_seat})
+            let by_seat = (0..2).map(|s| [a, b][self.position(s)]).collect();
+            Event { revealed: Some(by_seat), ..Event::new(game, turn, payload::Phase::Reveal) }
         } else {
             let pos = self
                 .game
@@ -289,17 +306,23 @@ impl Game for Session {
                 .last()
                 .copied()
                 .ok_or_else(|| ErrorInfo::new(ErrorCode::Internal, "no log"))?;
-            json!({"game": game, "turn": turn, "kind": "bet", "seat": seat, "act": l.action.name(), "paid": l.paid, "pot": self.game.pot})
+            Event {
+                seat: Some(seat),
+                act: Some(l.action.into()),
+                paid: Some(l.paid),
+                pot: Some(self.game.pot),
+                ..Event::new(game, turn, payload::Phase::Bet)
+            }
         };
         let end = match self.game.phase {
             Phase::Over(end) => Some(end),
             _ => None,
         };
-        event["up"] = json!(self.public_up());
+        event.up = self.public_up();
         if let Some(end) = end {
-            event["end"] = self.finish_game(end);
+            event.end = Some(self.finish_game(end));
         }
-        Ok(event)
+        Ok(to_json(&event))
     }
 
     fn outcome(&self) -> Option<GameOutcome> {
@@ -317,7 +340,11 @@ impl Game for Session {
         let start = self.config.start_chips;
         Some(GameOutcome {
             scores,
-            summary: json!({"chips": self.chips, "net": [a - start, b - start], "games": self.game_no + 1}),
+            summary: to_json(&Summary {
+                chips: self.chips,
+                net: [a - start, b - start],
+                games: self.game_no + 1,
+            }),
         })
     }
 }

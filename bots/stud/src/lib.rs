@@ -2,7 +2,8 @@
 //!
 //! - [`cards`], [`hand`]: cards, deals, deal files; the evaluator, tie rules and scores;
 //! - [`engine`]: one game's betting rules; [`game`]: the referee (a session with chips);
-//! - [`view`]: how bots read observations; [`baseline`]: the `random` and `calling-station` bots;
+//! - [`payload`]: the observation, action and event every bot reads; [`view`]: how bots read
+//!   observations; [`baseline`]: the `random` and `calling-station` bots;
 //! - [`fuzzy`], [`estimate`], [`learning`], [`player`]: the paper's fuzzy bluffing player and its
 //!   model opponents; [`classify`]: the automatic style classifier;
 //! - [`cli`]: `yomi stud eval | compare | deals | repro`.
@@ -19,6 +20,7 @@ pub mod game;
 pub mod hand;
 pub mod learning;
 pub mod openings;
+pub mod payload;
 pub mod plan;
 pub mod player;
 pub mod repro;
@@ -112,7 +114,7 @@ fn player_bot(name: &str, description: &str, model: Option<(&str, &str)>) -> Bot
         ]
     };
     BotEntry::new(name, description, |options, ctx| {
-        Ok(player::FuzzyPlayer::new(options, ctx.seed)?.with_policy_ms(ctx.policy_ms))
+        Ok(yomi_plugin::typed::Typed(player::FuzzyPlayer::new(options, ctx.seed)?.with_policy_ms(ctx.policy_ms)))
     })
         .games(&["stud"])
         .options(player_options(model))
@@ -125,8 +127,10 @@ fn player_bot(name: &str, description: &str, model: Option<(&str, &str)>) -> Bot
 
 /// A baseline bot.
 fn baseline_bot(name: &str, description: &str, kind: baseline::Kind) -> BotEntry {
-    BotEntry::new(name, description, move |_, ctx| Ok(baseline::Baseline::new(kind, ctx.seed)))
-        .games(&["stud"])
+    BotEntry::new(name, description, move |_, ctx| {
+        Ok(yomi_plugin::typed::Typed(baseline::Baseline::new(kind, ctx.seed)))
+    })
+    .games(&["stud"])
 }
 
 /// Everything the plugin offers.
@@ -134,13 +138,13 @@ fn declaration() -> Declaration {
     Declaration::new("stud", env!("CARGO_PKG_VERSION"), "Seven-card stud, heads-up, pot limit, as Takahashi (University of Tsukuba, 2004) plays it; a fuzzy bluffing player and its model opponents")
         .view(include_str!("../web/view.js"))
         .game(
-            GameEntry::new("stud", "Heads-up seven-card stud: ante 5, pot-limit, one raise per interval, two simultaneous reveals, fixed first actor", 2..=2, game::Session::from_options)
+            yomi_plugin::typed::declared::<payload::Observation>(GameEntry::new("stud", "Heads-up seven-card stud: ante 5, pot-limit, one raise per interval, two simultaneous reveals, fixed first actor", 2..=2, game::Session::from_options)
                 .simultaneous()
                 .options(game_options())
                 .presets(vec![
                     Preset::new("seed-simulation", "the paper's chapter-4 sessions: 500 games, no game over", json!({"games": 500})),
                     Preset::new("seed-human", "the paper's chapter-5 sessions: 100 games, bankruptcy ends the session", json!({"games": 100, "mode": "play"})),
-                ]),
+                ])),
         )
         .bot(baseline_bot("random", "uniform over the legal kinds of action; amounts skewed toward the minimum", baseline::Kind::Random))
         .bot(baseline_bot("calling-station", "never drops; opens and calls the minimum", baseline::Kind::CallingStation))

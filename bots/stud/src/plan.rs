@@ -6,17 +6,16 @@
 use rand::seq::SliceRandom;
 use rand::Rng;
 use serde_json::{json, Value};
-use yomi_plugin::policy::weighted;
 use yomi_plugin::rng::{box_muller, Rng as SeededRng};
-use yomi_plugin::PolicyEntry;
 
 use crate::cards::Card;
+use crate::payload::Action;
 use crate::view::{bet_action, View};
 
 /// A decision and its reasons.
 #[derive(Debug, Clone)]
 pub struct Decided {
-    pub action: Value,
+    pub action: Action,
     pub explain: Value,
 }
 
@@ -81,7 +80,7 @@ fn amount_chances(lower: u64, upper: u64, centre: f64, noise: Option<f64>) -> Ve
 }
 
 fn reveal(card: Card, explain: &Value) -> Decided {
-    Decided { action: json!({"reveal": card.to_string()}), explain: explain.clone() }
+    Decided { action: Action::Reveal { reveal: card }, explain: explain.clone() }
 }
 
 /// The cards of `potentials` whose potential is the lowest, and those of the next lowest.
@@ -144,23 +143,23 @@ impl Plan {
         }
     }
 
-    /// Every action the plan can play with its chance.
-    pub fn distribution(&self, view: &View) -> Vec<PolicyEntry> {
+    /// Every action the plan can play with its chance (equal actions merged by the kit).
+    pub fn distribution(&self, view: &View) -> Vec<(Action, f64)> {
         let mut out = Vec::new();
         self.spread(view, 1.0, &mut out);
-        weighted(out)
+        out
     }
 
-    fn spread(&self, view: &View, weight: f64, out: &mut Vec<(Value, f64)>) {
-        let share = |cards: &[Card], w: f64, out: &mut Vec<(Value, f64)>| {
+    fn spread(&self, view: &View, weight: f64, out: &mut Vec<(Action, f64)>) {
+        let share = |cards: &[Card], w: f64, out: &mut Vec<(Action, f64)>| {
             let each = w / cards.len() as f64;
-            out.extend(cards.iter().map(|c| (json!({"reveal": c.to_string()}), each)));
+            out.extend(cards.iter().map(|&reveal| (Action::Reveal { reveal }, each)));
         };
         match self {
-            Plan::Sure(d) => out.push((d.action.clone(), weight)),
+            Plan::Sure(d) => out.push((d.action, weight)),
             Plan::DropDraw { chance, drop, then } => {
                 let c = chance.clamp(0.0, 1.0);
-                out.push((drop.action.clone(), weight * c));
+                out.push((drop.action, weight * c));
                 then.spread(view, weight * (1.0 - c), out);
             }
             Plan::Bet { lower, upper, centre, noise, cap, .. } => {

@@ -6,7 +6,8 @@ use serde_json::{json, Value};
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::{seeded, Rng as SeededRng};
 use yomi_plugin::think::{self, entropy_bits, Effort, Pace};
-use yomi_plugin::{ActReply, ActRequest, Agent, ErrorCode, ErrorInfo, Options, PolicyEntry};
+use yomi_plugin::typed::{Choice, TypedAgent};
+use yomi_plugin::{ErrorCode, ErrorInfo, Options};
 
 use crate::bluff::{looks, looks_of_each, BluffScore, Looks};
 use crate::cards::{mask, Card};
@@ -15,6 +16,7 @@ use crate::estimate::{estimate, rule_name, Estimate, Scoring};
 use crate::fuzzy::{centroid, Mf, DROP_EVEN, DROP_SHAPE, DROP_WORDS, THREE};
 use crate::hand::{evaluate, EvalRules, ScoreMode};
 use crate::learning::{Learner, Record};
+use crate::payload::{Act, Action, Observation};
 use crate::plan::{Decided, Plan};
 use crate::view::View;
 
@@ -301,7 +303,7 @@ impl FuzzyPlayer {
         view.history
             .iter()
             .rev()
-            .find(|h| !h.mine && h.act != "drop")
+            .find(|h| !h.mine && h.act != Act::Drop)
             .map_or(0.0, |h| (h.paid as f64 / h.pot_before.max(1) as f64).min(1.0))
     }
 
@@ -449,7 +451,7 @@ impl FuzzyPlayer {
         let mut intention = None;
         let mut bluff = None;
         let drop = |why: &str, intention: Option<f64>| Decided {
-            action: json!({"act": "drop"}),
+            action: Action::bet(Act::Drop, None),
             explain: json!({"drop_reason": why, "drop_intention": intention}),
         };
         let judged_this_interval =
@@ -493,7 +495,7 @@ impl FuzzyPlayer {
         let explain =
             json!({"drop_intention": intention, "bluff": bluff.is_some(), "potential": bluff});
         let rest = if view.facing_raise() {
-            Plan::Sure(Decided { action: json!({"act": "call"}), explain })
+            Plan::Sure(Decided { action: Action::bet(Act::Call, None), explain })
         } else {
             let (lower, mut upper) = view.bounds().ok_or_else(|| {
                 ErrorInfo::new(ErrorCode::Internal, "a checked betting observation has no bounds")
@@ -586,10 +588,13 @@ impl FuzzyPlayer {
     }
 }
 
-impl Agent for FuzzyPlayer {
+/// The player answers from the observation alone (its own legal list, `View::legal`).
+impl TypedAgent for FuzzyPlayer {
+    type Observation = Observation;
+
     /// The distribution `act` samples from in this state: the same plan, summed over its draws.
-    fn policy(&self, request: &ActRequest) -> Result<Vec<PolicyEntry>, ErrorInfo> {
-        let view = View::read(request)?;
+    fn policy(&self, obs: &Observation, _: &[Action]) -> Result<Vec<(Action, f64)>, ErrorInfo> {
+        let view = View::new(obs);
         let plan = self.plan(&view)?.1;
         let amounts = plan.amounts();
         if amounts > self.max_policy_amounts {
@@ -604,16 +609,18 @@ impl Agent for FuzzyPlayer {
         Ok(plan.distribution(&view))
     }
 
-    fn act(&mut self, request: &ActRequest) -> Result<ActReply, ErrorInfo> {
-        let view = View::read(request)?;
+    fn act(
+        &mut self,
+        obs: &Observation,
+        _: Vec<Action>,
+        explain: bool,
+    ) -> Result<Choice<Action>, ErrorInfo> {
+        let view = View::new(obs);
         let d = self.decide(&view)?;
         let think_ms = self.pace.think_ms(&THINK, effort(&view, &d.explain));
-        Ok(if request.explain {
-            ActReply::explained(d.action, d.explain)
-        } else {
-            ActReply::new(d.action)
-        }
-        .with_think_ms(think_ms))
+        let choice =
+            if explain { Choice::explained(d.action, d.explain) } else { Choice::new(d.action) };
+        Ok(choice.think(think_ms))
     }
 
     fn observe(&mut self, event: &Value) -> Result<(), ErrorInfo> {

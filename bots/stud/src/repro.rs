@@ -16,6 +16,7 @@ use crate::game::{Deals, Session, SessionConfig, START_CHIPS};
 use crate::hand::{evaluate, winner, Category, EvalRules, ScoreMode, TieRule};
 use crate::player::FuzzyPlayer;
 use crate::{player_options, MODELS};
+use yomi_plugin::typed::Typed;
 
 /// Deal-set seeds the reproduction searches.
 pub const SET_TRIES: u64 = 400;
@@ -207,15 +208,17 @@ pub fn run(
     let mut session = Session::new(config, Deals::Fixed(deals.clone()))?;
     let mut system_changes = reading.clone();
     system_changes.insert("adapt".into(), json!(adapt));
-    let mut system =
+    let system =
         FuzzyPlayer::new(&options(player_options(None), &system_changes)?, derive_seed(seed, 1))?;
     let mut model_changes = reading.clone();
     model_changes.insert("reveal".into(), json!(reveal));
-    let mut opponent = FuzzyPlayer::new(
+    let opponent = FuzzyPlayer::new(
         &options(player_options(Some((drop, bet))), &model_changes)?,
         derive_seed(seed, 2),
     )?;
+    let (mut system, mut opponent) = (Typed(system), Typed(opponent));
     play(&mut session, &mut [&mut system, &mut opponent])?;
+    let system = system.0;
     let mut s = RunStats {
         style: system.style().map(|s| s.label()),
         much_share: system.opp.much_share(),
