@@ -5,7 +5,7 @@
 
 use rand::seq::SliceRandom;
 use rand::Rng;
-use serde_json::{json, Value};
+use serde::Serialize;
 use yomi_plugin::rng::{box_muller, Rng as SeededRng};
 
 use crate::cards::Card;
@@ -16,7 +16,64 @@ use crate::view::{bet_action, View};
 #[derive(Debug, Clone)]
 pub struct Decided {
     pub action: Action,
-    pub explain: Value,
+    pub explain: Explain,
+}
+
+/// Why the player decided as it did (`explain`): the reasons of its kind of decision, then the
+/// estimation behind every decision. A field a decision has no word on is left out;
+/// `drop_intention` and `potential` are written as null when the decision weighed none.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Explain {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reveal_reason: Option<&'static str>,
+    /// Each hole card with the potential its reveal would show.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub potentials: Option<Vec<Potential>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drop_reason: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drop_intention: Option<Option<f64>>,
+    /// Whether the bet is a bluff, and the potential it shows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bluff: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub potential: Option<Option<f64>>,
+    /// The bet parameter (3.6) after its noise, and the bounds it scales.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub a: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<[u64; 2]>,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<Estimated>,
+}
+
+/// A hole card and the potential its reveal shows.
+#[derive(Debug, Clone, Serialize)]
+pub struct Potential {
+    pub card: Card,
+    pub potential: f64,
+}
+
+/// The superiority estimation behind a decision (spec §3.2).
+#[derive(Debug, Clone, Serialize)]
+pub struct Estimated {
+    pub result: f64,
+    pub expect: f64,
+    pub infer: f64,
+    pub p: f64,
+    pub com: f64,
+    pub hum_expect: f64,
+    /// The rules that fired, with their strength and tendency value.
+    pub fired: Vec<Fired>,
+    pub superior: bool,
+}
+
+/// One fired rule.
+#[derive(Debug, Clone, Serialize)]
+pub struct Fired {
+    pub rule: String,
+    pub strength: f64,
+    pub tendency: f64,
 }
 
 /// A decision whose random steps are still to be drawn.
@@ -34,14 +91,14 @@ pub enum Plan {
         centre: f64,
         noise: Option<f64>,
         cap: Option<u64>,
-        explain: Value,
+        explain: Explain,
     },
     /// Reveals one of `cards` at random, after a draw among `discarded` whose result is not used
     /// (the tie among the strongest-looking cards, drawn before the player finds it cannot bluff).
-    Pick { discarded: Vec<Card>, cards: Vec<Card>, explain: Value },
+    Pick { discarded: Vec<Card>, cards: Vec<Card>, explain: Explain },
     /// Slow play: the weakest-looking card with chance `weakest`, else the second weakest;
     /// ties in potential broken at random.
-    SlowPlay { potentials: Vec<(Card, f64)>, weakest: f64, explain: Value },
+    SlowPlay { potentials: Vec<(Card, f64)>, weakest: f64, explain: Explain },
 }
 
 /// The bet amount for `a` in [0, 1] between `lower` and `upper`.
@@ -79,7 +136,7 @@ fn amount_chances(lower: u64, upper: u64, centre: f64, noise: Option<f64>) -> Ve
     }
 }
 
-fn reveal(card: Card, explain: &Value) -> Decided {
+fn reveal(card: Card, explain: &Explain) -> Decided {
     Decided { action: Action::Reveal { reveal: card }, explain: explain.clone() }
 }
 
@@ -115,8 +172,8 @@ impl Plan {
                 let a = (centre + noise).clamp(0.0, 1.0);
                 let amount =
                     cap.map_or(amount(lower, upper, a), |c| amount(lower, upper, a).min(c));
-                explain["a"] = json!(a);
-                explain["bounds"] = json!([lower, upper]);
+                explain.a = Some(a);
+                explain.bounds = Some([lower, upper]);
                 Decided { action: bet_action(view, amount), explain }
             }
             Plan::Pick { discarded, cards, explain } => {

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::{seeded, Rng as SeededRng};
 use yomi_plugin::think::{self, entropy_bits, Effort, Pace};
-use yomi_plugin::typed::{Choice, TypedAgent};
+use yomi_plugin::typed::{to_json, Choice, TypedAgent};
 use yomi_plugin::{ErrorCode, ErrorInfo, Options};
 
 use crate::bluff::{looks, looks_of_each, BluffScore, Looks};
@@ -17,7 +17,7 @@ use crate::fuzzy::{centroid, Mf, DROP_EVEN, DROP_SHAPE, DROP_WORDS, THREE};
 use crate::hand::{evaluate, EvalRules, ScoreMode};
 use crate::learning::{Learner, Record};
 use crate::payload::{Act, Action, Observation};
-use crate::plan::{Decided, Plan};
+use crate::plan::{Decided, Estimated, Explain, Fired, Plan, Potential};
 use crate::view::View;
 
 /// When an inferior player drops (spec §3.3, §5.2).
@@ -243,8 +243,8 @@ const THINK: think::Model = think::Model {
 };
 
 /// What makes a decision hard: how many actions, how close the drop call, how late the street.
-fn effort(view: &View, explain: &Value) -> Effort {
-    let doubt = explain["drop_intention"].as_f64().map_or(0.0, |p| {
+fn effort(view: &View, explain: &Explain) -> Effort {
+    let doubt = explain.drop_intention.flatten().map_or(0.0, |p| {
         let p = p.clamp(0.0, 1.0);
         entropy_bits(&[p, 1.0 - p])
     });
@@ -384,10 +384,14 @@ impl FuzzyPlayer {
         } else {
             self.cfg.reveal
         };
-        let potentials: Vec<Value> =
-            pots.iter().map(|(c, p)| json!({"card": c.to_string(), "potential": p})).collect();
-        let explain = |why: &str| json!({"reveal_reason": why, "potentials": potentials});
-        let pick = |cards: Vec<Card>, why: &str| Plan::Pick {
+        let potentials: Vec<Potential> =
+            pots.iter().map(|&(card, potential)| Potential { card, potential }).collect();
+        let explain = |why: &'static str| Explain {
+            reveal_reason: Some(why),
+            potentials: Some(potentials.clone()),
+            ..Explain::default()
+        };
+        let pick = |cards: Vec<Card>, why: &'static str| Plan::Pick {
             discarded: vec![],
             cards,
             explain: explain(why),
@@ -450,9 +454,13 @@ impl FuzzyPlayer {
         let (nb, nt) = (Self::norm_bet(view), (view.turn as f64 - 1.0) / 6.0);
         let mut intention = None;
         let mut bluff = None;
-        let drop = |why: &str, intention: Option<f64>| Decided {
+        let drop = |why: &'static str, intention: Option<f64>| Decided {
             action: Action::bet(Act::Drop, None),
-            explain: json!({"drop_reason": why, "drop_intention": intention}),
+            explain: Explain {
+                drop_reason: Some(why),
+                drop_intention: Some(intention),
+                ..Explain::default()
+            },
         };
         let judged_this_interval =
             self.cfg.drop_check == DropCheck::PerInterval && view.facing_raise();
@@ -492,8 +500,12 @@ impl FuzzyPlayer {
             }
         }
         let mark = bluff.map(|_| Mark::Bluffed);
-        let explain =
-            json!({"drop_intention": intention, "bluff": bluff.is_some(), "potential": bluff});
+        let explain = Explain {
+            drop_intention: Some(intention),
+            bluff: Some(bluff.is_some()),
+            potential: Some(bluff),
+            ..Explain::default()
+        };
         let rest = if view.facing_raise() {
             Plan::Sure(Decided { action: Action::bet(Act::Call, None), explain })
         } else {
@@ -547,11 +559,25 @@ impl FuzzyPlayer {
             None => {}
         }
         let mut d = plan.sample(view, &mut self.rng);
-        let fired: Vec<Value> = e.fired.iter().map(|(r, w)| json!({"rule": rule_name(*r), "strength": w, "tendency": self.learner.tendencies[*r]})).collect();
-        let common = json!({"result": e.result, "expect": e.expect, "infer": e.infer, "p": e.p, "com": e.com, "hum_expect": e.hum_expect, "fired": fired, "superior": e.result >= 0.0});
-        for (k, v) in common.as_object().into_iter().flatten() {
-            d.explain[k] = v.clone();
-        }
+        let fired = e
+            .fired
+            .iter()
+            .map(|&(r, strength)| Fired {
+                rule: rule_name(r),
+                strength,
+                tendency: self.learner.tendencies[r],
+            })
+            .collect();
+        d.explain.estimate = Some(Estimated {
+            result: e.result,
+            expect: e.expect,
+            infer: e.infer,
+            p: e.p,
+            com: e.com,
+            hum_expect: e.hum_expect,
+            fired,
+            superior: e.result >= 0.0,
+        });
         Ok(d)
     }
 
@@ -618,8 +644,11 @@ impl TypedAgent for FuzzyPlayer {
         let view = View::new(obs);
         let d = self.decide(&view)?;
         let think_ms = self.pace.think_ms(&THINK, effort(&view, &d.explain));
-        let choice =
-            if explain { Choice::explained(d.action, d.explain) } else { Choice::new(d.action) };
+        let choice = if explain {
+            Choice::explained(d.action, to_json(&d.explain))
+        } else {
+            Choice::new(d.action)
+        };
         Ok(choice.think(think_ms))
     }
 
