@@ -18,7 +18,10 @@
 //! half the pot (the paper's "Much" rules) and the share of showdowns the opponent loses are
 //! reported too; both separated the models worse.
 
-use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::estimate::rule_name;
 use crate::learning::Change;
@@ -113,9 +116,28 @@ impl OppStats {
         self.showdown_losses as f64 / self.showdowns.max(1) as f64
     }
 
-    pub fn summary(&self) -> Value {
-        json!({"games": self.games, "much_share": self.much_share(), "late_drop_rate": self.late_drop_rate(), "turn5_share": self.turn5_share(), "big_share": self.big_share(), "showdown_loss_rate": self.showdown_loss_rate()})
+    /// The statistics the style is read from.
+    pub fn summary(&self) -> Summary {
+        Summary {
+            games: self.games,
+            much_share: self.much_share(),
+            late_drop_rate: self.late_drop_rate(),
+            turn5_share: self.turn5_share(),
+            big_share: self.big_share(),
+            showdown_loss_rate: self.showdown_loss_rate(),
+        }
     }
+}
+
+/// The opponent's statistics behind its detected style (the `style` call's `stats`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub games: u64,
+    pub much_share: f64,
+    pub late_drop_rate: f64,
+    pub turn5_share: f64,
+    pub big_share: f64,
+    pub showdown_loss_rate: f64,
 }
 
 /// A detected style.
@@ -164,22 +186,23 @@ pub fn pattern(changes: &[f64]) -> &'static str {
 }
 
 /// The pattern of the end-game and Much rules, the ones the paper reads styles from.
-pub fn tendency_patterns(log: &[Change]) -> Value {
-    let mut out = serde_json::Map::new();
+pub fn tendency_patterns(log: &[Change]) -> BTreeMap<String, &'static str> {
+    let mut out = BTreeMap::new();
     for rule in 0..18 {
         let (end, much) = (rule / 6 == 2, rule % 3 == 2);
         if end || much {
             let changes: Vec<f64> =
                 log.iter().filter(|c| c.rule == rule).map(|c| c.change).collect();
-            out.insert(rule_name(rule), json!(pattern(&changes)));
+            out.insert(rule_name(rule), pattern(&changes));
         }
     }
-    Value::Object(out)
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn bet(seat: usize, turn: u64, act: &str, paid: u64, pot: u64) -> Value {
         json!({"kind": "bet", "seat": seat, "turn": turn, "act": act, "paid": paid, "pot": pot})

@@ -2,7 +2,10 @@
 //! drop decision, bet amount, card to reveal, learning; bluffing in both directions; the style
 //! modifiers (tight/loose, aggressive/passive) and reveal strategies of the model systems.
 
-use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::Value;
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::{seeded, Rng as SeededRng};
 use yomi_plugin::think::{self, entropy_bits, Effort, Pace};
@@ -11,11 +14,11 @@ use yomi_plugin::{ErrorCode, ErrorInfo, Options};
 
 use crate::bluff::{looks, looks_of_each, BluffScore, Looks};
 use crate::cards::{mask, Card};
-use crate::classify::{classify, OppStats, Style};
+use crate::classify::{classify, OppStats, Style, Summary};
 use crate::estimate::{estimate, rule_name, Estimate, Scoring};
 use crate::fuzzy::{centroid, Mf, DROP_EVEN, DROP_SHAPE, DROP_WORDS, THREE};
 use crate::hand::{evaluate, EvalRules, ScoreMode};
-use crate::learning::{Learner, Record};
+use crate::learning::{Change, Learner, Record};
 use crate::payload::{Act, Action, Observation};
 use crate::plan::{Decided, Estimated, Explain, Fired, Plan, Potential};
 use crate::view::View;
@@ -241,6 +244,30 @@ const THINK: think::Model = think::Model {
     per_stage: 1500.0,
     sigma: 0.4,
 };
+
+/// The `tendencies` call's answer: the 18 tendency values with firing counts, and every change.
+#[derive(Serialize)]
+struct TendencyReport<'a> {
+    tendencies: Vec<Tendency>,
+    changes: &'a [Change],
+}
+
+/// One rule's tendency value and how often it fired.
+#[derive(Serialize)]
+struct Tendency {
+    rule: String,
+    t: f64,
+    firings: u64,
+}
+
+/// The `style` call's answer: the detected style (none before enough games), the statistics
+/// behind it, and the paper's reading of the end-game and Much tendency curves.
+#[derive(Serialize)]
+struct StyleReport {
+    style: Option<&'static str>,
+    stats: Summary,
+    tendency_patterns: BTreeMap<String, &'static str>,
+}
 
 /// What makes a decision hard: how many actions, how close the drop call, how late the street.
 fn effort(view: &View, explain: &Explain) -> Effort {
@@ -671,14 +698,20 @@ impl TypedAgent for FuzzyPlayer {
 
     fn call(&mut self, method: &str, _params: &Value) -> Result<Value, ErrorInfo> {
         match method {
-            "tendencies" => Ok(json!({
-                "tendencies": (0..18).map(|r| json!({"rule": rule_name(r), "t": self.learner.tendencies[r], "firings": self.learner.firings[r]})).collect::<Vec<_>>(),
-                "changes": self.learner.log,
-            })),
-            "style" => Ok(json!({
-                "style": self.style().map(|s| s.label()),
-                "stats": self.opp.summary(),
-                "tendency_patterns": crate::classify::tendency_patterns(&self.learner.log),
+            "tendencies" => {
+                let tendencies = (0..18)
+                    .map(|r| Tendency {
+                        rule: rule_name(r),
+                        t: self.learner.tendencies[r],
+                        firings: self.learner.firings[r],
+                    })
+                    .collect();
+                Ok(to_json(&TendencyReport { tendencies, changes: &self.learner.log }))
+            }
+            "style" => Ok(to_json(&StyleReport {
+                style: self.style().map(|s| s.label()),
+                stats: self.opp.summary(),
+                tendency_patterns: crate::classify::tendency_patterns(&self.learner.log),
             })),
             _ => Err(ErrorInfo::new(
                 ErrorCode::UnknownMethod,
