@@ -487,9 +487,9 @@ fn a_stud_policy_lists_no_more_amounts_than_the_allowance_pays_for() {
         let legal = observation["legal"].clone();
         (observation, legal)
     };
-    let act = |server: &Server, max: u64| {
+    let act = |server: &Server, bot: &str, max: u64| {
         let mut conn = server.connect();
-        let made = conn.ok("agent.new", json!({"bot": "stud/fuzzy", "seed": 1}));
+        let made = conn.ok("agent.new", json!({"bot": bot, "seed": 1}));
         let (observation, legal) = open(max);
         let reply = conn.request(
             "agent.act",
@@ -500,19 +500,22 @@ fn a_stud_policy_lists_no_more_amounts_than_the_allowance_pays_for() {
         reply
     };
     let default = Server::tcp(&[]);
-    let huge = act(&default, 4_000_000_000);
-    assert_eq!(error_code(&huge).as_deref(), Some("limit_exceeded"), "{huge}");
-    let message = huge["error"]["message"].as_str().unwrap();
-    assert!(message.contains("4000000000 amounts") && message.contains("--max-policy-ms"));
     let tight = Server::tcp(&["--max-policy-ms", "0"]);
-    let refused = act(&tight, 5_000);
-    assert_eq!(error_code(&refused).as_deref(), Some("limit_exceeded"), "{refused}");
-    let listed = act(&tight, 100);
-    let total: f64 = listed["result"]["policy"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["p"].as_f64().unwrap())
-        .sum();
-    assert!((total - 1.0).abs() < 1e-9, "{listed}");
+    // Every stud bot whose policy lists a bet range's amounts.
+    for bot in ["stud/fuzzy", "stud/random"] {
+        let huge = act(&default, bot, 4_000_000_000);
+        assert_eq!(error_code(&huge).as_deref(), Some("limit_exceeded"), "{bot}: {huge}");
+        let message = huge["error"]["message"].as_str().unwrap();
+        assert!(message.contains("4000000000 amounts") && message.contains("--max-policy-ms"));
+        let refused = act(&tight, bot, 5_000);
+        assert_eq!(error_code(&refused).as_deref(), Some("limit_exceeded"), "{bot}: {refused}");
+        let listed = act(&tight, bot, 100);
+        let total: f64 = listed["result"]["policy"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["p"].as_f64().unwrap())
+            .sum();
+        assert!((total - 1.0).abs() < 1e-9, "{bot}: {listed}");
+    }
 }

@@ -7,6 +7,7 @@ use yomi_plugin::rng::{seeded, Rng as SeededRng};
 use yomi_plugin::typed::{Choice, TypedAgent};
 use yomi_plugin::{ErrorCode, ErrorInfo, Options};
 
+use crate::allowance::PolicyAllowance;
 use crate::payload::{Act, Action, Observation};
 use crate::view::{bet_action, View};
 
@@ -20,11 +21,20 @@ pub enum Kind {
 pub struct Baseline {
     kind: Kind,
     rng: SeededRng,
+    /// Most bet amounts `random`'s policy may list.
+    allowance: PolicyAllowance,
 }
 
 impl Baseline {
     pub fn new(kind: Kind, seed: u64) -> Baseline {
-        Baseline { kind, rng: seeded(seed) }
+        Baseline { kind, rng: seeded(seed), allowance: PolicyAllowance::default() }
+    }
+
+    /// The bot under the host's policy allowance (`AgentContext::policy_ms`): `random`'s policy
+    /// lists every amount of a bet range, which the client states.
+    pub fn with_policy_ms(mut self, policy_ms: Option<u64>) -> Baseline {
+        self.allowance = PolicyAllowance::new(policy_ms);
+        self
     }
 
     fn choose(&mut self, view: &View, legal: &[Action]) -> Result<Action, ErrorInfo> {
@@ -85,13 +95,25 @@ impl Baseline {
         if self.kind == Kind::CallingStation {
             return Ok(vec![(bet_action(view, lower), 1.0)]);
         }
+        // A bet entry's range of amounts, its bounds defaulting to the turn's.
+        let range = |min: Option<u64>, max: Option<u64>| {
+            let min = min.unwrap_or(lower);
+            (min, max.unwrap_or(upper).max(min))
+        };
+        let amounts = legal.iter().map(|entry| match *entry {
+            Action::Bet { act: Act::Open | Act::Raise, min, max, .. } => {
+                let (min, max) = range(min, max);
+                max - min + 1
+            }
+            _ => 0,
+        });
+        self.allowance.check(amounts.fold(0, u64::saturating_add))?;
         let share = 1.0 / legal.len() as f64;
         let mut actions = Vec::new();
         for entry in legal {
             match *entry {
                 Action::Bet { act: act @ (Act::Open | Act::Raise), min, max, .. } => {
-                    let min = min.unwrap_or(lower);
-                    let max = max.unwrap_or(upper).max(min);
+                    let (min, max) = range(min, max);
                     for k in 0..=max - min {
                         let p = share * squared_amount_chance(max - min, k);
                         actions.push((Action::bet(act, Some(min + k)), p));

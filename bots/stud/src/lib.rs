@@ -8,6 +8,7 @@
 //!   model opponents; [`classify`]: the automatic style classifier;
 //! - [`cli`]: `yomi stud eval | compare | deals | repro`.
 
+pub mod allowance;
 pub mod baseline;
 pub mod bluff;
 pub mod cards;
@@ -128,7 +129,9 @@ fn player_bot(name: &str, description: &str, model: Option<(&str, &str)>) -> Bot
 /// A baseline bot.
 fn baseline_bot(name: &str, description: &str, kind: baseline::Kind) -> BotEntry {
     BotEntry::new(name, description, move |_, ctx| {
-        Ok(yomi_plugin::typed::Typed(baseline::Baseline::new(kind, ctx.seed)))
+        Ok(yomi_plugin::typed::Typed(
+            baseline::Baseline::new(kind, ctx.seed).with_policy_ms(ctx.policy_ms),
+        ))
     })
     .games(&["stud"])
 }

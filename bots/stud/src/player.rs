@@ -12,6 +12,7 @@ use yomi_plugin::think::{self, entropy_bits, Effort, Pace};
 use yomi_plugin::typed::{to_json, Choice, TypedAgent};
 use yomi_plugin::{ErrorCode, ErrorInfo, Options};
 
+use crate::allowance::PolicyAllowance;
 use crate::bluff::{looks, looks_of_each, BluffScore, Looks};
 use crate::cards::{mask, Card};
 use crate::classify::{classify, OppStats, Style, Summary};
@@ -224,15 +225,8 @@ pub struct FuzzyPlayer {
     /// Its suggested think times.
     pace: Pace,
     /// Most bet amounts a policy may list (see [`FuzzyPlayer::with_policy_ms`]).
-    max_policy_amounts: u64,
+    allowance: PolicyAllowance,
 }
-
-/// Bet amounts a policy may list per millisecond of the host's policy allowance: at the default
-/// allowance, every amount of a pot of the default stacks (2 × 100,000 chips).
-const POLICY_AMOUNTS_PER_MS: u64 = 100;
-
-/// Amounts a policy may always list, whatever the allowance: an ordinary pot's.
-const MIN_POLICY_AMOUNTS: u64 = 1_000;
 
 /// Stud's think-time model (README, "Think time"): a second for a routine action, more with more
 /// ways to act, up to a second and a half more when dropping is a close call (the binary entropy
@@ -279,11 +273,6 @@ fn effort(view: &View, explain: &Explain) -> Effort {
     Effort { choices: view.offered.len(), doubt, stage }
 }
 
-/// Bet amounts a policy may list under an allowance of `ms` milliseconds.
-fn policy_amounts(ms: u64) -> u64 {
-    ms.saturating_mul(POLICY_AMOUNTS_PER_MS).max(MIN_POLICY_AMOUNTS)
-}
-
 /// What a decision marks in the current game (read by later decisions and the game's record).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mark {
@@ -312,7 +301,7 @@ impl FuzzyPlayer {
                 pace.configure(options)?;
                 pace
             },
-            max_policy_amounts: policy_amounts(yomi_plugin::policy::DEFAULT_ALLOWANCE_MS),
+            allowance: PolicyAllowance::default(),
         })
     }
 
@@ -320,8 +309,7 @@ impl FuzzyPlayer {
     /// none): a bet's policy lists every amount its noise can give, one entry each, so a range
     /// (the client's to state) longer than the allowance pays for is refused before it is listed.
     pub fn with_policy_ms(mut self, policy_ms: Option<u64>) -> FuzzyPlayer {
-        let ms = policy_ms.unwrap_or(yomi_plugin::policy::DEFAULT_ALLOWANCE_MS);
-        self.max_policy_amounts = policy_amounts(ms);
+        self.allowance = PolicyAllowance::new(policy_ms);
         self
     }
 
@@ -649,16 +637,7 @@ impl TypedAgent for FuzzyPlayer {
     fn policy(&self, obs: &Observation, _: &[Action]) -> Result<Vec<(Action, f64)>, ErrorInfo> {
         let view = View::new(obs);
         let plan = self.plan(&view)?.1;
-        let amounts = plan.amounts();
-        if amounts > self.max_policy_amounts {
-            return Err(ErrorInfo::new(
-                ErrorCode::LimitExceeded,
-                format!(
-                    "this bet's policy would list {amounts} amounts: more than the server's policy allowance pays for ({}; see --max-policy-ms)",
-                    self.max_policy_amounts
-                ),
-            ));
-        }
+        self.allowance.check(plan.amounts())?;
         Ok(plan.distribution(&view))
     }
 
