@@ -1,7 +1,7 @@
 //! The players: each rule of the paper's section 3, the students' habits, the baselines, the
 //! temperature, explain/assess, and the readability predictor.
 
-mod common;
+use crate::common;
 
 use common::{act, agent, position};
 use serde_json::{json, Value};

@@ -2,7 +2,7 @@
 //! thousands of agents that differ only in their seed match the policy the bot states there
 //! (Pearson's chi-square), the D-value player at several temperatures included.
 
-mod common;
+use crate::common;
 
 use serde_json::{json, Value};
 use yomi_plugin::policy_check::{chi_square, sampling_check};

@@ -1,6 +1,6 @@
 //! The referee: deals, turn order, passes, going out, ranks, scores, hidden hands, bad input.
 
-mod common;
+use crate::common;
 
 use common::{cards, game};
 use proptest::prelude::*;

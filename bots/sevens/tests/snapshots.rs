@@ -1,6 +1,6 @@
 //! Seeded matches, recorded: the full transcript (every action and public event) and outcome.
 
-mod common;
+use crate::common;
 
 use common::{agent, game};
 use serde_json::json;
