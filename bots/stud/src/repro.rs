@@ -184,9 +184,9 @@ fn options(schema: Vec<yomi_plugin::OptionSpec>, changes: &Options) -> Result<Op
         .map_err(|e| ErrorInfo::new(ErrorCode::InvalidOption, e.to_string()))
 }
 
-/// The bluffing player (seat 0) against model `model` with `reveal`, on `deals`; both players
-/// take the changes of `reading`.
-pub fn run(
+/// One run's session and players before play: the bluffing player (seat 0) against model
+/// `model` with `reveal`, on `deals`; both players take the changes of `reading`.
+pub fn setup(
     deals: &DealSet,
     model: usize,
     reveal: &str,
@@ -194,7 +194,7 @@ pub fn run(
     seed: u64,
     adapt: bool,
     reading: &Reading,
-) -> Result<RunStats, ErrorInfo> {
+) -> Result<(Session, FuzzyPlayer, FuzzyPlayer), ErrorInfo> {
     let (_, _, drop, bet) = MODELS[model];
     let config = SessionConfig {
         games: deals.deals.len(),
@@ -205,7 +205,7 @@ pub fn run(
         eval: EvalRules::default(),
         disclose: true,
     };
-    let mut session = Session::new(config, Deals::Fixed(deals.clone()))?;
+    let session = Session::new(config, Deals::Fixed(deals.clone()))?;
     let mut system_changes = reading.clone();
     system_changes.insert("adapt".into(), json!(adapt));
     let system =
@@ -216,6 +216,13 @@ pub fn run(
         &options(player_options(Some((drop, bet))), &model_changes)?,
         derive_seed(seed, 2),
     )?;
+    Ok((session, system, opponent))
+}
+
+/// A run ([`setup`]) played out and measured.
+pub fn run(
+    (mut session, system, opponent): (Session, FuzzyPlayer, FuzzyPlayer),
+) -> Result<RunStats, ErrorInfo> {
     let (mut system, mut opponent) = (Typed(system), Typed(opponent));
     play(&mut session, &mut [&mut system, &mut opponent])?;
     let system = system.0;
@@ -531,7 +538,9 @@ pub fn rows(
             for model in 0..4 {
                 for first in [true, false] {
                     let s = derive_seed(seed ^ set_seed, (model * 2 + usize::from(first)) as u64);
-                    jobs.push(Box::new(move || run(set, model, reveal, first, s, false, reading)));
+                    jobs.push(Box::new(move || {
+                        run(setup(set, model, reveal, first, s, false, reading)?)
+                    }));
                 }
             }
         }
@@ -540,7 +549,9 @@ pub fn rows(
     for model in 0..4 {
         for first in [true, false] {
             let s = derive_seed(seed ^ chosen[0].0, (model * 2 + usize::from(first)) as u64);
-            jobs.push(Box::new(move || run(adapt_set, model, "random", first, s, true, reading)));
+            jobs.push(Box::new(move || {
+                run(setup(adapt_set, model, "random", first, s, true, reading)?)
+            }));
         }
     }
     for alt in &alternatives {
@@ -550,7 +561,7 @@ pub fn rows(
                     let s =
                         derive_seed(seed ^ chosen[0].0, (model * 2 + usize::from(first)) as u64);
                     jobs.push(Box::new(move || {
-                        run(adapt_set, model, reveal, first, s, false, alt)
+                        run(setup(adapt_set, model, reveal, first, s, false, alt)?)
                     }));
                 }
             }
