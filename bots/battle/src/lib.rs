@@ -20,6 +20,7 @@ pub mod cache;
 pub mod cli;
 pub mod codec;
 pub mod engine;
+pub mod expectation;
 pub mod explain;
 pub mod exploit;
 pub mod first_move;

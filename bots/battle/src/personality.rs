@@ -10,7 +10,7 @@ use yomi_plugin::rng::standard_normal;
 use yomi_plugin::{ErrorCode, ErrorInfo, OptionSpec, Options};
 
 use crate::engine::{Action, Engine, State};
-use crate::lp::{self, Matrix};
+use crate::lp::{self, Matrix, MAX};
 
 /// The four noise models of paper §5.4.2 (p is the true entry).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -220,7 +220,7 @@ impl Personality {
     }
 
     /// Without noise or bias every sample is the same equilibrium; one solve is enough.
-    fn samples(&self) -> usize {
+    pub fn samples(&self) -> usize {
         if self.delta == 0.0 && (self.alpha == 0.0 || self.bias == Bias::None) {
             1
         } else {
@@ -234,16 +234,77 @@ impl Personality {
         p + self.alpha * (1.0 + 20.0 * q * (1.0 - q))
     }
 
-    /// One perceived entry: true win rate `p` with noise, corrected by eq. (6.1) where `hit`, at
-    /// the stage [`BiasOn`] names.
-    fn perceive(&self, p: f64, hit: bool, rng: &mut impl Rng) -> f64 {
+    /// One perceived entry: true win rate `p` with the noise `e` (a draw of
+    /// [`Noise::sample`] for `p`), corrected by eq. (6.1) where `hit`, at the stage [`BiasOn`]
+    /// names.
+    fn perceive(&self, p: f64, hit: bool, e: f64) -> f64 {
         let base = if hit && self.bias_on == BiasOn::True { self.biased(p) } else { p };
-        let noisy = base + self.noise.sample(self.delta, p, rng);
+        let noisy = base + e;
         if hit && self.bias_on == BiasOn::Noisy {
             self.biased(noisy)
         } else {
             noisy
         }
+    }
+
+    /// One draw of the noise of every entry of `w` (row by row, the order `act` draws them).
+    pub fn noise(&self, w: &Matrix, rng: &mut impl Rng) -> [[f64; MAX]; MAX] {
+        let mut e = [[0.0; MAX]; MAX];
+        for (i, row) in e.iter_mut().enumerate().take(w.rows) {
+            for (j, x) in row.iter_mut().enumerate().take(w.cols) {
+                *x = self.noise.sample(self.delta, w.w[i][j], rng);
+            }
+        }
+        e
+    }
+
+    /// The equilibrium strategy of `w` perceived with the noise `e` (times `sign`, ±1: the
+    /// noise models are symmetric, so −e is a draw as likely as e) and the bias on the rows
+    /// `biased`.
+    pub fn noisy_equilibrium(
+        &self,
+        w: &Matrix,
+        biased: &[bool],
+        e: &[[f64; MAX]; MAX],
+        sign: f64,
+    ) -> [f64; MAX] {
+        let mut noisy = *w;
+        for (i, &hit) in biased.iter().enumerate() {
+            for j in 0..w.cols {
+                noisy.w[i][j] = self.perceive(w.w[i][j], hit, sign * e[i][j]);
+            }
+        }
+        lp::solve(&noisy).row
+    }
+
+    /// Which of `actions` the bias touches.
+    pub fn biased_rows(
+        &self,
+        engine: &Engine,
+        s: &State,
+        side: usize,
+        actions: &[Action],
+    ) -> Vec<bool> {
+        actions.iter().map(|a| self.bias.applies(engine, s, side, *a)).collect()
+    }
+
+    /// The replacement a player picks from the candidates' true `values` perceived with the
+    /// noise `e` (one draw per candidate) times `sign`, as [`Personality::noisy_equilibrium`].
+    pub fn noisy_replacement(&self, values: &[f64], e: &[f64], sign: f64) -> usize {
+        let favoured = self.bias == Bias::Switch;
+        let mut best = (0, f64::NEG_INFINITY);
+        for (k, (v, e)) in values.iter().zip(e).enumerate() {
+            let p = self.perceive(*v, favoured, sign * e);
+            if p > best.1 {
+                best = (k, p);
+            }
+        }
+        best.0
+    }
+
+    /// One draw of the noise of each replacement candidate's value.
+    pub fn replacement_noise(&self, values: &[f64], rng: &mut impl Rng) -> Vec<f64> {
+        values.iter().map(|v| self.noise.sample(self.delta, *v, rng)).collect()
     }
 
     /// The δ-Nash strategy for `side` in a turn: `w` is the true matrix in the player's own view
@@ -257,22 +318,16 @@ impl Personality {
         actions: &[Action],
         rng: &mut impl Rng,
     ) -> Mix {
-        let biased: Vec<bool> =
-            actions.iter().map(|a| self.bias.applies(engine, s, side, *a)).collect();
+        let biased = self.biased_rows(engine, s, side, actions);
         let mut probs = vec![0.0; w.rows];
         let mut samples = Vec::with_capacity(self.samples());
         for _ in 0..self.samples() {
-            let mut noisy = *w;
-            for (i, &hit) in biased.iter().enumerate() {
-                for j in 0..w.cols {
-                    noisy.w[i][j] = self.perceive(w.w[i][j], hit, rng);
-                }
-            }
-            let e = lp::solve(&noisy);
-            for (acc, x) in probs.iter_mut().zip(&e.row[..w.rows]) {
+            let e = self.noise(w, rng);
+            let row = self.noisy_equilibrium(w, &biased, &e, 1.0);
+            for (acc, x) in probs.iter_mut().zip(&row[..w.rows]) {
                 *acc += x;
             }
-            samples.push(e.row[..w.rows].to_vec());
+            samples.push(row[..w.rows].to_vec());
         }
         let k = samples.len() as f64;
         probs.iter_mut().for_each(|x| *x /= k);
@@ -287,16 +342,11 @@ impl Personality {
         let mut probs = vec![0.0; values.len()];
         let mut samples = Vec::with_capacity(self.samples());
         for _ in 0..self.samples() {
-            let mut best = (0, f64::NEG_INFINITY);
-            for (k, v) in values.iter().enumerate() {
-                let p = self.perceive(*v, favoured, rng);
-                if p > best.1 {
-                    best = (k, p);
-                }
-            }
-            probs[best.0] += 1.0;
+            let e = self.replacement_noise(values, rng);
+            let best = self.noisy_replacement(values, &e, 1.0);
+            probs[best] += 1.0;
             let mut one = vec![0.0; values.len()];
-            one[best.0] = 1.0;
+            one[best] = 1.0;
             samples.push(one);
         }
         let k = samples.len() as f64;

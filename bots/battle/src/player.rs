@@ -14,9 +14,10 @@ use yomi_plugin::{AgentContext, ErrorInfo, OptionSpec, Options, Preset};
 use crate::cache::Tables;
 use crate::codec::{self, Seen};
 use crate::engine::{Action, State};
+use crate::expectation::{self, Estimate};
 use crate::explain::{BiasShown, Explanation};
 use crate::exploit::{best_response, grid, Opponent};
-use crate::lp;
+use crate::lp::{self, MAX};
 use crate::mc::{self, Mc};
 use crate::payload::{self, Event, Observation, Step};
 use crate::personality::{self, own_view, sample_index, Bias, Noise, Personality, NOISES};
@@ -210,6 +211,22 @@ fn stage(s: &State) -> f64 {
     (fainted as f64 / 4.0).min(1.0)
 }
 
+/// Each replacement candidate's true value in `side`'s view.
+fn replacement_values(table: &Table, s: &State, side: usize, candidates: &[Action]) -> Vec<f64> {
+    candidates
+        .iter()
+        .map(|a| {
+            let Action::Switch(k) = *a else { unreachable!("replacements are switches") };
+            let v = table.value(&table.engine.replace(s, side, k));
+            if side == 0 {
+                v
+            } else {
+                1.0 - v
+            }
+        })
+        .collect()
+}
+
 impl Player {
     pub fn new(kind: Kind, options: &Options, ctx: &AgentContext) -> Result<Player, ErrorInfo> {
         let mut p = Player {
@@ -347,18 +364,7 @@ impl Player {
         if let Some(mc) = self.mc {
             return mc.replacement(&table.engine, s, side, rng);
         }
-        let values: Vec<f64> = candidates
-            .iter()
-            .map(|a| {
-                let Action::Switch(k) = *a else { unreachable!("replacements are switches") };
-                let v = table.value(&table.engine.replace(s, side, k));
-                if side == 0 {
-                    v
-                } else {
-                    1.0 - v
-                }
-            })
-            .collect();
+        let values = replacement_values(table, s, side, candidates);
         let mix = self.personality.replacement_mix(&values, rng);
         let explain = Explanation {
             true_values: Some(values),
@@ -366,6 +372,40 @@ impl Player {
             ..Explanation::default()
         };
         (mix.probs, explain)
+    }
+
+    /// The personality's strategy averaged over its noise ([`expectation`]): at most
+    /// `max_draws` noisy equilibria (or replacement choices), from the position's own seed.
+    fn noise_expectation(
+        &self,
+        table: &Table,
+        seen: &Seen,
+        actions: &[Action],
+        max_draws: usize,
+    ) -> Estimate {
+        let (s, side, p) = (&seen.state, seen.side, &self.personality);
+        let seed = expectation::seed(table.index(s), side, seen.replacing);
+        if seen.replacing {
+            let values = replacement_values(table, s, side, actions);
+            let one = |k: usize| {
+                let mut x = [0.0; MAX];
+                x[k] = 1.0;
+                x
+            };
+            return expectation::estimate(values.len(), max_draws, seed, |rng| {
+                let e = p.replacement_noise(&values, rng);
+                (
+                    one(p.noisy_replacement(&values, &e, 1.0)),
+                    one(p.noisy_replacement(&values, &e, -1.0)),
+                )
+            });
+        }
+        let w = own_view(&table.matrix(s), side);
+        let biased = p.biased_rows(&table.engine, s, side, actions);
+        expectation::estimate(w.rows, max_draws, seed, |rng| {
+            let e = p.noise(&w, rng);
+            (p.noisy_equilibrium(&w, &biased, &e, 1.0), p.noisy_equilibrium(&w, &biased, &e, -1.0))
+        })
     }
 
     /// Learns from the opponent's action in a resolved turn (exploiter only).
@@ -426,9 +466,11 @@ impl TypedAgent for Player {
     }
 
     /// The strategy [`act`](TypedAgent::act) samples from; where that strategy itself draws on
-    /// the bot's RNG (δ-Nash's noisy matrices, Monte Carlo's playouts, the exploiter's predicted
-    /// opponent), its mean over [`POLICY_RUNS`] independent draws, which estimates the
-    /// probability of each action over a fresh seed.
+    /// the bot's RNG, the probability of each action over a fresh seed. For δ-Nash (and the
+    /// exploiter while it plays δ-Nash) that is one noisy equilibrium's expectation over the
+    /// noise, estimated from antithetic pairs until its standard error is small
+    /// ([`expectation`]); for Monte Carlo's playouts and the exploiter's predicted opponent,
+    /// the mean of up to [`POLICY_RUNS`] independent draws of the whole strategy.
     fn policy(
         &self,
         obs: &Observation,
@@ -441,12 +483,18 @@ impl TypedAgent for Player {
         };
         let actions = codec::actions(&table.engine, &seen.state, seen.side, seen.replacing);
         let runs = self.policy_runs();
-        let mut rng = self.rng.clone();
-        let mut mean = vec![0.0; actions.as_slice().len()];
-        for _ in 0..runs {
-            let (probs, _) = self.strategy(&table, &seen, actions.as_slice(), &mut rng);
-            mean.iter_mut().zip(&probs).for_each(|(m, p)| *m += p / runs as f64);
-        }
+        let mean = if self.mc.is_none() && !self.exploiting() && self.draws() {
+            let max_draws = runs * self.personality.samples();
+            self.noise_expectation(&table, &seen, actions.as_slice(), max_draws).probs
+        } else {
+            let mut rng = self.rng.clone();
+            let mut mean = vec![0.0; actions.as_slice().len()];
+            for _ in 0..runs {
+                let (probs, _) = self.strategy(&table, &seen, actions.as_slice(), &mut rng);
+                mean.iter_mut().zip(&probs).for_each(|(m, p)| *m += p / runs as f64);
+            }
+            mean
+        };
         let allowed = codec::named(&table.engine, seen.side, &seen.state, &actions);
         Ok(allowed.into_iter().zip(mean).collect())
     }
