@@ -19,8 +19,8 @@ use crate::lp::MAX;
 pub const TARGET_SE: f64 = 0.003;
 
 /// Antithetic pairs drawn before the stopping rule is first asked, and between two asks: an
-/// action no draw of 2,000 strategies played is under 0.15 % at 95 % confidence (the rule of
-/// three), so the estimate says 0 only of actions that rare.
+/// action that none of 2,500 independent noises made the player play is under 0.12 % at 95 %
+/// confidence (the rule of three), so the estimate says 0 only of actions about that rare.
 pub const MIN_PAIRS: usize = 2500;
 
 /// The estimate and what it cost.

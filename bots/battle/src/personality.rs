@@ -269,9 +269,9 @@ impl Personality {
         sign: f64,
     ) -> [f64; MAX] {
         let mut noisy = *w;
-        for (i, &hit) in biased.iter().enumerate() {
-            for j in 0..w.cols {
-                noisy.w[i][j] = self.perceive(w.w[i][j], hit, sign * e[i][j]);
+        for ((row, &hit), (truth, e)) in noisy.w.iter_mut().zip(biased).zip(w.w.iter().zip(e)) {
+            for ((x, p), e) in row.iter_mut().zip(truth).zip(e).take(w.cols) {
+                *x = self.perceive(*p, hit, sign * e);
             }
         }
         lp::solve(&noisy).row
