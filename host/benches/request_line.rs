@@ -18,7 +18,7 @@ use tokio::sync::mpsc::Receiver;
 use yomi_host::ops::handle_line;
 use yomi_host::registry::Registry;
 use yomi_host::runtime::config::{ServeConfig, Shared};
-use yomi_host::runtime::executor::on_game_thread;
+use yomi_host::runtime::executor::{on_game_thread, Scope};
 use yomi_host::runtime::outbox::Outbox;
 use yomi_host::session::Session;
 
@@ -35,7 +35,8 @@ async fn session() -> Connection {
     let (outbox, queue) = Outbox::new(1);
     let mut session = Session::new(shared, outbox.clone());
     let new = "{\"id\":0,\"op\":\"agent.new\",\"bot\":\"example/rps\",\"preset\":\"reader\"}";
-    let reply = handle_line(&mut session, new).await.expect("agent.new replies");
+    let reply =
+        handle_line(&mut session, new, Scope::HANDED_OVER).await.expect("agent.new replies");
     assert!(reply.ok, "agent.new: {reply:?}");
     Connection { session, outbox, queue }
 }
@@ -49,10 +50,15 @@ struct Connection {
 
 /// Answers `line` `iters` times, each reply serialized and queued as a connection does, and taken
 /// off the queue again (in this thread: no other thread takes part).
-async fn answer(mut c: Connection, line: &'static str, iters: u64) -> (Connection, Duration) {
+async fn answer(
+    mut c: Connection,
+    line: &'static str,
+    iters: u64,
+    scope: Scope,
+) -> (Connection, Duration) {
     let started = Instant::now();
     for _ in 0..iters {
-        let reply = handle_line(&mut c.session, line).await.expect("a direct reply");
+        let reply = handle_line(&mut c.session, line, scope).await.expect("a direct reply");
         c.outbox.reply(&reply).await.expect("the queue is open");
         black_box(c.queue.recv().await);
     }
@@ -67,8 +73,8 @@ fn bench(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter_custom(|iters| {
                 let connection = state.take().expect("the connection is back");
-                let work = on_game_thread(async move {
-                    Ok::<_, yomi_protocol::ErrorInfo>(answer(connection, line, iters).await)
+                let work = on_game_thread(move |scope| async move {
+                    Ok::<_, yomi_protocol::ErrorInfo>(answer(connection, line, iters, scope).await)
                 });
                 let (connection, elapsed) = runtime.block_on(work).unwrap();
                 state = Some(connection);

@@ -18,13 +18,12 @@ use yomi_plugin::cancel::{self, CancelFlag};
 
 use super::AgentHandle;
 use crate::registry::{BotRef, PluginEntry};
-use crate::runtime::executor;
-use crate::runtime::metrics::{self, PluginCalls};
+use crate::runtime::executor::{self, Scope, Timing};
+use crate::runtime::metrics;
 
 /// An agent living in a plugin loaded into this process.
 pub struct InProcessAgent {
     handle: executor::Handle,
-    calls: PluginCalls,
     /// Raised to stop the service call running in the plugin (see `yomi_plugin::cancel`).
     cancel: CancelFlag,
     /// Service calls take turns: the flag belongs to one call from before it starts until after
@@ -33,29 +32,27 @@ pub struct InProcessAgent {
 }
 
 impl InProcessAgent {
-    /// Opens an agent of `bot`, one of `plugin`'s bots.
+    /// Opens an agent of `bot`, one of `plugin`'s bots, in `scope` (a game thread's, or handed over).
     pub async fn open(
         plugin: &Arc<PluginEntry>,
         bot: &BotRef,
         options: Options,
         context: AgentContext,
+        scope: Scope,
     ) -> Result<InProcessAgent, ErrorInfo> {
         let cancel = CancelFlag::default();
         let request =
             Open::Agent { bot: bot.info.name.clone(), options, context, cancel: cancel.clone() };
-        let handle = executor::Handle::open(plugin.clone(), request).await?;
-        let calls = metrics::plugin_calls(&bot.qualified());
-        Ok(InProcessAgent { handle, calls, cancel, turn: Arc::default() })
+        let timing = Timing::of_bot(&bot.qualified());
+        let handle = executor::Handle::open(plugin.clone(), request, timing, scope).await?;
+        Ok(InProcessAgent { handle, cancel, turn: Arc::default() })
     }
 
     async fn invoke<T: DeserializeOwned + Send + 'static>(
         &self,
         call: &(impl Serialize + Sync),
     ) -> Result<T, ErrorInfo> {
-        let started = std::time::Instant::now();
-        let result = self.handle.invoke(call).await;
-        self.calls.record(started.elapsed());
-        result
+        self.handle.invoke(call).await
     }
 }
 
@@ -67,8 +64,8 @@ impl AgentHandle for InProcessAgent {
 
     /// The text as the client sent it; the plugin's refusal is final (the kit words an
     /// unreadable text as the parameters' error, see `ActText::refusal`).
-    async fn act_text(&self, request: ActText<'_>) -> Result<ActReply, ErrorInfo> {
-        self.invoke(&request).await
+    async fn act_text(&self, request: ActText<'_>, scope: Scope) -> Result<ActReply, ErrorInfo> {
+        self.handle.invoke_in(&request, scope).await
     }
 
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo> {
@@ -98,7 +95,6 @@ impl AgentHandle for InProcessAgent {
         stop: CancellationToken,
     ) -> Result<Value, ErrorInfo> {
         let (turn, handle, flag) = (self.turn.clone(), self.handle.clone(), self.cancel.clone());
-        let calls = self.calls.clone();
         let stopped = stop.clone();
         let task = tokio::spawn(async move {
             let _turn = tokio::select! {
@@ -107,7 +103,6 @@ impl AgentHandle for InProcessAgent {
             };
             flag.lower();
             let running = metrics::ServiceCall::start();
-            let started = std::time::Instant::now();
             let call = Call::Service(Service { method, params });
             let mut invoke = std::pin::pin!(handle.invoke::<Value>(&call));
             let result = tokio::select! {
@@ -118,7 +113,6 @@ impl AgentHandle for InProcessAgent {
                     None
                 }
             };
-            calls.record(started.elapsed());
             flag.lower();
             drop(running);
             result

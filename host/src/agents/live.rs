@@ -12,6 +12,7 @@ use yomi_plugin::GameOver;
 use yomi_protocol::{ActReply, ActRequest, ErrorInfo, Options};
 
 use super::AgentHandle;
+use crate::runtime::executor::Scope;
 
 /// The agent in force behind an agent id; every call goes to the one in force when it starts.
 pub struct LiveAgent {
@@ -39,8 +40,8 @@ impl AgentHandle for LiveAgent {
         self.current().act(request).await
     }
 
-    async fn act_text(&self, request: ActText<'_>) -> Result<ActReply, ErrorInfo> {
-        self.current().act_text(request).await
+    async fn act_text(&self, request: ActText<'_>, scope: Scope) -> Result<ActReply, ErrorInfo> {
+        self.current().act_text(request, scope).await
     }
 
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo> {

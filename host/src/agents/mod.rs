@@ -27,6 +27,7 @@ use yomi_protocol::{ActReply, ActRequest, ErrorInfo, Options};
 pub use in_process::InProcessAgent;
 
 use crate::registry::{BotRef, BotSource};
+use crate::runtime::executor::Scope;
 use child::{ChildAgent, Launcher};
 use engine::EngineLaunch;
 use worker::WorkerLaunch;
@@ -41,6 +42,8 @@ pub struct Placement {
     pub deadline: Option<Duration>,
     /// The process's place among the server's `--max-workers`, when the agent holds its own.
     pub place: Option<OwnedSemaphorePermit>,
+    /// The scope of a plugin's agent in this process: a game thread's, or handed over.
+    pub scope: Scope,
 }
 
 /// Whether `bot`'s agent runs in a process of its own when placed so.
@@ -61,7 +64,9 @@ pub async fn open_bot(
             Box::new(WorkerLaunch { library: plugin.loaded.path.clone() })
         }
         BotSource::Plugin(plugin) => {
-            return Ok(Arc::new(InProcessAgent::open(plugin, bot, options, context).await?))
+            return Ok(Arc::new(
+                InProcessAgent::open(plugin, bot, options, context, placement.scope).await?,
+            ))
         }
     };
     let open =
@@ -91,7 +96,8 @@ pub trait AgentHandle: Send + Sync {
     async fn act(&self, request: ActRequest) -> Result<ActReply, ErrorInfo>;
     /// `act` with the observation and legal actions still the JSON text a client sent: a plugin
     /// in this process is handed the text as it is; other agents read it first.
-    async fn act_text(&self, request: ActText<'_>) -> Result<ActReply, ErrorInfo> {
+    /// `scope` is what the client's request asking for it allows (see `runtime::executor`).
+    async fn act_text(&self, request: ActText<'_>, _scope: Scope) -> Result<ActReply, ErrorInfo> {
         self.act(request.read_params()?).await
     }
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo>;

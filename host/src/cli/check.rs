@@ -22,6 +22,7 @@ use crate::matches::game::{HostedGame, RefereedGame};
 use crate::matches::seat::{BotSeat, SeatEnv, SeatPlan};
 use crate::registry::engines::{EngineEntry, ENGINE_PREFIX};
 use crate::registry::{BotRef, BotSource, Registry};
+use crate::runtime::executor::Scope;
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -224,7 +225,12 @@ impl Arena for HostArena<'_> {
         seed: u64,
     ) -> Result<Box<dyn Game>, ErrorInfo> {
         let game = self.registry.resolve_game(game)?;
-        let hosted = self.runtime.block_on(HostedGame::open(&game, options.clone(), seed))?;
+        let hosted = self.runtime.block_on(HostedGame::open(
+            &game,
+            options.clone(),
+            seed,
+            Scope::HANDED_OVER,
+        ))?;
         Ok(Box::new(BlockingGame { game: hosted, runtime: self.runtime.handle().clone() }))
     }
 

@@ -21,7 +21,7 @@ use super::record::Record;
 use super::think_time::{timed, Timed};
 use crate::matches::seat::{SeatEnv, SeatPlan};
 use crate::runtime::costs::Budgets;
-use crate::runtime::executor::on_game_thread;
+use crate::runtime::executor::{on_game_thread, Scope};
 
 /// How one model did on one decision.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -129,9 +129,9 @@ pub async fn score_bot(
                     Some(budgets) => Some(budgets.game().await),
                     None => None,
                 };
-                on_game_thread(async move {
-                    score_play(&plan, &prepared.plays[i], derive_seed(seed, i as u64), &running)
-                        .await
+                on_game_thread(move |scope| async move {
+                    let play = &prepared.plays[i];
+                    score_play(&plan, play, derive_seed(seed, i as u64), &running, scope).await
                 })
                 .await
             }
@@ -147,8 +147,9 @@ async fn score_play(
     (label, play): &(String, Vec<Decision>),
     seed: u64,
     running: &Running,
+    scope: Scope,
 ) -> Result<Vec<Scored>, ErrorInfo> {
-    let agent = plan.start(seed, &SeatEnv::default()).await?;
+    let agent = plan.start(seed, &SeatEnv { scope, ..SeatEnv::default() }).await?;
     let mut scored = Vec::with_capacity(play.len());
     for decision in play {
         if running.stop.is_cancelled() {
@@ -165,7 +166,7 @@ async fn score_play(
             // Records are scored without a clock: a person's time is measured, not limited.
             clock: None,
         };
-        let reply = agent.act_text(request).await.map_err(|e| match e.code {
+        let reply = agent.act_text(request, scope).await.map_err(|e| match e.code {
             ErrorCode::NoPolicy => ErrorInfo::new(
                 ErrorCode::NoPolicy,
                 format!("{} does not say how likely its actions are: {}", plan.label(), e.message),

@@ -8,7 +8,7 @@ use yomi_plugin::call::{Apply, Call, DefaultAction, Open};
 use yomi_protocol::{Decision, ErrorInfo, GameOutcome, Options};
 
 use crate::registry::GameRef;
-use crate::runtime::executor;
+use crate::runtime::executor::{self, Scope, Timing};
 
 /// A game in progress.
 pub struct HostedGame {
@@ -20,9 +20,13 @@ impl HostedGame {
         game: &GameRef,
         options: Options,
         seed: u64,
+        scope: Scope,
     ) -> Result<HostedGame, ErrorInfo> {
         let request = Open::Game { game: game.info.name.clone(), options, seed };
-        Ok(HostedGame { handle: executor::Handle::open(game.plugin.clone(), request).await? })
+        Ok(HostedGame {
+            handle: executor::Handle::open(game.plugin.clone(), request, Timing::default(), scope)
+                .await?,
+        })
     }
 
     async fn invoke<T: DeserializeOwned + Send + 'static>(

@@ -17,6 +17,7 @@ use super::seat::{SeatEnv, SeatPlan, SeatSpec};
 use crate::agents::AgentHandle;
 use crate::registry::{GameRef, Registry};
 use crate::runtime::costs::Budgets;
+use crate::runtime::executor::Scope;
 
 /// Most games one match may ask for.
 pub const MAX_GAMES: u32 = 1_000_000;
@@ -226,7 +227,7 @@ pub async fn play(
     // Games between bots take turns on the server's cores; a client seat's game goes at its
     // player's pace and holds no turn while the player thinks.
     let budgets = env.budgets.as_ref().filter(|_| !plan.seats.iter().any(SeatPlan::is_client));
-    let result = run(plan, &agents, budgets, &mut log, |index, record, totals| {
+    let result = run(plan, &agents, budgets, env.scope, &mut log, |index, record, totals| {
         progress(Progress::Game { index, record, totals })
     })
     .await;
@@ -243,6 +244,7 @@ async fn run(
     plan: &MatchPlan,
     agents: &[Arc<dyn AgentHandle>],
     budgets: Option<&Budgets>,
+    scope: Scope,
     log: &mut Log,
     mut progress: impl FnMut(u32, &GameRecord, &[f64]),
 ) -> Result<MatchResult, ErrorInfo> {
@@ -264,7 +266,7 @@ async fn run(
         let seed = plan.game_seed(index);
         let game_start = log.mark();
         log.push_value(json!({"type": "game", "game": index, "seed": seed}));
-        let game = HostedGame::open(&plan.game, plan.game_options.clone(), seed).await?;
+        let game = HostedGame::open(&plan.game, plan.game_options.clone(), seed, scope).await?;
         let record = referee::play(&game, agents, &plan.spec.policy, index, log).await?;
         for seat in 0..seats {
             result.scores[seat] += record.scores[seat];

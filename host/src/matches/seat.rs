@@ -18,6 +18,7 @@ use crate::agents::scripted::ScriptedAgent;
 use crate::agents::{open_bot, runs_apart, AgentHandle, ExplainMode, Placement};
 use crate::registry::{BotRef, Registry};
 use crate::runtime::costs::Budgets;
+use crate::runtime::executor::Scope;
 
 /// A seat as a client or a script asks for it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -200,7 +201,7 @@ impl SeatPlan {
                     policy_ms: None,
                 };
                 let placement =
-                    Placement { isolate: *isolate, deadline: env.deadline, place: None };
+                    Placement { isolate: *isolate, deadline: env.deadline, place: None, scope: env.scope };
                 let agent = open_bot(bot, options.clone(), context, placement).await?;
                 // Explained in the transcript only: no client watches a tournament's steps.
                 let explain = env.explain.then_some(ExplainMode::Game);
@@ -254,6 +255,9 @@ pub struct SeatEnv {
     pub pace: Option<Pace>,
     /// Bots are asked to explain each decision, for the transcript (a tournament's `explain`).
     pub explain: bool,
+    /// The scope of the plugin calls of the match's game and bots (a game thread's, or handed
+    /// over).
+    pub scope: Scope,
 }
 
 /// Who plays the client seats of a match.

@@ -19,6 +19,7 @@ use yomi_protocol::{ActReply, ErrorCode, ErrorInfo, Options};
 use crate::agents::live::LiveAgent;
 use crate::agents::{open_bot, runs_apart, AgentHandle, Placement};
 use crate::registry::BotRef;
+use crate::runtime::executor::Scope;
 use crate::session::{AgentSlot, Session};
 
 /// Opens an agent of `bot` with a complete option set: in this process, or in its engine, which
@@ -120,7 +121,9 @@ pub async fn swap(session: &mut Session, p: Swap) -> Result<Agent, ErrorInfo> {
 
 /// A decision for an external game client: observation and legal actions in, action out; or
 /// one decision for each of many positions.
-pub async fn act(session: &mut Session, p: Act<'_>) -> Result<Acted, ErrorInfo> {
+/// A single position's call goes to the agent at once, before anything is awaited, with the
+/// request's `scope`; a batch's calls are handed over.
+pub async fn act(session: &mut Session, p: Act<'_>, scope: Scope) -> Result<Acted, ErrorInfo> {
     if let Some(positions) = &p.positions {
         let single = p.observation.get() != "null" || p.legal.get() != "[]";
         if single {
@@ -137,7 +140,7 @@ pub async fn act(session: &mut Session, p: Act<'_>) -> Result<Acted, ErrorInfo> 
         policy: p.policy,
         clock: None,
     };
-    with_policy(p.policy, agent.act_text(request).await).map(Acted::One)
+    with_policy(p.policy, agent.act_text(request, scope).await).map(Acted::One)
 }
 
 /// A decision asked with `policy`, checked to carry one that is a distribution holding the
@@ -209,7 +212,7 @@ async fn act_batch(
                     clock: None,
                 };
                 let decided = match position.seed {
-                    None => slot.agent.act_text(request).await,
+                    None => slot.agent.act_text(request, Scope::HANDED_OVER).await,
                     // A fresh agent of a bot that runs apart is a process started for one
                     // position: a batch could start a thousand from one line.
                     Some(_) if runs_apart(&slot.bot, false) => Err(ErrorInfo::new(
@@ -218,7 +221,7 @@ async fn act_batch(
                          positions without one",
                     )),
                     Some(seed) => match open_agent(&slot.bot, &slot.options, seed, session).await {
-                        Ok(fresh) => fresh.act_text(request).await,
+                        Ok(fresh) => fresh.act_text(request, Scope::HANDED_OVER).await,
                         Err(e) => Err(e),
                     },
                 };

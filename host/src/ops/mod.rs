@@ -25,12 +25,13 @@ use yomi_protocol::{ErrorCode, ErrorInfo, Op, Reply, Request, RequestId, OPERATI
 
 use self::schema::HostSpecs;
 use crate::runtime::auth::{self, Role};
+use crate::runtime::executor::Scope;
 use crate::runtime::requests::{answered, cancelled};
 use crate::session::Session;
 
 /// Answers one request line. Never fails: every problem becomes an error reply. Returns None
 /// when the operation went to the background and will reply by itself.
-pub async fn handle_line(session: &mut Session, text: &str) -> Option<Reply> {
+pub async fn handle_line(session: &mut Session, text: &str, scope: Scope) -> Option<Reply> {
     let request = match Request::parse(text) {
         Ok(request) => request,
         Err((id, error)) => return Some(answered("unparsed", id, Err(error))),
@@ -44,7 +45,7 @@ pub async fn handle_line(session: &mut Session, text: &str) -> Option<Reply> {
         );
         return Some(answered("unknown", Some(id), Err(error)));
     };
-    match cancellable(session, op, request).await {
+    match cancellable(session, op, request, scope).await {
         // Answered by `Session::spawn` when the background work ends.
         Ok(Answer::Later) => None,
         Ok(Answer::Now(result)) => Some(answered(op.name(), Some(id), Ok(result))),
@@ -70,9 +71,10 @@ async fn cancellable(
     session: &mut Session,
     op: Op,
     request: Request<'_>,
+    scope: Scope,
 ) -> Result<Answer, ErrorInfo> {
     if op == Op::Cancel {
-        return dispatch(session, op, request).await;
+        return dispatch(session, op, request, scope).await;
     }
     let running = session.requests.start(&request.id, op.name());
     let stop = running.stop.clone();
@@ -80,7 +82,7 @@ async fn cancellable(
     let result = tokio::select! {
         biased;
         _ = stop.cancelled() => Err(cancelled(op.name())),
-        result = dispatch(session, op, request) => result,
+        result = dispatch(session, op, request, scope) => result,
     };
     session.current = None;
     result
@@ -92,6 +94,7 @@ pub async fn dispatch(
     session: &mut Session,
     op: Op,
     request: Request<'_>,
+    scope: Scope,
 ) -> Result<Answer, ErrorInfo> {
     let role = match (session.role(), op) {
         (role, Op::Hello | Op::Ping) => role,
@@ -108,7 +111,8 @@ pub async fn dispatch(
     }
     let id = request.id.clone();
     // Only `hello` and `ping` come without a role, and neither reads it.
-    apply(session, role.unwrap_or(Role::Player), id, Command::read(op, request)?).await
+    let command = Command::read(op, request)?;
+    apply(session, role.unwrap_or(Role::Player), id, command, scope).await
 }
 
 /// Applies one command: each operation's handler takes the parameters and gives the reply the
@@ -118,6 +122,7 @@ async fn apply(
     role: Role,
     id: RequestId,
     command: Command<'_, HostSpecs>,
+    scope: Scope,
 ) -> Result<Answer, ErrorInfo> {
     use Command as C;
     match command {
@@ -127,7 +132,7 @@ async fn apply(
         C::AgentNew(p) => now::<wire::AgentNew>(agents::new(session, p).await?),
         C::AgentConfigure(p) => now::<wire::AgentConfigure>(agents::configure(session, p).await?),
         C::AgentSwap(p) => now::<wire::AgentSwap>(agents::swap(session, p).await?),
-        C::AgentAct(p) => now::<wire::AgentAct>(agents::act(session, p).await?),
+        C::AgentAct(p) => now::<wire::AgentAct>(agents::act(session, p, scope).await?),
         C::AgentObserve(p) => now::<wire::AgentObserve>(agents::observe(session, p).await?),
         C::AgentCall(p) => now::<wire::AgentCall>(agents::call(session, p).await?),
         C::AgentDrop(p) => now::<wire::AgentDrop>(agents::drop(session, p)?),

@@ -1,6 +1,6 @@
 //! One connection: read framed lines, answer each through the session, write replies and events.
 
-use std::future::{poll_fn, Future};
+use std::future::Future;
 use std::net::IpAddr;
 use std::pin::pin;
 use std::sync::{Arc, OnceLock};
@@ -131,32 +131,30 @@ pub async fn serve_frames<F, D, Fut>(
     // A client without a token gets a short while to give one, so strangers hold no slot.
     let handshake = Limits::enabled(limits.handshake_timeout).filter(|_| client.remote);
     let handshake_end = handshake.map(|limit| Instant::now() + limit);
-    let calls = executor::Client::connected();
+    let mut calls = executor::Client::connected();
     let evicted = client.slot.as_ref().map(|slot| slot.evicted());
     trust_once_authenticated(&client, &session);
-    // Whether the connection has waited for input since it last woke another task (spawning its
-    // writer, queueing a reply): only then may a request's quick plugin calls run in line.
-    let mut waited = false;
     tracing::debug!(peer, "session started");
     loop {
         let unauthenticated = handshake_end.filter(|_| session.role().is_none());
-        let next = noting_wait(&mut waited, async {
-            tokio::select! {
-                _ = conn.shutdown.cancelled() => None,
-                _ = conn.unwritable.cancelled() => None,
-                _ = until_cancelled(evicted.as_ref()) => Some(Next::Close(
-                    "the server is full and a new client took the slot of this connection, \
-                     which had given no token"
-                        .into(),
-                )),
-                _ = until(unauthenticated) => Some(Next::Close(format!(
-                    "no token given within {} s (--handshake-timeout)",
-                    handshake.unwrap_or_default().as_secs_f64()
-                ))),
-                next = conn.input.next(|| session.is_idle()) => Some(next),
-            }
-        })
-        .await;
+        let next = calls
+            .wait(async {
+                tokio::select! {
+                    _ = conn.shutdown.cancelled() => None,
+                    _ = conn.unwritable.cancelled() => None,
+                    _ = until_cancelled(evicted.as_ref()) => Some(Next::Close(
+                        "the server is full and a new client took the slot of this connection, \
+                         which had given no token"
+                            .into(),
+                    )),
+                    _ = until(unauthenticated) => Some(Next::Close(format!(
+                        "no token given within {} s (--handshake-timeout)",
+                        handshake.unwrap_or_default().as_secs_f64()
+                    ))),
+                    next = conn.input.next(|| session.is_idle()) => Some(next),
+                }
+            })
+            .await;
         let step = match next {
             None | Some(Next::HungUp) => Step::Stop,
             Some(Next::Close(reason)) => {
@@ -172,8 +170,7 @@ pub async fn serve_frames<F, D, Fut>(
                 Step::Reply(conn.refusal(Line::TooLong, authenticated))
             }
             Some(Next::Line(Line::Text(text))) => {
-                let waited = std::mem::take(&mut waited);
-                let step = conn.answer(&mut session, &calls, waited, &text).await;
+                let step = conn.answer(&mut session, calls.request(), &text).await;
                 if !authenticated && session.role().is_some() {
                     authenticated = true;
                     conn.input.limit_lines(max_line);
@@ -195,7 +192,6 @@ pub async fn serve_frames<F, D, Fut>(
             tracing::warn!(peer, "closing the connection: it gave a wrong token");
             break;
         }
-        waited = false;
     }
     session.close().await;
     // The session and the connection hold the queue's senders: both must go for the writer to
@@ -245,19 +241,12 @@ struct Conn<'p, F: Frames> {
 impl<F: Frames> Conn<'_, F> {
     /// Answers a request line. While it runs the connection reads on: a cancel is answered at
     /// once (from a client that may make requests at all), other lines wait their turn.
-    async fn answer(
-        &mut self,
-        session: &mut Session,
-        calls: &executor::Client,
-        waited: bool,
-        text: &str,
-    ) -> Step {
+    async fn answer(&mut self, session: &mut Session, scope: executor::Scope, text: &str) -> Step {
         let peer = self.peer;
         let requests = session.requests.clone();
         let may_cancel = session.role().is_some();
         let urgent = |line: &str| may_cancel && ops::cancel::is_cancel(line);
-        let work = pin!(ops::handle_line(session, text));
-        let mut work = pin!(calls.request(waited, work));
+        let mut work = pin!(ops::handle_line(session, text, scope));
         loop {
             tokio::select! {
                 // The work first: its first poll registers the request, which a cancel read in
@@ -350,17 +339,6 @@ fn looks_like_http(line: &str) -> bool {
         rest.starts_with(':') && word.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
     let request = rest.starts_with(' ') && word.bytes().all(|b| b.is_ascii_uppercase());
     header || request
-}
-
-/// Runs `f`, noting in `waited` whether it had to wait.
-async fn noting_wait<F: Future>(waited: &mut bool, f: F) -> F::Output {
-    let mut f = pin!(f);
-    poll_fn(|cx| {
-        let polled = f.as_mut().poll(cx);
-        *waited |= polled.is_pending();
-        polled
-    })
-    .await
 }
 
 /// Waits for a listener's sessions to end after the shutdown: each has [`SHUTDOWN_GRACE`] to

@@ -21,6 +21,7 @@ use yomi_protocol::ops::tournaments::SuiteListed;
 use yomi_protocol::{ErrorCode, ErrorInfo, Options};
 
 use crate::matches::game::HostedGame;
+use crate::runtime::executor::Scope;
 
 /// Most openings in one suite.
 pub const MAX_OPENINGS: usize = 100_000;
@@ -260,7 +261,7 @@ pub async fn check_games(
     options: &[Options],
 ) -> Result<(), ErrorInfo> {
     for (i, options) in options.iter().enumerate() {
-        HostedGame::open(game, options.clone(), 0)
+        HostedGame::open(game, options.clone(), 0, Scope::HANDED_OVER)
             .await
             .map_err(|e| invalid(format!("{}: {}", suite.place(i), e.message)))?;
     }

@@ -26,7 +26,7 @@ use crate::matches::seat::{SeatEnv, SeatPlan, SeatSpec};
 use crate::registry::{GameRef, Registry};
 use crate::runtime::auth::Role;
 use crate::runtime::blocking::blocking;
-use crate::runtime::executor::on_game_thread;
+use crate::runtime::executor::{on_game_thread, Scope};
 
 /// A checked tournament, ready to run.
 pub struct Tournament {
@@ -407,11 +407,13 @@ fn start_players(
     let (results, played_games) = mpsc::channel(QUEUED_GAMES);
     let todo = Arc::new(Mutex::new(todo));
     for _ in 0..t.spec.concurrency {
-        let player =
-            play_games(t.clone(), todo.clone(), env.clone(), stop.clone(), results.clone());
-        match t.spec.policy.deadline() {
+        let deadline = t.spec.policy.deadline();
+        let (t, todo, env, stop, results) =
+            (t.clone(), todo.clone(), env.clone(), stop.clone(), results.clone());
+        let player = move |scope| play_games(t, todo, SeatEnv { scope, ..env }, stop, results);
+        match deadline {
             None => drop(tokio::spawn(on_game_thread(player))),
-            Some(_) => drop(tokio::spawn(player)),
+            Some(_) => drop(tokio::spawn(player(Scope::HANDED_OVER))),
         }
     }
     played_games

@@ -3,14 +3,15 @@
 //! Handing a call to a lane and its answer back costs two wake-ups across threads, which on a
 //! virtual machine is more than a small bot's whole call (BENCHMARKS.md, "Quick calls in line").
 //! A call runs in line only when all of these hold:
-//! - its handle has been quick lately (its [`Pace`]): a bot that thinks stays on the lanes, and
+//! - its bot has been quick lately (its [`Pace`]): a bot that thinks stays on the lanes, and
 //!   one that turns slow goes back to them after one slow call;
 //! - all but one of the runtime's reactor threads are free of such calls: one is always left to
 //!   poll the I/O driver and run every other task, even when a quick bot hangs in line for good;
-//! - the call is made during the first poll of a client's request, before which the connection
-//!   had nothing to read (so the request has woken no task into this thread's own run slot,
-//!   where no other thread could take it while the bot runs: the e2e test
-//!   `replies_before_a_pipelined_hang_are_written` fails without this rule);
+//! - the call is made for a client's request that its connection had to wait for (so the request
+//!   has woken no task into this thread's own run slot, where no other thread could take it while
+//!   the bot runs: the e2e test `replies_before_a_pipelined_hang_are_written` fails without this
+//!   rule): the connection waits through [`Client::wait`], and hands each request's [`Scope`] to
+//!   the call it makes before its first wait (`agent.act` of one position);
 //! - more than one client is connected: a lone client is answered sooner through a lane, whose
 //!   look for the next call keeps the processors from idling between its requests.
 //!
@@ -18,19 +19,19 @@
 //! waiting to be told of work: a watchdog thread spawns an empty task on the runtime once a call
 //! has been in line for a tick, which wakes the free thread, and it takes over the driver.
 
-use std::cell::Cell;
-use std::future::Future;
+use std::future::{poll_fn, Future};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::pin::Pin;
+use std::pin::pin;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
-use std::task::{Context, Poll};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
 
 use tokio::runtime::Handle;
 
 use yomi_protocol::{ErrorCode, ErrorInfo};
+
+use super::{Place, Scope};
 
 /// A call under this is quick; a slower one costs as many credits as its time holds this budget.
 const BUDGET: Duration = Duration::from_micros(50);
@@ -82,17 +83,14 @@ static STARTED: AtomicUsize = AtomicUsize::new(0);
 /// Clients connected now.
 static CLIENTS: AtomicUsize = AtomicUsize::new(0);
 
-thread_local! {
-    /// While a request's first poll runs on this thread: how many calls may run in line at once
-    /// (0: none may, at any other time).
-    static ALLOWED: Cell<usize> = const { Cell::new(0) };
-}
-
-/// A connected client, counted until dropped; its requests are scoped by [`Client::request`].
+/// A connected client, counted until dropped: the connection waits for its requests through
+/// [`Client::wait`] and gives each the [`Scope`] of [`Client::request`].
 pub struct Client {
     /// How many calls may run in line at once on the client's runtime: all of its reactor
     /// threads but one (none on a runtime with one thread, or outside a runtime).
     limit: usize,
+    /// Whether the connection's last wait for input had to wait (see the module doc).
+    waited: bool,
 }
 
 impl Client {
@@ -108,17 +106,30 @@ impl Client {
 
     fn counted(limit: usize) -> Client {
         CLIENTS.fetch_add(1, Ordering::Relaxed);
-        Client { limit }
+        Client { limit, waited: false }
     }
 
-    /// The scope of one request's `work`: its first poll may run quick calls in line when
-    /// `fresh` (the connection had nothing to read before this request, see the module doc).
-    pub fn request<'a, F: Future + ?Sized>(
-        &self,
-        fresh: bool,
-        work: Pin<&'a mut F>,
-    ) -> Request<'a, F> {
-        Request { work, allowed: if fresh { self.limit } else { 0 } }
+    /// Waits for the connection's next input (`f`), noting whether it had to wait.
+    pub async fn wait<F: Future>(&mut self, f: F) -> F::Output {
+        let mut f = pin!(f);
+        let mut waited = false;
+        let output = poll_fn(|cx| {
+            let polled = f.as_mut().poll(cx);
+            waited |= polled.is_pending();
+            polled
+        })
+        .await;
+        self.waited = waited;
+        output
+    }
+
+    /// The scope of the request just read: it may go in line only if the connection waited for
+    /// it (once: a second request from the same input did not).
+    pub fn request(&mut self) -> Scope {
+        match std::mem::take(&mut self.waited) {
+            true => Scope(Place::Request { limit: self.limit }),
+            false => Scope::HANDED_OVER,
+        }
     }
 }
 
@@ -193,29 +204,10 @@ impl Watchdog {
     }
 }
 
-/// One request's work, scoped by [`Client::request`].
-pub struct Request<'a, F: ?Sized> {
-    work: Pin<&'a mut F>,
-    /// Calls allowed in line during the next poll; 0 after the first.
-    allowed: usize,
-}
-
-impl<F: Future + ?Sized> Future for Request<'_, F> {
-    type Output = F::Output;
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
-        let allowed = std::mem::take(&mut self.allowed);
-        let before = ALLOWED.replace(allowed);
-        let polled = self.work.as_mut().poll(cx);
-        ALLOWED.set(before);
-        polled
-    }
-}
-
-/// A place in line for one call of a handle of pace `pace`, if the rules in the module doc
-/// allow it now. Dropped unused (the handle was busy), it counts nothing.
-pub fn admit(pace: &Pace) -> Option<Slot> {
-    let limit = ALLOWED.get();
+/// A place in line for one call of a bot of pace `pace` made in `scope`, if the rules in the
+/// module doc allow it now. Dropped unused (the handle was busy), it counts nothing.
+pub fn admit(pace: &Pace, scope: Scope) -> Option<Slot> {
+    let Place::Request { limit } = scope.0 else { return None };
     if limit == 0 || CLIENTS.load(Ordering::Relaxed) < 2 || !pace.is_quick() {
         return None;
     }
@@ -230,21 +222,14 @@ pub fn admit(pace: &Pace) -> Option<Slot> {
 pub struct Slot(());
 
 impl Slot {
-    /// Runs the plugin call `f` here, in line, and counts its time in `pace`. A host-side panic
-    /// in `f` is an internal error, as on a lane.
-    pub fn run<T>(
-        self,
-        pace: &Pace,
-        f: impl FnOnce() -> Result<T, ErrorInfo>,
-    ) -> Result<T, ErrorInfo> {
+    /// Runs the plugin call `f` here, in line. A host-side panic in `f` is an internal error,
+    /// as on a lane.
+    pub fn run<T>(self, f: impl FnOnce() -> Result<T, ErrorInfo>) -> Result<T, ErrorInfo> {
         STARTED.fetch_add(1, Ordering::SeqCst);
         watchdog().wake();
-        let started = Instant::now();
-        let result = catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
             Err(ErrorInfo::new(ErrorCode::Internal, "plugin call did not finish: it panicked"))
-        });
-        pace.record(started.elapsed());
-        result
+        })
     }
 }
 
@@ -289,20 +274,15 @@ mod tests {
         assert!(!pace.is_quick());
     }
 
-    /// Polls `work` once as the first poll of a request of `client`.
-    fn first_poll_of<T>(client: &Client, fresh: bool, work: impl FnOnce() -> T) -> T {
-        let work = std::pin::pin!(async move { work() });
-        let mut polled = std::pin::pin!(client.request(fresh, work));
-        let mut cx = Context::from_waker(futures_util::task::noop_waker_ref());
-        match polled.as_mut().poll(&mut cx) {
-            Poll::Ready(value) => value,
-            Poll::Pending => unreachable!("the work never waits"),
-        }
+    /// The scope of a request of `client`, read after a wait that had to wait when `waited`.
+    fn scope(client: &mut Client, waited: bool) -> Scope {
+        client.waited = waited;
+        client.request()
     }
 
     /// Runs a call in line if admitted: the thread it ran on.
-    fn in_line(pace: &Pace) -> Option<Result<std::thread::ThreadId, ErrorInfo>> {
-        admit(pace).map(|slot| slot.run(pace, || Ok(std::thread::current().id())))
+    fn in_line(pace: &Pace, scope: Scope) -> Option<Result<std::thread::ThreadId, ErrorInfo>> {
+        admit(pace, scope).map(|slot| slot.run(|| Ok(std::thread::current().id())))
     }
 
     /// Every rule in one test: the counters are the process's, so tests of them must not run
@@ -310,31 +290,28 @@ mod tests {
     #[test]
     fn a_call_runs_in_line_only_when_every_rule_allows() {
         let quick = quick_pace();
-        let one = Client::counted(1);
-        assert!(first_poll_of(&one, true, || in_line(&quick)).is_none(), "a lone client");
-        let two = Client::counted(1);
-        let ran = first_poll_of(&two, true, || in_line(&quick));
+        let mut one = Client::counted(1);
+        assert!(in_line(&quick, scope(&mut one, true)).is_none(), "a lone client");
+        let mut two = Client::counted(1);
+        let ran = in_line(&quick, scope(&mut two, true));
         assert_eq!(ran.unwrap().unwrap(), std::thread::current().id());
-        assert!(first_poll_of(&two, false, || in_line(&quick)).is_none(), "not fresh");
-        let single_thread = Client::counted(0);
-        assert!(first_poll_of(&single_thread, true, || in_line(&quick)).is_none(), "one thread");
-        assert!(in_line(&quick).is_none(), "outside a request's first poll");
-        assert!(first_poll_of(&two, true, || in_line(&Pace::default())).is_none(), "not quick");
+        assert!(in_line(&quick, scope(&mut two, false)).is_none(), "not waited for");
+        let waited = scope(&mut two, true);
+        assert!(in_line(&quick, two.request()).is_none(), "one request per wait");
+        let mut single_thread = Client::counted(0);
+        assert!(in_line(&quick, scope(&mut single_thread, true)).is_none(), "one thread");
+        assert!(in_line(&quick, Scope::HANDED_OVER).is_none(), "not a client's request");
+        assert!(in_line(&Pace::default(), waited).is_none(), "not quick");
         // All but one reactor thread in line already: the next call goes to a lane.
-        let nested = first_poll_of(&two, true, || {
-            let slot = admit(&quick).expect("the first call goes in line");
-            slot.run(&quick, || Ok(first_poll_of(&one, true, || in_line(&quick)).is_none()))
-        });
+        let slot = admit(&quick, waited).expect("the first call goes in line");
+        let nested = slot.run(|| Ok(in_line(&quick, scope(&mut one, true)).is_none()));
         assert!(nested.unwrap(), "only one call in line at once with a limit of one");
         // A place given back unused (the handle was busy) counts nothing.
-        first_poll_of(&two, true, || drop(admit(&quick).expect("admitted")));
+        drop(admit(&quick, waited).expect("admitted"));
         assert_eq!(IN_LINE.load(Ordering::SeqCst), 0);
         // A host-side panic is an internal error, and frees the place in line.
-        let panicked = first_poll_of(&two, true, || {
-            admit(&quick)
-                .expect("admitted")
-                .run(&quick, || -> Result<(), _> { panic!("a host bug") })
-        });
+        let slot = admit(&quick, waited).expect("admitted");
+        let panicked = slot.run(|| -> Result<(), _> { panic!("a host bug") });
         assert_eq!(panicked.unwrap_err().code, ErrorCode::Internal);
         assert_eq!(IN_LINE.load(Ordering::SeqCst), 0);
     }

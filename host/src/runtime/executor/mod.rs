@@ -2,6 +2,15 @@
 //! game's) is made through a [`Handle`], and [`choose`] alone decides where it runs. Plugin code
 //! may think for a long time, or never return: it must never keep other clients waiting.
 //!
+//! How a request's call flows, with no state hidden in threads: the connection waits for each
+//! request line through its [`Client`], which gives the request a [`Scope`] (may its call run in
+//! line?); `ops` hands the scope, as an argument, to the agent's `act_text`, which makes the call
+//! with [`Handle::invoke_in`]. Work on a game thread gets its scope from [`on_game_thread`] and
+//! opens its handles with it; every other call is [`Scope::HANDED_OVER`]. [`choose`] picks the way
+//! from the scope and the bot's pace (how quick its calls have been: a per-bot decision, see
+//! [`Timing`]); the call is timed once, however it ran, into that pace and the bot's call-time
+//! histogram (`yomi_plugin_call_seconds`).
+//!
 //! The ways a call runs, why each is kept, and what it earned against the others (BENCHMARKS.md,
 //! "Each way of the executor against the others": `agent.act` requests per second over TCP with
 //! each way left out in turn, medians of interleaved runs of one build; and "One executor for
@@ -35,10 +44,10 @@
 //! names the ways a process may use besides the pool, so one build can be measured against
 //! itself with each way left out.
 
-use std::cell::Cell;
+use std::collections::HashMap;
 use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, TryLockError};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -47,6 +56,7 @@ use yomi_plugin_engine::PluginHandle;
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
 use super::blocking::blocking;
+use super::metrics::{self, PluginCalls};
 use crate::registry::PluginEntry;
 
 mod in_line;
@@ -55,9 +65,32 @@ mod lanes;
 pub use in_line::Client;
 use in_line::{Pace, Slot};
 
-thread_local! {
-    /// Set while this thread runs work for [`on_game_thread`]: plugin calls run right here.
-    static GAME_THREAD: Cell<bool> = const { Cell::new(false) };
+/// What the maker of a plugin call knows about the thread it makes it on, handed down with the
+/// call: made by a connection for each request ([`Client::request`]), by [`on_game_thread`] for
+/// its work, and [`Scope::HANDED_OVER`] for every other call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scope(Place);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// A reactor thread that must not be held: the call is handed over.
+    Reactor,
+    /// A reactor thread serving a client's request that its connection waited for: the call may
+    /// run in line while fewer than `limit` calls are (see `in_line`).
+    Request { limit: usize },
+    /// A game thread: nothing else runs here, so the call runs right here.
+    GameThread,
+}
+
+impl Scope {
+    /// A call that is always handed over.
+    pub const HANDED_OVER: Scope = Scope(Place::Reactor);
+}
+
+impl Default for Scope {
+    fn default() -> Scope {
+        Scope::HANDED_OVER
+    }
 }
 
 /// The ways a call may run besides the blocking pool (see the module doc).
@@ -113,20 +146,21 @@ enum Way<'a> {
     Elsewhere { lanes: bool },
 }
 
-/// The one place that decides how a plugin call runs. `open` is the handle the call is made on
-/// (none while opening one), with how quick its calls have been.
-fn choose<'a>(open: Option<&'a OpenHandle>) -> Way<'a> {
-    if GAME_THREAD.get() {
-        return Way::Here;
-    }
+/// The one place that decides how a plugin call made in `scope` runs. `open` is the handle the
+/// call is made on (none while opening one), with how quick its bot's calls have been.
+fn choose(scope: Scope, open: Option<&OpenHandle>) -> Way<'_> {
     let ways = ways();
-    if let Some(open) = open.filter(|_| ways.in_line) {
-        // In line only if the handle is free: a reactor thread never waits for another call.
-        if let Some(slot) = in_line::admit(&open.pace) {
-            if let Some(handle) = try_lock(&open.handle) {
-                return Way::InLine(slot, handle);
+    match (scope.0, open) {
+        (Place::GameThread, _) => return Way::Here,
+        (Place::Request { .. }, Some(open)) if ways.in_line => {
+            // In line only if the handle is free: a reactor thread never waits for another call.
+            if let Some(slot) = in_line::admit(&open.timing.pace, scope) {
+                if let Some(handle) = try_lock(&open.handle) {
+                    return Way::InLine(slot, handle);
+                }
             }
         }
+        _ => {}
     }
     Way::Elsewhere { lanes: ways.lanes }
 }
@@ -145,45 +179,87 @@ async fn elsewhere<T: Send + 'static>(
 }
 
 /// Runs `work` to completion on one game thread (a blocking thread whose plugin calls run right
-/// there), or as it is when the process does not use game threads. Only for work that waits on
-/// nothing but its plugin calls, and has no deadline to keep: a call on a game thread cannot be
-/// cut short, so it holds the thread (never the reactor) until it ends. On a game thread,
-/// dropping the returned future does not stop `work`.
-pub async fn on_game_thread<T: Send + 'static>(
-    work: impl Future<Output = Result<T, ErrorInfo>> + Send + 'static,
-) -> Result<T, ErrorInfo> {
+/// there), or as it is when the process does not use game threads. `work` is given the scope of
+/// its calls: it opens its handles with it (and passes it to calls made with a scope), so they
+/// run right here on a game thread. Only for work that waits on nothing but its plugin calls, and
+/// has no deadline to keep: a call on a game thread cannot be cut short, so it holds the thread
+/// (never the reactor) until it ends. On a game thread, dropping the returned future does not
+/// stop `work`.
+pub async fn on_game_thread<T, F>(
+    work: impl FnOnce(Scope) -> F + Send + 'static,
+) -> Result<T, ErrorInfo>
+where
+    T: Send + 'static,
+    F: Future<Output = Result<T, ErrorInfo>> + Send + 'static,
+{
     if !ways().game_thread {
-        return work.await;
+        return work(Scope::HANDED_OVER).await;
     }
     let runtime = tokio::runtime::Handle::current();
-    blocking(move || {
-        GAME_THREAD.set(true);
-        let result = runtime.block_on(work);
-        GAME_THREAD.set(false);
-        result
-    })
-    .await
+    blocking(move || runtime.block_on(work(Scope(Place::GameThread)))).await
 }
 
 /// An open plugin handle (agent or game) whose calls never hold up the reactor.
 #[derive(Clone)]
 pub struct Handle(Arc<OpenHandle>);
 
-/// What a handle's clones share: the handle, and how quick its calls have been.
+/// What a handle's clones share: the handle, where its calls' times go, and the scope of the
+/// calls made without one (a game thread's, for a handle opened there).
 struct OpenHandle {
     handle: Mutex<Closing>,
-    pace: Pace,
+    timing: Timing,
+    scope: Scope,
 }
 
-/// A plugin handle that is closed off the reactor: closing runs the bot's or game's destructor,
-/// which is plugin code like any other call and may be slow (or never return).
-struct Closing(Option<PluginHandle>);
+/// Where a handle's calls' times go, each call timed once, however it ran: to its bot's pace,
+/// which decides whether the bot's calls may run in line (a bot's, not an agent's: every agent
+/// of a bot shares what its calls have shown), and to the bot's call-time histogram.
+#[derive(Default)]
+pub struct Timing {
+    pace: Arc<Pace>,
+    calls: Option<PluginCalls>,
+}
+
+impl Timing {
+    /// The timing of an agent of `bot` (`plugin/bot`).
+    pub fn of_bot(bot: &str) -> Timing {
+        static PACES: OnceLock<Mutex<HashMap<String, Arc<Pace>>>> = OnceLock::new();
+        let mut paces = PACES.get_or_init(Mutex::default).lock().unwrap_or_else(|p| p.into_inner());
+        let pace = paces.entry(bot.to_string()).or_default().clone();
+        Timing { pace, calls: Some(metrics::plugin_calls(bot)) }
+    }
+
+    fn record(&self, took: Duration) {
+        self.pace.record(took);
+        if let Some(calls) = &self.calls {
+            calls.record(took);
+        }
+    }
+}
+
+impl OpenHandle {
+    /// Makes one call on `handle` (this handle, locked) and times it.
+    fn call<T: DeserializeOwned>(&self, handle: &mut Closing, call: &[u8]) -> Result<T, ErrorInfo> {
+        let started = Instant::now();
+        let result =
+            handle.0.as_mut().expect("a handle is open until it is dropped").invoke_raw(call);
+        self.timing.record(started.elapsed());
+        result
+    }
+}
+
+/// A plugin handle that is closed off the reactor (unless it was opened on a game thread):
+/// closing runs the bot's or game's destructor, which is plugin code like any other call and
+/// may be slow (or never return).
+struct Closing(Option<PluginHandle>, Scope);
 
 impl Drop for Closing {
     fn drop(&mut self) {
         let Some(handle) = self.0.take() else { return };
         match tokio::runtime::Handle::try_current() {
-            Ok(runtime) if !GAME_THREAD.get() => drop(runtime.spawn_blocking(move || drop(handle))),
+            Ok(runtime) if self.1 != Scope(Place::GameThread) => {
+                drop(runtime.spawn_blocking(move || drop(handle)))
+            }
             // On a game thread, or outside the runtime (at exit): no reactor to protect.
             _ => drop(handle),
         }
@@ -191,53 +267,60 @@ impl Drop for Closing {
 }
 
 impl Handle {
-    /// Opens a handle in `plugin` (constructors are plugin code too, and may be slow).
-    pub async fn open(plugin: Arc<PluginEntry>, request: Open) -> Result<Handle, ErrorInfo> {
+    /// Opens a handle in `plugin` (constructors are plugin code too, and may be slow) in `scope`,
+    /// which is also the scope of its calls made without one; its calls are timed into `timing`.
+    pub async fn open(
+        plugin: Arc<PluginEntry>,
+        request: Open,
+        timing: Timing,
+        scope: Scope,
+    ) -> Result<Handle, ErrorInfo> {
         let open = move || plugin.loaded.open(&request);
-        let handed_over = match choose(None) {
+        // Decided before the wait: a `Way` may hold a lock, which a task cannot keep across it.
+        let lanes = match choose(scope, None) {
             Way::Elsewhere { lanes } => Some(lanes),
             Way::Here | Way::InLine(..) => None,
         };
-        let handle = match handed_over {
+        let handle = match lanes {
             Some(lanes) => elsewhere(lanes, open).await?,
             None => open()?,
         };
-        let handle = Mutex::new(Closing(Some(handle)));
-        Ok(Handle(Arc::new(OpenHandle { handle, pace: Pace::default() })))
+        let handle = Mutex::new(Closing(Some(handle), scope));
+        Ok(Handle(Arc::new(OpenHandle { handle, timing, scope })))
     }
 
     /// Makes one call (a [`Call`](yomi_plugin::call::Call), or one partly JSON text such as
-    /// [`ActText`](yomi_plugin::call::ActText)); its result is read as a `T` (a `Value` for any
-    /// JSON). The call is written out here, so it need not outlive this.
+    /// [`ActText`](yomi_plugin::call::ActText)) in the handle's own scope; its result is read as
+    /// a `T` (a `Value` for any JSON). The call is written out here, so it need not outlive this.
     pub async fn invoke<T: DeserializeOwned + Send + 'static>(
         &self,
         call: &(impl Serialize + Sync),
     ) -> Result<T, ErrorInfo> {
+        self.invoke_in(call, self.0.scope).await
+    }
+
+    /// [`invoke`](Handle::invoke) in `scope`: a client's request's, which may let the call run in
+    /// line, or a game thread's.
+    pub async fn invoke_in<T: DeserializeOwned + Send + 'static>(
+        &self,
+        call: &(impl Serialize + Sync),
+        scope: Scope,
+    ) -> Result<T, ErrorInfo> {
         let call = serde_json::to_vec(call)
             .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("unwritable call: {e}")))?;
-        let lanes = match choose(Some(&self.0)) {
-            // A game thread has nothing else to run: no pace to keep.
-            Way::Here => return invoke_raw(&mut lock(&self.0.handle), &call),
-            Way::InLine(slot, mut handle) => {
-                return slot.run(&self.0.pace, || invoke_raw(&mut handle, &call))
-            }
+        let lanes = match choose(scope, Some(&self.0)) {
+            Way::Here => return self.0.call(&mut lock(&self.0.handle), &call),
+            Way::InLine(slot, mut handle) => return slot.run(|| self.0.call(&mut handle, &call)),
             Way::Elsewhere { lanes } => lanes,
         };
         let shared = self.0.clone();
-        elsewhere(lanes, move || {
-            let mut handle = lock(&shared.handle);
-            let started = Instant::now();
-            let result = invoke_raw(&mut handle, &call);
-            shared.pace.record(started.elapsed());
-            result
-        })
-        .await
+        elsewhere(lanes, move || shared.call(&mut lock(&shared.handle), &call)).await
     }
 
-    /// Hands the handle's next calls over until they have shown again that they are quick (its
+    /// Hands the bot's next calls over until they have shown again that they are quick (its
     /// options changed, and its speed may have changed with them).
     pub fn forget_pace(&self) {
-        self.0.pace.forget();
+        self.0.timing.pace.forget();
     }
 }
 
@@ -256,10 +339,6 @@ fn try_lock(handle: &Mutex<Closing>) -> Option<MutexGuard<'_, Closing>> {
     }
 }
 
-fn invoke_raw<T: DeserializeOwned>(handle: &mut Closing, call: &[u8]) -> Result<T, ErrorInfo> {
-    handle.0.as_mut().expect("a handle is open until it is dropped").invoke_raw(call)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -276,10 +355,15 @@ mod tests {
     }
 
     #[test]
-    fn a_call_runs_right_here_only_on_a_game_thread() {
-        assert!(matches!(choose(None), Way::Elsewhere { .. }));
-        GAME_THREAD.set(true);
-        assert!(matches!(choose(None), Way::Here));
-        GAME_THREAD.set(false);
+    fn a_call_runs_right_here_only_in_a_game_threads_scope() {
+        assert!(matches!(choose(Scope::HANDED_OVER, None), Way::Elsewhere { .. }));
+        assert!(matches!(choose(Scope(Place::Request { limit: 1 }), None), Way::Elsewhere { .. }));
+        assert!(matches!(choose(Scope(Place::GameThread), None), Way::Here));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn work_on_a_game_thread_is_given_its_scope() {
+        let scope = on_game_thread(|scope| async move { Ok(scope) }).await.unwrap();
+        assert_eq!(scope, Scope(Place::GameThread));
     }
 }
