@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 use yomi_plugin::policy_check::{chi_square, sampling_check};
 use yomi_plugin::protocol::options::defaults;
 use yomi_plugin::{ActRequest, Agent, AgentContext, Options, Plugin, PolicyEntry};
-use yomi_stud::{game_options, player_options, StudPlugin};
+use yomi_stud::{game_options, player_options, StudPlugin, MODELS};
 
 fn baseline(name: &str, seed: u64) -> Box<dyn Agent> {
     StudPlugin
@@ -31,16 +31,20 @@ enum Step {
     Saw(Value),
 }
 
-fn fuzzy(options: &Value, seed: u64) -> Box<dyn Agent> {
-    let mut o = defaults(&player_options(None));
+/// The fuzzy player, or a model opponent (`ta`, `tp`, `la`, `lp`) with its own defaults, with
+/// `options` over them.
+fn player(bot: &str, options: &Value, seed: u64) -> Box<dyn Agent> {
+    let model = MODELS.iter().find(|m| m.0 == bot).map(|m| (m.2, m.3));
+    let mut o = defaults(&player_options(model));
     o.extend(options.as_object().unwrap().clone());
-    StudPlugin.new_agent("fuzzy", &o, &AgentContext { seed, ..AgentContext::default() }).unwrap()
+    StudPlugin.new_agent(bot, &o, &AgentContext { seed, ..AgentContext::default() }).unwrap()
 }
 
-/// Plays fuzzy against fuzzy until seat 0 faces a decision whose observation is `seen` and whose
+/// Plays `bot` (seat 0) against the fuzzy player until seat 0 faces a decision whose observation is `seen` and whose
 /// policy is `wanted`, from game `after` on (so the player has learned from the games before it); returns
 /// what seat 0 went through before it and that request, or `None` when the session has none.
 fn find(
+    bot: &str,
     options: &Value,
     after: u64,
     seen: impl Fn(&Value) -> bool,
@@ -49,7 +53,7 @@ fn find(
     let mut o = defaults(&game_options());
     o.insert("games".into(), json!(200));
     let mut game = StudPlugin.new_game("stud", &o, 7).unwrap();
-    let mut seats = [fuzzy(options, 1), fuzzy(options, 2)];
+    let mut seats = [player(bot, options, 1), player("fuzzy", options, 2)];
     let mut steps = Vec::new();
     while !game.decisions().is_empty() {
         let mut actions = Vec::new();
@@ -75,10 +79,10 @@ fn find(
     None
 }
 
-/// A fuzzy player of seed `seed` brought to the found state: it decides every earlier request
+/// A `bot` of seed `seed` brought to the found state: it decides every earlier request
 /// (its own draws, which change no state the policy reads) and sees every event.
-fn replayed(options: &Value, steps: &[Step], seed: u64) -> Box<dyn Agent> {
-    let mut agent = fuzzy(options, seed);
+fn replayed(bot: &str, options: &Value, steps: &[Step], seed: u64) -> Box<dyn Agent> {
+    let mut agent = player(bot, options, seed);
     for step in steps {
         match step {
             Step::Asked(request) => drop(agent.act(request).unwrap()),
@@ -91,9 +95,15 @@ fn replayed(options: &Value, steps: &[Step], seed: u64) -> Box<dyn Agent> {
 /// Chi-square of `draws` decisions against the policy the player gives for `request`, the
 /// amounts each expected fewer than 5 times pooled into one cell (and that cell into the
 /// smallest other when it is still too small), so the test stays reliable.
-fn pooled_check(options: &Value, steps: &[Step], request: &ActRequest, draws: u64) -> f64 {
-    let policy = replayed(options, steps, 0).policy(request).unwrap();
-    let played = replayed(options, steps, 0).act(request).unwrap();
+fn pooled_check(
+    bot: &str,
+    options: &Value,
+    steps: &[Step],
+    request: &ActRequest,
+    draws: u64,
+) -> f64 {
+    let policy = replayed(bot, options, steps, 0).policy(request).unwrap();
+    let played = replayed(bot, options, steps, 0).act(request).unwrap();
     yomi_plugin::policy::attach(policy.clone(), played).unwrap();
     let n = draws as f64;
     let mut kept: Vec<PolicyEntry> = policy.iter().filter(|e| e.p * n >= 5.0).cloned().collect();
@@ -111,7 +121,7 @@ fn pooled_check(options: &Value, steps: &[Step], request: &ActRequest, draws: u6
     }
     let sampled: Vec<Value> = (1..=draws)
         .map(|seed| {
-            let action = replayed(options, steps, seed).act(request).unwrap().action;
+            let action = replayed(bot, options, steps, seed).act(request).unwrap().action;
             let known = policy.iter().any(|e| e.action == action);
             assert!(known, "played {action}, which the policy {policy:?} does not hold");
             if kept.iter().any(|e| e.action == action) {
@@ -168,10 +178,34 @@ fn fuzzy_sampling_matches_the_policy() {
         ),
     ];
     for (name, options, seen, wanted) in cases {
-        let Some((steps, request)) = find(&options, 3, seen, wanted) else {
+        let Some((steps, request)) = find("fuzzy", &options, 3, seen, wanted) else {
             panic!("{name}: no such decision in 200 games")
         };
-        let p = pooled_check(&options, &steps, &request, 2000);
+        let p = pooled_check("fuzzy", &options, &steps, &request, 2000);
         assert!(p > 1e-4, "{name}: p = {p}");
+    }
+}
+
+/// Each model opponent's policy is its behaviour too: its early decision (the fuzzy drop draw
+/// beside the noisy bet) and one from turn 5 on where its own drop rule applies (a loose model's
+/// table draw; a tight model's bet, or the drop it always makes when inferior), after a game of
+/// learning against the fuzzy player.
+#[test]
+fn model_opponents_sampling_matches_the_policy() {
+    let default = json!({});
+    for (bot, ..) in MODELS {
+        let early = |o: &Value| o["phase"] == "bet" && o["turn"].as_u64() <= Some(2);
+        let late = |o: &Value| o["phase"] == "bet" && o["turn"].as_u64() >= Some(5);
+        let drawn = |p: &[PolicyEntry]| p.iter().any(is_drop) && p.len() > 1;
+        let Some((steps, request)) = find(bot, &default, 1, early, drawn) else {
+            panic!("{bot}: no early drop draw in 200 games")
+        };
+        let p = pooled_check(bot, &default, &steps, &request, 1000);
+        assert!(p > 1e-4, "{bot}, early: p = {p}");
+        let Some((steps, request)) = find(bot, &default, 1, late, |p| p.len() > 1) else {
+            panic!("{bot}: no drawn decision from turn 5 in 200 games")
+        };
+        let p = pooled_check(bot, &default, &steps, &request, 1000);
+        assert!(p > 1e-4, "{bot}, late: p = {p}");
     }
 }
