@@ -129,6 +129,10 @@ pub struct FitJob {
     records: Vec<Record>,
     train: Arc<Prepared>,
     held: Arc<Prepared>,
+    /// Games on each side of the hold-out: (fitted on, held out).
+    games: (usize, usize),
+    /// The uniform baseline's log-likelihood of the held-out plays.
+    uniform_held: f64,
     bot: Bot,
     space: fitting::Space,
     registry: Arc<Registry>,
@@ -156,8 +160,10 @@ impl FitJob {
         }
         let bot = Bot::resolve(&registry, &records[0].game, &p.bot)?;
         let space = fitting::Space::new(&bot.parts().0.info.options, &p.fit)?;
+        let games = (store::games(&train), store::games(&held));
+        let uniform_held = fitting::total_log_likelihood(&score_uniform(&held), p.floor);
         let (train, held) = (Prepared::new(&train), Prepared::new(&held));
-        Ok(FitJob { p, name, records, train, held, bot, space, registry })
+        Ok(FitJob { p, name, records, train, held, games, uniform_held, bot, space, registry })
     }
 
     /// Most decisions it replays: the fit's bound on its replays of the fitting plays, then the
@@ -204,9 +210,7 @@ impl FitJob {
                 o,
             )?))
         };
-        let plays = store::plays(&self.records);
-        let (train, held) = store::hold_out_fifth(&plays);
-        let uniform = per_decision(fitting::total_log_likelihood(&score_uniform(&held), p.floor));
+        let uniform = per_decision(self.uniform_held);
         let mut presets = serde_json::Map::new();
         for (preset, plan) in &self.bot.presets {
             let SeatPlan::Bot { options, .. } = plan else { continue };
@@ -223,7 +227,7 @@ impl FitJob {
             presets::write(data_dir, &bot.qualified(), &self.name, &description, &result.options)?;
         Ok(json!({
             "bot": bot.qualified(), "records": p.records, "game": game, "preset": self.name,
-            "file": path.display().to_string(), "plays": {"fit": store::games(&train), "held_out": store::games(&held)},
+            "file": path.display().to_string(), "plays": {"fit": self.games.0, "held_out": self.games.1},
             "fitted": result.fitted, "options": result.options,
             "interval": "likelihood ratio (χ²₁, 95 %), other options at their fit",
             "fit_log_likelihood": result.log_likelihood, "evaluations": result.evaluations,
