@@ -192,6 +192,45 @@ fn one_quick_bot_hangs(busy: bool) {
     assert!(hung.recv_within(Duration::from_millis(20)).is_none(), "the hung bot answered");
 }
 
+/// The in-line decision is made per bot: a new agent of a bot whose calls have been quick may
+/// run its very first call in line. If that agent hangs at once, other clients are still served.
+#[test]
+fn a_new_agent_of_a_quick_bot_that_hangs_at_once_stalls_no_one() {
+    let dir = temp_dir();
+    let lib = install_misbehave(dir.path());
+    let server = Server::tcp_with_dir(dir.path());
+    let (mut warm, agent) = hangs_after(&server, &lib, 1_000);
+    quick_turns(&mut warm, &agent, 200);
+    let mut hung = server.connect();
+    hung.ok("plugin.load", json!({"path": lib}));
+    let options = json!({"on_act": "hang"});
+    let fresh = hung.ok("agent.new", json!({"bot": "misbehave", "options": options}))["agent"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut others: Vec<Conn> = (0..3)
+        .map(|_| {
+            let mut conn = server.connect();
+            conn.ok("agent.new", json!({"bot": "example/rps", "preset": "reader"}));
+            conn
+        })
+        .collect();
+    let id = hung.next_id();
+    hung.send(
+        &json!({"id": id, "op": "agent.act", "agent": fresh, "observation": {}, "legal": ["rock"]}),
+    );
+    // Time for the server's other threads to go idle, as they would between clients.
+    std::thread::sleep(Duration::from_millis(200));
+    for conn in &mut others {
+        for _ in 0..5 {
+            assert_eq!(answered(conn, "ping", json!({})), json!({"pong": true}));
+            let act = answered(conn, "agent.act", with_agent("a1", rps_turn("rock", false)));
+            assert_eq!(act["action"], json!("paper"));
+        }
+    }
+    assert!(hung.recv_within(Duration::from_millis(20)).is_none(), "the hung bot answered");
+}
+
 #[test]
 fn a_quick_bot_that_hangs_stalls_no_busy_client() {
     one_quick_bot_hangs(true);
