@@ -18,7 +18,7 @@ use yomi_plugin::cancel::{self, CancelFlag};
 
 use super::AgentHandle;
 use crate::registry::{BotRef, PluginEntry};
-use crate::runtime::executor::{self, Scope, Timing};
+use crate::runtime::executor::{self, Scope};
 use crate::runtime::metrics;
 
 /// An agent living in a plugin loaded into this process.
@@ -43,8 +43,8 @@ impl InProcessAgent {
         let cancel = CancelFlag::default();
         let request =
             Open::Agent { bot: bot.info.name.clone(), options, context, cancel: cancel.clone() };
-        let timing = Timing::of_bot(&bot.qualified());
-        let handle = executor::Handle::open(plugin.clone(), request, timing, scope).await?;
+        let bot = Some(bot.qualified());
+        let handle = executor::Handle::open(plugin.clone(), request, bot.as_deref(), scope).await?;
         Ok(InProcessAgent { handle, cancel, turn: Arc::default() })
     }
 
@@ -52,7 +52,7 @@ impl InProcessAgent {
         &self,
         call: &(impl Serialize + Sync),
     ) -> Result<T, ErrorInfo> {
-        self.handle.invoke(call).await
+        self.handle.invoke(call, None).await
     }
 }
 
@@ -65,7 +65,7 @@ impl AgentHandle for InProcessAgent {
     /// The text as the client sent it; the plugin's refusal is final (the kit words an
     /// unreadable text as the parameters' error, see `ActText::refusal`).
     async fn act_text(&self, request: ActText<'_>, scope: Scope) -> Result<ActReply, ErrorInfo> {
-        self.handle.invoke_in(&request, scope).await
+        self.handle.invoke(&request, Some(scope)).await
     }
 
     async fn observe(&self, event: Value) -> Result<(), ErrorInfo> {
@@ -104,7 +104,7 @@ impl AgentHandle for InProcessAgent {
             flag.lower();
             let running = metrics::ServiceCall::start();
             let call = Call::Service(Service { method, params });
-            let mut invoke = std::pin::pin!(handle.invoke::<Value>(&call));
+            let mut invoke = std::pin::pin!(handle.invoke::<Value>(&call, None));
             let result = tokio::select! {
                 result = &mut invoke => Some(result),
                 _ = stop.cancelled() => {

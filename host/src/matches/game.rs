@@ -8,7 +8,7 @@ use yomi_plugin::call::{Apply, Call, DefaultAction, Open};
 use yomi_protocol::{Decision, ErrorInfo, GameOutcome, Options};
 
 use crate::registry::GameRef;
-use crate::runtime::executor::{self, Scope, Timing};
+use crate::runtime::executor::{self, Scope};
 
 /// A game in progress.
 pub struct HostedGame {
@@ -24,8 +24,7 @@ impl HostedGame {
     ) -> Result<HostedGame, ErrorInfo> {
         let request = Open::Game { game: game.info.name.clone(), options, seed };
         Ok(HostedGame {
-            handle: executor::Handle::open(game.plugin.clone(), request, Timing::default(), scope)
-                .await?,
+            handle: executor::Handle::open(game.plugin.clone(), request, None, scope).await?,
         })
     }
 
@@ -33,7 +32,7 @@ impl HostedGame {
         &self,
         call: Call,
     ) -> Result<T, ErrorInfo> {
-        self.handle.invoke(&call).await
+        self.handle.invoke(&call, None).await
     }
 }
 

@@ -7,6 +7,7 @@ use crate::registry::engines::ENGINE_PREFIX;
 use crate::registry::{PluginEntry, Registry};
 use crate::runtime::auth::Role;
 use crate::runtime::blocking::blocking;
+use crate::runtime::executor;
 use crate::runtime::url::plugin_view_path;
 use crate::session::Session;
 
@@ -42,11 +43,15 @@ pub fn catalog(registry: &Registry, role: Role) -> Catalog {
     });
     let bots = latest.iter().flat_map(|p| {
         let plugin = p.name();
-        p.loaded.manifest.bots.iter().map(move |info| CatalogBot {
-            id: format!("{plugin}/{}", info.name),
-            plugin: plugin.into(),
-            info: registry.with_fitted(&format!("{plugin}/{}", info.name), info.clone()),
-            engine: None,
+        p.loaded.manifest.bots.iter().map(move |info| {
+            let id = format!("{plugin}/{}", info.name);
+            CatalogBot {
+                info: registry.with_fitted(&id, info.clone()),
+                pace: executor::pace_of(&id),
+                id,
+                plugin: plugin.into(),
+                engine: None,
+            }
         })
     });
     // The engines' commands stay with the operator: a client sees what they play.
@@ -55,6 +60,7 @@ pub fn catalog(registry: &Registry, role: Role) -> Catalog {
         plugin: ENGINE_PREFIX.into(),
         info: e.info.clone(),
         engine: Some(EngineTag { name: e.engine_name.clone(), version: e.version.clone() }),
+        pace: None,
     });
     Catalog {
         games: games.collect(),

@@ -131,13 +131,13 @@ pub async fn serve_frames<F, D, Fut>(
     // A client without a token gets a short while to give one, so strangers hold no slot.
     let handshake = Limits::enabled(limits.handshake_timeout).filter(|_| client.remote);
     let handshake_end = handshake.map(|limit| Instant::now() + limit);
-    let mut calls = executor::Client::connected();
+    let calls = executor::Client::connected();
     let evicted = client.slot.as_ref().map(|slot| slot.evicted());
     trust_once_authenticated(&client, &session);
     tracing::debug!(peer, "session started");
     loop {
         let unauthenticated = handshake_end.filter(|_| session.role().is_none());
-        let next = calls
+        let (next, scope) = calls
             .wait(async {
                 tokio::select! {
                     _ = conn.shutdown.cancelled() => None,
@@ -170,7 +170,7 @@ pub async fn serve_frames<F, D, Fut>(
                 Step::Reply(conn.refusal(Line::TooLong, authenticated))
             }
             Some(Next::Line(Line::Text(text))) => {
-                let step = conn.answer(&mut session, calls.request(), &text).await;
+                let step = conn.answer(&mut session, scope, &text).await;
                 if !authenticated && session.role().is_some() {
                     authenticated = true;
                     conn.input.limit_lines(max_line);

@@ -76,6 +76,24 @@ pub struct CatalogBot {
     /// Its command stays with the operator.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<EngineTag>,
+    /// How quick the bot's calls in this server have been, and whether that lets them run in
+    /// line; absent until one of its calls has been timed (never for a bot in its own process).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pace: Option<BotPace>,
+}
+
+/// The measured pace of a bot's calls in the server's process, over all its agents.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BotPace {
+    /// Whether its calls have lately been quick enough to run in line, on the thread that read
+    /// the request, rather than handed to another thread (a call still goes in line only while
+    /// another client is connected and a reactor thread is left free).
+    pub in_line: bool,
+    /// Its calls timed since the server started.
+    pub calls: u64,
+    /// A moving average of its latest calls' times (each new call weighs an eighth), in
+    /// milliseconds.
+    pub recent_call_ms: f64,
 }
 
 /// An engine's own name and version, from its handshake.

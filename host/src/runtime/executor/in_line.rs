@@ -10,8 +10,8 @@
 //! - the call is made for a client's request that its connection had to wait for (so the request
 //!   has woken no task into this thread's own run slot, where no other thread could take it while
 //!   the bot runs: the e2e test `replies_before_a_pipelined_hang_are_written` fails without this
-//!   rule): the connection waits through [`Client::wait`], and hands each request's [`Scope`] to
-//!   the call it makes before its first wait (`agent.act` of one position);
+//!   rule): [`Client::wait`] gives the request the [`Scope`] of the call it makes before its
+//!   first wait (`agent.act` of one position);
 //! - more than one client is connected: a lone client is answered sooner through a lane, whose
 //!   look for the next call keeps the processors from idling between its requests.
 //!
@@ -19,19 +19,21 @@
 //! waiting to be told of work: a watchdog thread spawns an empty task on the runtime once a call
 //! has been in line for a tick, which wakes the free thread, and it takes over the driver.
 
+use std::collections::HashMap;
 use std::future::{poll_fn, Future};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::pin;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
 
 use tokio::runtime::Handle;
 
+use yomi_protocol::ops::plugins::BotPace;
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
-use super::{Place, Scope};
+use super::{ways, Place, Scope};
 
 /// A call under this is quick; a slower one costs as many credits as its time holds this budget.
 const BUDGET: Duration = Duration::from_micros(50);
@@ -40,33 +42,63 @@ const QUICK: u32 = 16;
 /// The most credits a handle keeps, so one slow call after a long quick run still counts.
 const CAP: u32 = 64;
 
-/// How quick a plugin handle's calls have been lately, in credits: each quick call earns one,
-/// a slower one costs one per [`BUDGET`] it took. Wall time also counts the operating system's
-/// preemptions; the credits make one preempted call cost a few quick calls, not the handle's
-/// place in line.
+/// How quick a bot's calls have been lately, in credits: each quick call earns one, a slower one
+/// costs one per [`BUDGET`] it took. Wall time also counts the operating system's preemptions;
+/// the credits make one preempted call cost a few quick calls, not the bot's place in line. Its
+/// calls and their recent time are counted for the catalog.
 #[derive(Debug, Default)]
-pub struct Pace(AtomicU32);
+pub struct Pace {
+    credits: AtomicU32,
+    calls: AtomicU64,
+    /// A moving average of the latest calls' times, in nanoseconds.
+    recent: AtomicU64,
+}
+
+/// Every bot's pace, by `plugin/bot`.
+fn paces() -> MutexGuard<'static, HashMap<String, Arc<Pace>>> {
+    static PACES: OnceLock<Mutex<HashMap<String, Arc<Pace>>>> = OnceLock::new();
+    PACES.get_or_init(Mutex::default).lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The pace of `bot` (`plugin/bot`) as the catalog shows it; none before its first timed call.
+pub fn pace_of(bot: &str) -> Option<BotPace> {
+    let pace = paces().get(bot).cloned()?;
+    let (calls, in_line) = (pace.calls.load(Ordering::Relaxed), ways().in_line && pace.is_quick());
+    let recent_call_ms = pace.recent.load(Ordering::Relaxed) as f64 / 1e6;
+    (calls > 0).then_some(BotPace { in_line, calls, recent_call_ms })
+}
 
 impl Pace {
-    fn is_quick(&self) -> bool {
-        self.0.load(Ordering::Relaxed) >= QUICK
+    /// The pace shared by every agent of `bot` (`plugin/bot`).
+    pub fn of_bot(bot: &str) -> Arc<Pace> {
+        paces().entry(bot.to_string()).or_default().clone()
     }
 
-    /// Counts one call of the handle that took `took`.
+    fn is_quick(&self) -> bool {
+        self.credits.load(Ordering::Relaxed) >= QUICK
+    }
+
+    /// Counts one call of the bot that took `took`.
     pub fn record(&self, took: Duration) {
-        let credit = self.0.load(Ordering::Relaxed);
+        let credit = self.credits.load(Ordering::Relaxed);
         let credit = if took < BUDGET {
             (credit + 1).min(CAP)
         } else {
             let cost = (took.as_micros() / BUDGET.as_micros()).min(u128::from(CAP)) as u32;
             credit.saturating_sub(cost)
         };
-        self.0.store(credit, Ordering::Relaxed);
+        self.credits.store(credit, Ordering::Relaxed);
+        let took = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
+        let recent = match self.calls.fetch_add(1, Ordering::Relaxed) {
+            0 => took,
+            _ => (self.recent.load(Ordering::Relaxed) / 8 * 7).saturating_add(took / 8),
+        };
+        self.recent.store(recent, Ordering::Relaxed);
     }
 
-    /// Starts over, as for a new handle: its options changed, and its speed with them.
+    /// Starts over, as for a new bot: its options changed, and its speed with them.
     pub fn forget(&self) {
-        self.0.store(0, Ordering::Relaxed);
+        self.credits.store(0, Ordering::Relaxed);
     }
 }
 
@@ -83,53 +115,47 @@ static STARTED: AtomicUsize = AtomicUsize::new(0);
 /// Clients connected now.
 static CLIENTS: AtomicUsize = AtomicUsize::new(0);
 
-/// A connected client, counted until dropped: the connection waits for its requests through
-/// [`Client::wait`] and gives each the [`Scope`] of [`Client::request`].
+/// A connected client, counted until dropped: the connection waits for each request through
+/// [`Client::wait`], which gives it its [`Scope`].
 pub struct Client {
     /// How many calls may run in line at once on the client's runtime: all of its reactor
     /// threads but one (none on a runtime with one thread, or outside a runtime).
     limit: usize,
-    /// Whether the connection's last wait for input had to wait (see the module doc).
-    waited: bool,
 }
 
 impl Client {
     /// Counts a client of the current runtime, which becomes the one the watchdog wakes.
     pub fn connected() -> Client {
-        let Ok(runtime) = Handle::try_current() else { return Client::counted(0) };
-        let limit = runtime.metrics().num_workers() - 1;
-        if limit > 0 {
-            watchdog().runtime.lock().unwrap_or_else(|p| p.into_inner()).replace(runtime);
-        }
+        let limit = Handle::try_current().map_or(0, |runtime| {
+            let limit = runtime.metrics().num_workers() - 1;
+            if limit > 0 {
+                watchdog().runtime.lock().unwrap_or_else(|p| p.into_inner()).replace(runtime);
+            }
+            limit
+        });
         Client::counted(limit)
     }
 
     fn counted(limit: usize) -> Client {
         CLIENTS.fetch_add(1, Ordering::Relaxed);
-        Client { limit, waited: false }
+        Client { limit }
     }
 
-    /// Waits for the connection's next input (`f`), noting whether it had to wait.
-    pub async fn wait<F: Future>(&mut self, f: F) -> F::Output {
-        let mut f = pin!(f);
-        let mut waited = false;
+    /// Waits for the connection's next input (`f`), with the scope of a request read from it:
+    /// it may go in line only if the connection had to wait for it (see the module doc).
+    pub async fn wait<F: Future>(&self, f: F) -> (F::Output, Scope) {
+        let (mut f, mut waited) = (pin!(f), false);
         let output = poll_fn(|cx| {
             let polled = f.as_mut().poll(cx);
             waited |= polled.is_pending();
             polled
         })
         .await;
-        self.waited = waited;
-        output
+        (output, self.scope(waited))
     }
 
-    /// The scope of the request just read: it may go in line only if the connection waited for
-    /// it (once: a second request from the same input did not).
-    pub fn request(&mut self) -> Scope {
-        match std::mem::take(&mut self.waited) {
-            true => Scope(Place::Request { limit: self.limit }),
-            false => Scope::HANDED_OVER,
-        }
+    fn scope(&self, waited: bool) -> Scope {
+        Scope(if waited { Place::Request { limit: self.limit } } else { Place::Reactor })
     }
 }
 
@@ -195,13 +221,6 @@ impl Watchdog {
             (seen_in_line, seen_started) = (in_line, started);
         }
     }
-
-    /// Makes sure the watchdog is awake: a call is going in line.
-    fn wake(&self) {
-        if self.asleep.load(Ordering::SeqCst) {
-            self.thread.unpark();
-        }
-    }
 }
 
 /// A place in line for one call of a bot of pace `pace` made in `scope`, if the rules in the
@@ -211,11 +230,10 @@ pub fn admit(pace: &Pace, scope: Scope) -> Option<Slot> {
     if limit == 0 || CLIENTS.load(Ordering::Relaxed) < 2 || !pace.is_quick() {
         return None;
     }
-    if IN_LINE.fetch_add(1, Ordering::SeqCst) >= limit {
-        IN_LINE.fetch_sub(1, Ordering::SeqCst);
-        return None;
-    }
-    Some(Slot(()))
+    // Counted at once; a place over the limit is given back as it drops.
+    let in_line_before = IN_LINE.fetch_add(1, Ordering::SeqCst);
+    let slot = Slot(());
+    (in_line_before < limit).then_some(slot)
 }
 
 /// A call's place in line, held from [`admit`] until the call ends.
@@ -226,7 +244,10 @@ impl Slot {
     /// as on a lane.
     pub fn run<T>(self, f: impl FnOnce() -> Result<T, ErrorInfo>) -> Result<T, ErrorInfo> {
         STARTED.fetch_add(1, Ordering::SeqCst);
-        watchdog().wake();
+        // Makes sure the watchdog is awake.
+        if watchdog().asleep.load(Ordering::SeqCst) {
+            watchdog().thread.unpark();
+        }
         catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
             Err(ErrorInfo::new(ErrorCode::Internal, "plugin call did not finish: it panicked"))
         })
@@ -274,12 +295,6 @@ mod tests {
         assert!(!pace.is_quick());
     }
 
-    /// The scope of a request of `client`, read after a wait that had to wait when `waited`.
-    fn scope(client: &mut Client, waited: bool) -> Scope {
-        client.waited = waited;
-        client.request()
-    }
-
     /// Runs a call in line if admitted: the thread it ran on.
     fn in_line(pace: &Pace, scope: Scope) -> Option<Result<std::thread::ThreadId, ErrorInfo>> {
         admit(pace, scope).map(|slot| slot.run(|| Ok(std::thread::current().id())))
@@ -290,21 +305,19 @@ mod tests {
     #[test]
     fn a_call_runs_in_line_only_when_every_rule_allows() {
         let quick = quick_pace();
-        let mut one = Client::counted(1);
-        assert!(in_line(&quick, scope(&mut one, true)).is_none(), "a lone client");
-        let mut two = Client::counted(1);
-        let ran = in_line(&quick, scope(&mut two, true));
+        let one = Client::counted(1);
+        assert!(in_line(&quick, one.scope(true)).is_none(), "a lone client");
+        let two = Client::counted(1);
+        let ran = in_line(&quick, two.scope(true));
         assert_eq!(ran.unwrap().unwrap(), std::thread::current().id());
-        assert!(in_line(&quick, scope(&mut two, false)).is_none(), "not waited for");
-        let waited = scope(&mut two, true);
-        assert!(in_line(&quick, two.request()).is_none(), "one request per wait");
-        let mut single_thread = Client::counted(0);
-        assert!(in_line(&quick, scope(&mut single_thread, true)).is_none(), "one thread");
+        assert!(in_line(&quick, two.scope(false)).is_none(), "not waited for");
+        let waited = two.scope(true);
+        assert!(in_line(&quick, Client::counted(0).scope(true)).is_none(), "one thread");
         assert!(in_line(&quick, Scope::HANDED_OVER).is_none(), "not a client's request");
         assert!(in_line(&Pace::default(), waited).is_none(), "not quick");
         // All but one reactor thread in line already: the next call goes to a lane.
         let slot = admit(&quick, waited).expect("the first call goes in line");
-        let nested = slot.run(|| Ok(in_line(&quick, scope(&mut one, true)).is_none()));
+        let nested = slot.run(|| Ok(in_line(&quick, one.scope(true)).is_none()));
         assert!(nested.unwrap(), "only one call in line at once with a limit of one");
         // A place given back unused (the handle was busy) counts nothing.
         drop(admit(&quick, waited).expect("admitted"));

@@ -46,7 +46,7 @@ impl QueuedCall {
 }
 
 /// The calls waiting for a lane, and how many lanes and calls are about.
-struct Lanes {
+pub struct Lanes {
     queue: Mutex<VecDeque<Arc<QueuedCall>>>,
     wake: Condvar,
     /// Lanes awake without a call: a call queued now starts without a wake-up.
@@ -61,7 +61,7 @@ struct Lanes {
 }
 
 /// The process's lanes, one per core, started on first use.
-fn lanes() -> &'static Lanes {
+pub fn lanes() -> &'static Lanes {
     static LANES: OnceLock<&'static Lanes> = OnceLock::new();
     LANES.get_or_init(|| {
         Lanes::start(std::thread::available_parallelism().map_or(2, |n| n.get()), RESCUE)
@@ -155,8 +155,10 @@ impl Lanes {
         awake
     }
 
-    /// See [`run`].
-    async fn run<T: Send + 'static>(
+    /// Runs `f` on a lane (on the blocking pool if no lane starts it within [`RESCUE`], or at
+    /// once when every lane has been busy that long). `None` if `f` panicked. Dropping the
+    /// future before `f` starts means `f` never runs.
+    pub async fn run<T: Send + 'static>(
         &'static self,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Option<T> {
@@ -203,13 +205,6 @@ impl Drop for Ticket {
     }
 }
 
-/// Runs `f` on a lane (on the blocking pool if no lane starts it within [`RESCUE`], or at once
-/// when every lane has been busy that long). `None` if `f` panicked. Dropping the future before
-/// `f` starts means `f` never runs.
-pub async fn run<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
-    lanes().run(f).await
-}
-
 #[cfg(test)]
 mod tests {
     use std::sync::mpsc;
@@ -218,7 +213,8 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn answers_come_back_to_their_callers() {
-        let answers: Vec<_> = (0..64u32).map(|i| tokio::spawn(run(move || i * 2))).collect();
+        let answers: Vec<_> =
+            (0..64u32).map(|i| tokio::spawn(lanes().run(move || i * 2))).collect();
         for (i, answer) in answers.into_iter().enumerate() {
             assert_eq!(answer.await.unwrap(), Some(i as u32 * 2));
         }
@@ -226,8 +222,8 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_panicking_call_is_an_error_and_the_lanes_go_on() {
-        assert_eq!(run(|| -> u32 { panic!("a host-side bug") }).await, None);
-        assert_eq!(run(|| 7).await, Some(7));
+        assert_eq!(lanes().run(|| -> u32 { panic!("a host-side bug") }).await, None);
+        assert_eq!(lanes().run(|| 7).await, Some(7));
     }
 
     /// Holds both of `lanes`'s two lanes in calls that return once the sender is dropped.

@@ -44,10 +44,9 @@
 //! names the ways a process may use besides the pool, so one build can be measured against
 //! itself with each way left out.
 
-use std::collections::HashMap;
 use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, TryLockError};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -62,18 +61,19 @@ use crate::registry::PluginEntry;
 mod in_line;
 mod lanes;
 
-pub use in_line::Client;
+pub use in_line::{pace_of, Client};
 use in_line::{Pace, Slot};
 
 /// What the maker of a plugin call knows about the thread it makes it on, handed down with the
-/// call: made by a connection for each request ([`Client::request`]), by [`on_game_thread`] for
-/// its work, and [`Scope::HANDED_OVER`] for every other call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// call: made by a connection for each request ([`Client::wait`]), by [`on_game_thread`] for its
+/// work, and [`Scope::HANDED_OVER`] (the default) for every other call.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Scope(Place);
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 enum Place {
     /// A reactor thread that must not be held: the call is handed over.
+    #[default]
     Reactor,
     /// A reactor thread serving a client's request that its connection waited for: the call may
     /// run in line while fewer than `limit` calls are (see `in_line`).
@@ -87,38 +87,33 @@ impl Scope {
     pub const HANDED_OVER: Scope = Scope(Place::Reactor);
 }
 
-impl Default for Scope {
-    fn default() -> Scope {
-        Scope::HANDED_OVER
-    }
-}
-
 /// The ways a call may run besides the blocking pool (see the module doc).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Ways {
     game_thread: bool,
     in_line: bool,
     lanes: bool,
 }
 
+/// Every way's name in `YOMI_EXECUTOR`.
+const ALL_WAYS: &str = "game-thread, in-line, lanes, pool";
+
 impl Ways {
     const ALL: Ways = Ways { game_thread: true, in_line: true, lanes: true };
 
     /// Reads a `YOMI_EXECUTOR` value.
     fn parse(text: &str) -> Result<Ways, String> {
-        let mut ways = Ways { game_thread: false, in_line: false, lanes: false };
+        let mut ways = Ways::default();
         for name in text.split(',').map(str::trim).filter(|name| !name.is_empty()) {
-            match name {
-                "game-thread" => ways.game_thread = true,
-                "in-line" => ways.in_line = true,
-                "lanes" => ways.lanes = true,
-                "pool" => {}
-                other => {
-                    return Err(format!(
-                        "YOMI_EXECUTOR: unknown way '{other}' (known: game-thread, in-line, lanes, pool)"
-                    ))
+            *match name {
+                "game-thread" => &mut ways.game_thread,
+                "in-line" => &mut ways.in_line,
+                "lanes" => &mut ways.lanes,
+                "pool" => continue,
+                _ => {
+                    return Err(format!("YOMI_EXECUTOR: unknown way '{name}' (known: {ALL_WAYS})"))
                 }
-            }
+            } = true;
         }
         Ok(ways)
     }
@@ -127,12 +122,12 @@ impl Ways {
 /// This process's ways, read from `YOMI_EXECUTOR` once; a bad value is logged and all are used.
 fn ways() -> Ways {
     static WAYS: OnceLock<Ways> = OnceLock::new();
-    *WAYS.get_or_init(|| match std::env::var("YOMI_EXECUTOR") {
-        Err(_) => Ways::ALL,
-        Ok(text) => Ways::parse(&text).unwrap_or_else(|e| {
+    *WAYS.get_or_init(|| {
+        let text = std::env::var("YOMI_EXECUTOR").unwrap_or_else(|_| ALL_WAYS.into());
+        Ways::parse(&text).unwrap_or_else(|e| {
             tracing::error!("{e}; using every way");
             Ways::ALL
-        }),
+        })
     })
 }
 
@@ -142,38 +137,32 @@ enum Way<'a> {
     Here,
     /// In line on this reactor thread, with the handle already taken.
     InLine(Slot, MutexGuard<'a, Closing>),
-    /// Handed over: to a lane when `lanes`, otherwise to the blocking pool.
-    Elsewhere { lanes: bool },
+    /// Handed over: to a lane, or to the blocking pool (see [`elsewhere`]).
+    Elsewhere,
 }
 
 /// The one place that decides how a plugin call made in `scope` runs. `open` is the handle the
 /// call is made on (none while opening one), with how quick its bot's calls have been.
 fn choose(scope: Scope, open: Option<&OpenHandle>) -> Way<'_> {
-    let ways = ways();
     match (scope.0, open) {
-        (Place::GameThread, _) => return Way::Here,
-        (Place::Request { .. }, Some(open)) if ways.in_line => {
-            // In line only if the handle is free: a reactor thread never waits for another call.
-            if let Some(slot) = in_line::admit(&open.timing.pace, scope) {
-                if let Some(handle) = try_lock(&open.handle) {
-                    return Way::InLine(slot, handle);
-                }
-            }
-        }
-        _ => {}
+        (Place::GameThread, _) => Way::Here,
+        // In line only if the handle is free: a reactor thread never waits for another call.
+        (Place::Request { .. }, Some(open)) if ways().in_line => in_line::admit(&open.pace, scope)
+            .and_then(|slot| Some(Way::InLine(slot, try_lock(&open.handle)?)))
+            .unwrap_or(Way::Elsewhere),
+        _ => Way::Elsewhere,
     }
-    Way::Elsewhere { lanes: ways.lanes }
 }
 
-/// Runs plugin code `f` off the reactor: on a lane, or on the blocking pool.
+/// Runs plugin code `f` off the reactor: on a lane, or on the blocking pool when the process
+/// uses no lanes.
 async fn elsewhere<T: Send + 'static>(
-    lanes: bool,
     f: impl FnOnce() -> Result<T, ErrorInfo> + Send + 'static,
 ) -> Result<T, ErrorInfo> {
-    if !lanes {
+    if !ways().lanes {
         return blocking(f).await;
     }
-    lanes::run(f).await.unwrap_or_else(|| {
+    lanes::lanes().run(f).await.unwrap_or_else(|| {
         Err(ErrorInfo::new(ErrorCode::Internal, "plugin call did not finish: it panicked"))
     })
 }
@@ -203,38 +192,16 @@ where
 #[derive(Clone)]
 pub struct Handle(Arc<OpenHandle>);
 
-/// What a handle's clones share: the handle, where its calls' times go, and the scope of the
-/// calls made without one (a game thread's, for a handle opened there).
+/// What a handle's clones share: the handle, the scope of the calls made without one (a game
+/// thread's, for a handle opened there), and where its calls' times go. Each call is timed once,
+/// however it ran: into its bot's pace, which decides whether the bot's calls may run in line
+/// (a bot's, not an agent's: every agent of a bot shares what its calls have shown, and the
+/// catalog shows it), and into the bot's call-time histogram.
 struct OpenHandle {
     handle: Mutex<Closing>,
-    timing: Timing,
     scope: Scope,
-}
-
-/// Where a handle's calls' times go, each call timed once, however it ran: to its bot's pace,
-/// which decides whether the bot's calls may run in line (a bot's, not an agent's: every agent
-/// of a bot shares what its calls have shown), and to the bot's call-time histogram.
-#[derive(Default)]
-pub struct Timing {
     pace: Arc<Pace>,
     calls: Option<PluginCalls>,
-}
-
-impl Timing {
-    /// The timing of an agent of `bot` (`plugin/bot`).
-    pub fn of_bot(bot: &str) -> Timing {
-        static PACES: OnceLock<Mutex<HashMap<String, Arc<Pace>>>> = OnceLock::new();
-        let mut paces = PACES.get_or_init(Mutex::default).lock().unwrap_or_else(|p| p.into_inner());
-        let pace = paces.entry(bot.to_string()).or_default().clone();
-        Timing { pace, calls: Some(metrics::plugin_calls(bot)) }
-    }
-
-    fn record(&self, took: Duration) {
-        self.pace.record(took);
-        if let Some(calls) = &self.calls {
-            calls.record(took);
-        }
-    }
 }
 
 impl OpenHandle {
@@ -243,7 +210,11 @@ impl OpenHandle {
         let started = Instant::now();
         let result =
             handle.0.as_mut().expect("a handle is open until it is dropped").invoke_raw(call);
-        self.timing.record(started.elapsed());
+        let took = started.elapsed();
+        self.pace.record(took);
+        if let Some(calls) = &self.calls {
+            calls.record(took);
+        }
         result
     }
 }
@@ -268,59 +239,51 @@ impl Drop for Closing {
 
 impl Handle {
     /// Opens a handle in `plugin` (constructors are plugin code too, and may be slow) in `scope`,
-    /// which is also the scope of its calls made without one; its calls are timed into `timing`.
+    /// which is also the scope of its calls made without one. A bot's handle (`bot`:
+    /// `plugin/bot`) has its calls timed into the bot's pace and histogram; a game's is not.
     pub async fn open(
         plugin: Arc<PluginEntry>,
         request: Open,
-        timing: Timing,
+        bot: Option<&str>,
         scope: Scope,
     ) -> Result<Handle, ErrorInfo> {
+        let (pace, calls) = match bot {
+            Some(bot) => (Pace::of_bot(bot), Some(metrics::plugin_calls(bot))),
+            None => (Arc::default(), None),
+        };
         let open = move || plugin.loaded.open(&request);
         // Decided before the wait: a `Way` may hold a lock, which a task cannot keep across it.
-        let lanes = match choose(scope, None) {
-            Way::Elsewhere { lanes } => Some(lanes),
-            Way::Here | Way::InLine(..) => None,
-        };
-        let handle = match lanes {
-            Some(lanes) => elsewhere(lanes, open).await?,
-            None => open()?,
-        };
+        let here = matches!(choose(scope, None), Way::Here);
+        let handle = if here { open()? } else { elsewhere(open).await? };
         let handle = Mutex::new(Closing(Some(handle), scope));
-        Ok(Handle(Arc::new(OpenHandle { handle, timing, scope })))
+        Ok(Handle(Arc::new(OpenHandle { handle, scope, pace, calls })))
     }
 
     /// Makes one call (a [`Call`](yomi_plugin::call::Call), or one partly JSON text such as
-    /// [`ActText`](yomi_plugin::call::ActText)) in the handle's own scope; its result is read as
-    /// a `T` (a `Value` for any JSON). The call is written out here, so it need not outlive this.
+    /// [`ActText`](yomi_plugin::call::ActText)) in `scope` (a client's request's, which may let
+    /// the call run in line, or a game thread's), or in the handle's own scope when `None`; its
+    /// result is read as a `T` (a `Value` for any JSON). The call is written out here, so it need
+    /// not outlive this.
     pub async fn invoke<T: DeserializeOwned + Send + 'static>(
         &self,
         call: &(impl Serialize + Sync),
-    ) -> Result<T, ErrorInfo> {
-        self.invoke_in(call, self.0.scope).await
-    }
-
-    /// [`invoke`](Handle::invoke) in `scope`: a client's request's, which may let the call run in
-    /// line, or a game thread's.
-    pub async fn invoke_in<T: DeserializeOwned + Send + 'static>(
-        &self,
-        call: &(impl Serialize + Sync),
-        scope: Scope,
+        scope: Option<Scope>,
     ) -> Result<T, ErrorInfo> {
         let call = serde_json::to_vec(call)
             .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("unwritable call: {e}")))?;
-        let lanes = match choose(scope, Some(&self.0)) {
+        match choose(scope.unwrap_or(self.0.scope), Some(&self.0)) {
             Way::Here => return self.0.call(&mut lock(&self.0.handle), &call),
             Way::InLine(slot, mut handle) => return slot.run(|| self.0.call(&mut handle, &call)),
-            Way::Elsewhere { lanes } => lanes,
-        };
+            Way::Elsewhere => {}
+        }
         let shared = self.0.clone();
-        elsewhere(lanes, move || shared.call(&mut lock(&shared.handle), &call)).await
+        elsewhere(move || shared.call(&mut lock(&shared.handle), &call)).await
     }
 
     /// Hands the bot's next calls over until they have shown again that they are quick (its
     /// options changed, and its speed may have changed with them).
     pub fn forget_pace(&self) {
-        self.0.timing.pace.forget();
+        self.0.pace.forget();
     }
 }
 
