@@ -374,3 +374,36 @@ fn shutdown_does_not_wait_forever_for_a_stuck_bot() {
     assert!(status.success(), "exit status {status}; log:\n{}", server.log());
     assert!(b.is_closed_within(Duration::from_secs(5)));
 }
+
+/// The catalog shows, per bot, whether its calls run in line and the measured pace behind it:
+/// a quick bot earns `in_line` after enough calls, and a bot never called shows no pace.
+#[test]
+fn the_catalog_shows_which_bots_run_in_line() {
+    let server = Server::tcp(&[]);
+    let mut conn = server.connect();
+    let pace_of = |conn: &mut Conn, id: &str| {
+        let catalog = conn.ok("catalog", json!({}));
+        let bots = catalog["bots"].as_array().expect("bots").clone();
+        let unmeasured = bots.iter().filter(|bot| bot["id"] != json!(id));
+        assert!(unmeasured.clone().all(|bot| bot.get("pace").is_none()), "{catalog}");
+        bots.iter().find(|bot| bot["id"] == json!(id)).expect("the bot is listed")["pace"].clone()
+    };
+    assert_eq!(pace_of(&mut conn, "example/rps"), Value::Null, "no call timed yet");
+    let agent =
+        conn.ok("agent.new", json!({"bot": "example/rps"}))["agent"].as_str().unwrap().to_string();
+    // A preempted call on a loaded machine costs a quick bot its place for a while: it earns it
+    // back within a few rounds of quick calls.
+    let mut pace = Value::Null;
+    for round in 1..=100 {
+        for _ in 0..20 {
+            conn.ok("agent.act", with_agent(&agent, rps_turn("rock", false)));
+        }
+        pace = pace_of(&mut conn, "example/rps");
+        assert_eq!(pace["calls"], json!(round * 20), "{pace}");
+        assert!(pace["recent_call_ms"].is_number(), "{pace}");
+        if pace["in_line"] == json!(true) {
+            break;
+        }
+    }
+    assert_eq!(pace["in_line"], json!(true), "{pace}");
+}

@@ -17,7 +17,9 @@
 //!
 //! A reactor thread held in line does not poll the I/O driver, and the free one may be asleep,
 //! waiting to be told of work: a watchdog thread spawns an empty task on the runtime once a call
-//! has been in line for a tick, which wakes the free thread, and it takes over the driver.
+//! has been in line for a tick, which wakes the free thread, and it takes over the driver. A bot
+//! that hangs in line holds its thread for good (plugin code cannot be stopped), so its
+//! connection never sees the shutdown's grace: `server::connection::wait_for_sessions` is bounded.
 
 use std::collections::HashMap;
 use std::future::{poll_fn, Future};
@@ -31,9 +33,9 @@ use std::time::{Duration, Instant};
 use tokio::runtime::Handle;
 
 use yomi_protocol::ops::plugins::BotPace;
-use yomi_protocol::{ErrorCode, ErrorInfo};
+use yomi_protocol::ErrorInfo;
 
-use super::{ways, Place, Scope};
+use super::{panicked, ways, Place, Scope};
 
 /// A call under this is quick; a slower one costs as many credits as its time holds this budget.
 const BUDGET: Duration = Duration::from_micros(50);
@@ -248,9 +250,7 @@ impl Slot {
         if watchdog().asleep.load(Ordering::SeqCst) {
             watchdog().thread.unpark();
         }
-        catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
-            Err(ErrorInfo::new(ErrorCode::Internal, "plugin call did not finish: it panicked"))
-        })
+        catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| Err(panicked()))
     }
 }
 
@@ -263,36 +263,41 @@ impl Drop for Slot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use yomi_protocol::ErrorCode;
 
-    fn quick_pace() -> Pace {
-        let pace = Pace::default();
-        for _ in 0..QUICK {
-            pace.record(Duration::from_micros(5));
-        }
+    const QUICK_CALL: Duration = Duration::from_micros(5);
+
+    /// Records `calls` quick calls into `pace`.
+    fn quick_calls(pace: &Pace, calls: u32) -> &Pace {
+        (0..calls).for_each(|_| pace.record(QUICK_CALL));
         pace
     }
 
     #[test]
-    fn a_handle_earns_its_place_in_line_by_quick_calls_and_loses_it_by_slow_ones() {
-        let pace = Pace::default();
-        for _ in 0..QUICK - 1 {
-            pace.record(Duration::from_micros(5));
-        }
-        assert!(!pace.is_quick(), "one quick call short");
-        pace.record(Duration::from_micros(5));
-        assert!(pace.is_quick());
-        for _ in 0..CAP {
-            pace.record(Duration::from_micros(5));
-        }
+    fn a_bot_earns_its_place_in_line_by_quick_calls_and_loses_it_by_slow_ones() {
+        let pace = &Pace::default();
+        assert!(!quick_calls(pace, QUICK - 1).is_quick(), "one quick call short");
+        assert!(quick_calls(pace, 1).is_quick());
         // A call preempted for a millisecond costs 20 quick calls, not the place.
-        pace.record(Duration::from_millis(1));
+        quick_calls(pace, CAP).record(Duration::from_millis(1));
         assert!(pace.is_quick());
         // A bot that thinks for a tenth of a second loses it at once.
         pace.record(Duration::from_millis(100));
         assert!(!pace.is_quick());
-        let pace = quick_pace();
-        pace.forget();
+        quick_calls(pace, QUICK).forget();
         assert!(!pace.is_quick());
+    }
+
+    #[test]
+    fn the_catalog_shows_a_bots_pace_once_one_of_its_calls_is_timed() {
+        let pace = Pace::of_bot("tests/quick");
+        assert_eq!(pace_of("tests/quick"), None);
+        quick_calls(&pace, QUICK);
+        let shown = BotPace { in_line: true, calls: u64::from(QUICK), recent_call_ms: 0.005 };
+        assert_eq!(pace_of("tests/quick"), Some(shown));
+        pace.record(Duration::from_millis(8));
+        let shown = pace_of("tests/quick").unwrap();
+        assert_eq!((shown.in_line, shown.recent_call_ms), (false, 1_004_375. / 1e6));
     }
 
     /// Runs a call in line if admitted: the thread it ran on.
@@ -304,7 +309,8 @@ mod tests {
     /// side by side.
     #[test]
     fn a_call_runs_in_line_only_when_every_rule_allows() {
-        let quick = quick_pace();
+        let quick = Pace::default();
+        quick_calls(&quick, QUICK);
         let one = Client::counted(1);
         assert!(in_line(&quick, one.scope(true)).is_none(), "a lone client");
         let two = Client::counted(1);

@@ -34,15 +34,13 @@ const RESCUE: Duration = Duration::from_millis(2);
 
 type Work = Box<dyn FnOnce() + Send>;
 
-/// A call waiting to run: taken once, by a lane, by the blocking pool, or by its caller giving
-/// up on it (a call whose caller is gone is never started).
-struct QueuedCall(Mutex<Option<Work>>);
+/// A call waiting to run: taken once ([`take`]), by a lane, by the blocking pool, or by its
+/// caller giving up on it (a call whose caller is gone is never started).
+type QueuedCall = Mutex<Option<Work>>;
 
-impl QueuedCall {
-    /// The call's work, unless somebody took it before.
-    fn take(&self) -> Option<Work> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).take()
-    }
+/// The call's work, unless somebody took it before.
+fn take(call: &QueuedCall) -> Option<Work> {
+    call.lock().unwrap_or_else(|p| p.into_inner()).take()
 }
 
 /// The calls waiting for a lane, and how many lanes and calls are about.
@@ -91,13 +89,12 @@ impl Lanes {
 
     fn serve(&self, index: usize) {
         loop {
-            if let Some(work) = self.next_call() {
-                let started = self.epoch.elapsed().as_micros().max(1) as u64;
-                self.busy_since[index].store(started, Ordering::Relaxed);
-                // A host-side panic drops the call's reply sender: its caller gets an error.
-                let _ = catch_unwind(AssertUnwindSafe(work));
-                self.busy_since[index].store(0, Ordering::Relaxed);
-            }
+            let Some(work) = self.next_call() else { continue };
+            let started = self.epoch.elapsed().as_micros().max(1) as u64;
+            self.busy_since[index].store(started, Ordering::Relaxed);
+            // A host-side panic drops the call's reply sender: its caller gets an error.
+            let _ = catch_unwind(AssertUnwindSafe(work));
+            self.busy_since[index].store(0, Ordering::Relaxed);
         }
     }
 
@@ -131,7 +128,7 @@ impl Lanes {
                 std::thread::yield_now();
                 continue;
             }
-            // `push` reads `looking` after queueing: either it sees this lane asleep and wakes
+            // `run` reads `looking` after queueing: either it sees this lane asleep and wakes
             // it, or this lane sees its call below.
             self.looking.fetch_sub(1, Ordering::SeqCst);
             let mut queue = self.queue();
@@ -142,17 +139,7 @@ impl Lanes {
             break queue.pop_front().expect("the queue is not empty");
         };
         self.looking.fetch_sub(1, Ordering::SeqCst);
-        call.take()
-    }
-
-    /// Queues `call`; says whether a lane was awake to take it.
-    fn push(&self, call: Arc<QueuedCall>) -> bool {
-        self.queue().push_back(call);
-        let awake = self.looking.load(Ordering::SeqCst) > 0;
-        if !awake {
-            self.wake.notify_one();
-        }
-        awake
+        take(&call)
     }
 
     /// Runs `f` on a lane (on the blocking pool if no lane starts it within [`RESCUE`], or at
@@ -166,12 +153,17 @@ impl Lanes {
         let work: Work = Box::new(move || {
             let _ = reply.send(f());
         });
-        let call = Arc::new(QueuedCall(Mutex::new(Some(work))));
+        let call = Arc::new(Mutex::new(Some(work)));
         let alone = self.in_flight.fetch_add(1, Ordering::SeqCst) == 0;
         // Lives until the answer (or the caller giving up): see `Ticket`.
         let _ticket = Ticket { lanes: self, call: call.clone() };
         if !self.all_stuck() {
-            if self.push(call.clone()) && alone {
+            self.queue().push_back(call.clone());
+            let awake = self.looking.load(Ordering::SeqCst) > 0;
+            if !awake {
+                self.wake.notify_one();
+            }
+            if awake && alone {
                 let give_up = Instant::now() + WAIT;
                 while Instant::now() < give_up {
                     match answer.try_recv() {
@@ -187,7 +179,7 @@ impl Lanes {
         }
         // On the pool, unless a lane took the call meanwhile; still through the ticket, so a
         // caller that gives up before the pool starts the call means it never runs.
-        drop(tokio::task::spawn_blocking(move || call.take().map(|work| work())));
+        drop(tokio::task::spawn_blocking(move || take(&call).map(|work| work())));
         answer.await.ok()
     }
 }
@@ -200,7 +192,7 @@ struct Ticket {
 
 impl Drop for Ticket {
     fn drop(&mut self) {
-        drop(self.call.take());
+        drop(take(&self.call));
         self.lanes.in_flight.fetch_sub(1, Ordering::SeqCst);
     }
 }

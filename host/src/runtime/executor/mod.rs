@@ -1,15 +1,14 @@
 //! The one owner of plugin calls. Every call into a plugin loaded in this process (a bot's or a
-//! game's) is made through a [`Handle`], and [`choose`] alone decides where it runs. Plugin code
+//! game's) is made through a [`Handle`], and [`OpenHandle::here`] alone decides where it runs. Plugin code
 //! may think for a long time, or never return: it must never keep other clients waiting.
 //!
-//! How a request's call flows, with no state hidden in threads: the connection waits for each
-//! request line through its [`Client`], which gives the request a [`Scope`] (may its call run in
-//! line?); `ops` hands the scope, as an argument, to the agent's `act_text`, which makes the call
-//! with [`Handle::invoke_in`]. Work on a game thread gets its scope from [`on_game_thread`] and
-//! opens its handles with it; every other call is [`Scope::HANDED_OVER`]. [`choose`] picks the way
-//! from the scope and the bot's pace (how quick its calls have been: a per-bot decision, see
-//! [`Timing`]); the call is timed once, however it ran, into that pace and the bot's call-time
-//! histogram (`yomi_plugin_call_seconds`).
+//! How a request flows, with no state hidden in threads: the connection reads it through
+//! [`Client::wait`], which gives it a [`Scope`] (may its call run in line?); `ops` passes the
+//! scope to the agent's `act_text`, which makes the call with [`Handle::invoke`]. Work on a game
+//! thread gets its scope from [`on_game_thread`]; every other call is [`Scope::HANDED_OVER`].
+//! [`OpenHandle::here`] picks the way from the scope and the bot's pace (how quick its calls have been, over
+//! all its agents), which each call feeds once, however it ran, as it does the bot's
+//! `yomi_plugin_call_seconds`; the catalog shows the pace ([`pace_of`]).
 //!
 //! The ways a call runs, why each is kept, and what it earned against the others (BENCHMARKS.md,
 //! "Each way of the executor against the others": `agent.act` requests per second over TCP with
@@ -24,10 +23,9 @@
 //!   quick lately and other reactor threads are left free: no wake-up across threads at all.
 //!   `agent.act` at 10 and 100 connections on a quiet machine: 79,000 and 84,700 req/s with
 //!   every way, 42,300 and 77,400 without it (lanes and pool only), 52,500 and 49,700 on the pool
-//!   alone. It rests on two things tokio does not promise (the run slot a
-//!   request's wake-up lands in, and a free thread taking over the I/O driver once woken): the
-//!   e2e tests of `tests/tests/concurrency.rs` with quick bots that hang fail if a tokio upgrade
-//!   breaks either.
+//!   alone. It rests on two things tokio does not promise (the run slot a request's wake-up
+//!   lands in, and a free thread taking over the I/O driver once woken): the e2e tests of
+//!   `tests/tests/concurrency.rs` with quick bots that hang fail if a tokio upgrade breaks either.
 //! - **on a lane** (`lanes`): threads that look for the next call before they sleep, so a call
 //!   starts without a wake-up. They serve a lone client, whose processors would otherwise halt
 //!   between its requests: on a quiet machine one connection's `agent.act` runs at 48,600 req/s
@@ -45,7 +43,7 @@
 //! itself with each way left out.
 
 use std::future::Future;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, TryLockError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Instant;
 
 use serde::de::DeserializeOwned;
@@ -61,8 +59,8 @@ use crate::registry::PluginEntry;
 mod in_line;
 mod lanes;
 
+use in_line::Pace;
 pub use in_line::{pace_of, Client};
-use in_line::{Pace, Slot};
 
 /// What the maker of a plugin call knows about the thread it makes it on, handed down with the
 /// call: made by a connection for each request ([`Client::wait`]), by [`on_game_thread`] for its
@@ -96,7 +94,7 @@ struct Ways {
 }
 
 /// Every way's name in `YOMI_EXECUTOR`.
-const ALL_WAYS: &str = "game-thread, in-line, lanes, pool";
+const NAMES: &str = "game-thread, in-line, lanes, pool";
 
 impl Ways {
     const ALL: Ways = Ways { game_thread: true, in_line: true, lanes: true };
@@ -110,9 +108,7 @@ impl Ways {
                 "in-line" => &mut ways.in_line,
                 "lanes" => &mut ways.lanes,
                 "pool" => continue,
-                _ => {
-                    return Err(format!("YOMI_EXECUTOR: unknown way '{name}' (known: {ALL_WAYS})"))
-                }
+                _ => return Err(format!("YOMI_EXECUTOR: unknown way '{name}' (known: {NAMES})")),
             } = true;
         }
         Ok(ways)
@@ -123,35 +119,12 @@ impl Ways {
 fn ways() -> Ways {
     static WAYS: OnceLock<Ways> = OnceLock::new();
     *WAYS.get_or_init(|| {
-        let text = std::env::var("YOMI_EXECUTOR").unwrap_or_else(|_| ALL_WAYS.into());
+        let text = std::env::var("YOMI_EXECUTOR").unwrap_or_else(|_| NAMES.into());
         Ways::parse(&text).unwrap_or_else(|e| {
             tracing::error!("{e}; using every way");
             Ways::ALL
         })
     })
-}
-
-/// Where one call runs.
-enum Way<'a> {
-    /// Right here: this thread is a game thread.
-    Here,
-    /// In line on this reactor thread, with the handle already taken.
-    InLine(Slot, MutexGuard<'a, Closing>),
-    /// Handed over: to a lane, or to the blocking pool (see [`elsewhere`]).
-    Elsewhere,
-}
-
-/// The one place that decides how a plugin call made in `scope` runs. `open` is the handle the
-/// call is made on (none while opening one), with how quick its bot's calls have been.
-fn choose(scope: Scope, open: Option<&OpenHandle>) -> Way<'_> {
-    match (scope.0, open) {
-        (Place::GameThread, _) => Way::Here,
-        // In line only if the handle is free: a reactor thread never waits for another call.
-        (Place::Request { .. }, Some(open)) if ways().in_line => in_line::admit(&open.pace, scope)
-            .and_then(|slot| Some(Way::InLine(slot, try_lock(&open.handle)?)))
-            .unwrap_or(Way::Elsewhere),
-        _ => Way::Elsewhere,
-    }
 }
 
 /// Runs plugin code `f` off the reactor: on a lane, or on the blocking pool when the process
@@ -162,18 +135,19 @@ async fn elsewhere<T: Send + 'static>(
     if !ways().lanes {
         return blocking(f).await;
     }
-    lanes::lanes().run(f).await.unwrap_or_else(|| {
-        Err(ErrorInfo::new(ErrorCode::Internal, "plugin call did not finish: it panicked"))
-    })
+    lanes::lanes().run(f).await.unwrap_or_else(|| Err(panicked()))
+}
+
+/// The error of a call that panicked on the host side of the boundary, on a lane or in line.
+fn panicked() -> ErrorInfo {
+    ErrorInfo::new(ErrorCode::Internal, "plugin call did not finish: it panicked")
 }
 
 /// Runs `work` to completion on one game thread (a blocking thread whose plugin calls run right
-/// there), or as it is when the process does not use game threads. `work` is given the scope of
-/// its calls: it opens its handles with it (and passes it to calls made with a scope), so they
-/// run right here on a game thread. Only for work that waits on nothing but its plugin calls, and
-/// has no deadline to keep: a call on a game thread cannot be cut short, so it holds the thread
-/// (never the reactor) until it ends. On a game thread, dropping the returned future does not
-/// stop `work`.
+/// there), or as it is when the process does not use game threads. `work` is given the scope it
+/// opens its handles in and makes its calls in. Only for work that waits on nothing but its
+/// plugin calls, and has no deadline to keep: a call on a game thread cannot be cut short. On a
+/// game thread, dropping the returned future does not stop `work`.
 pub async fn on_game_thread<T, F>(
     work: impl FnOnce(Scope) -> F + Send + 'static,
 ) -> Result<T, ErrorInfo>
@@ -193,23 +167,39 @@ where
 pub struct Handle(Arc<OpenHandle>);
 
 /// What a handle's clones share: the handle, the scope of the calls made without one (a game
-/// thread's, for a handle opened there), and where its calls' times go. Each call is timed once,
-/// however it ran: into its bot's pace, which decides whether the bot's calls may run in line
-/// (a bot's, not an agent's: every agent of a bot shares what its calls have shown, and the
-/// catalog shows it), and into the bot's call-time histogram.
+/// thread's, for a handle opened there), and where its calls' times go: each call is timed once,
+/// however it ran, into its bot's pace (shared by all its agents) and call-time histogram.
 struct OpenHandle {
-    handle: Mutex<Closing>,
+    handle: Mutex<Option<PluginHandle>>,
     scope: Scope,
     pace: Arc<Pace>,
     calls: Option<PluginCalls>,
 }
 
+type Locked<'a> = MutexGuard<'a, Option<PluginHandle>>;
+
 impl OpenHandle {
+    /// The one place that decides where a call made in `scope` runs: right here on a game thread,
+    /// or in line when `in_line` admits it and the handle is free (a reactor thread never waits
+    /// for another call); `None` when it must be handed over ([`elsewhere`]).
+    fn here<T: DeserializeOwned>(&self, scope: Scope, call: &[u8]) -> Option<Result<T, ErrorInfo>> {
+        match scope.0 {
+            Place::GameThread => Some(self.call(&mut lock(&self.handle), call)),
+            Place::Request { .. } if ways().in_line => {
+                let slot = in_line::admit(&self.pace, scope)?;
+                // Never a handle another call holds (nor one poisoned, see [`lock`]).
+                let mut handle = self.handle.try_lock().ok()?;
+                Some(slot.run(|| self.call(&mut handle, call)))
+            }
+            _ => None,
+        }
+    }
+
     /// Makes one call on `handle` (this handle, locked) and times it.
-    fn call<T: DeserializeOwned>(&self, handle: &mut Closing, call: &[u8]) -> Result<T, ErrorInfo> {
+    fn call<T: DeserializeOwned>(&self, handle: &mut Locked, call: &[u8]) -> Result<T, ErrorInfo> {
         let started = Instant::now();
         let result =
-            handle.0.as_mut().expect("a handle is open until it is dropped").invoke_raw(call);
+            handle.as_mut().expect("a handle is open until it is dropped").invoke_raw(call);
         let took = started.elapsed();
         self.pace.record(took);
         if let Some(calls) = &self.calls {
@@ -219,16 +209,13 @@ impl OpenHandle {
     }
 }
 
-/// A plugin handle that is closed off the reactor (unless it was opened on a game thread):
-/// closing runs the bot's or game's destructor, which is plugin code like any other call and
-/// may be slow (or never return).
-struct Closing(Option<PluginHandle>, Scope);
-
-impl Drop for Closing {
+/// A plugin handle is closed off the reactor (unless it was opened on a game thread): closing
+/// runs the bot's or game's destructor, which is plugin code too and may never return.
+impl Drop for OpenHandle {
     fn drop(&mut self) {
-        let Some(handle) = self.0.take() else { return };
+        let handle = self.handle.get_mut().unwrap_or_else(|p| p.into_inner()).take();
         match tokio::runtime::Handle::try_current() {
-            Ok(runtime) if self.1 != Scope(Place::GameThread) => {
+            Ok(runtime) if self.scope != Scope(Place::GameThread) => {
                 drop(runtime.spawn_blocking(move || drop(handle)))
             }
             // On a game thread, or outside the runtime (at exit): no reactor to protect.
@@ -247,23 +234,20 @@ impl Handle {
         bot: Option<&str>,
         scope: Scope,
     ) -> Result<Handle, ErrorInfo> {
-        let (pace, calls) = match bot {
-            Some(bot) => (Pace::of_bot(bot), Some(metrics::plugin_calls(bot))),
-            None => (Arc::default(), None),
-        };
+        let (pace, calls) =
+            (bot.map_or_else(Arc::default, Pace::of_bot), bot.map(metrics::plugin_calls));
         let open = move || plugin.loaded.open(&request);
-        // Decided before the wait: a `Way` may hold a lock, which a task cannot keep across it.
-        let here = matches!(choose(scope, None), Way::Here);
-        let handle = if here { open()? } else { elsewhere(open).await? };
-        let handle = Mutex::new(Closing(Some(handle), scope));
-        Ok(Handle(Arc::new(OpenHandle { handle, scope, pace, calls })))
+        let handle = match scope.0 {
+            Place::GameThread => open()?,
+            _ => elsewhere(open).await?,
+        };
+        Ok(Handle(Arc::new(OpenHandle { handle: Mutex::new(Some(handle)), scope, pace, calls })))
     }
 
-    /// Makes one call (a [`Call`](yomi_plugin::call::Call), or one partly JSON text such as
-    /// [`ActText`](yomi_plugin::call::ActText)) in `scope` (a client's request's, which may let
-    /// the call run in line, or a game thread's), or in the handle's own scope when `None`; its
-    /// result is read as a `T` (a `Value` for any JSON). The call is written out here, so it need
-    /// not outlive this.
+    /// Makes one call (a [`Call`](yomi_plugin::call::Call), or a partly JSON text such as
+    /// [`ActText`](yomi_plugin::call::ActText)) in `scope` (a client's request's or a game
+    /// thread's), or else in the handle's own; its result is read as a `T` (a `Value` for any
+    /// JSON). The call is written out here, so it need not outlive this.
     pub async fn invoke<T: DeserializeOwned + Send + 'static>(
         &self,
         call: &(impl Serialize + Sync),
@@ -271,10 +255,8 @@ impl Handle {
     ) -> Result<T, ErrorInfo> {
         let call = serde_json::to_vec(call)
             .map_err(|e| ErrorInfo::new(ErrorCode::Internal, format!("unwritable call: {e}")))?;
-        match choose(scope.unwrap_or(self.0.scope), Some(&self.0)) {
-            Way::Here => return self.0.call(&mut lock(&self.0.handle), &call),
-            Way::InLine(slot, mut handle) => return slot.run(|| self.0.call(&mut handle, &call)),
-            Way::Elsewhere => {}
+        if let Some(result) = self.0.here(scope.unwrap_or(self.0.scope), &call) {
+            return result;
         }
         let shared = self.0.clone();
         elsewhere(move || shared.call(&mut lock(&shared.handle), &call)).await
@@ -287,19 +269,10 @@ impl Handle {
     }
 }
 
-/// A poisoned lock only means an earlier call panicked on the host side of the boundary; the
-/// plugin handle itself is still sound.
-fn lock(handle: &Mutex<Closing>) -> MutexGuard<'_, Closing> {
+/// A poisoned lock only means an earlier call panicked on the host side of the boundary: the
+/// plugin handle itself is still sound, but its calls no longer go in line.
+fn lock(handle: &Mutex<Option<PluginHandle>>) -> Locked<'_> {
     handle.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// The handle unless another call holds it (a poisoned lock taken as in [`lock`]).
-fn try_lock(handle: &Mutex<Closing>) -> Option<MutexGuard<'_, Closing>> {
-    match handle.try_lock() {
-        Ok(handle) => Some(handle),
-        Err(TryLockError::Poisoned(p)) => Some(p.into_inner()),
-        Err(TryLockError::WouldBlock) => None,
-    }
 }
 
 #[cfg(test)]
@@ -315,13 +288,6 @@ mod tests {
         assert_eq!(Ways::parse("lanes"), Ok(Ways { lanes: true, ..pool_only }));
         let err = Ways::parse("lanes,inline").unwrap_err();
         assert!(err.contains("unknown way 'inline'"), "{err}");
-    }
-
-    #[test]
-    fn a_call_runs_right_here_only_in_a_game_threads_scope() {
-        assert!(matches!(choose(Scope::HANDED_OVER, None), Way::Elsewhere { .. }));
-        assert!(matches!(choose(Scope(Place::Request { limit: 1 }), None), Way::Elsewhere { .. }));
-        assert!(matches!(choose(Scope(Place::GameThread), None), Way::Here));
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
