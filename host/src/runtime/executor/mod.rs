@@ -1,14 +1,14 @@
 //! The one owner of plugin calls. Every call into a plugin loaded in this process (a bot's or a
-//! game's) is made through a [`Handle`], and [`OpenHandle::here`] alone decides where it runs. Plugin code
-//! may think for a long time, or never return: it must never keep other clients waiting.
+//! game's) is made through a [`Handle`], and [`OpenHandle::here`] alone decides where it runs.
+//! Plugin code may think long or never return: it must never keep other clients waiting.
 //!
 //! How a request flows, with no state hidden in threads: the connection reads it through
 //! [`Client::wait`], which gives it a [`Scope`] (may its call run in line?); `ops` passes the
 //! scope to the agent's `act_text`, which makes the call with [`Handle::invoke`]. Work on a game
 //! thread gets its scope from [`on_game_thread`]; every other call is [`Scope::HANDED_OVER`].
-//! [`OpenHandle::here`] picks the way from the scope and the bot's pace (how quick its calls have been, over
-//! all its agents), which each call feeds once, however it ran, as it does the bot's
-//! `yomi_plugin_call_seconds`; the catalog shows the pace ([`pace_of`]).
+//! [`OpenHandle::here`] picks the way from the scope and the bot's pace (how quick its calls
+//! have been, over all its agents), which each call feeds once, however it ran, as it does the
+//! bot's `yomi_plugin_call_seconds`; the catalog shows the pace ([`pace_of`]).
 //!
 //! The ways a call runs, why each is kept, and what it earned against the others (BENCHMARKS.md,
 //! "Each way of the executor against the others": `agent.act` requests per second over TCP with
