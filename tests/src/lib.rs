@@ -238,21 +238,22 @@ impl Server {
     }
 
     /// A new TCP client session once the server has room: a full server answers a new client
-    /// at once with `limit_exceeded` and closes, so this connects again until one is kept.
+    /// at once with `limit_exceeded` and closes, so this connects again until a `ping` on the
+    /// new session is answered (a refusal is told apart by what comes back, not by how soon:
+    /// under load it can take longer than any fixed wait).
     pub fn connect_when_free(&self) -> Conn {
         let deadline = Instant::now() + REPLY_TIMEOUT;
         loop {
             let mut conn = self.connect();
-            match conn.recv_within(Duration::from_millis(300)) {
-                None => return conn,
-                Some(refusal) => {
-                    assert_eq!(
-                        error_code(&refusal).as_deref(),
-                        Some("limit_exceeded"),
-                        "{refusal}"
-                    );
-                }
+            let id = conn.next_id();
+            // A refused session may already be closed: its refusal is still there to read.
+            let _ = conn.try_send_raw(format!("{{\"id\":{id},\"op\":\"ping\"}}\n").as_bytes());
+            let first = conn.recv();
+            if first["id"] == json!(id) {
+                assert_eq!(first["result"], json!({"pong": true}), "{first}");
+                return conn;
             }
+            assert_eq!(error_code(&first).as_deref(), Some("limit_exceeded"), "{first}");
             assert!(Instant::now() < deadline, "the server never had room; log:\n{}", self.log());
         }
     }
