@@ -21,10 +21,10 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::estimate::rule_name;
 use crate::learning::Change;
+use crate::payload::{Act, Ending, Event, Phase};
 
 /// Aggressive when at least this share of opens and raises is above 0.7 of the pot.
 pub const BIG_SHARE: f64 = 0.05;
@@ -57,39 +57,37 @@ pub struct OppStats {
 }
 
 impl OppStats {
-    pub fn observe(&mut self, event: &Value, opp_seat: usize) {
-        if event["kind"] == "bet"
-            && event["seat"].as_u64() == Some(opp_seat as u64)
-            && event["act"] != "drop"
-        {
-            let (paid, pot) =
-                (event["paid"].as_u64().unwrap_or(0), event["pot"].as_u64().unwrap_or(0));
-            let before = pot.saturating_sub(paid).max(1);
-            if event["turn"].as_u64().unwrap_or(0) >= 3 {
-                self.late_bets += 1;
-                if paid as f64 / before as f64 > 0.5 {
-                    self.late_much += 1;
+    /// Counts one public event of a game against the opponent in `opp_seat`.
+    pub fn observe(&mut self, event: &Event, opp_seat: usize) {
+        if let (Phase::Bet, Some(seat), Some(act)) = (event.kind, event.seat, event.act) {
+            if seat == opp_seat && act != Act::Drop {
+                let (paid, pot) = (event.paid.unwrap_or(0), event.pot.unwrap_or(0));
+                let before = pot.saturating_sub(paid).max(1);
+                if event.turn >= 3 {
+                    self.late_bets += 1;
+                    if paid as f64 / before as f64 > 0.5 {
+                        self.late_much += 1;
+                    }
                 }
-            }
-            if event["act"] == "open" || event["act"] == "raise" {
-                self.raises += 1;
-                if paid as f64 / before as f64 > 0.7 {
-                    self.big_raises += 1;
+                if matches!(act, Act::Open | Act::Raise) {
+                    self.raises += 1;
+                    if paid as f64 / before as f64 > 0.7 {
+                        self.big_raises += 1;
+                    }
                 }
             }
         }
-        if let Some(end) = event.get("end") {
+        if let Some(end) = &event.end {
             self.games += 1;
-            if end["ending"] == "showdown" {
+            if end.ending == Ending::Showdown {
                 self.showdowns += 1;
-                self.showdown_losses +=
-                    u64::from(end["winner"].as_u64() == Some(1 - opp_seat as u64));
+                self.showdown_losses += u64::from(end.winner == Some(1 - opp_seat));
             }
-            if end["turn"].as_u64().unwrap_or(0) >= 5 {
+            if end.turn >= 5 {
                 self.reached_turn5 += 1;
-                if end["ending"] == "drop" && end["winner"].as_u64() != Some(opp_seat as u64) {
+                if end.ending == Ending::Drop && end.winner != Some(opp_seat) {
                     self.late_drops += 1;
-                    self.turn5_drops += u64::from(end["turn"].as_u64() == Some(5));
+                    self.turn5_drops += u64::from(end.turn == 5);
                 }
             }
         }
@@ -202,18 +200,26 @@ pub fn tendency_patterns(log: &[Change]) -> BTreeMap<String, &'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::payload::End;
 
-    fn bet(seat: usize, turn: u64, act: &str, paid: u64, pot: u64) -> Value {
-        json!({"kind": "bet", "seat": seat, "turn": turn, "act": act, "paid": paid, "pot": pot})
+    fn bet(seat: usize, turn: u8, act: Act, paid: u64, pot: u64) -> Event {
+        let (seat, act, paid, pot) = (Some(seat), Some(act), Some(paid), Some(pot));
+        Event { seat, act, paid, pot, ..Event::new(1, turn, Phase::Bet) }
+    }
+
+    /// A bet of `seat` at `turn` that ends the game as `ending` with `winner`.
+    fn last(seat: usize, turn: u8, act: Act, ending: Ending, winner: usize) -> Event {
+        let (net, chips, hands) = ([0, 0], [0, 0], None);
+        let end = End { ending, winner: Some(winner), net, chips, pot: 0, turn, hands };
+        Event { end: Some(end), ..bet(seat, turn, act, 0, 0) }
     }
 
     #[test]
     fn a_big_betting_late_dropper_is_tight_aggressive() {
         let mut s = OppStats::default();
         for _ in 0..MIN_GAMES {
-            s.observe(&bet(1, 3, "open", 90, 190), 1);
-            s.observe(&json!({"kind": "bet", "seat": 1, "turn": 5, "act": "drop", "end": {"ending": "drop", "winner": 0, "turn": 5}}), 1);
+            s.observe(&bet(1, 3, Act::Open, 90, 190), 1);
+            s.observe(&last(1, 5, Act::Drop, Ending::Drop, 0), 1);
         }
         assert_eq!(classify(&s).map(Style::label), Some("tight-aggressive"));
     }
@@ -223,8 +229,8 @@ mod tests {
         let mut s = OppStats::default();
         assert_eq!(classify(&s), None);
         for _ in 0..MIN_GAMES {
-            s.observe(&bet(1, 3, "open", 10, 110), 1);
-            s.observe(&json!({"kind": "bet", "seat": 0, "turn": 7, "act": "call", "end": {"ending": "showdown", "winner": 0, "turn": 7}}), 1);
+            s.observe(&bet(1, 3, Act::Open, 10, 110), 1);
+            s.observe(&last(0, 7, Act::Call, Ending::Showdown, 0), 1);
         }
         assert_eq!(classify(&s).map(Style::label), Some("loose-passive"));
         assert_eq!(s.showdown_loss_rate(), 1.0);
@@ -235,7 +241,7 @@ mod tests {
     fn a_player_dropping_only_at_the_end_is_loose() {
         let mut s = OppStats::default();
         for _ in 0..MIN_GAMES {
-            s.observe(&json!({"kind": "bet", "seat": 1, "turn": 7, "act": "drop", "end": {"ending": "drop", "winner": 0, "turn": 7}}), 1);
+            s.observe(&last(1, 7, Act::Drop, Ending::Drop, 0), 1);
         }
         assert_eq!(s.late_drop_rate(), 1.0);
         assert_eq!(s.turn5_share(), 0.0);

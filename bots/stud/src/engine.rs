@@ -5,7 +5,6 @@
 //! first: drop or open x (1 ≤ x ≤ pot); second: drop, call x, or raise y (x < y ≤ pot, the pot
 //! already holding x); after a raise, first: drop or call y − x. One raise per interval, no check.
 
-use serde_json::Value;
 use yomi_plugin::{ErrorCode, ErrorInfo};
 
 use crate::cards::{Card, Deal};
@@ -57,58 +56,6 @@ pub enum Action {
 }
 
 impl Action {
-    /// Reads `{"act":"open","amount":N}`, `{"act":"call"}`, `{"act":"raise","amount":N}`,
-    /// `{"act":"drop"}`, or `{"act":"bet","amount":N}` (open, call or raise by amount, the paper's
-    /// own notation) in the context of `stage`.
-    pub fn from_json(v: &Value, stage: Stage) -> Result<Action, ErrorInfo> {
-        let bad = |m: &str| ErrorInfo::new(ErrorCode::IllegalAction, m.to_string());
-        let act = v.get("act").and_then(Value::as_str).ok_or_else(|| {
-            bad("a betting action is an object with `act` (open, call, raise, bet, drop)")
-        })?;
-        let amount = match v.get("amount") {
-            None | Some(Value::Null) => None,
-            Some(a) => {
-                Some(a.as_u64().ok_or_else(|| bad("`amount` must be a non-negative integer"))?)
-            }
-        };
-        let need = || amount.ok_or_else(|| bad(&format!("`{act}` needs an `amount`")));
-        Ok(match act {
-            "drop" => Action::Drop,
-            "open" => Action::Open(need()?),
-            "raise" => Action::Raise(need()?),
-            "call" => {
-                if let Some(a) = amount {
-                    let due = match stage {
-                        Stage::Respond { open } => open,
-                        Stage::FaceRaise { open, raise } => raise - open,
-                        Stage::Open => {
-                            return Err(bad("nothing to call: the interval is not open yet"))
-                        }
-                    };
-                    if a != due {
-                        return Err(bad(&format!("a call costs exactly {due}, not {a}")));
-                    }
-                }
-                Action::Call
-            }
-            "bet" => {
-                let a = need()?;
-                match stage {
-                    Stage::Open => Action::Open(a),
-                    Stage::Respond { open } if a == open => Action::Call,
-                    Stage::Respond { .. } => Action::Raise(a),
-                    Stage::FaceRaise { open, raise } if a == raise - open => Action::Call,
-                    Stage::FaceRaise { .. } => {
-                        return Err(bad(
-                            "after a raise only a call of the difference or a drop is allowed",
-                        ))
-                    }
-                }
-            }
-            other => return Err(bad(&format!("unknown act `{other}`"))),
-        })
-    }
-
     pub fn name(self) -> &'static str {
         match self {
             Action::Drop => "drop",

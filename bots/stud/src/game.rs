@@ -4,11 +4,11 @@
 use serde_json::Value;
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::derive_seed;
-use yomi_plugin::typed::to_json;
+use yomi_plugin::typed::{self, to_json};
 use yomi_plugin::{Decision, ErrorCode, ErrorInfo, Game, GameOutcome, Options};
 
 use crate::cards::{Card, Deal, DealSet};
-use crate::engine::{Action, Ending, Phase, StudGame};
+use crate::engine::{Ending, Phase, StudGame};
 use crate::hand::{EvalRules, TieRule};
 use crate::payload::{self, bets, End, Event, Observation, Past, Summary, Who};
 
@@ -210,16 +210,14 @@ impl Session {
         report
     }
 
+    /// A seat's answer read as the game's action once: a misfit is refused naming its field.
+    fn answer(seat: usize, v: &Value) -> Result<payload::Action, ErrorInfo> {
+        typed::read(v, "action")
+            .map_err(|e| seat_err(seat, ErrorInfo::new(ErrorCode::IllegalAction, e.message)))
+    }
+
     fn reveal_choice(&self, seat: usize, v: &Value) -> Result<Card, ErrorInfo> {
-        let text = v.get("reveal").and_then(Value::as_str).ok_or_else(|| {
-            ErrorInfo::new(
-                ErrorCode::IllegalAction,
-                "a reveal is {\"reveal\": \"<one of your face-down cards>\"}",
-            )
-        });
-        let card = text
-            .and_then(Card::parse)
-            .map_err(|e| seat_err(seat, ErrorInfo::new(ErrorCode::IllegalAction, e.message)))?;
+        let card = Self::answer(seat, v)?.to_reveal().map_err(|e| seat_err(seat, e))?;
         if !self.game.hole(self.position(seat)).contains(&card) {
             return Err(seat_err(
                 seat,
@@ -298,7 +296,7 @@ impl Game for Session {
                 ));
             }
             let Phase::Bet(stage) = self.game.phase else { unreachable!("checked above") };
-            let action = Action::from_json(v, stage).map_err(|e| seat_err(seat, e))?;
+            let action = Self::answer(seat, v)?.to_bet(stage).map_err(|e| seat_err(seat, e))?;
             self.game.bet(pos, action).map_err(|e| seat_err(seat, e))?;
             let l = self
                 .game

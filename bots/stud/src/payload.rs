@@ -8,17 +8,19 @@
 //! [`bets`], the referee's own list), and the adapter checks the request's `legal` against it.
 //! Every bot of the game is a `TypedAgent` that sees the observation as a
 //! [`View`](crate::view::View) and answers an [`Action`]: a reveal, or a bet with its amount.
-//! The catalog publishes the three types as JSON Schema.
+//! The referee reads each seat's answer into an [`Action`] once (a misfit named by its field) and
+//! holds it to the interval ([`Action::to_bet`], [`Action::to_reveal`]); the bots read the
+//! [`Event`]s it writes back as that type. The catalog publishes the three types as JSON Schema.
 
 use std::borrow::Cow;
 
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Deserializer, Serialize};
 use yomi_plugin::misfit::{self, rule};
-use yomi_plugin::ErrorInfo;
+use yomi_plugin::{ErrorCode, ErrorInfo};
 
 use crate::cards::{check_distinct, Card};
-use crate::engine::{Stage, MIN_OPEN};
+use crate::engine::{Action as Bet, Stage, MIN_OPEN};
 
 impl<'de> Deserialize<'de> for Card {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Card, D::Error> {
@@ -84,12 +86,14 @@ pub enum Act {
     Open,
     Call,
     Raise,
+    /// An answer in the paper's own notation: an open, a call or a raise by its amount (never in
+    /// a legal list, a history or an event).
+    Bet,
 }
-words!(Act { Drop = "drop", Open = "open", Call = "call", Raise = "raise" });
+words!(Act { Drop = "drop", Open = "open", Call = "call", Raise = "raise", Bet = "bet" });
 
-impl From<crate::engine::Action> for Act {
-    fn from(action: crate::engine::Action) -> Act {
-        use crate::engine::Action as Bet;
+impl From<Bet> for Act {
+    fn from(action: Bet) -> Act {
         match action {
             Bet::Drop => Act::Drop,
             Bet::Open(_) => Act::Open,
@@ -101,7 +105,7 @@ impl From<crate::engine::Action> for Act {
 
 /// One action (fields in name order, so an error quoting it reads as the wire does). In a legal list a bet gives its range (`min`..`max`, or a call's `amount`); a
 /// bot's answer gives the amount it bets (an open's or a raise's; a call or a drop none).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Action {
     /// The hole card to turn up: `{"reveal": "As"}`.
@@ -119,7 +123,110 @@ pub enum Action {
     },
 }
 
+/// An action's fields as read, before they are told apart (so a misfit names its field).
+#[derive(Deserialize)]
+#[serde(expecting = "an object with `act` (open, call, raise, bet, drop) or `reveal`")]
+struct Fields {
+    #[serde(default)]
+    reveal: Option<Card>,
+    #[serde(default)]
+    act: Option<Act>,
+    #[serde(default, deserialize_with = "chips")]
+    amount: Option<u64>,
+    #[serde(default, deserialize_with = "chips")]
+    max: Option<u64>,
+    #[serde(default, deserialize_with = "chips")]
+    min: Option<u64>,
+}
+
+/// An amount of chips, when given (`null` is none).
+fn chips<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    match serde_json::Value::deserialize(d)? {
+        serde_json::Value::Null => Ok(None),
+        v => v
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| rule(format_args!("must be a non-negative integer, not {v}"))),
+    }
+}
+
+impl<'de> Deserialize<'de> for Action {
+    /// A reveal has `reveal`, a bet `act`; one of the two, not both.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Action, D::Error> {
+        let Fields { reveal, act, amount, max, min } = Fields::deserialize(d)?;
+        match (reveal, act) {
+            (Some(reveal), None) => Ok(Action::Reveal { reveal }),
+            (None, Some(act)) => Ok(Action::Bet { act, amount, max, min }),
+            (Some(_), Some(_)) => {
+                Err(rule("has both `act` and `reveal`; an action is one of them"))
+            }
+            (None, None) => Err(rule(
+                "needs `act` (open, call, raise, bet, drop) or `reveal` (a face-down card)",
+            )),
+        }
+    }
+}
+
+fn illegal(message: impl Into<String>) -> ErrorInfo {
+    ErrorInfo::new(ErrorCode::IllegalAction, message)
+}
+
 impl Action {
+    /// The engine's bet this answer makes in `stage`: a call's amount, when given, is the one due;
+    /// `bet` (the paper's notation) is an open, a call or a raise by its amount.
+    pub fn to_bet(self, stage: Stage) -> Result<Bet, ErrorInfo> {
+        let Action::Bet { act, amount, .. } = self else {
+            return Err(illegal(
+                "a betting action is an object with `act` (open, call, raise, bet, drop)",
+            ));
+        };
+        let need = || amount.ok_or_else(|| illegal(format!("`{}` needs an `amount`", act.word())));
+        Ok(match act {
+            Act::Drop => Bet::Drop,
+            Act::Open => Bet::Open(need()?),
+            Act::Raise => Bet::Raise(need()?),
+            Act::Call => {
+                if let Some(a) = amount {
+                    let due = match stage {
+                        Stage::Respond { open } => open,
+                        Stage::FaceRaise { open, raise } => raise - open,
+                        Stage::Open => {
+                            return Err(illegal("nothing to call: the interval is not open yet"))
+                        }
+                    };
+                    if a != due {
+                        return Err(illegal(format!("a call costs exactly {due}, not {a}")));
+                    }
+                }
+                Bet::Call
+            }
+            Act::Bet => {
+                let a = need()?;
+                match stage {
+                    Stage::Open => Bet::Open(a),
+                    Stage::Respond { open } if a == open => Bet::Call,
+                    Stage::Respond { .. } => Bet::Raise(a),
+                    Stage::FaceRaise { open, raise } if a == raise - open => Bet::Call,
+                    Stage::FaceRaise { .. } => {
+                        return Err(illegal(
+                            "after a raise only a call of the difference or a drop is allowed",
+                        ))
+                    }
+                }
+            }
+        })
+    }
+
+    /// The hole card this answer turns up.
+    pub fn to_reveal(self) -> Result<Card, ErrorInfo> {
+        match self {
+            Action::Reveal { reveal } => Ok(reveal),
+            Action::Bet { .. } => {
+                Err(illegal("a reveal is {\"reveal\": \"<one of your face-down cards>\"}"))
+            }
+        }
+    }
+
     /// A bet of `act` with `amount` (none for a drop or a call).
     pub fn bet(act: Act, amount: Option<u64>) -> Action {
         Action::Bet { act, amount, min: None, max: None }
@@ -150,6 +257,7 @@ pub struct Past {
     #[serde(deserialize_with = "turn")]
     pub turn: u8,
     pub who: Who,
+    #[serde(deserialize_with = "played")]
     pub act: Act,
     #[serde(deserialize_with = "misfit::natural")]
     pub paid: u64,
@@ -194,6 +302,20 @@ pub struct Observation {
     pub legal: Vec<Action>,
 }
 
+/// An act as the referee reports it: `bet` is an answer's word only.
+fn played<'de, D: Deserializer<'de>>(d: D) -> Result<Act, D::Error> {
+    match Act::deserialize(d)? {
+        Act::Bet => {
+            Err(rule("`bet` is an answer's word; a bet made is a drop, open, call or raise"))
+        }
+        act => Ok(act),
+    }
+}
+
+fn played_some<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Act>, D::Error> {
+    played(d).map(Some)
+}
+
 fn turn<'de, D: Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
     match misfit::natural(d)? {
         t @ 1..=7 => Ok(t as u8),
@@ -226,7 +348,7 @@ pub struct Event {
     /// The seat that bet.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat: Option<usize>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "played_some")]
     pub act: Option<Act>,
     /// Chips the bet put in.
     #[serde(default, skip_serializing_if = "Option::is_none")]

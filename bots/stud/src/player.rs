@@ -9,7 +9,7 @@ use serde_json::Value;
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::{seeded, Rng as SeededRng};
 use yomi_plugin::think::{self, entropy_bits, Effort, Pace};
-use yomi_plugin::typed::{to_json, Choice, TypedAgent};
+use yomi_plugin::typed::{self, to_json, Choice, TypedAgent};
 use yomi_plugin::{ErrorCode, ErrorInfo, Options};
 
 use crate::allowance::PolicyAllowance;
@@ -20,7 +20,7 @@ use crate::estimate::{estimate, rule_name, Estimate, Scoring};
 use crate::fuzzy::{centroid, Mf, DROP_EVEN, DROP_SHAPE, DROP_WORDS, THREE};
 use crate::hand::{evaluate, EvalRules, ScoreMode};
 use crate::learning::{Change, Learner, Record};
-use crate::payload::{Act, Action, Observation};
+use crate::payload::{Act, Action, End, Ending, Event, Observation};
 use crate::plan::{Decided, Estimated, Explain, Fired, Plan, Potential};
 use crate::view::View;
 
@@ -597,29 +597,22 @@ impl FuzzyPlayer {
     }
 
     /// Ends a game: learns from its estimations (when the opponent's cards are shown) and records it.
-    fn end_game(&mut self, event: &Value, end: &Value) {
+    fn end_game(&mut self, game: u64, end: &End) {
         let Some(seat) = self.seat else { return };
-        let opp = 1 - seat;
-        let hands =
-            end["hands"].as_array().and_then(|h| h.get(opp)).and_then(Value::as_array).map(|cs| {
-                cs.iter()
-                    .filter_map(|c| c.as_str().and_then(|s| Card::parse(s).ok()))
-                    .collect::<Vec<_>>()
-            });
+        let hands = end.hands.as_ref().and_then(|h| h.get(1 - seat));
         if let (true, Some(cards)) = (self.cfg.learning, hands.filter(|c| c.len() == 7)) {
             let s = self.cfg.scoring;
-            let game = event["game"].as_u64().unwrap_or(0);
             self.learner.learn(game, &self.records, |n| s.score(&cards[..n]));
         }
-        let net = end["net"][seat].as_i64().unwrap_or(0);
-        let showdown = end["ending"] == "showdown";
+        let showdown = end.ending == Ending::Showdown;
+        let won = end.winner == Some(seat);
         self.games.push(GameRecord {
-            net,
-            turn: end["turn"].as_u64().unwrap_or(0) as u8,
-            won: end["winner"].as_u64() == Some(seat as u64),
+            net: end.net[seat],
+            turn: end.turn,
+            won,
             showdown,
             bluffed: self.bluffed,
-            opp_dropped: !showdown && end["winner"].as_u64() == Some(seat as u64),
+            opp_dropped: !showdown && won,
             slow_played: self.slow_played,
         });
         self.records.clear();
@@ -659,11 +652,12 @@ impl TypedAgent for FuzzyPlayer {
     }
 
     fn observe(&mut self, event: &Value) -> Result<(), ErrorInfo> {
+        let event = typed::read::<Event>(event, "event")?;
         if let Some(seat) = self.seat {
-            self.opp.observe(event, 1 - seat);
+            self.opp.observe(&event, 1 - seat);
         }
-        if let Some(end) = event.get("end") {
-            self.end_game(event, end);
+        if let Some(end) = &event.end {
+            self.end_game(event.game, end);
         }
         Ok(())
     }

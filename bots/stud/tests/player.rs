@@ -54,6 +54,32 @@ fn inconsistent_observations_are_clear_errors() {
     assert!(p.act(&ActRequest::new(obs, d.legal.clone())).is_err());
 }
 
+/// A bot reads a history and an event as the game's payload types: a misfit, or the answer-only
+/// word `bet` where the referee reports a bet made, is refused naming its field.
+#[test]
+fn a_history_or_event_that_does_not_fit_is_refused_naming_the_field() {
+    let mut g = session(json!({}), 1);
+    g.apply(&[(0, json!({"act": "open", "amount": 3}))]).unwrap();
+    let d = &g.decisions()[0];
+    let mut p = bot("fuzzy", json!({}), 1);
+    let mut obs = d.observation.clone();
+    obs["history"][0]["act"] = json!("bet");
+    let e = p.act(&ActRequest::new(obs, d.legal.clone())).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidParams);
+    assert!(e.message.starts_with("`observation.history[0].act`: `bet`"), "{}", e.message);
+    let event = g.apply(&[(1, json!({"act": "call"}))]).unwrap();
+    p.observe(&event).unwrap();
+    for (field, bad, says) in
+        [("act", json!("fold"), "`event.act`: must be one of"), ("end", json!(3), "`event.end`:")]
+    {
+        let mut e = event.clone();
+        e[field] = bad;
+        let err = p.observe(&e).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidParams);
+        assert!(err.message.starts_with(says), "{}", err.message);
+    }
+}
+
 #[test]
 fn explain_shows_the_estimation_and_the_reasons() {
     let g = session(json!({}), 5);

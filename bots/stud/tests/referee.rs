@@ -104,8 +104,12 @@ fn bad_actions_are_clear_errors_and_change_nothing() {
         (1, json!({"act": "open", "amount": 3}), "turn"),
         (0, json!({"act": "open", "amount": 0}), "between 1"),
         (0, json!({"act": "open", "amount": 11}), "pot 10"),
-        (0, json!({"act": "fold"}), "unknown act"),
+        (0, json!({"act": "fold"}), "`action.act`: must be one of `drop`, `open`"),
+        (0, json!({"act": "open"}), "`open` needs an `amount`"),
+        (0, json!({"act": "open", "amount": -1}), "`action.amount`: must be a non-negative"),
+        (0, json!({"act": "call", "amount": 2}), "nothing to call"),
         (0, json!("open"), "object"),
+        (0, json!({}), "needs `act`"),
         (0, json!({"reveal": "As"}), "act"),
     ];
     for (seat, action, text) in cases {
