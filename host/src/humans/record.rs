@@ -122,26 +122,30 @@ pub fn parse_line(line: usize, text: &str) -> Result<Record, ErrorInfo> {
     Ok(Record { game, play, seat, observation, legal, action, events, think_ms, player })
 }
 
-/// Whether the legal entry `entry` allows `action`: it is the action, or it is a range (an
-/// object with numbers `min` and `max`, as stud's bets) and the action is that object with an
-/// `amount` within it in their place.
+/// Whether the legal entry `entry` allows `action`: it is the action; or it has a fixed
+/// `amount` and the action is that object without it (stud's call, whose amount is the one due,
+/// as its bots answer it); or it is a range (an object with numbers `min` and `max`, as stud's
+/// bets) and the action is that object with an `amount` within it in their place.
 pub fn allows(entry: &Value, action: &Value) -> bool {
     if entry == action {
         return true;
     }
     let (Value::Object(range), Value::Object(chosen)) = (entry, action) else { return false };
-    let (Some(min), Some(max)) =
-        (range.get("min").and_then(Value::as_f64), range.get("max").and_then(Value::as_f64))
-    else {
-        return false;
-    };
-    let Some(amount) = chosen.get("amount").and_then(Value::as_f64) else { return false };
     let rest = |m: &Map<String, Value>, skip: &[&str]| -> Map<String, Value> {
         m.iter()
             .filter(|(k, _)| !skip.contains(&k.as_str()))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect()
     };
+    if range.contains_key("amount") && !chosen.contains_key("amount") {
+        return rest(range, &["amount"]) == *chosen;
+    }
+    let (Some(min), Some(max)) =
+        (range.get("min").and_then(Value::as_f64), range.get("max").and_then(Value::as_f64))
+    else {
+        return false;
+    };
+    let Some(amount) = chosen.get("amount").and_then(Value::as_f64) else { return false };
     (min..=max).contains(&amount) && rest(range, &["min", "max"]) == rest(chosen, &["amount"])
 }
 
@@ -218,5 +222,10 @@ mod tests {
         assert!(!allows(&open, &json!({"act": "open", "amount": 37})));
         assert!(!allows(&open, &json!({"act": "raise", "amount": 3})));
         assert!(!allows(&json!({"act": "drop"}), &json!({"act": "drop", "amount": 1})));
+        // A call may leave out the amount it must pay, as stud's bots answer it.
+        let call = json!({"act": "call", "amount": 5});
+        assert!(allows(&call, &json!({"act": "call"})));
+        assert!(!allows(&call, &json!({"act": "call", "amount": 4})));
+        assert!(!allows(&call, &json!({"act": "raise"})));
     }
 }
