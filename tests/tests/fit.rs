@@ -153,3 +153,30 @@ fn bad_fits_are_refused_by_name() {
         assert!(!out.status.success() && stderr.contains(says), "{extra:?}: {stderr}");
     }
 }
+
+/// A stud population imports (its bots answer a call without the amount `legal` lists) and
+/// fits back: two `stud/fuzzy` players that slow-play with the weakest card half the time.
+#[test]
+fn a_stud_population_imports_and_fits_back_its_slow_play() {
+    let data = temp_dir();
+    let path = data.path().join("match.jsonl");
+    let bot = "stud/fuzzy:slowplay_weakest=0.5";
+    run_ok(
+        yomi_in(data.path())
+            .args(["match", "--game", "stud", "--bot", bot, "--bot", bot])
+            .args(["--games", "40", "--seed", "7", "--transcript"])
+            .arg(&path),
+    );
+    run_ok(yomi_in(data.path()).args(["records", "import", "studs"]).arg(&path));
+    let out = json_out(&run_ok(yomi_in(data.path()).args([
+        "fit",
+        "stud/fuzzy",
+        "--records",
+        "studs",
+        "--fit",
+        "slowplay_weakest",
+        "--json",
+    ])));
+    let [lo, hi] = interval(&out);
+    assert!(lo <= 0.5 && 0.5 <= hi && fitted_leads_held_out(&out), "{out}");
+}
