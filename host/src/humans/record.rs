@@ -122,6 +122,13 @@ pub fn parse_line(line: usize, text: &str) -> Result<Record, ErrorInfo> {
     Ok(Record { game, play, seat, observation, legal, action, events, think_ms, player })
 }
 
+/// Whether two concrete actions are the same move: equal, or one names the fixed amount the
+/// other leaves out (a stud call, which its bots answer without the amount and a person's client
+/// may send with it), so a recorded move is found in a bot's policy either way.
+pub fn same_move(a: &Value, b: &Value) -> bool {
+    allows(a, b) || allows(b, a)
+}
+
 /// Whether the legal entry `entry` allows `action`: it is the action; or it has a fixed
 /// `amount` and the action is that object without it (stud's call, whose amount is the one due,
 /// as its bots answer it); or it is a range (an object with numbers `min` and `max`, as stud's
@@ -227,5 +234,9 @@ mod tests {
         assert!(allows(&call, &json!({"act": "call"})));
         assert!(!allows(&call, &json!({"act": "call", "amount": 4})));
         assert!(!allows(&call, &json!({"act": "raise"})));
+        assert!(
+            same_move(&json!({"act": "call"}), &call) && same_move(&call, &json!({"act": "call"}))
+        );
+        assert!(!same_move(&json!({"act": "call", "amount": 4}), &call));
     }
 }

@@ -17,7 +17,7 @@ use yomi_plugin::call::ActText;
 use yomi_plugin::rng::derive_seed;
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
-use super::record::Record;
+use super::record::{same_move, Record};
 use super::think_time::{timed, Timed};
 use crate::matches::seat::{SeatEnv, SeatPlan};
 use crate::runtime::costs::Budgets;
@@ -174,7 +174,7 @@ async fn score_play(
             _ => ErrorInfo::new(e.code, format!("play {label}: {}", e.message)),
         })?;
         let policy = reply.policy.unwrap_or_default();
-        let p = policy.iter().find(|e| e.action == decision.action).map_or(0.0, |e| e.p);
+        let p = policy.iter().find(|e| same_move(&e.action, &decision.action)).map_or(0.0, |e| e.p);
         let best = policy.iter().map(|e| e.p).fold(0.0, f64::max);
         let ties = policy.iter().filter(|e| e.p == best).count().max(1);
         let top = if p > 0.0 && p == best { 1.0 / ties as f64 } else { 0.0 };
