@@ -250,11 +250,23 @@ fn a_silent_engine_holds_up_neither_serving_nor_a_clean_exit_on_sigterm() {
     let word = token("silent");
     let silent = format!("silent=sh -c \"sleep 600; : {word}\"");
     let mut server = serve(data.path(), &[silent, engine_flag("ok", &engine, "plain")]);
-    let catalog = server.conn().ok("catalog", json!({}));
+    let conn = server.conn();
+    // The engine that answered is listed once the handshakes stop waiting in order, which can be
+    // a moment after serving starts (the two have separate clocks).
+    let mut ids = || -> Vec<Value> {
+        let catalog = conn.ok("catalog", json!({}));
+        catalog["bots"].as_array().unwrap().iter().map(|b| b["id"].clone()).collect()
+    };
+    let mut listed = Vec::new();
+    assert!(
+        eventually(|| {
+            listed = ids();
+            listed.contains(&json!("engine/ok"))
+        }),
+        "{listed:?}"
+    );
+    assert!(!listed.contains(&json!("engine/silent")), "{listed:?}");
     assert!(processes_with(&word) == 1, "the server serves while the silent engine still starts");
-    let ids: Vec<&Value> = catalog["bots"].as_array().unwrap().iter().map(|b| &b["id"]).collect();
-    assert!(ids.contains(&&json!("engine/ok")), "{ids:?}");
-    assert!(!ids.contains(&&json!("engine/silent")), "{ids:?}");
     server.wait_log(&["have not answered their handshakes yet"]);
     server.terminate();
     assert!(server.wait_exit(Duration::from_secs(20)).success());
