@@ -407,3 +407,31 @@ fn the_catalog_shows_which_bots_run_in_line() {
     }
     assert_eq!(pace["in_line"], json!(true), "{pace}");
 }
+
+#[test]
+fn a_bots_pace_is_shown_to_operators_only() {
+    let (player_token, operator_token) = ("player-token-for-tests", "operator-token-for-tests");
+    let server = Server::tcp(&["--token", player_token, "--operator-token", operator_token]);
+    let session = |token: &str| {
+        let mut conn = server.connect();
+        conn.ok("hello", json!({"token": token}));
+        conn
+    };
+    let (mut player, mut operator) = (session(player_token), session(operator_token));
+    let agent = player.ok("agent.new", json!({"bot": "example/rps"}))["agent"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for _ in 0..5 {
+        player.ok("agent.act", with_agent(&agent, rps_turn("rock", false)));
+    }
+    let rps_of = |conn: &mut Conn| {
+        let catalog = conn.ok("catalog", json!({}));
+        let bots = catalog["bots"].as_array().expect("bots").clone();
+        bots.into_iter().find(|bot| bot["id"] == json!("example/rps")).expect("rps is listed")
+    };
+    // The player's own calls are in the sum; the sum also holds every other client's.
+    assert_eq!(rps_of(&mut operator)["pace"]["calls"], json!(5));
+    let seen_by_player = rps_of(&mut player);
+    assert!(seen_by_player.get("pace").is_none(), "{seen_by_player}");
+}

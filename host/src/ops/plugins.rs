@@ -30,7 +30,8 @@ pub fn describe(entry: &PluginEntry, role: Role) -> Plugin {
 }
 
 /// The games and bots of the newest build of each plugin, with schemas and presets; its plugins
-/// as `role` may see them.
+/// as `role` may see them. A bot's pace sums every client's calls, so it is the operator's: a
+/// player would learn from it how busy other clients keep a bot.
 pub fn catalog(registry: &Registry, role: Role) -> Catalog {
     let latest = registry.latest();
     let games = latest.iter().flat_map(|p| {
@@ -47,7 +48,7 @@ pub fn catalog(registry: &Registry, role: Role) -> Catalog {
             let id = format!("{plugin}/{}", info.name);
             CatalogBot {
                 info: registry.with_fitted(&id, info.clone()),
-                pace: executor::pace_of(&id),
+                pace: (role == Role::Operator).then(|| executor::pace_of(&id)).flatten(),
                 id,
                 plugin: plugin.into(),
                 engine: None,

@@ -77,7 +77,8 @@ pub struct CatalogBot {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<EngineTag>,
     /// How quick the bot's calls in this server have been, and whether that lets them run in
-    /// line; absent until one of its calls has been timed (never for a bot in its own process).
+    /// line; absent until one of its calls has been timed (never for a bot in its own process),
+    /// and shown to operators only: it sums every client's calls.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pace: Option<BotPace>,
 }
