@@ -122,8 +122,9 @@ pub async fn handshake(spec: &EngineSpec) -> Result<EngineEntry, ErrorInfo> {
 
 /// Asks every engine what it is, all at once, and adds those that answer to `registry`; returns
 /// those that did not, and why. With `patience` (a server), it returns after that long at the
-/// latest: the engines still starting are added when they answer, so one that never answers
-/// does not hold up serving. Without (a one-shot command), it waits for every handshake.
+/// latest, with every engine that has answered by then added: the engines still starting are
+/// added when they answer, so one that never answers does not hold up serving. Without (a
+/// one-shot command), it waits for every handshake.
 ///
 /// Called from outside any runtime, at a command's start, before anything else handles signals:
 /// Ctrl-C or SIGTERM meanwhile ends the process, the engines it started killed (see
@@ -158,8 +159,8 @@ pub fn add_all(
                         let result = result.and_then(|entry| adding_to.add_engine(entry));
                         // The receiver is gone once the server serves: then this says it in
                         // the log.
-                        if let Err(std::sync::mpsc::SendError((spec, result))) =
-                            answers.send((spec, result))
+                        if let Err(std::sync::mpsc::SendError(Heard::Answer(spec, result))) =
+                            answers.send(Heard::Answer(spec, result))
                         {
                             match result {
                                 Ok(()) => tracing::info!(
@@ -178,6 +179,7 @@ pub fn add_all(
                                 Ok(next) => next,
                                 Err(_) => {
                                     pass_on(order.all_at_once());
+                                    let _ = answers.send(Heard::PatienceOver);
                                     continue;
                                 }
                             }
@@ -195,7 +197,6 @@ pub fn add_all(
         let e = ErrorInfo::new(ErrorCode::Internal, format!("cannot start the handshakes: {e}"));
         return specs.into_iter().map(|spec| (spec, e.clone())).collect();
     }
-    let until = patience.map(|p| std::time::Instant::now() + p);
     let mut problems = Vec::new();
     let mut heard = std::collections::HashSet::new();
     while heard.len() < specs.len() {
@@ -206,17 +207,17 @@ pub fn add_all(
             crate::agents::child::group::kill_all();
             std::process::exit(128 + signal);
         }
-        if until.is_some_and(|u| std::time::Instant::now() >= u) {
-            let late: Vec<&str> =
-                specs.iter().map(|s| s.name.as_str()).filter(|n| !heard.contains(*n)).collect();
-            tracing::warn!(
-                "engines {} have not answered their handshakes yet; serving without them until they do",
-                late.join(", ")
-            );
-            break;
-        }
         match answered.recv_timeout(SIGNAL_POLL) {
-            Ok((spec, result)) => {
+            Ok(Heard::PatienceOver) => {
+                let late: Vec<&str> =
+                    specs.iter().map(|s| s.name.as_str()).filter(|n| !heard.contains(*n)).collect();
+                tracing::warn!(
+                    "engines {} have not answered their handshakes yet; serving without them until they do",
+                    late.join(", ")
+                );
+                break;
+            }
+            Ok(Heard::Answer(spec, result)) => {
                 heard.insert(spec.name.clone());
                 if let Err(e) = result {
                     tracing::warn!("{}", e.message);
@@ -232,6 +233,16 @@ pub fn add_all(
 
 /// An engine and what its handshake gave.
 type Handshake = (EngineSpec, Result<EngineEntry, ErrorInfo>);
+
+/// What the handshakes' thread tells the waiting command. The patience is timed on that thread
+/// alone, and it says so only after passing on every engine that has answered, so a server
+/// starts serving with all of them seated (one clock, no race between two).
+enum Heard {
+    /// An engine's handshake, already added to the registry if it succeeded.
+    Answer(EngineSpec, Result<(), ErrorInfo>),
+    /// The patience is over; the engines still starting are added when they answer.
+    PatienceOver,
+}
 
 /// Handshakes' results in the order the engines were named, so that the catalog lists them so
 /// whatever order they answer in; once the patience is over, each as it comes.
