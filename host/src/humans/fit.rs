@@ -8,7 +8,8 @@
 //! total log-likelihood falls 1.92 (χ²₁ at 0.95, halved) below the fit, the other options held at
 //! their fitted values (the profile interval when one option is fitted).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use argmin::core::{CostFunction, Error, Executor, State};
@@ -98,21 +99,21 @@ impl Space {
         self.discrete.iter().map(|(_, v)| v.len()).product()
     }
 
-    /// Every combination of discrete values, as option sets.
     /// Most replays [`fit`] asks for with `iterations`: per combination of discrete options, the
     /// optimiser's first points and at most as many new points per iteration as Nelder–Mead's
     /// shrink (one per continuous option, and one) or Brent's step; per continuous option, the
-    /// two neighbours of its curvature and, for each side of its interval, the doubling of a
-    /// step (at most [`MAX_DOUBLINGS`]) and Brent's root finding. The fit stops with
-    /// `limit_exceeded` rather than pass it.
+    /// two neighbours of its curvature and, for each side of its interval, two probes, the
+    /// doubling of a step (at most [`MAX_DOUBLINGS`]) and Brent's root finding. The fit stops
+    /// with `limit_exceeded` rather than pass it.
     pub fn max_replays(&self, iterations: u64) -> u64 {
         let c = self.continuous.len() as u64;
         let combinations = self.each_discrete().len() as u64;
         let per_combination = (iterations + 1).saturating_mul(c + 2);
-        let per_interval = 2 + 2 * (MAX_DOUBLINGS + iterations + 2);
+        let per_interval = 2 + 2 * (MAX_DOUBLINGS + iterations + 4);
         combinations.saturating_mul(per_combination).saturating_add(c * per_interval)
     }
 
+    /// Every combination of discrete values, as option sets.
     fn each_discrete(&self) -> Vec<Options> {
         let mut all = vec![Options::new()];
         for (name, values) in &self.discrete {
@@ -179,6 +180,8 @@ pub struct Fit {
     pub log_likelihood: f64,
     /// How many times the records were replayed.
     pub evaluations: usize,
+    /// How many of them each phase cost.
+    pub by_phase: BTreeMap<Phase, usize>,
 }
 
 /// The objective as the search sees it: each distinct set of options replayed once (a search
@@ -191,6 +194,24 @@ struct Memo<'a> {
     /// [`Space::max_replays`]: the bound the fit was admitted under.
     max_calls: u64,
     failure: RefCell<Option<ErrorInfo>>,
+    /// What the replays are for at the moment, logged with each (`RUST_LOG=debug`).
+    phase: Cell<Phase>,
+    /// Replays per phase.
+    by_phase: RefCell<BTreeMap<Phase, usize>>,
+}
+
+/// The stages of a fit, each named in the log line of every replay it costs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Brent's method or Nelder–Mead looking for the top.
+    Optimum,
+    /// The two neighbours of the top that give its curvature.
+    Curvature,
+    /// Steps from the top until the log-likelihood falls below an interval's edge.
+    Bracket,
+    /// Brent's root finding inside that bracket.
+    Root,
 }
 
 impl Memo<'_> {
@@ -205,9 +226,30 @@ impl Memo<'_> {
             ));
         }
         *self.calls.borrow_mut() += 1;
+        *self.by_phase.borrow_mut().entry(self.phase.get()).or_default() += 1;
+        let clock = std::time::Instant::now();
         let ll = self.objective.log_likelihood(options)?;
+        tracing::debug!(
+            phase = ?self.phase.get(),
+            replay = *self.calls.borrow(),
+            ?options,
+            log_likelihood = ll,
+            seconds = clock.elapsed().as_secs_f64(),
+            "fit replay"
+        );
         self.seen.borrow_mut().push((options.clone(), ll));
         Ok(ll)
+    }
+
+    /// The replays so far along option `name`, every other option as in `base`: each value of
+    /// `name` with its log-likelihood.
+    fn line(&self, base: &Options, name: &str) -> Vec<(f64, f64)> {
+        let on_line = |o: &Options| {
+            o.len() == base.len() && o.iter().all(|(k, v)| k == name || base.get(k) == Some(v))
+        };
+        let seen = self.seen.borrow();
+        let points = seen.iter().filter(|(o, _)| on_line(o));
+        points.filter_map(|(o, ll)| Some((o.get(name)?.as_f64()?, *ll))).collect()
     }
 
     /// For argmin: an error is kept here and handed to it as a message.
@@ -283,6 +325,8 @@ pub fn fit(
         calls: RefCell::new(0),
         max_calls: space.max_replays(iterations),
         failure: RefCell::new(None),
+        phase: Cell::new(Phase::Optimum),
+        by_phase: RefCell::default(),
     };
     let mut best: Option<(f64, Options)> = None;
     for combination in space.each_discrete() {
@@ -334,20 +378,20 @@ pub fn fit(
         let line = || Continuous { memo: &memo, space: &one, base: &options };
         let x = options[name].as_f64().unwrap_or(*lo);
         let target = log_likelihood - DROP_95;
-        // The curvature at the fit, from its two neighbours a thousandth of the range away.
-        let h = (hi - lo) / 1000.0;
-        let near = |v: f64| memo.log_likelihood(&line().options(&[v.clamp(*lo, *hi)]));
-        let (below, above) = (near(x - h)?, near(x + h)?);
-        let curvature = (2.0 * log_likelihood - below - above) / (h * h);
-        let side =
-            |bound: f64| edge(line(), (x, log_likelihood), bound, target, curvature, iterations);
+        let curvature = curvature(&line(), name, (x, log_likelihood), (*lo, *hi))?;
+        let side = |bound: f64| {
+            let at = line();
+            edge(at, name, (x, log_likelihood), bound, target, curvature, iterations)
+        };
         let ci95 = [side(*lo)?, side(*hi)?];
         fitted.push(Fitted { name: name.clone(), value: options[name].clone(), ci95: Some(ci95) });
     }
     for (name, _) in &space.discrete {
         fitted.push(Fitted { name: name.clone(), value: options[name].clone(), ci95: None });
     }
-    Ok(Fit { options, fitted, log_likelihood, evaluations: memo.calls.into_inner() })
+    let by_phase = memo.by_phase.into_inner();
+    tracing::debug!(?by_phase, "fit replays by phase");
+    Ok(Fit { options, fitted, log_likelihood, evaluations: memo.calls.into_inner(), by_phase })
 }
 
 /// The starting simplex: the start and one step along each option, a tenth of its range (away
@@ -363,13 +407,119 @@ fn simplex(x0: &[f64], space: &Space) -> Vec<Vec<f64>> {
     points
 }
 
+/// The curvature of the log-likelihood along `at`'s option `name` at the fit `x` (minus its
+/// second derivative), from the two replayed points nearest the fit when both lie within a
+/// hundredth of the option's range (Brent's method ends with such points beside its top), else
+/// from two new neighbours a thousandth of the range away (both on one side at a bound).
+fn curvature(
+    at: &Continuous,
+    name: &str,
+    (x, ll): (f64, f64),
+    (lo, hi): (f64, f64),
+) -> Result<f64, ErrorInfo> {
+    let h = (hi - lo) / 1000.0;
+    let mut near: Vec<(f64, f64)> =
+        at.memo.line(at.base, name).into_iter().filter(|(v, _)| *v != x).collect();
+    near.sort_by(|a, b| (a.0 - x).abs().total_cmp(&(b.0 - x).abs()));
+    near.retain(|(v, _)| (v - x).abs() <= 10.0 * h);
+    if near.len() < 2 {
+        at.memo.phase.set(Phase::Curvature);
+        let steps = match (x - h < lo, x + h > hi) {
+            (true, _) => [h, 2.0 * h],
+            (_, true) => [-2.0 * h, -h],
+            _ => [-h, h],
+        };
+        near = steps
+            .iter()
+            .map(|s| Ok((x + s, at.memo.log_likelihood(&at.options(&[x + s]))?)))
+            .collect::<Result<_, ErrorInfo>>()?;
+    }
+    let ((a, fa), (b, fb)) = (near[0], near[1]);
+    let slope = |(u, fu): (f64, f64), (v, fv): (f64, f64)| (fv - fu) / (v - u);
+    Ok(-2.0 * (slope((x, ll), (b, fb)) - slope((a, fa), (x, ll))) / (b - a))
+}
+
+/// Most probes for one side of an interval before its edge is closed in on by doubling and
+/// Brent's root finding.
+const MAX_PROBES: usize = 3;
+
+/// What is known along one side of an interval, as distances from the fit: the farthest point
+/// inside the edge and the nearest outside it, each with its depth (the square root of how far
+/// the log-likelihood there lies below the fit's, which grows in proportion to the distance
+/// where the log-likelihood is a parabola), and every point replayed on that side.
+struct Bracket {
+    /// The fit's log-likelihood.
+    top: f64,
+    /// The edge's depth: the square root of 1.92.
+    edge: f64,
+    inside: (f64, f64),
+    outside: Option<(f64, f64)>,
+    known: Vec<(f64, f64)>,
+}
+
+impl Bracket {
+    fn add(&mut self, t: f64, ll: f64) {
+        let depth = (self.top - ll).max(0.0).sqrt();
+        self.known.push((t, depth));
+        if t > self.inside.0 && self.outside.is_none_or(|o| t < o.0) {
+            if depth <= self.edge {
+                self.inside = (t, depth);
+            } else {
+                self.outside = Some((t, depth));
+            }
+        }
+    }
+
+    /// Whether the edge is known to lie within `width`.
+    fn within(&self, width: f64) -> bool {
+        self.outside.is_some_and(|o| o.0 - self.inside.0 <= width)
+    }
+
+    /// Where the line through two points reaches the edge's depth.
+    fn cross(&self, (t1, g1): (f64, f64), (t2, g2): (f64, f64)) -> f64 {
+        t1 + (self.edge - g1) * (t2 - t1) / (g2 - g1)
+    }
+
+    /// The next distance to probe: where the depth reaches the edge's along the line through
+    /// the bracket's ends, or (before there is an outside end) through the two points nearest
+    /// the edge's depth; moved `push` away from the nearer end (outward with no outside end) so
+    /// that the probe usually lands across the edge from it. `None` before any replayed point
+    /// lies within a quarter of the edge's depth of it (then the parabola's guess is better).
+    fn next(&self, push: f64) -> Option<f64> {
+        let off = |p: &(f64, f64)| (p.1 - self.edge).abs();
+        let mut near = self.known.clone();
+        near.sort_by(|a, b| off(a).total_cmp(&off(b)));
+        let (a, b) = match (self.outside, near.as_slice()) {
+            (Some(o), _) => (self.inside, o),
+            (None, [a, b, ..]) => (*a, *b),
+            (None, [a]) => ((0.0, 0.0), *a),
+            (None, []) => return None,
+        };
+        if near.first().is_none_or(|p| off(p) > self.edge / 4.0) || a.1 == b.1 {
+            return None;
+        }
+        let t = self.cross(a, b);
+        let away = match self.outside {
+            Some(o) if o.0 - t < t - self.inside.0 => -push,
+            _ => push,
+        };
+        Some(t + away).filter(|t| t.is_finite() && *t > 0.0)
+    }
+}
+
 /// Where, between the fit `x` and the bound `bound`, the log-likelihood along `at` falls to
-/// `target`; the bound itself when it never does. The log-likelihood is close to a parabola
-/// near its top, so the first guess is where the parabola of `curvature` falls to `target`;
-/// the guess is doubled away from `x` until it is past the edge, and Brent's root finding
-/// closes in on the edge inside that bracket, to 1 % of its distance from `x`.
+/// `target`; the bound itself when it never does. Near its top the log-likelihood is close to a
+/// parabola, whose depth (the square root of its fall) is a straight line in the distance from
+/// the top: so the first probe is where the parabola of `curvature` falls to the target (`d`
+/// away), unless a replay so far already lies near the edge, and each next one is where the
+/// depth through the points nearest the edge reaches it, moved `d`/100 on so that it usually
+/// lands across the edge ([`Bracket::next`]). After [`MAX_PROBES`] a step doubles outward
+/// from the farthest point inside until one is past. Inside a bracket at most a tenth of `d`
+/// wide the edge is interpolated on the depth (exact for a parabola); a wider one is closed by
+/// Brent's root finding to `d`/100.
 fn edge(
     at: Continuous,
+    name: &str,
     (x, ll): (f64, f64),
     bound: f64,
     target: f64,
@@ -377,32 +527,56 @@ fn edge(
     iterations: u64,
 ) -> Result<f64, ErrorInfo> {
     let memo = at.memo;
-    let value = |v: f64| memo.log_likelihood(&at.options(&[v]));
-    let distance = (2.0 * (ll - target) / curvature).sqrt();
-    let mut step = if distance.is_finite() { distance } else { (bound - x).abs() / 10.0 };
-    let mut inside = x;
-    for _ in 0..MAX_DOUBLINGS {
-        if (bound - x).abs() <= step {
-            if value(bound)? >= target {
-                return Ok(bound);
-            }
-            break;
-        }
-        let guess = x + step * (bound - x).signum();
-        if value(guess)? < target {
-            break;
-        }
-        inside = guess;
-        step *= 2.0;
+    let room = (bound - x).abs();
+    if room == 0.0 {
+        return Ok(bound);
     }
-    let outside = if (bound - x).abs() <= step { bound } else { x + step * (bound - x).signum() };
+    let point = |t: f64| if t >= room { bound } else { x + t * (bound - x).signum() };
+    let value = |t: f64| memo.log_likelihood(&at.options(&[point(t)]));
+    let d = (2.0 * (ll - target) / curvature).sqrt();
+    let d = if d.is_finite() && d > 0.0 { d } else { room / 10.0 };
+    let edge = (ll - target).sqrt();
+    let mut known = Bracket { top: ll, edge, inside: (0.0, 0.0), outside: None, known: vec![] };
+    for (v, f) in memo.line(at.base, name) {
+        if v != x && (v - x).signum() == (bound - x).signum() {
+            known.add((v - x).abs(), f);
+        }
+    }
+    memo.phase.set(Phase::Bracket);
+    let mut step = d;
+    for probe in 0..MAX_PROBES + MAX_DOUBLINGS as usize {
+        if known.within(d / 10.0) || (probe >= MAX_PROBES && known.outside.is_some()) {
+            break;
+        }
+        let t = match known.next(d / 100.0) {
+            _ if probe >= MAX_PROBES => {
+                step *= 2.0;
+                known.inside.0 + step
+            }
+            Some(t) => t,
+            None if probe == 0 => d,
+            None => known.inside.0 + d,
+        };
+        let f = value(t)?;
+        if t >= room && f >= target {
+            return Ok(bound);
+        }
+        known.add(t.min(room), f);
+    }
+    let ((a, ga), Some((o, go))) = (known.inside, known.outside) else {
+        return Ok(bound);
+    };
+    if o - a <= d / 10.0 {
+        return Ok(point(known.cross((a, ga), (o, go))));
+    }
+    memo.phase.set(Phase::Root);
     let line = Line { at, shift: target, sign: 1.0 };
-    let solver = BrentRoot::new(inside, outside, step / 100.0);
+    let solver = BrentRoot::new(point(a), point(o), d / 100.0);
     let run = Executor::new(line, solver)
         .configure(|s| s.max_iters(iterations))
         .run()
         .map_err(|e| memo.failed(e))?;
-    Ok(run.state().get_best_param().copied().unwrap_or(outside))
+    Ok(run.state().get_best_param().copied().unwrap_or(point(o)))
 }
 
 fn internal(message: String) -> ErrorInfo {
@@ -442,5 +616,41 @@ mod tests {
         assert!((lo - 1.04).abs() < 0.06 && (hi - 4.96).abs() < 0.06, "[{lo}, {hi}]");
         assert!(Space::new(&specs, &["n".into()]).is_err(), "101 values are too many");
         assert!(Space::new(&specs, &["x".into()]).is_err());
+    }
+
+    /// A lopsided top at 3 along `t` alone, −4 (e^(u/2) − 1 − u/2) with u = t − 3 (falling
+    /// faster above), each replay counted.
+    #[derive(Default)]
+    struct Skewed(RefCell<usize>);
+    impl Objective for Skewed {
+        fn log_likelihood(&self, o: &Options) -> Result<f64, ErrorInfo> {
+            *self.0.borrow_mut() += 1;
+            let u = o["t"].as_f64().unwrap() - 3.0;
+            Ok(-4.0 * ((u / 2.0).exp() - 1.0 - u / 2.0))
+        }
+    }
+
+    #[test]
+    fn brent_finds_a_lopsided_top_and_both_edges_from_few_replays() {
+        let specs = vec![OptionSpec::float("t", 0.0, Some(0.0), Some(20.0), "t")];
+        let space = Space::new(&specs, &[]).unwrap();
+        let start = Options::from([("t".into(), json!(0.0))]);
+        let skewed = Skewed::default();
+        let fit = fit(&skewed, &space, &start, 100).unwrap();
+        let t = fit.options["t"].as_f64().unwrap();
+        assert!((t - 3.0).abs() < 0.01, "t = {t}");
+        // It falls 1.920729 at u = −2.339464 and u = 1.685782 (bisection).
+        let [lo, hi] = fit.fitted[0].ci95.unwrap();
+        assert!((lo - 0.660536).abs() < 0.01 && (hi - 4.685782).abs() < 0.01, "[{lo}, {hi}]");
+        assert_eq!(fit.evaluations, skewed.0.into_inner(), "each point replayed once");
+        // The curvature from the search's points, then at most three probes a side.
+        let beyond: usize =
+            fit.by_phase.iter().filter(|(p, _)| **p != Phase::Optimum).map(|(_, n)| n).sum();
+        assert!(beyond <= 4, "{:?}", fit.by_phase);
+        // Where the range ends inside the interval, the interval ends there.
+        let specs = vec![OptionSpec::float("t", 2.5, Some(2.5), Some(20.0), "t")];
+        let fit = super::fit(&Skewed::default(), &Space::new(&specs, &[]).unwrap(), &start, 100);
+        let [lo, hi] = fit.unwrap().fitted[0].ci95.unwrap();
+        assert!(lo == 2.5 && (hi - 4.685782).abs() < 0.01, "[{lo}, {hi}]");
     }
 }

@@ -65,7 +65,6 @@ impl Bot {
 pub struct HumanlikeJob {
     p: Humanlike,
     records: Vec<Record>,
-    prepared: Arc<Prepared>,
     bot: Bot,
 }
 
@@ -79,21 +78,21 @@ impl HumanlikeJob {
         }
         let records = store::load(data_dir, &p.records)?;
         let bot = Bot::resolve(registry, &records[0].game, &p.bot)?;
-        let prepared = Prepared::new(&store::plays(&records));
-        Ok(HumanlikeJob { p, records, prepared, bot })
+        Ok(HumanlikeJob { p, records, bot })
     }
 
     /// Decisions it replays: the records once for the bot and once per preset.
     pub fn cost(&self) -> u64 {
-        (self.prepared.decisions() * (1 + self.bot.presets.len())) as u64
+        (self.records.len() * (1 + self.bot.presets.len())) as u64
     }
 
     /// The report `yomi humanlike --json` prints.
     pub async fn run(self, running: &Running) -> Result<Value, ErrorInfo> {
         let (p, plays) = (&self.p, store::plays(&self.records));
+        let prepared = Prepared::new(&plays);
         let settings = Settings { floor: p.floor, resamples: p.resamples, seed: p.seed };
         let ll = |scored: &[Vec<Scored>]| summarise(scored, &|_, _| true, &settings).log_likelihood;
-        let score = |plan| score_bot(plan, &self.prepared, p.seed, running);
+        let score = |plan| score_bot(plan, &prepared, p.seed, running);
         let mut models = vec![("bot".to_string(), score(&self.bot.plan).await?)];
         let timed: Vec<Vec<_>> =
             models[0].1.iter().map(|play| play.iter().filter_map(|s| s.think).collect()).collect();
@@ -231,6 +230,7 @@ impl FitJob {
             "fitted": result.fitted, "options": result.options,
             "interval": "likelihood ratio (χ²₁, 95 %), other options at their fit",
             "fit_log_likelihood": result.log_likelihood, "evaluations": result.evaluations,
+            "evaluations_by_phase": result.by_phase,
             "seconds": seconds,
             "held_out_log_likelihood": {"fitted": fitted_ll, "uniform": uniform, "presets": presets},
         }))

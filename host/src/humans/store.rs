@@ -3,6 +3,7 @@
 //! and writes the set anew beside the old file before replacing it, so a bad line or a failed
 //! write leaves what was imported before as it was.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use yomi_protocol::{ErrorCode, ErrorInfo};
@@ -181,20 +182,22 @@ fn lines(records: &[Record]) -> Vec<u8> {
 /// is replayed through an agent of its own (a play's seats see different cards and learn from
 /// different games). A play's seats are adjacent, in the order they first decided.
 pub fn plays(records: &[Record]) -> Vec<Vec<&Record>> {
-    let mut out: Vec<(&str, usize, Vec<&Record>)> = Vec::new();
+    // Each play's rank in first-decision order, and each seat's group: one pass with lookups,
+    // then the groups ordered by play (stably, so a play's seats stay in first-decided order).
+    let mut rank: HashMap<&str, usize> = HashMap::new();
+    let mut group: HashMap<(&str, usize), usize> = HashMap::new();
+    let mut out: Vec<(usize, Vec<&Record>)> = Vec::new();
     for record in records {
-        let at =
-            out.iter().position(|(play, seat, _)| *play == record.play && *seat == record.seat);
-        match at {
-            Some(i) => out[i].2.push(record),
-            None => {
-                let after = out.iter().rposition(|(play, ..)| *play == record.play);
-                let at = after.map_or(out.len(), |i| i + 1);
-                out.insert(at, (&record.play, record.seat, vec![record]));
-            }
-        }
+        let next = rank.len();
+        let play = *rank.entry(&record.play).or_insert(next);
+        let at = *group.entry((&record.play, record.seat)).or_insert_with(|| {
+            out.push((play, Vec::new()));
+            out.len() - 1
+        });
+        out[at].1.push(record);
     }
-    out.into_iter().map(|(.., decisions)| decisions).collect()
+    out.sort_by_key(|(play, _)| *play);
+    out.into_iter().map(|(_, decisions)| decisions).collect()
 }
 
 /// How many plays (games) the seats' plays of [`plays`] come from.
