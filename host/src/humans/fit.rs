@@ -483,9 +483,9 @@ impl Bracket {
     /// The next distance to probe: where the depth reaches the edge's along the line through
     /// the bracket's ends, or (before there is an outside end) through the two points nearest
     /// the edge's depth; moved `push` away from the nearer end (outward with no outside end) so
-    /// that the probe usually lands across the edge from it. `None` before any replayed point
-    /// lies within a quarter of the edge's depth of it (then the parabola's guess is better).
-    fn next(&self, push: f64) -> Option<f64> {
+    /// that the probe usually lands across the edge from it. `None` when `first` and no replayed
+    /// point lies within a quarter of the edge's depth of it (the parabola's guess is better).
+    fn next(&self, push: f64, first: bool) -> Option<f64> {
         let off = |p: &(f64, f64)| (p.1 - self.edge).abs();
         let mut near = self.known.clone();
         near.sort_by(|a, b| off(a).total_cmp(&off(b)));
@@ -495,7 +495,8 @@ impl Bracket {
             (None, [a]) => ((0.0, 0.0), *a),
             (None, []) => return None,
         };
-        if near.first().is_none_or(|p| off(p) > self.edge / 4.0) || a.1 == b.1 {
+        let far = near.first().is_none_or(|p| off(p) > self.edge / 4.0);
+        if (first && far) || a.1 == b.1 {
             return None;
         }
         let t = self.cross(a, b);
@@ -548,7 +549,7 @@ fn edge(
         if known.within(d / 10.0) || (probe >= MAX_PROBES && known.outside.is_some()) {
             break;
         }
-        let t = match known.next(d / 100.0) {
+        let t = match known.next(d / 100.0, probe == 0) {
             _ if probe >= MAX_PROBES => {
                 step *= 2.0;
                 known.inside.0 + step
