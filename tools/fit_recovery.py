@@ -10,7 +10,7 @@ Each draw plays GAMES seeded games with every seat the bot at the true options, 
 people had played (`records import`), fits the true options' names (`fit --fit NAMES --json`) and
 counts whether each option's 95 % interval holds its true value and whether the fitted options
 beat the uniform baseline and every shipped preset on the held-out plays. Prints one JSON line a
-draw and a summary: the recovery rate with its Wilson 95 % interval, and the fit's median time.
+draw (with the fit's replays, in all and by phase) and a summary: the recovery rate with its Wilson 95 % interval, and the fit's median time.
 
 With `--mixture OPTION=V1,V2` (instead of `--truth`) a draw is two populations in one record set:
 half the games at OPTION=V1 (seed SEED), half at OPTION=V2 (seed SEED + 100000), both imported
@@ -67,7 +67,8 @@ def draw(args, seed):
     rivals = [held["uniform"], *held["presets"].values()]
     out = {"seed": seed, "fitted": {f["name"]: [f["value"], f["ci95"]] for f in report["fitted"]},
            "leads_held_out": all(held["fitted"] > r for r in rivals),
-           "seconds": round(seconds, 1), "evaluations": report["evaluations"]}
+           "seconds": round(seconds, 1), "evaluations": report["evaluations"],
+           "evaluations_by_phase": report["evaluations_by_phase"]}
     truths = [dict(kv.split("=", 1) for kv in truth.split(",")) for truth, _ in pops]
     for fitted in report["fitted"]:
         lo, hi = fitted["ci95"]
