@@ -84,6 +84,17 @@ pub trait Agent: Send {
         self.policy(&request.read().map_err(|e| unreadable(&e))?)
     }
 
+    /// [`act_text`](Agent::act_text) with its [`policy_text`](Agent::policy_text), for a caller
+    /// that asked for both (`"policy": true`). The default asks for the policy, then acts; an
+    /// agent that can read the request once or share the work of the two overrides it.
+    fn act_with_policy_text(
+        &mut self,
+        request: &ActText,
+    ) -> Result<(ActReply, Vec<PolicyEntry>), ErrorInfo> {
+        let policy = self.policy_text(request)?;
+        Ok((self.act_text(request)?, policy))
+    }
+
     /// Learns what happened (the opponent's move, a card shown ...).
     fn observe(&mut self, _event: &Value) -> Result<(), ErrorInfo> {
         Ok(())

@@ -21,9 +21,12 @@ impl Handle {
     pub fn dispatch_incoming(&mut self, call: Incoming) -> Result<Answer, ErrorInfo> {
         match (self, call) {
             (Handle::Agent(a), Incoming::Act(request)) => {
-                let mut answer = || {
-                    let policy = request.policy.then(|| a.policy_text(&request)).transpose()?;
-                    with_policy(policy, a.act_text(&request)?)
+                let mut answer = || match request.policy {
+                    true => {
+                        let (reply, policy) = a.act_with_policy_text(&request)?;
+                        with_policy(Some(policy), reply)
+                    }
+                    false => with_policy(None, a.act_text(&request)?),
                 };
                 answer().map_err(|e| request.refusal(e))
             }

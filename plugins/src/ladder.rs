@@ -197,6 +197,13 @@ impl Agent for Limited {
         self.inner.policy_text(request)
     }
 
+    fn act_with_policy_text(
+        &mut self,
+        request: &ActText,
+    ) -> Result<(ActReply, Vec<PolicyEntry>), ErrorInfo> {
+        self.inner.act_with_policy_text(request)
+    }
+
     fn observe(&mut self, event: &Value) -> Result<(), ErrorInfo> {
         self.inner.observe(event)
     }

@@ -166,6 +166,21 @@ pub trait TypedAgent: Send {
         Err(crate::policy::not_given())
     }
 
+    /// [`policy`](TypedAgent::policy), then [`act`](TypedAgent::act), of one decision: what a
+    /// caller asking for both (`"policy": true`) gets. The default asks the two in turn; a bot
+    /// whose decision and policy share costly work (the stud player's estimate) overrides it to
+    /// do that work once, with the same policy and the same action as the two calls.
+    #[allow(clippy::type_complexity)]
+    fn act_with_policy(
+        &mut self,
+        observation: &Self::Observation,
+        legal: Vec<ActionOf<Self>>,
+        explain: bool,
+    ) -> Result<(Choice<ActionOf<Self>>, Vec<(ActionOf<Self>, f64)>), ErrorInfo> {
+        let policy = self.policy(observation, &legal)?;
+        Ok((self.act(observation, legal, explain)?, policy))
+    }
+
     /// Takes a new complete option set (checked against the bot's schema).
     fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo>;
 
@@ -195,13 +210,7 @@ impl<T: TypedAgent> Typed<T> {
         (observation, legal): (T::Observation, Vec<ActionOf<T>>),
         explain: bool,
     ) -> Result<ActReply, ErrorInfo> {
-        let choice = self.0.act(&observation, legal, explain)?;
-        let action = write(&choice.action)?;
-        let reply = match choice.explain {
-            Some(explain) => ActReply::explained(action, explain),
-            None => ActReply::new(action),
-        };
-        Ok(reply.with_think_ms(choice.think))
+        write_choice(self.0.act(&observation, legal, explain)?)
     }
 
     /// Asks the bot for its policy over a checked decision.
@@ -209,10 +218,24 @@ impl<T: TypedAgent> Typed<T> {
         &self,
         (observation, legal): (T::Observation, Vec<ActionOf<T>>),
     ) -> Result<Vec<PolicyEntry>, ErrorInfo> {
-        let weights = self.0.policy(&observation, &legal)?;
-        let entries = weights.iter().map(|(a, p)| Ok((write(a)?, *p)));
-        Ok(crate::policy::weighted(entries.collect::<Result<Vec<_>, ErrorInfo>>()?))
+        write_policy(self.0.policy(&observation, &legal)?)
     }
+}
+
+/// A typed choice as the reply of a call.
+fn write_choice<A: Serialize>(choice: Choice<A>) -> Result<ActReply, ErrorInfo> {
+    let action = write(&choice.action)?;
+        let reply = match choice.explain {
+            Some(explain) => ActReply::explained(action, explain),
+            None => ActReply::new(action),
+        };
+        Ok(reply.with_think_ms(choice.think))
+}
+
+/// A typed policy as the entries of a reply.
+fn write_policy<A: Serialize>(weights: Vec<(A, f64)>) -> Result<Vec<PolicyEntry>, ErrorInfo> {
+    let entries = weights.iter().map(|(a, p)| Ok((write(a)?, *p)));
+    Ok(crate::policy::weighted(entries.collect::<Result<Vec<_>, ErrorInfo>>()?))
 }
 
 impl<T: TypedAgent> Agent for Typed<T> {
@@ -232,6 +255,17 @@ impl<T: TypedAgent> Agent for Typed<T> {
 
     fn policy_text(&self, request: &ActText) -> Result<Vec<PolicyEntry>, ErrorInfo> {
         self.policy_of(decision_text(request)?)
+    }
+
+    /// Reads the request once and asks the bot for both at once
+    /// ([`TypedAgent::act_with_policy`]).
+    fn act_with_policy_text(
+        &mut self,
+        request: &ActText,
+    ) -> Result<(ActReply, Vec<PolicyEntry>), ErrorInfo> {
+        let (observation, legal) = decision_text::<T::Observation>(request)?;
+        let (choice, policy) = self.0.act_with_policy(&observation, legal, request.explain)?;
+        Ok((write_choice(choice)?, write_policy(policy)?))
     }
 
     fn configure(&mut self, options: &Options) -> Result<(), ErrorInfo> {

@@ -273,6 +273,9 @@ fn effort(view: &View, explain: &Explain) -> Effort {
     Effort { choices: view.offered.len(), doubt, stage }
 }
 
+/// A decision before its draws: the estimate, the plan, and what the plan marks in this game.
+type Planned = (Estimate, Plan, Option<Mark>);
+
 /// What a decision marks in the current game (read by later decisions and the game's record).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mark {
@@ -557,15 +560,21 @@ impl FuzzyPlayer {
     }
 
     /// The decision before its draws: the estimate, and the plan with its mark.
-    fn plan(&self, view: &View) -> Result<(Estimate, Plan, Option<Mark>), ErrorInfo> {
+    fn plan(&self, view: &View) -> Result<Planned, ErrorInfo> {
         let e = self.estimate(view);
         let (plan, mark) = if view.reveal { self.reveal(view, &e) } else { self.bet(view, &e)? };
         Ok((e, plan, mark))
     }
 
-    fn decide(&mut self, view: &View) -> Result<Decided, ErrorInfo> {
+    /// A plan's every action with its chance, within the host's policy allowance.
+    fn listed(&self, plan: &Plan, view: &View) -> Result<Vec<(Action, f64)>, ErrorInfo> {
+        self.allowance.check(plan.amounts())?;
+        Ok(plan.distribution(view))
+    }
+
+    /// Takes a planned decision: remembers its estimate and mark, and draws the action.
+    fn decide(&mut self, view: &View, (mut e, plan, mark): Planned) -> Decided {
         self.seat = Some(view.seat);
-        let (mut e, plan, mark) = self.plan(view)?;
         self.remember(view, &mut e);
         match mark {
             Some(Mark::SlowPlayed) => self.slow_played = true,
@@ -593,7 +602,19 @@ impl FuzzyPlayer {
             fired,
             superior: e.result >= 0.0,
         });
-        Ok(d)
+        d
+    }
+
+    /// Decides a planned decision and says it as the kit's choice, with its think time.
+    fn choose(&mut self, view: &View, planned: Planned, explain: bool) -> Choice<Action> {
+        let d = self.decide(view, planned);
+        let think_ms = self.pace.think_ms(&THINK, effort(view, &d.explain));
+        let choice = if explain {
+            Choice::explained(d.action, to_json(&d.explain))
+        } else {
+            Choice::new(d.action)
+        };
+        choice.think(think_ms)
     }
 
     /// Ends a game: learns from its estimations (when the opponent's cards are shown) and records it.
@@ -629,9 +650,7 @@ impl TypedAgent for FuzzyPlayer {
     /// The distribution `act` samples from in this state: the same plan, summed over its draws.
     fn policy(&self, obs: &Observation, _: &[Action]) -> Result<Vec<(Action, f64)>, ErrorInfo> {
         let view = View::new(obs);
-        let plan = self.plan(&view)?.1;
-        self.allowance.check(plan.amounts())?;
-        Ok(plan.distribution(&view))
+        self.listed(&self.plan(&view)?.1, &view)
     }
 
     fn act(
@@ -641,14 +660,21 @@ impl TypedAgent for FuzzyPlayer {
         explain: bool,
     ) -> Result<Choice<Action>, ErrorInfo> {
         let view = View::new(obs);
-        let d = self.decide(&view)?;
-        let think_ms = self.pace.think_ms(&THINK, effort(&view, &d.explain));
-        let choice = if explain {
-            Choice::explained(d.action, to_json(&d.explain))
-        } else {
-            Choice::new(d.action)
-        };
-        Ok(choice.think(think_ms))
+        let planned = self.plan(&view)?;
+        Ok(self.choose(&view, planned, explain))
+    }
+
+    /// One estimate for both: the policy is the plan's distribution, the action its draw.
+    fn act_with_policy(
+        &mut self,
+        obs: &Observation,
+        _: Vec<Action>,
+        explain: bool,
+    ) -> Result<(Choice<Action>, Vec<(Action, f64)>), ErrorInfo> {
+        let view = View::new(obs);
+        let planned = self.plan(&view)?;
+        let policy = self.listed(&planned.1, &view)?;
+        Ok((self.choose(&view, planned, explain), policy))
     }
 
     fn observe(&mut self, event: &Value) -> Result<(), ErrorInfo> {
