@@ -56,7 +56,7 @@ pub fn sampling_check(
         legal: &legal,
         explain: request.explain,
         policy: true,
-        clock: request.clock.clone(),
+        clock: request.clock,
     };
     let policy = match Handle::Agent(fresh(0)).dispatch_incoming(Incoming::Act(asked)) {
         Ok(Answer::Decision(ActReply { policy: Some(policy), .. })) => policy,
