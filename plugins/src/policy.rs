@@ -8,6 +8,9 @@
 //! on the wire is always the bot's real behaviour in that state. [`chi_square`] (feature
 //! `policy-test`) is the sampling check every bot crate runs on its bots.
 
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+
 use serde_json::Value;
 use yomi_protocol::{ActReply, ErrorCode, ErrorInfo, PolicyEntry};
 
@@ -32,23 +35,73 @@ pub fn pure(action: Value) -> Vec<PolicyEntry> {
 pub const DEFAULT_ALLOWANCE_MS: u64 = 2_000;
 
 /// The policy that plays each of `actions` with probability proportional to its weight. Actions
-/// of weight 0 are left out; equal actions are merged into one entry, found by their JSON text,
-/// so a policy of many actions (a bet range's every amount) costs what it lists.
+/// of weight 0 are left out; equal actions are merged into the first one's entry, found by a
+/// hash of their content ([`ByValue`]), so a policy of many actions (a bet range's every amount)
+/// costs what it lists.
 pub fn weighted(actions: impl IntoIterator<Item = (Value, f64)>) -> Vec<PolicyEntry> {
-    let mut entries: Vec<PolicyEntry> = Vec::new();
-    let mut at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    for (action, w) in actions.into_iter().filter(|(_, w)| *w > 0.0) {
-        match at.entry(action.to_string()) {
-            std::collections::hash_map::Entry::Occupied(i) => entries[*i.get()].p += w,
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                slot.insert(entries.len());
-                entries.push(PolicyEntry { action, p: w });
-            }
+    let actions: Vec<(Value, f64)> = actions.into_iter().filter(|(_, w)| *w > 0.0).collect();
+    // Each action's weight gathers at its first occurrence; later equal ones keep 0.
+    let mut gathered = vec![0.0; actions.len()];
+    let mut first = HashMap::with_capacity(actions.len());
+    for (i, (action, w)) in actions.iter().enumerate() {
+        gathered[*first.entry(ByValue(action)).or_insert(i)] += w;
+    }
+    drop(first);
+    let total: f64 = gathered.iter().sum();
+    actions
+        .into_iter()
+        .zip(gathered)
+        .filter(|(_, p)| *p > 0.0)
+        .map(|((action, _), p)| PolicyEntry { action, p: p / total })
+        .collect()
+}
+
+/// A JSON value as a hash key: equal when the values are, hashed by content without writing
+/// the value out as text (a policy may list thousands of actions, each looked up once).
+struct ByValue<'a>(&'a Value);
+
+impl PartialEq for ByValue<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl Eq for ByValue<'_> {}
+
+impl Hash for ByValue<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(content_hash(self.0));
+    }
+}
+
+/// A hash of `value` that equal values share: numbers by the value `==` compares, object
+/// entries in any order (their hashes are summed).
+fn content_hash(value: &Value) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    match value {
+        Value::Null => 0u8.hash(&mut h),
+        Value::Bool(b) => (1u8, b).hash(&mut h),
+        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+            (Some(u), _, _) => (2u8, u).hash(&mut h),
+            (None, Some(i), _) => (3u8, i).hash(&mut h),
+            // -0.0 == 0.0, so both hash as 0.0.
+            (None, None, f) => (4u8, (f.unwrap_or(0.0) + 0.0).to_bits()).hash(&mut h),
+        },
+        Value::String(s) => (5u8, s).hash(&mut h),
+        Value::Array(items) => {
+            6u8.hash(&mut h);
+            items.iter().for_each(|v| content_hash(v).hash(&mut h));
+        }
+        Value::Object(map) => {
+            let entries = map.iter().fold(0u64, |sum, (k, v)| {
+                let mut e = std::collections::hash_map::DefaultHasher::new();
+                (k, content_hash(v)).hash(&mut e);
+                sum.wrapping_add(e.finish())
+            });
+            (7u8, map.len(), entries).hash(&mut h);
         }
     }
-    let total: f64 = entries.iter().map(|e| e.p).sum();
-    entries.iter_mut().for_each(|e| e.p /= total);
-    entries
+    h.finish()
 }
 
 /// Puts `policy` beside `reply`, after checking that it is a distribution over distinct actions
@@ -67,8 +120,8 @@ pub fn attach(policy: Vec<PolicyEntry>, mut reply: ActReply) -> Result<ActReply,
     if (total - 1.0).abs() > SUM_TOLERANCE {
         return Err(wrong(format!("its probabilities sum to {total}")));
     }
-    let mut seen = std::collections::HashSet::new();
-    if let Some(e) = policy.iter().find(|e| !seen.insert(e.action.to_string())) {
+    let mut seen = HashSet::with_capacity(policy.len());
+    if let Some(e) = policy.iter().find(|e| !seen.insert(ByValue(&e.action))) {
         return Err(wrong(format!("{} is listed twice", e.action)));
     }
     if !policy.iter().any(|e| e.action == reply.action) {
@@ -94,6 +147,54 @@ mod tests {
                 PolicyEntry { action: json!("c"), p: 0.5 }
             ]
         );
+    }
+
+    /// Any JSON value of a few levels, its leaves drawn from small sets so equal ones recur.
+    fn small_json() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            (-3i64..4).prop_map(|n| json!(n)),
+            (-3i32..4).prop_map(|n| json!(f64::from(n) / 2.0 + 0.25)),
+            "[ab]{0,2}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(3, 16, 3, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
+                proptest::collection::btree_map("[ab]", inner, 0..3)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        /// The content hash merges exactly what merging by JSON text (the independent method it
+        /// replaced) merges, with the same weights in the same order.
+        #[test]
+        fn merging_by_content_is_merging_by_text(
+            actions in proptest::collection::vec((small_json(), 0u8..4), 0..24)
+        ) {
+            let actions: Vec<(Value, f64)> =
+                actions.into_iter().map(|(a, w)| (a, f64::from(w))).collect();
+            let mut by_text: Vec<PolicyEntry> = Vec::new();
+            for (action, w) in actions.iter().filter(|(_, w)| *w > 0.0) {
+                match by_text.iter_mut().find(|e| e.action.to_string() == action.to_string()) {
+                    Some(e) => e.p += w,
+                    None => by_text.push(PolicyEntry { action: action.clone(), p: *w }),
+                }
+            }
+            let total: f64 = by_text.iter().map(|e| e.p).sum();
+            by_text.iter_mut().for_each(|e| e.p /= total);
+            proptest::prop_assert_eq!(weighted(actions), by_text);
+        }
+    }
+
+    #[test]
+    fn equal_values_merge_whatever_their_spelling() {
+        let policy = weighted([(json!(0.0), 1.0), (json!(-0.0), 1.0), (json!(0), 2.0)]);
+        assert_eq!(policy.len(), 2, "0.0 and -0.0 are one value, the integer 0 another");
+        assert_eq!(policy[0].p, 0.5);
     }
 
     #[test]
