@@ -177,11 +177,15 @@ mod tests {
         ) {
             let actions: Vec<(Value, f64)> =
                 actions.into_iter().map(|(a, w)| (a, f64::from(w))).collect();
-            let mut by_text: Vec<PolicyEntry> = Vec::new();
+            let (mut by_text, mut texts): (Vec<PolicyEntry>, Vec<String>) = (vec![], vec![]);
             for (action, w) in actions.iter().filter(|(_, w)| *w > 0.0) {
-                match by_text.iter_mut().find(|e| e.action.to_string() == action.to_string()) {
-                    Some(e) => e.p += w,
-                    None => by_text.push(PolicyEntry { action: action.clone(), p: *w }),
+                let text = action.to_string();
+                match texts.iter().position(|t| *t == text) {
+                    Some(i) => by_text[i].p += w,
+                    None => {
+                        texts.push(text);
+                        by_text.push(PolicyEntry { action: action.clone(), p: *w });
+                    }
                 }
             }
             let total: f64 = by_text.iter().map(|e| e.p).sum();
