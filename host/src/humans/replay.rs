@@ -3,8 +3,8 @@
 //! JSON text, handed to the bot as it is), and each play is replayed whole on a game thread
 //! (`runtime::executor::on_game_thread`), so every plugin call runs right where it is made
 //! instead of being handed to another thread. Plays run side by side, `workers` at a time, each
-//! with a turn among the server's running games when it has budgets; answers are kept in order,
-//! so a replay's figures do not depend on how many ran at once.
+//! with a turn among the server's running games when it has budgets; answers are put back in
+//! order, so a replay's figures do not depend on how many ran at once.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -121,7 +121,10 @@ pub async fn score_bot(
     running: &Running,
 ) -> Result<Vec<Vec<Scored>>, ErrorInfo> {
     let plan = Arc::new(plan.clone());
-    futures_util::stream::iter(0..prepared.plays.len())
+    // Unordered, so a long play holds one worker, not the next plays' finished answers (an
+    // ordered buffer counts them against its width and leaves a core idle); put back in order
+    // after.
+    let mut scored: Vec<(usize, Vec<Scored>)> = futures_util::stream::iter(0..prepared.plays.len())
         .map(|i| {
             let (plan, prepared, running) = (plan.clone(), prepared.clone(), running.clone());
             async move {
@@ -134,11 +137,14 @@ pub async fn score_bot(
                     score_play(&plan, play, derive_seed(seed, i as u64), &running, scope).await
                 })
                 .await
+                .map(|scored| (i, scored))
             }
         })
-        .buffered(running.workers.max(1))
+        .buffer_unordered(running.workers.max(1))
         .try_collect()
-        .await
+        .await?;
+    scored.sort_unstable_by_key(|(i, _)| *i);
+    Ok(scored.into_iter().map(|(_, scored)| scored).collect())
 }
 
 /// Scores one play's decisions with a fresh agent.
