@@ -225,11 +225,11 @@ impl<T: TypedAgent> Typed<T> {
 /// A typed choice as the reply of a call.
 fn write_choice<A: Serialize>(choice: Choice<A>) -> Result<ActReply, ErrorInfo> {
     let action = write(&choice.action)?;
-        let reply = match choice.explain {
-            Some(explain) => ActReply::explained(action, explain),
-            None => ActReply::new(action),
-        };
-        Ok(reply.with_think_ms(choice.think))
+    let reply = match choice.explain {
+        Some(explain) => ActReply::explained(action, explain),
+        None => ActReply::new(action),
+    };
+    Ok(reply.with_think_ms(choice.think))
 }
 
 /// A typed policy as the entries of a reply.
