@@ -2,11 +2,14 @@
 //! call to the author's traits. The wire shapes are in [`call`](crate::call); the C entry points
 //! that carry them in [`abi`](crate::abi).
 
+use serde_json::value::RawValue;
 use serde_json::Value;
 use yomi_protocol::{ActReply, ErrorCode, ErrorInfo, PolicyEntry};
 
 use crate::api::{Agent, Game};
-use crate::call::{Answer, Apply, Call, Configure, DefaultAction, Incoming, Observe, Service};
+use crate::call::{
+    unreadable, ActText, Answer, Apply, Call, Configure, DefaultAction, Incoming, Observe, Service,
+};
 
 /// An open handle on the plugin side.
 pub enum Handle {
@@ -39,10 +42,19 @@ impl Handle {
     pub fn dispatch(&mut self, call: Call) -> Result<Answer, ErrorInfo> {
         let json = |v: Result<Value, ErrorInfo>| v.map(Answer::Json);
         match (self, call) {
-            (Handle::Agent(a), Call::Act(req)) => {
-                let policy = req.policy.then(|| a.policy(&req)).transpose()?;
-                with_policy(policy, a.act(&req)?)
+            // Policy and action asked together go the one way a call as it arrives does
+            // (`Agent::act_with_policy_text`), so a bot that shares their work does it once here too.
+            (handle, Call::Act(req)) if req.policy => {
+                let (observation, legal) = (raw(&req.observation)?, raw(&req.legal)?);
+                handle.dispatch_incoming(Incoming::Act(ActText {
+                    observation: &observation,
+                    legal: &legal,
+                    explain: req.explain,
+                    policy: true,
+                    clock: req.clock,
+                }))
             }
+            (Handle::Agent(a), Call::Act(req)) => with_policy(None, a.act(&req)?),
             (Handle::Agent(a), Call::Observe(Observe { event })) => {
                 json(a.observe(&event).map(|_| Value::Null))
             }
@@ -74,6 +86,11 @@ fn with_policy(policy: Option<Vec<PolicyEntry>>, reply: ActReply) -> Result<Answ
         Some(policy) => crate::policy::attach(policy, reply).map(Answer::Decision),
         None => Ok(Answer::Decision(ActReply { think_model: None, ..reply })),
     }
+}
+
+/// A value as the JSON text a call carries it in.
+fn raw(value: &impl serde::Serialize) -> Result<Box<RawValue>, ErrorInfo> {
+    serde_json::value::to_raw_value(value).map_err(|e| unreadable(&e))
 }
 
 fn wrong_kind(kind: &str, call: &Call) -> ErrorInfo {

@@ -2,7 +2,6 @@
 //! drawn from one position against the policy the bot gave there, so a policy is shown to be
 //! the bot's real behaviour and not a second model of it.
 
-use serde_json::value::to_raw_value as to_raw;
 use serde_json::Value;
 use yomi_protocol::{ActReply, PolicyEntry};
 
@@ -34,9 +33,9 @@ pub fn chi_square(policy: &[PolicyEntry], draws: &[Value]) -> Result<f64, String
 }
 
 /// The sampling check of one position (feature `policy-test`): the policy `fresh(0)` gives for
-/// `request` through the kit's own dispatch of a call as it arrives (the policy and the action
-/// asked together, [`Agent::act_with_policy_text`](crate::Agent::act_with_policy_text), checked
-/// by [`attach`](crate::policy::attach)), and the p-value of `draws`
+/// `request` through the kit's own dispatch (the policy and the action asked together,
+/// [`Agent::act_with_policy_text`](crate::Agent::act_with_policy_text), checked by
+/// [`attach`](crate::policy::attach)), and the p-value of `draws`
 /// decisions from fresh agents `fresh(1)`, `fresh(2)` ... against it ([`chi_square`]). `fresh`
 /// brings each agent to the same state (a learning bot replays what it saw before), so the draws
 /// differ by their seed alone.
@@ -45,20 +44,10 @@ pub fn sampling_check(
     request: &yomi_protocol::ActRequest,
     draws: u64,
 ) -> Result<(Vec<PolicyEntry>, f64), String> {
-    use crate::call::{ActText, Answer, Incoming};
+    use crate::call::{Answer, Call};
     use crate::dispatch::Handle;
-    let (observation, legal) = match (to_raw(&request.observation), to_raw(&request.legal)) {
-        (Ok(observation), Ok(legal)) => (observation, legal),
-        _ => return Err("the request does not serialize".into()),
-    };
-    let asked = ActText {
-        observation: &observation,
-        legal: &legal,
-        explain: request.explain,
-        policy: true,
-        clock: request.clock,
-    };
-    let policy = match Handle::Agent(fresh(0)).dispatch_incoming(Incoming::Act(asked)) {
+    let asked = yomi_protocol::ActRequest { policy: true, ..request.clone() };
+    let policy = match Handle::Agent(fresh(0)).dispatch(Call::Act(asked)) {
         Ok(Answer::Decision(ActReply { policy: Some(policy), .. })) => policy,
         other => return Err(format!("no policy: {other:?}")),
     };
