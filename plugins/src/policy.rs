@@ -9,7 +9,10 @@
 //! `policy-test`) is the sampling check every bot crate runs on its bots.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
+use std::sync::OnceLock;
+
+use foldhash::fast::RandomState;
 
 use serde_json::Value;
 use yomi_protocol::{ActReply, ErrorCode, ErrorInfo, PolicyEntry};
@@ -42,7 +45,7 @@ pub fn weighted(actions: impl IntoIterator<Item = (Value, f64)>) -> Vec<PolicyEn
     let actions: Vec<(Value, f64)> = actions.into_iter().filter(|(_, w)| *w > 0.0).collect();
     // Each action's weight gathers at its first occurrence; later equal ones keep 0.
     let mut gathered = vec![0.0; actions.len()];
-    let mut first = HashMap::with_capacity(actions.len());
+    let mut first = HashMap::with_capacity_and_hasher(actions.len(), RandomState::default());
     for (i, (action, w)) in actions.iter().enumerate() {
         gathered[*first.entry(ByValue(action)).or_insert(i)] += w;
     }
@@ -70,38 +73,44 @@ impl Eq for ByValue<'_> {}
 
 impl Hash for ByValue<'_> {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(content_hash(self.0));
+        hash_content(self.0, state);
     }
 }
 
-/// A hash of `value` that equal values share: numbers by the value `==` compares, object
-/// entries in any order (their hashes are summed).
-fn content_hash(value: &Value) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+/// Feeds `value` to `h` so that equal values hash alike: numbers by the value `==` compares,
+/// object entries in any order (each entry is hashed on its own and the hashes summed).
+fn hash_content<H: Hasher>(value: &Value, h: &mut H) {
     match value {
-        Value::Null => 0u8.hash(&mut h),
-        Value::Bool(b) => (1u8, b).hash(&mut h),
+        Value::Null => 0u8.hash(h),
+        Value::Bool(b) => (1u8, b).hash(h),
         Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
-            (Some(u), _, _) => (2u8, u).hash(&mut h),
-            (None, Some(i), _) => (3u8, i).hash(&mut h),
+            (Some(u), _, _) => (2u8, u).hash(h),
+            (None, Some(i), _) => (3u8, i).hash(h),
             // -0.0 == 0.0, so both hash as 0.0.
-            (None, None, f) => (4u8, (f.unwrap_or(0.0) + 0.0).to_bits()).hash(&mut h),
+            (None, None, f) => (4u8, (f.unwrap_or(0.0) + 0.0).to_bits()).hash(h),
         },
-        Value::String(s) => (5u8, s).hash(&mut h),
+        Value::String(s) => (5u8, s).hash(h),
         Value::Array(items) => {
-            6u8.hash(&mut h);
-            items.iter().for_each(|v| content_hash(v).hash(&mut h));
+            (6u8, items.len()).hash(h);
+            items.iter().for_each(|v| hash_content(v, h));
         }
         Value::Object(map) => {
             let entries = map.iter().fold(0u64, |sum, (k, v)| {
-                let mut e = std::collections::hash_map::DefaultHasher::new();
-                (k, content_hash(v)).hash(&mut e);
+                let mut e = entry_hashes().build_hasher();
+                k.hash(&mut e);
+                hash_content(v, &mut e);
                 sum.wrapping_add(e.finish())
             });
-            (7u8, map.len(), entries).hash(&mut h);
+            (7u8, map.len(), entries).hash(h);
         }
     }
-    h.finish()
+}
+
+/// The hasher of an object's entries: one per process (every entry of every value must hash
+/// alike), seeded at random so that no bot can choose actions whose hashes collide.
+fn entry_hashes() -> &'static RandomState {
+    static STATE: OnceLock<RandomState> = OnceLock::new();
+    STATE.get_or_init(RandomState::default)
 }
 
 /// Puts `policy` beside `reply`, after checking that it is a distribution over distinct actions
@@ -120,7 +129,7 @@ pub fn attach(policy: Vec<PolicyEntry>, mut reply: ActReply) -> Result<ActReply,
     if (total - 1.0).abs() > SUM_TOLERANCE {
         return Err(wrong(format!("its probabilities sum to {total}")));
     }
-    let mut seen = HashSet::with_capacity(policy.len());
+    let mut seen = HashSet::with_capacity_and_hasher(policy.len(), RandomState::default());
     if let Some(e) = policy.iter().find(|e| !seen.insert(ByValue(&e.action))) {
         return Err(wrong(format!("{} is listed twice", e.action)));
     }
