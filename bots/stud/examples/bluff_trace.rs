@@ -11,7 +11,7 @@ use yomi_plugin::rng::derive_seed;
 use yomi_plugin::typed::{Choice, Typed, TypedAgent};
 use yomi_plugin::{ErrorInfo, Options};
 use yomi_stud::cards::Card;
-use yomi_stud::estimate::{cdf, opponent_scores, Scoring};
+use yomi_stud::estimate::{opponent_scores, Scoring};
 use yomi_stud::hand::{evaluate, winner, EvalRules, ScoreMode, TieRule};
 use yomi_stud::payload::{Action, Observation};
 use yomi_stud::player::FuzzyPlayer;
@@ -157,8 +157,7 @@ fn main() -> Result<(), ErrorInfo> {
 /// The model's `expect` at its turn-5 cards against the bluffer's four dealt up cards.
 fn expect_of(own: &[Card], opp_up: &[Card], opp_hole: usize) -> f64 {
     let scores = opponent_scores(own, opp_up, opp_hole, REFINED);
-    let mean = scores.iter().sum::<f64>() / scores.len() as f64;
-    cdf(&scores, REFINED.score(own)) - cdf(&scores, mean)
+    scores.cdf(REFINED.score(own)) - scores.cdf(scores.mean())
 }
 
 fn tally(
@@ -241,8 +240,8 @@ fn tally(
             t.model_ahead += u64::from(w == 1);
             let own: Vec<Card> = [d.hole.clone(), d.up.clone()].concat();
             let scores = opponent_scores(&own, &d.opp_up, d.opp_hole, REFINED);
-            let ef = scores.iter().map(|x| cdf(&scores, *x)).sum::<f64>() / scores.len() as f64;
-            t.behind_under_ef += u64::from(cdf(&scores, REFINED.score(&own)) < ef);
+            let ef = scores.masses().map(|(x, m)| m * scores.cdf(x)).sum::<f64>();
+            t.behind_under_ef += u64::from(scores.cdf(REFINED.score(&own)) < ef);
         } else if mine.iter().any(|e| is_drop(e)) {
             t.own_drop += 1;
         } else {

@@ -12,7 +12,7 @@
 //! - `category-only`: scores, mean and F all on categories (`score_mode=category-only`).
 
 use yomi_stud::cards::{Card, DealSet};
-use yomi_stud::estimate::{cdf, opponent_scores, Scoring};
+use yomi_stud::estimate::{opponent_scores, Scores, Scoring};
 use yomi_stud::hand::{EvalRules, ScoreMode};
 
 const REFINED: Scoring = Scoring { mode: ScoreMode::RankRefined, eval: EvalRules { wheel: true } };
@@ -20,15 +20,10 @@ const CATEGORY: Scoring =
     Scoring { mode: ScoreMode::CategoryOnly, eval: EvalRules { wheel: true } };
 const READINGS: [&str; 5] = ["mean", "E[F]", "category mean", "mid-CDF", "category-only"];
 
-fn mid_cdf(scores: &[f64], x: f64) -> f64 {
-    let below = scores.iter().filter(|s| **s < x).count() as f64;
-    let equal = scores.iter().filter(|s| **s == x).count() as f64;
-    (below + equal / 2.0) / scores.len() as f64
-}
-
-fn mean(xs: impl Iterator<Item = f64>) -> f64 {
-    let (sum, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
-    sum / n.max(1) as f64
+fn mid_cdf(scores: &Scores, x: f64) -> f64 {
+    let below: f64 = scores.masses().filter(|(v, _)| *v < x).map(|(_, m)| m).sum();
+    let equal: f64 = scores.masses().filter(|(v, _)| *v == x).map(|(_, m)| m).sum();
+    below + equal / 2.0
 }
 
 /// `expect` under each reading for `own` against `opp_up` with `hole` unknown cards.
@@ -36,15 +31,15 @@ fn expects(own: &[Card], opp_up: &[Card], hole: usize) -> [f64; 5] {
     let refined = opponent_scores(own, opp_up, hole, REFINED);
     let category = opponent_scores(own, opp_up, hole, CATEGORY);
     let com = REFINED.score(own);
-    let p = cdf(&refined, com);
-    let hum_expect = mean(refined.iter().copied());
+    let p = refined.cdf(com);
+    let hum_expect = refined.mean();
     let com_category = CATEGORY.score(own);
     [
-        p - cdf(&refined, hum_expect),
-        p - mean(refined.iter().map(|s| cdf(&refined, *s))),
-        p - cdf(&refined, mean(category.iter().copied())),
+        p - refined.cdf(hum_expect),
+        p - refined.masses().map(|(s, m)| m * refined.cdf(s)).sum::<f64>(),
+        p - refined.cdf(category.mean()),
         mid_cdf(&refined, com) - mid_cdf(&refined, hum_expect),
-        cdf(&category, com_category) - cdf(&category, mean(category.iter().copied())),
+        category.cdf(com_category) - category.cdf(category.mean()),
     ]
 }
 

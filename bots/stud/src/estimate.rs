@@ -3,12 +3,16 @@
 //! tendency values ((3.3)), and the estimate `result` ((3.4)). Also the potential (3.5): how
 //! strong the player's own face-up cards look to the opponent.
 
+use std::sync::{Arc, OnceLock};
+
+use quick_cache::sync::Cache;
+
 use crate::cards::{mask, Card};
 use crate::fuzzy::{adjustment_centroid, STRONG, THREE, WEAK};
 use crate::hand::{evaluate, EvalRules, ScoreMode};
 
 /// How hands are scored for the estimation and the potential.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Scoring {
     pub mode: ScoreMode,
     pub eval: EvalRules,
@@ -59,21 +63,113 @@ pub fn for_each_completion(known: &[Card], excluded: u64, k: usize, mut f: impl 
     }
 }
 
-/// The opponent's possible current scores (unsorted): its face-up cards with every combination
-/// of `opp_hole` cards from the 52 minus everything the player can see.
-pub fn opponent_scores(own: &[Card], opp_up: &[Card], opp_hole: usize, s: Scoring) -> Vec<f64> {
-    let mut scores = Vec::with_capacity(11_000);
-    for_each_completion(opp_up, mask(own) | mask(opp_up), opp_hole, |h| scores.push(s.score(h)));
-    scores
+/// The opponent's possible current scores as the step function F of (3.2): the distinct scores
+/// ascending, how many enumerated hands score at most each, and the mean over the enumeration.
+/// F at any point is then a binary search, and one enumeration serves every estimation (and
+/// the end-of-game learning) with the same cards.
+#[derive(Debug, PartialEq)]
+pub struct Scores {
+    values: Box<[f64]>,
+    at_most: Box<[u32]>,
+    mean: f64,
 }
 
-/// F(x) = P(score ≤ x) over the enumerated scores (spec E4). A linear count: each estimation
-/// needs F at two points only, cheaper than sorting.
-pub fn cdf(scores: &[f64], x: f64) -> f64 {
-    if scores.is_empty() {
-        return 0.0;
+impl Scores {
+    /// From the enumerated scores in enumeration order (the mean sums them in that order).
+    pub fn new(mut scores: Vec<f64>) -> Scores {
+        let mean = scores.iter().sum::<f64>() / scores.len().max(1) as f64;
+        scores.sort_by(f64::total_cmp);
+        let (mut values, mut at_most) = (Vec::new(), Vec::<u32>::new());
+        for (k, s) in scores.iter().enumerate() {
+            let count = k as u32 + 1;
+            match (values.last(), at_most.last_mut()) {
+                (Some(last), Some(n)) if last == s => *n = count,
+                _ => {
+                    values.push(*s);
+                    at_most.push(count);
+                }
+            }
+        }
+        Scores { values: values.into(), at_most: at_most.into(), mean }
     }
-    scores.iter().filter(|s| **s <= x).count() as f64 / scores.len() as f64
+
+    /// F(x) = P(score ≤ x) over the enumerated hands (spec E4); 0 when there are none.
+    pub fn cdf(&self, x: f64) -> f64 {
+        match (self.values.partition_point(|v| *v <= x), self.at_most.last()) {
+            (0, _) | (_, None) => 0.0,
+            (k, Some(n)) => self.at_most[k - 1] as f64 / *n as f64,
+        }
+    }
+
+    /// The mean score (the expected human hand of (3.1)).
+    pub fn mean(&self) -> f64 {
+        self.mean
+    }
+
+    /// Each distinct score with the share of enumerated hands that score it, ascending.
+    pub fn masses(&self) -> impl Iterator<Item = (f64, f64)> + '_ {
+        let n = self.len() as f64;
+        let before = std::iter::once(0).chain(self.at_most.iter().copied());
+        self.values
+            .iter()
+            .zip(self.at_most.iter().zip(before))
+            .map(move |(v, (k, j))| (*v, (k - j) as f64 / n))
+    }
+
+    /// How many hands were enumerated.
+    pub fn len(&self) -> usize {
+        self.at_most.last().map_or(0, |n| *n as usize)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The memory it holds, as the cache weighs it.
+    fn bytes(&self) -> u64 {
+        (std::mem::size_of::<Scores>() + 12 * self.values.len()) as u64
+    }
+}
+
+/// The memory kept for enumerated scores across the process. A fit replays the same records once
+/// per candidate personality, asking for the same cards each time; 2,000 recorded games (about
+/// 25,000 decisions) hold about 17 MB of them, so this holds several times that. Past it the least
+/// useful entries are dropped.
+pub const SCORES_CACHE_BYTES: u64 = 64 << 20;
+
+/// The cards an enumeration depends on: the player's, the opponent's face-up cards (as sets: a
+/// hand's score ignores order) and how many hole cards the opponent holds, and the scoring.
+type ScoresKey = (u64, u64, usize, Scoring);
+
+#[derive(Clone)]
+struct ByBytes;
+
+impl quick_cache::Weighter<ScoresKey, Arc<Scores>> for ByBytes {
+    fn weight(&self, _: &ScoresKey, scores: &Arc<Scores>) -> u64 {
+        scores.bytes()
+    }
+}
+
+fn scores_cache() -> &'static Cache<ScoresKey, Arc<Scores>, ByBytes> {
+    static CACHE: OnceLock<Cache<ScoresKey, Arc<Scores>, ByBytes>> = OnceLock::new();
+    CACHE.get_or_init(|| Cache::with_weighter(30_000, SCORES_CACHE_BYTES, ByBytes))
+}
+
+/// The opponent's possible current scores: its face-up cards with every combination of
+/// `opp_hole` cards from the 52 minus everything the player can see. Enumerating them (up to
+/// 10,660 hands) is most of a decision's work, so each is kept for the process
+/// ([`SCORES_CACHE_BYTES`]); the result depends on the cards alone.
+pub fn opponent_scores(own: &[Card], opp_up: &[Card], opp_hole: usize, s: Scoring) -> Arc<Scores> {
+    let key = (mask(own), mask(opp_up), opp_hole, s);
+    let enumerate = || {
+        let mut scores = Vec::with_capacity(11_000);
+        for_each_completion(opp_up, key.0 | key.1, opp_hole, |h| scores.push(s.score(h)));
+        Ok::<_, std::convert::Infallible>(Arc::new(Scores::new(scores)))
+    };
+    match scores_cache().get_or_insert_with(&key, enumerate) {
+        Ok(scores) => scores,
+        Err(never) => match never {},
+    }
 }
 
 /// The potential (3.5): the mean score of `shown` (face-up cards) completed by `unknown` hidden
@@ -172,7 +268,7 @@ pub struct Estimate {
     pub result: f64,
     pub fired: Vec<(usize, f64)>,
     /// The opponent's possible scores (the CDF F).
-    pub scores: Vec<f64>,
+    pub scores: Arc<Scores>,
 }
 
 /// Runs the estimation for the player's cards `own` against the opponent's `opp_up`.
@@ -186,10 +282,10 @@ pub fn estimate(
     s: Scoring,
 ) -> Estimate {
     let scores = opponent_scores(own, opp_up, opp_hole, s);
-    let hum_expect = scores.iter().sum::<f64>() / scores.len().max(1) as f64;
+    let hum_expect = scores.mean();
     let com = s.score(own);
-    let p = cdf(&scores, com);
-    let expect = p - cdf(&scores, hum_expect);
+    let p = scores.cdf(com);
+    let expect = p - scores.cdf(hum_expect);
     let (inf, fired) = infer(expect, norm_bet, norm_turn, t);
     Estimate {
         com,
@@ -210,6 +306,27 @@ mod tests {
     use crate::hand::ScoreMode;
 
     const S: Scoring = Scoring { mode: ScoreMode::RankRefined, eval: EvalRules { wheel: true } };
+
+    /// F by binary search over distinct scores is F counted over every enumerated score, at the
+    /// scores themselves, between them and beyond them; the mean is the enumeration's.
+    #[test]
+    fn the_step_function_counts_like_the_enumeration() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        for len in [0usize, 1, 2, 7, 500] {
+            let raw: Vec<f64> = (0..len).map(|_| f64::from(rng.gen_range(0..40u8)) / 4.0).collect();
+            let scores = Scores::new(raw.clone());
+            let counted = |x: f64| raw.iter().filter(|s| **s <= x).count() as f64 / len as f64;
+            for x in (-4..44).map(|k| f64::from(k) / 4.0 - 0.1).chain(raw.iter().copied()) {
+                let expected = if len == 0 { 0.0 } else { counted(x) };
+                assert_eq!(scores.cdf(x), expected, "len {len}, x {x}");
+            }
+            assert_eq!(scores.mean(), raw.iter().sum::<f64>() / len.max(1) as f64);
+            assert_eq!(scores.len(), len);
+            let total: f64 = scores.masses().map(|(_, m)| m).sum();
+            assert!(len == 0 || (total - 1.0).abs() < 1e-12, "{total}");
+        }
+    }
 
     #[test]
     fn enumeration_sizes_match_the_spec() {
@@ -263,8 +380,7 @@ mod tests {
             assert!(reachable(e.p, e.expect, r), "turn {turn}: {} {}", e.p, e.expect);
             assert!(e.expect < r && r < e.p, "turn {turn}: infer > 0");
             let cats = opponent_scores(own, up, hole, category);
-            let cat_mean = cats.iter().sum::<f64>() / cats.len() as f64;
-            let cat_expect = e.p - cdf(&e.scores, cat_mean);
+            let cat_expect = e.p - e.scores.cdf(cats.mean());
             assert_eq!(reachable(e.p, cat_expect, r), turn > 2, "turn {turn}: {cat_expect}");
         }
     }

@@ -141,7 +141,7 @@ impl HandValue {
 }
 
 /// Whether A-2-3-4-5 counts as a five-high straight.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct EvalRules {
     pub wheel: bool,
 }
@@ -247,7 +247,7 @@ pub fn evaluate(cards: &[Card], rules: EvalRules) -> HandValue {
 }
 
 /// The paper's score of a hand, integer or rank-refined (spec erratum 2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ScoreMode {
     CategoryOnly,
     RankRefined,

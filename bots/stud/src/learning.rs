@@ -3,10 +3,11 @@
 //! into an actual change by the 5-value history (Table 3.4).
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::estimate::{cdf, Tendencies};
+use crate::estimate::{Scores, Tendencies};
 use crate::fuzzy::{centroid, NZP, STRONG, WEAK};
 
 /// What one estimation leaves for learning.
@@ -15,7 +16,7 @@ pub struct Record {
     pub rule: usize,
     pub expect: f64,
     pub com: f64,
-    pub scores: Vec<f64>,
+    pub scores: Arc<Scores>,
     /// How many of the opponent's cards (in dealing order) it held at that moment.
     pub opp_cards: usize,
 }
@@ -86,7 +87,7 @@ impl Learner {
     /// Learns from a finished game's records, given the opponent's seven cards in dealing order.
     pub fn learn(&mut self, game: u64, records: &[Record], opp_score: impl Fn(usize) -> f64) {
         for r in records {
-            let actual = cdf(&r.scores, r.com) - cdf(&r.scores, opp_score(r.opp_cards));
+            let actual = r.scores.cdf(r.com) - r.scores.cdf(opp_score(r.opp_cards));
             let q = modification(r.expect, actual);
             let h = &mut self.histories[r.rule];
             let k = if h.is_empty() { 0.0 } else { h.iter().sum::<f64>() / h.len() as f64 };

@@ -353,7 +353,7 @@ impl FuzzyPlayer {
     }
 
     /// The strongest-firing rule of an estimation learns from it; a later rule wins ties.
-    fn remember(&mut self, view: &View, e: &mut Estimate) {
+    fn remember(&mut self, view: &View, e: &Estimate) {
         if let Some((rule, _)) =
             e.fired.iter().copied().reduce(|a, b| if b.1 >= a.1 { b } else { a })
         {
@@ -363,7 +363,7 @@ impl FuzzyPlayer {
                 rule,
                 expect: e.expect,
                 com: e.com,
-                scores: std::mem::take(&mut e.scores),
+                scores: e.scores.clone(),
                 opp_cards,
             });
         }
@@ -573,9 +573,9 @@ impl FuzzyPlayer {
     }
 
     /// Takes a planned decision: remembers its estimate and mark, and draws the action.
-    fn decide(&mut self, view: &View, (mut e, plan, mark): Planned) -> Decided {
+    fn decide(&mut self, view: &View, (e, plan, mark): Planned) -> Decided {
         self.seat = Some(view.seat);
-        self.remember(view, &mut e);
+        self.remember(view, &e);
         match mark {
             Some(Mark::SlowPlayed) => self.slow_played = true,
             Some(Mark::MustDrop) => self.must_drop = true,
