@@ -6,7 +6,9 @@
 //!   used twice, as e and −e, and the pair's mean is one sample (most of an equilibrium's
 //!   response to small noise is odd in it, and cancels);
 //! - a stopping rule: draws stop once every action's standard error is at most [`TARGET_SE`]
-//!   (after [`MIN_PAIRS`]), or when the allowance of work is spent;
+//!   (asked after [`MIN_PAIRS`], then every [`CHECK_PAIRS`]), or when the allowance of work is
+//!   spent;
+//! - no draws at all where there is one action: its probability is 1;
 //! - a seed from the position, not the agent: the estimate is a function of the position and
 //!   the personality alone, and leaves the agent's RNG stream untouched.
 
@@ -18,10 +20,14 @@ use crate::lp::MAX;
 /// sees errors of about 0.015 at p = 0.5, so this is well under what it can see.
 pub const TARGET_SE: f64 = 0.003;
 
-/// Antithetic pairs drawn before the stopping rule is first asked, and between two asks: an
+/// Antithetic pairs drawn before the stopping rule is first asked: an
 /// action that none of 2,500 independent noises made the player play is under 0.12 % at 95 %
 /// confidence (the rule of three), so the estimate says 0 only of actions about that rare.
 pub const MIN_PAIRS: usize = 2500;
+
+/// Antithetic pairs between two later asks: a position needs 2,500 to 7,500 pairs, and asking
+/// only every 2,500 drew up to 2,499 pairs more than the rule needed.
+pub const CHECK_PAIRS: usize = 250;
 
 /// The estimate and what it cost.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,13 +47,17 @@ pub fn seed(index: usize, side: usize, replacing: bool) -> u64 {
 }
 
 /// The mean of `pair`'s strategies over `len` actions: `pair(rng)` draws one noise and returns
-/// the strategies under +e and −e. At most `max_draws` strategies (at least one pair) are drawn.
+/// the strategies under +e and −e. At most `max_draws` strategies (at least one pair, none for
+/// one action) are drawn.
 pub fn estimate(
     len: usize,
     max_draws: usize,
     seed: u64,
     mut pair: impl FnMut(&mut SeededRng) -> ([f64; MAX], [f64; MAX]),
 ) -> Estimate {
+    if len == 1 {
+        return Estimate { probs: vec![1.0], se: 0.0, draws: 0 };
+    }
     let mut rng = seeded(seed);
     let max_pairs = (max_draws / 2).max(1);
     let (mut sum, mut squares) = ([0.0f64; MAX], [0.0f64; MAX]);
@@ -70,7 +80,8 @@ pub fn estimate(
             squares[i] += x * x;
         }
         pairs += 1;
-        if pairs % MIN_PAIRS == 0 && se(&sum, &squares, pairs) <= TARGET_SE {
+        let asked = pairs >= MIN_PAIRS && (pairs - MIN_PAIRS) % CHECK_PAIRS == 0;
+        if asked && se(&sum, &squares, pairs) <= TARGET_SE {
             break;
         }
     }
@@ -107,6 +118,13 @@ mod tests {
             (coin(u), coin(1.0 - u))
         });
         assert_eq!(capped.draws, 10, "the allowance caps the draws");
+    }
+
+    /// One action is played for sure, without drawing.
+    #[test]
+    fn a_single_action_needs_no_draws() {
+        let e = estimate(1, 1_000_000, 1, |_| unreachable!("no draw for one action"));
+        assert_eq!((e.probs, e.se, e.draws), (vec![1.0], 0.0, 0));
     }
 
     /// A strategy that never varies is exact after the first check.
