@@ -149,7 +149,7 @@ fn invalid(message: String) -> ErrorInfo {
 pub fn options() -> Vec<OptionSpec> {
     vec![
         OptionSpec::choice("noise", "uniform-variable", &NOISES, "how win rates are misjudged (paper §5.4.2); the paper recommends uniform-variable"),
-        OptionSpec::float("delta", 0.15, Some(0.0), None, "noise size δ ≥ 0 (0 is Nash; the paper's human-like range is 0.1-0.2)"),
+        OptionSpec::float("delta", 0.15, Some(0.0), Some(1.0), "noise size δ from 0 to 1 (0 is Nash, 1 misjudges a win rate by up to the whole range; the paper's human-like range is 0.1-0.2)"),
         OptionSpec::int("n", 10, Some(1), Some(1000), "noisy equilibria averaged per decision"),
         OptionSpec::choice("bias", "none", &BIASES, "favoured action class (paper §6.2)"),
         OptionSpec::float("alpha", 0.0, None, None, "bias strength α of eq. (6.1); negative avoids the class"),
@@ -207,8 +207,8 @@ impl Personality {
     }
 
     pub fn validate(&self) -> Result<(), ErrorInfo> {
-        if !(self.delta.is_finite() && self.delta >= 0.0) {
-            return Err(invalid(format!("delta must be finite and ≥ 0, got {}", self.delta)));
+        if !(0.0..=1.0).contains(&self.delta) {
+            return Err(invalid(format!("delta must be from 0 to 1, got {}", self.delta)));
         }
         if !self.alpha.is_finite() {
             return Err(invalid(format!("alpha must be finite, got {}", self.alpha)));
@@ -432,6 +432,7 @@ mod tests {
         let bad = [
             Personality { delta: -0.1, ..Personality::NASH },
             Personality { delta: f64::NAN, ..Personality::NASH },
+            Personality { delta: 1.5, ..Personality::NASH },
             Personality { alpha: f64::INFINITY, ..Personality::NASH },
             Personality { n: 0, ..Personality::NASH },
         ];
