@@ -80,7 +80,7 @@ pub fn estimate(
             squares[i] += x * x;
         }
         pairs += 1;
-        let asked = pairs >= MIN_PAIRS && (pairs - MIN_PAIRS) % CHECK_PAIRS == 0;
+        let asked = pairs >= MIN_PAIRS && (pairs - MIN_PAIRS).is_multiple_of(CHECK_PAIRS);
         if asked && se(&sum, &squares, pairs) <= TARGET_SE {
             break;
         }
