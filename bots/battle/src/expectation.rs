@@ -20,9 +20,9 @@ use crate::lp::MAX;
 /// sees errors of about 0.015 at p = 0.5, so this is well under what it can see.
 pub const TARGET_SE: f64 = 0.003;
 
-/// Antithetic pairs drawn before the stopping rule is first asked: an
-/// action that none of 2,500 independent noises made the player play is under 0.12 % at 95 %
-/// confidence (the rule of three), so the estimate says 0 only of actions about that rare.
+/// Antithetic pairs drawn before the stopping rule is first asked: an action that none of 2,500
+/// independent noises made the player play is under 0.12 % at 95 % confidence (the rule of
+/// three), so the estimate says 0 only of actions about that rare.
 pub const MIN_PAIRS: usize = 2500;
 
 /// Antithetic pairs between two later asks: a position needs 2,500 to 7,500 pairs, and asking
