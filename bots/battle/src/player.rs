@@ -408,6 +408,66 @@ impl Player {
         })
     }
 
+    /// Samples the strategy over the observation's own actions in matrix order (the caller's
+    /// `legal` holds the same set), so a seed plays the same whatever order the caller listed.
+    /// Also returns that strategy.
+    fn decide(
+        &mut self,
+        obs: &Observation,
+        explain: bool,
+    ) -> Result<(Choice<payload::Action>, Vec<f64>), ErrorInfo> {
+        let seen = codec::seen(obs)?;
+        let table = self.table_for(&obs.rules)?;
+        self.side = Some(seen.side);
+        let actions = codec::actions(&table.engine, &seen.state, seen.side, seen.replacing);
+        let mut rng = self.rng.clone();
+        let (probs, mut explanation) = self.strategy(&table, &seen, actions.as_slice(), &mut rng);
+        let k = sample_index(&probs, &mut rng);
+        self.rng = rng;
+        let allowed = codec::named(&table.engine, seen.side, &seen.state, &actions);
+        let action = allowed[k].clone();
+        let effort =
+            Effort { choices: probs.len(), doubt: entropy_bits(&probs), stage: stage(&seen.state) };
+        let think_ms = self.pace.think_ms(&THINK, effort);
+        let choice = if explain {
+            explanation.strategy = Some(probs.clone());
+            explanation.actions = Some(allowed);
+            Choice::explained(action, to_json(&explanation))
+        } else {
+            Choice::new(action)
+        }
+        .think(think_ms);
+        Ok((choice, probs))
+    }
+
+    /// The strategy [`decide`](Player::decide) samples from over a fresh seed (see
+    /// [`TypedAgent::policy`]), with how many noisy draws it rests on where it is the noise's
+    /// expectation.
+    fn estimated_policy(&self, obs: &Observation) -> Result<EstimatedPolicy, ErrorInfo> {
+        let seen = codec::seen(obs)?;
+        let table = match &self.table {
+            Some((rules, table)) if *rules == obs.rules => table.clone(),
+            _ => self.tables.clone().table(&obs.rules)?,
+        };
+        let actions = codec::actions(&table.engine, &seen.state, seen.side, seen.replacing);
+        let runs = self.policy_runs();
+        let (mean, noise_draws) = if self.mc.is_none() && !self.exploiting() && self.draws() {
+            let max_draws = runs * self.personality.samples();
+            let e = self.noise_expectation(&table, &seen, actions.as_slice(), max_draws);
+            (e.probs, Some(e.draws))
+        } else {
+            let mut rng = self.rng.clone();
+            let mut mean = vec![0.0; actions.as_slice().len()];
+            for _ in 0..runs {
+                let (probs, _) = self.strategy(&table, &seen, actions.as_slice(), &mut rng);
+                mean.iter_mut().zip(&probs).for_each(|(m, p)| *m += p / runs as f64);
+            }
+            (mean, None)
+        };
+        let allowed = codec::named(&table.engine, seen.side, &seen.state, &actions);
+        Ok(EstimatedPolicy { allowed, probs: mean, noise_draws })
+    }
+
     /// Learns from the opponent's action in a resolved turn (exploiter only).
     fn learn(&mut self, event: &Value) -> Result<(), ErrorInfo> {
         let (Some(settings), Some(side), Some((_, table))) =
@@ -431,38 +491,25 @@ impl Player {
     }
 }
 
+/// A policy before it is written: each allowed action's probability, and the noisy draws it
+/// rests on where it is δ-Nash's expectation over the noise (None where it is exact or drawn
+/// from the decision's own RNG state, which holds the decision's draw already).
+struct EstimatedPolicy {
+    allowed: Vec<payload::Action>,
+    probs: Vec<f64>,
+    noise_draws: Option<usize>,
+}
+
 impl TypedAgent for Player {
     type Observation = Observation;
 
-    /// Samples the strategy over the observation's own actions in matrix order (the caller's
-    /// `legal` holds the same set), so a seed plays the same whatever order the caller listed.
     fn act(
         &mut self,
         obs: &Observation,
         _legal: Vec<payload::Action>,
         explain: bool,
     ) -> Result<Choice<payload::Action>, ErrorInfo> {
-        let seen = codec::seen(obs)?;
-        let table = self.table_for(&obs.rules)?;
-        self.side = Some(seen.side);
-        let actions = codec::actions(&table.engine, &seen.state, seen.side, seen.replacing);
-        let mut rng = self.rng.clone();
-        let (probs, mut explanation) = self.strategy(&table, &seen, actions.as_slice(), &mut rng);
-        let k = sample_index(&probs, &mut rng);
-        self.rng = rng;
-        let allowed = codec::named(&table.engine, seen.side, &seen.state, &actions);
-        let action = allowed[k].clone();
-        let effort =
-            Effort { choices: probs.len(), doubt: entropy_bits(&probs), stage: stage(&seen.state) };
-        let think_ms = self.pace.think_ms(&THINK, effort);
-        Ok(if explain {
-            explanation.strategy = Some(probs);
-            explanation.actions = Some(allowed);
-            Choice::explained(action, to_json(&explanation))
-        } else {
-            Choice::new(action)
-        }
-        .think(think_ms))
+        self.decide(obs, explain).map(|(choice, _)| choice)
     }
 
     /// The strategy [`act`](TypedAgent::act) samples from; where that strategy itself draws on
@@ -476,27 +523,28 @@ impl TypedAgent for Player {
         obs: &Observation,
         _legal: &[payload::Action],
     ) -> Result<Vec<(payload::Action, f64)>, ErrorInfo> {
-        let seen = codec::seen(obs)?;
-        let table = match &self.table {
-            Some((rules, table)) if *rules == obs.rules => table.clone(),
-            _ => self.tables.clone().table(&obs.rules)?,
-        };
-        let actions = codec::actions(&table.engine, &seen.state, seen.side, seen.replacing);
-        let runs = self.policy_runs();
-        let mean = if self.mc.is_none() && !self.exploiting() && self.draws() {
-            let max_draws = runs * self.personality.samples();
-            self.noise_expectation(&table, &seen, actions.as_slice(), max_draws).probs
-        } else {
-            let mut rng = self.rng.clone();
-            let mut mean = vec![0.0; actions.as_slice().len()];
-            for _ in 0..runs {
-                let (probs, _) = self.strategy(&table, &seen, actions.as_slice(), &mut rng);
-                mean.iter_mut().zip(&probs).for_each(|(m, p)| *m += p / runs as f64);
-            }
-            mean
-        };
-        let allowed = codec::named(&table.engine, seen.side, &seen.state, &actions);
-        Ok(allowed.into_iter().zip(mean).collect())
+        let e = self.estimated_policy(obs)?;
+        Ok(e.allowed.into_iter().zip(e.probs).collect())
+    }
+
+    /// The policy and the decision of one call. Where the policy is the noise's expectation,
+    /// estimated from the position's own draws, the decision's n noisy equilibria are draws of
+    /// that noise too and are counted in (each weighs as one draw): the policy then holds the
+    /// action the decision drew however rare it is, where the position's draws alone can give
+    /// a rare action 0.
+    fn act_with_policy(
+        &mut self,
+        obs: &Observation,
+        _legal: Vec<payload::Action>,
+        explain: bool,
+    ) -> Result<(Choice<payload::Action>, Vec<(payload::Action, f64)>), ErrorInfo> {
+        let EstimatedPolicy { allowed, mut probs, noise_draws } = self.estimated_policy(obs)?;
+        let (choice, strategy) = self.decide(obs, explain)?;
+        if let Some(draws) = noise_draws {
+            let (d, n) = (draws as f64, self.personality.samples() as f64);
+            probs.iter_mut().zip(&strategy).for_each(|(p, s)| *p = (d * *p + n * s) / (d + n));
+        }
+        Ok((choice, allowed.into_iter().zip(probs).collect()))
     }
 
     fn observe(&mut self, event: &Value) -> Result<(), ErrorInfo> {

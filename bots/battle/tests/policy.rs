@@ -165,3 +165,36 @@ fn actions_against_another_bots_policy_fail_the_check() {
     let p = chi_square(&nash, &played).unwrap_or(0.0);
     assert!(p < 1e-6, "p = {p}, Nash's policy {nash:?}");
 }
+
+/// The action a δ-Nash decision plays is in the policy it answers with, however few draws the
+/// server's allowance leaves the estimate: with none, the position's estimate rests on ten
+/// noisy equilibria and alone would miss actions the decision's own ten draws play (a host
+/// refuses a policy without the action played, `policy::attach`).
+#[test]
+fn the_played_action_is_in_the_policy_whatever_the_allowance() {
+    use yomi_plugin::call::{Answer, Call};
+    use yomi_plugin::dispatch::Handle;
+    let overrides = json!({"delta": 0.5});
+    let m = BattlePlugin.manifest();
+    let info = m.bots.iter().find(|b| b.name == "delta-nash").unwrap();
+    let options: Options = serde_json::from_value(overrides.clone()).unwrap();
+    let options = resolve(&info.options, &info.presets, None, &options).unwrap();
+    let mut asked = 0;
+    for step in history("delta-nash", &overrides) {
+        let Step::Decide(d) = step else { continue };
+        for seed in 0..30 {
+            let context = AgentContext { seed, policy_ms: Some(0), ..AgentContext::default() };
+            let agent = BattlePlugin.new_agent("delta-nash", &options, &context).unwrap();
+            let request = ActRequest { policy: true, ..request(&d) };
+            match Handle::Agent(agent).dispatch(Call::Act(request)) {
+                Ok(Answer::Decision(reply)) => {
+                    let policy = reply.policy.expect("a policy");
+                    assert!(policy.iter().any(|e| e.action == reply.action && e.p > 0.0));
+                }
+                other => panic!("seed {seed}: {other:?}"),
+            }
+            asked += 1;
+        }
+    }
+    assert!(asked > 100, "{asked} calls");
+}
