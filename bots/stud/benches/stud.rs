@@ -1,6 +1,7 @@
 //! Benchmarks: seven-card evaluations per second (ours and rs_poker, sequential and random
-//! order), full games per second with the baseline bots, and the fuzzy player's time per
-//! decision by turn.
+//! order), full games per second with the baseline bots, the fuzzy player's time per decision
+//! by turn, and the step function F built from one enumeration (what a decision pays when its
+//! cards are not yet in the process's cache).
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use rand::seq::SliceRandom;
@@ -10,8 +11,9 @@ use yomi_plugin::protocol::options::defaults;
 use yomi_plugin::referee::play;
 use yomi_plugin::rng::seeded;
 use yomi_plugin::{ActRequest, Agent, AgentContext, Game, Options, Plugin};
-use yomi_stud::cards::Card;
-use yomi_stud::hand::{evaluate, EvalRules};
+use yomi_stud::cards::{mask, parse_cards, Card};
+use yomi_stud::estimate::{for_each_completion, Scores, Scoring};
+use yomi_stud::hand::{evaluate, EvalRules, ScoreMode};
 use yomi_stud::{game_options, player_options, StudPlugin};
 
 const HANDS: usize = 100_000;
@@ -150,5 +152,27 @@ fn decisions(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, evaluation, games, decisions);
+/// What a decision pays when its cards are not in the process's cache, on the last turn's
+/// largest enumeration (10,660 opponent hands, three hole cards unseen): scoring every hand, and
+/// building the step function F from those scores.
+fn scores(c: &mut Criterion) {
+    let s = Scoring { mode: ScoreMode::RankRefined, eval: EvalRules { wheel: true } };
+    let own = parse_cards("As Kd 9c 2c 3d 4h 7s").unwrap();
+    let up = parse_cards("Qh Jh 5c 6c").unwrap();
+    let enumerate = || {
+        let mut raw = Vec::with_capacity(11_000);
+        for_each_completion(&up, mask(&own) | mask(&up), 3, |h| raw.push(s.score(h)));
+        raw
+    };
+    let raw = enumerate();
+    let mut g = c.benchmark_group("scores on a cache miss");
+    g.throughput(Throughput::Elements(raw.len() as u64));
+    g.bench_function(format!("score {} hands", raw.len()), |b| b.iter(enumerate));
+    g.bench_function(format!("F of {} scores", raw.len()), |b| {
+        b.iter_batched(|| raw.clone(), Scores::new, BatchSize::SmallInput)
+    });
+    g.finish();
+}
+
+criterion_group!(benches, evaluation, games, decisions, scores);
 criterion_main!(benches);
