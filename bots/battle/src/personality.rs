@@ -146,13 +146,17 @@ fn invalid(message: String) -> ErrorInfo {
 }
 
 /// The options that make a personality, shared by `delta-nash` and `exploiter`.
+/// The largest |α|: eq. (6.1) moves a win rate of 1/2 by 6α, so at 0.2 the bias outweighs any
+/// difference in win rate there. Bounded, as `delta` is, so that `yomi fit` can fit it.
+pub const ALPHA_BOUND: f64 = 0.2;
+
 pub fn options() -> Vec<OptionSpec> {
     vec![
         OptionSpec::choice("noise", "uniform-variable", &NOISES, "how win rates are misjudged (paper §5.4.2); the paper recommends uniform-variable"),
         OptionSpec::float("delta", 0.15, Some(0.0), Some(1.0), "noise size δ from 0 to 1 (0 is Nash, 1 misjudges a win rate by up to the whole range; the paper's human-like range is 0.1-0.2)"),
         OptionSpec::int("n", 10, Some(1), Some(1000), "noisy equilibria averaged per decision"),
         OptionSpec::choice("bias", "none", &BIASES, "favoured action class (paper §6.2)"),
-        OptionSpec::float("alpha", 0.0, None, None, "bias strength α of eq. (6.1); negative avoids the class"),
+        OptionSpec::float("alpha", 0.0, Some(-ALPHA_BOUND), Some(ALPHA_BOUND), "bias strength α of eq. (6.1) from -0.2 to 0.2 (the paper's are 0.03 and 0.06; at 0.2 a close position's win rate moves by 1.2, past the whole range); negative avoids the class"),
         OptionSpec::choice("bias_on", "noisy", &BIAS_ON, "which win rate eq. (6.1) corrects: noisy = each noisy matrix's p_δ (the paper's words), true = the true p before the noise"),
         OptionSpec::bool("clamp_bias", true, "clamp p to [0,1] inside eq. (6.1)'s factor, so a noisy p_δ outside [0,1] gets the small variation (about α) the paper says p_δ near 0 or 1 gets (the default); off: the formula applied to any p_δ"),
     ]
@@ -210,8 +214,11 @@ impl Personality {
         if !(0.0..=1.0).contains(&self.delta) {
             return Err(invalid(format!("delta must be from 0 to 1, got {}", self.delta)));
         }
-        if !self.alpha.is_finite() {
-            return Err(invalid(format!("alpha must be finite, got {}", self.alpha)));
+        if !(-ALPHA_BOUND..=ALPHA_BOUND).contains(&self.alpha) {
+            return Err(invalid(format!(
+                "alpha must be from -{ALPHA_BOUND} to {ALPHA_BOUND}, got {}",
+                self.alpha
+            )));
         }
         if self.n == 0 {
             return Err(invalid("n must be at least 1".into()));
@@ -434,6 +441,9 @@ mod tests {
             Personality { delta: f64::NAN, ..Personality::NASH },
             Personality { delta: 1.5, ..Personality::NASH },
             Personality { alpha: f64::INFINITY, ..Personality::NASH },
+            Personality { alpha: f64::NAN, ..Personality::NASH },
+            Personality { alpha: 0.3, ..Personality::NASH },
+            Personality { alpha: -0.21, ..Personality::NASH },
             Personality { n: 0, ..Personality::NASH },
         ];
         for p in bad {

@@ -54,6 +54,7 @@ fn bad_personalities_are_rejected_by_the_schema() {
         (json!({"noise": "cauchy"}), "not one of"),
         (json!({"bias": "defence"}), "not one of"),
         (json!({"alpha": "big"}), "must be a number"),
+        (json!({"alpha": 0.5}), "out of range"),
     ] {
         let err = options("delta-nash", None, overrides).unwrap_err();
         assert!(err.contains(want), "{err}");
@@ -100,7 +101,7 @@ fn delta_nash_explains_noise_and_bias_and_configure_takes_effect_next_decision()
     assert!((strategy.iter().sum::<f64>() - 1.0).abs() < 1e-9);
     // A strong attack habit: every move row is biased, and the strategy shifts to moves.
     bot.configure(
-        &options("delta-nash", None, json!({"delta": 0.0, "bias": "attack", "alpha": 0.3}))
+        &options("delta-nash", None, json!({"delta": 0.0, "bias": "attack", "alpha": 0.2}))
             .unwrap(),
     )
     .unwrap();
