@@ -38,6 +38,11 @@ def wilson(hits, n, z=1.96):
     return [round(centre - half, 3), round(centre + half, 3)]
 
 
+def with_options(bot, options):
+    """`bot` with `options` added: after its own options (`--bot` may fix some), else after `:`."""
+    return f"{bot},{options}" if ":" in bot else f"{bot}:{options}"
+
+
 def populations(args):
     """The true options of each population with its games: one, or the mixture's two halves."""
     if not args.mixture:
@@ -55,7 +60,7 @@ def draw(args, seed):
         for k, (truth, games) in enumerate(pops):
             transcript = str(Path(data) / f"match{k}.jsonl")
             run(args.yomi, data, "match", "--game", args.game,
-                *sum([["--bot", f"{args.bot}:{truth}"]] * args.seats, []),
+                *sum([["--bot", with_options(args.bot, truth)]] * args.seats, []),
                 "--games", str(games), "--seed", str(seed + 100000 * k),
                 "--transcript", transcript)
             run(args.yomi, data, "records", "import", "syn", transcript)
@@ -110,7 +115,7 @@ def main():
         return
     checks = [hit for d in draws for hit in d["covered"].values()]
     print(json.dumps({
-        "bot": f"{args.bot}:{args.truth}", "games": args.games, "draws": len(draws),
+        "bot": with_options(args.bot, args.truth), "games": args.games, "draws": len(draws),
         "recovered": sum(checks), "of": len(checks),
         "rate": round(sum(checks) / len(checks), 3), "rate_ci95": wilson(sum(checks), len(checks)),
         "fitted_leads_held_out": leads,
