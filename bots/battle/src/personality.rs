@@ -145,11 +145,11 @@ fn invalid(message: String) -> ErrorInfo {
     ErrorInfo::new(ErrorCode::InvalidOption, message)
 }
 
-/// The options that make a personality, shared by `delta-nash` and `exploiter`.
 /// The largest |α|: eq. (6.1) moves a win rate of 1/2 by 6α, so at 0.2 the bias outweighs any
 /// difference in win rate there. Bounded, as `delta` is, so that `yomi fit` can fit it.
 pub const ALPHA_BOUND: f64 = 0.2;
 
+/// The options that make a personality, shared by `delta-nash` and `exploiter`.
 pub fn options() -> Vec<OptionSpec> {
     vec![
         OptionSpec::choice("noise", "uniform-variable", &NOISES, "how win rates are misjudged (paper §5.4.2); the paper recommends uniform-variable"),
