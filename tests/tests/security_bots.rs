@@ -115,6 +115,30 @@ fn battle_observation_rules_are_checked_as_the_game_options_are() {
     assert!(!data.path().join("battle").exists(), "no table was solved or stored");
 }
 
+/// The same bound when every decision also asks for the bot's policy: the policy reads the
+/// rules first, and once counted a new rule set against a copy of the agent's budget, so an
+/// agent asked this way never ran out.
+#[test]
+fn an_agent_asked_for_its_policy_has_the_same_few_new_rule_sets() {
+    let (_data, mut server) = served();
+    let conn = server.conn();
+    let agent = new_agent(conn, "battle/nash");
+    let with_policy = |conn: &mut Conn, limit: u64| {
+        let observation = json!({"you": 0, "phase": "choose", "rules": rules(1, limit),
+            "state": {"turn": 1, "hp": [[1, 1, 1], [1, 1, 1]], "active": ["A", "D"]}});
+        conn.request(
+            "agent.act",
+            json!({"agent": agent, "observation": observation, "policy": true}),
+        )
+    };
+    for limit in 12..=15 {
+        let reply = with_policy(conn, limit);
+        assert!(reply["result"]["policy"].is_array(), "rule set {limit}: {reply}");
+    }
+    let reply = with_policy(conn, 16);
+    assert_eq!(error_code(&reply).as_deref(), Some("limit_exceeded"), "{reply}");
+}
+
 #[test]
 fn each_agent_may_have_only_a_few_new_rule_sets_solved() {
     let (_data, mut server) = served();

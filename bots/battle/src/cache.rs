@@ -10,6 +10,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -134,12 +135,13 @@ pub fn wait_for_stores() {
 }
 
 /// One agent's way to the tables: where they are stored, and how many new rule sets it may
-/// still have solved.
+/// still have solved. Clones share that count, so no path through the agent (a policy asked
+/// beside a decision) gets a budget of its own.
 #[derive(Debug, Clone)]
 pub struct Tables {
     data_dir: Option<PathBuf>,
     client: Option<String>,
-    solves_left: u32,
+    solves_left: Arc<AtomicU32>,
 }
 
 impl Tables {
@@ -148,7 +150,7 @@ impl Tables {
         Tables {
             data_dir: ctx.data_dir.clone(),
             client: ctx.client.clone(),
-            solves_left: SOLVES_PER_AGENT,
+            solves_left: Arc::new(AtomicU32::new(SOLVES_PER_AGENT)),
         }
     }
 
@@ -158,7 +160,7 @@ impl Tables {
 
     /// The table for `rules`, refused (`limit_exceeded`) when it is larger than any the checked
     /// rules allow, or when it must be solved and this agent has used up its new rule sets.
-    pub fn table(&mut self, rules: &Rules) -> Result<Arc<Table>, ErrorInfo> {
+    pub fn table(&self, rules: &Rules) -> Result<Arc<Table>, ErrorInfo> {
         Table::check_size(&Engine::new(rules.clone()))?;
         let (slot, ready) = slot(rules);
         let stored = || self.data_dir.as_deref().is_some_and(|d| store::path(d, rules).is_file());
@@ -169,15 +171,16 @@ impl Tables {
     }
 
     /// Counts one new rule set against this agent, its client and the process, or refuses it.
-    fn take_solve(&mut self) -> Result<(), ErrorInfo> {
+    fn take_solve(&self) -> Result<(), ErrorInfo> {
         let refuse = |message: String| Err(ErrorInfo::new(ErrorCode::LimitExceeded, message));
-        if self.solves_left == 0 {
+        // Under the process's lock, so two calls of one agent cannot both take its last solve.
+        let mut recent = recent_solves().lock().unwrap_or_else(|e| e.into_inner());
+        if self.solves_left.load(Ordering::Relaxed) == 0 {
             return refuse(format!(
                 "this agent has already had {SOLVES_PER_AGENT} new rule sets solved (each costs \
                  up to half a second of CPU and a table on disk); use rules already solved"
             ));
         }
-        let mut recent = recent_solves().lock().unwrap_or_else(|e| e.into_inner());
         let now = Instant::now();
         while recent.front().is_some_and(|(t, _)| now.duration_since(*t) > HOUR) {
             recent.pop_front();
@@ -196,7 +199,7 @@ impl Tables {
             ));
         }
         recent.push_back((now, self.client.clone()));
-        self.solves_left -= 1;
+        self.solves_left.fetch_sub(1, Ordering::Relaxed);
         Ok(())
     }
 }

@@ -447,7 +447,7 @@ impl Player {
         let seen = codec::seen(obs)?;
         let table = match &self.table {
             Some((rules, table)) if *rules == obs.rules => table.clone(),
-            _ => self.tables.clone().table(&obs.rules)?,
+            _ => self.tables.table(&obs.rules)?,
         };
         let actions = codec::actions(&table.engine, &seen.state, seen.side, seen.replacing);
         let runs = self.policy_runs();
