@@ -13,7 +13,7 @@ use yomi_plugin::{AgentContext, ErrorInfo, OptionSpec, Options, Preset};
 
 use crate::cache::Tables;
 use crate::codec::{self, Seen};
-use crate::engine::{Action, State};
+use crate::engine::{Action, Actions, State};
 use crate::expectation::{self, Estimate};
 use crate::explain::{BiasShown, Explanation};
 use crate::exploit::{best_response, grid, Opponent};
@@ -253,15 +253,17 @@ impl Player {
         self.opponent.as_ref()
     }
 
-    fn table_for(&mut self, rules: &Rules) -> Result<Arc<Table>, ErrorInfo> {
-        match &self.table {
-            Some((r, t)) if r == rules => Ok(t.clone()),
-            _ => {
-                let t = self.tables.table(rules)?;
-                self.table = Some((rules.clone(), t.clone()));
-                Ok(t)
-            }
-        }
+    /// Reads an observation once for everything a call does with it: what the seat sees, the
+    /// table of its rules (this agent's own when the rules are its last ones) and its actions.
+    fn position(&self, obs: &Observation) -> Result<Position, ErrorInfo> {
+        let seen = codec::seen(obs)?;
+        let table = match &self.table {
+            Some((rules, table)) if *rules == obs.rules => table.clone(),
+            _ => self.tables.table(&obs.rules)?,
+        };
+        let actions = codec::actions(&table.engine, &seen.state, seen.side, seen.replacing);
+        let allowed = codec::named(&table.engine, seen.side, &seen.state, &actions);
+        Ok(Position { seen, table, actions, allowed })
     }
 
     /// Whether the exploiter plays its best response now: confident enough in its opponent model.
@@ -408,64 +410,57 @@ impl Player {
         })
     }
 
-    /// Samples the strategy over the observation's own actions in matrix order (the caller's
+    /// Samples the strategy over the position's own actions in matrix order (the caller's
     /// `legal` holds the same set), so a seed plays the same whatever order the caller listed.
     /// Also returns that strategy.
     fn decide(
         &mut self,
-        obs: &Observation,
+        rules: &Rules,
+        position: &Position,
         explain: bool,
-    ) -> Result<(Choice<payload::Action>, Vec<f64>), ErrorInfo> {
-        let seen = codec::seen(obs)?;
-        let table = self.table_for(&obs.rules)?;
+    ) -> (Choice<payload::Action>, Vec<f64>) {
+        let Position { seen, table, actions, allowed } = position;
+        if !self.table.as_ref().is_some_and(|(r, _)| r == rules) {
+            self.table = Some((rules.clone(), table.clone()));
+        }
         self.side = Some(seen.side);
-        let actions = codec::actions(&table.engine, &seen.state, seen.side, seen.replacing);
         let mut rng = self.rng.clone();
-        let (probs, mut explanation) = self.strategy(&table, &seen, actions.as_slice(), &mut rng);
+        let (probs, mut explanation) = self.strategy(table, seen, actions.as_slice(), &mut rng);
         let k = sample_index(&probs, &mut rng);
         self.rng = rng;
-        let allowed = codec::named(&table.engine, seen.side, &seen.state, &actions);
         let action = allowed[k].clone();
         let effort =
             Effort { choices: probs.len(), doubt: entropy_bits(&probs), stage: stage(&seen.state) };
         let think_ms = self.pace.think_ms(&THINK, effort);
         let choice = if explain {
             explanation.strategy = Some(probs.clone());
-            explanation.actions = Some(allowed);
+            explanation.actions = Some(allowed.clone());
             Choice::explained(action, to_json(&explanation))
         } else {
             Choice::new(action)
         }
         .think(think_ms);
-        Ok((choice, probs))
+        (choice, probs)
     }
 
     /// The strategy [`decide`](Player::decide) samples from over a fresh seed (see
     /// [`TypedAgent::policy`]), with how many noisy draws it rests on where it is the noise's
     /// expectation.
-    fn estimated_policy(&self, obs: &Observation) -> Result<EstimatedPolicy, ErrorInfo> {
-        let seen = codec::seen(obs)?;
-        let table = match &self.table {
-            Some((rules, table)) if *rules == obs.rules => table.clone(),
-            _ => self.tables.table(&obs.rules)?,
-        };
-        let actions = codec::actions(&table.engine, &seen.state, seen.side, seen.replacing);
+    fn estimated_policy(&self, position: &Position) -> EstimatedPolicy {
+        let Position { seen, table, actions, .. } = position;
         let runs = self.policy_runs();
-        let (mean, noise_draws) = if self.mc.is_none() && !self.exploiting() && self.draws() {
+        if self.mc.is_none() && !self.exploiting() && self.draws() {
             let max_draws = runs * self.personality.samples();
-            let e = self.noise_expectation(&table, &seen, actions.as_slice(), max_draws);
-            (e.probs, Some(e.draws))
-        } else {
-            let mut rng = self.rng.clone();
-            let mut mean = vec![0.0; actions.as_slice().len()];
-            for _ in 0..runs {
-                let (probs, _) = self.strategy(&table, &seen, actions.as_slice(), &mut rng);
-                mean.iter_mut().zip(&probs).for_each(|(m, p)| *m += p / runs as f64);
-            }
-            (mean, None)
-        };
-        let allowed = codec::named(&table.engine, seen.side, &seen.state, &actions);
-        Ok(EstimatedPolicy { allowed, probs: mean, noise_draws })
+            let e = self.noise_expectation(table, seen, actions.as_slice(), max_draws);
+            return EstimatedPolicy { probs: e.probs, noise_draws: Some(e.draws) };
+        }
+        let mut rng = self.rng.clone();
+        let mut mean = vec![0.0; actions.as_slice().len()];
+        for _ in 0..runs {
+            let (probs, _) = self.strategy(table, seen, actions.as_slice(), &mut rng);
+            mean.iter_mut().zip(&probs).for_each(|(m, p)| *m += p / runs as f64);
+        }
+        EstimatedPolicy { probs: mean, noise_draws: None }
     }
 
     /// Learns from the opponent's action in a resolved turn (exploiter only).
@@ -491,11 +486,19 @@ impl Player {
     }
 }
 
+/// One observation as the bot reads it: the seat's view, its rules' table, and its actions in
+/// matrix order with their names.
+struct Position {
+    seen: Seen,
+    table: Arc<Table>,
+    actions: Actions,
+    allowed: Vec<payload::Action>,
+}
+
 /// A policy before it is written: each allowed action's probability, and the noisy draws it
 /// rests on where it is δ-Nash's expectation over the noise (None where it is exact or drawn
 /// from the decision's own RNG state, which holds the decision's draw already).
 struct EstimatedPolicy {
-    allowed: Vec<payload::Action>,
     probs: Vec<f64>,
     noise_draws: Option<usize>,
 }
@@ -509,7 +512,8 @@ impl TypedAgent for Player {
         _legal: Vec<payload::Action>,
         explain: bool,
     ) -> Result<Choice<payload::Action>, ErrorInfo> {
-        self.decide(obs, explain).map(|(choice, _)| choice)
+        let position = self.position(obs)?;
+        Ok(self.decide(&obs.rules, &position, explain).0)
     }
 
     /// The strategy [`act`](TypedAgent::act) samples from; where that strategy itself draws on
@@ -523,28 +527,37 @@ impl TypedAgent for Player {
         obs: &Observation,
         _legal: &[payload::Action],
     ) -> Result<Vec<(payload::Action, f64)>, ErrorInfo> {
-        let e = self.estimated_policy(obs)?;
-        Ok(e.allowed.into_iter().zip(e.probs).collect())
+        let position = self.position(obs)?;
+        let e = self.estimated_policy(&position);
+        Ok(position.allowed.into_iter().zip(e.probs).collect())
     }
 
     /// The policy and the decision of one call. Where the policy is the noise's expectation,
     /// estimated from the position's own draws, the decision's n noisy equilibria are draws of
     /// that noise too and are counted in (each weighs as one draw): the policy then holds the
     /// action the decision drew however rare it is, where the position's draws alone can give
-    /// a rare action 0.
+    /// a rare action 0. Where the strategy draws nothing, the decision's strategy is the policy.
     fn act_with_policy(
         &mut self,
         obs: &Observation,
         _legal: Vec<payload::Action>,
         explain: bool,
     ) -> Result<(Choice<payload::Action>, Vec<(payload::Action, f64)>), ErrorInfo> {
-        let EstimatedPolicy { allowed, mut probs, noise_draws } = self.estimated_policy(obs)?;
-        let (choice, strategy) = self.decide(obs, explain)?;
-        if let Some(draws) = noise_draws {
-            let (d, n) = (draws as f64, self.personality.samples() as f64);
-            probs.iter_mut().zip(&strategy).for_each(|(p, s)| *p = (d * *p + n * s) / (d + n));
-        }
-        Ok((choice, allowed.into_iter().zip(probs).collect()))
+        let position = self.position(obs)?;
+        // Estimated before the decision: Monte Carlo's draws start from the RNG state the
+        // decision then advances.
+        let estimate = self.draws().then(|| self.estimated_policy(&position));
+        let (choice, strategy) = self.decide(&obs.rules, &position, explain);
+        let probs = match estimate {
+            Some(EstimatedPolicy { mut probs, noise_draws: Some(draws) }) => {
+                let (d, n) = (draws as f64, self.personality.samples() as f64);
+                probs.iter_mut().zip(&strategy).for_each(|(p, s)| *p = (d * *p + n * s) / (d + n));
+                probs
+            }
+            Some(EstimatedPolicy { probs, noise_draws: None }) => probs,
+            None => strategy,
+        };
+        Ok((choice, position.allowed.into_iter().zip(probs).collect()))
     }
 
     fn observe(&mut self, event: &Value) -> Result<(), ErrorInfo> {
