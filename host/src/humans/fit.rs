@@ -26,6 +26,11 @@ use crate::matches::seat::SeatPlan;
 const DROP_95: f64 = 1.920_729;
 /// Most combinations of discrete options enumerated.
 pub const MAX_COMBINATIONS: usize = 64;
+/// Nelder–Mead stops once the standard deviation of its vertices' log-likelihoods is below this.
+/// A point 0.01 below the top lies within 7 % of the 95 % interval's half-width of it (the
+/// log-likelihood falls 1.92 at the edge, a parabola's fall grows with the square of the
+/// distance), and 0.01 is under a `delta-nash` replay's own noise (about ±0.025 at 200 games).
+const SIMPLEX_SPREAD: f64 = 0.01;
 /// Most doublings of the step that looks for an interval's edge.
 const MAX_DOUBLINGS: u64 = 64;
 /// Most values of an integer option enumerated.
@@ -355,7 +360,7 @@ pub fn fit(
                     })
                     .collect();
                 let solver = NelderMead::new(simplex(&x0, space))
-                    .with_sd_tolerance(1e-3)
+                    .with_sd_tolerance(SIMPLEX_SPREAD)
                     .map_err(|e| internal(e.to_string()))?;
                 let run = Executor::new(at, solver)
                     .configure(|s| s.max_iters(iterations))
@@ -513,11 +518,13 @@ impl Bracket {
 /// parabola, whose depth (the square root of its fall) is a straight line in the distance from
 /// the top: so the first probe is where the parabola of `curvature` falls to the target (`d`
 /// away), unless a replay so far already lies near the edge, and each next one is where the
-/// depth through the points nearest the edge reaches it, moved `d`/100 on so that it usually
-/// lands across the edge ([`Bracket::next`]). After [`MAX_PROBES`] a step doubles outward
-/// from the farthest point inside until one is past. Inside a bracket at most a tenth of `d`
-/// wide the edge is interpolated on the depth (exact for a parabola); a wider one is closed by
-/// Brent's root finding to `d`/100.
+/// depth through the points nearest the edge reaches it, moved a hundredth of the reach on so
+/// that it usually lands across the edge ([`Bracket::next`]); the reach is `d`, or the farthest
+/// point found inside the edge when that is farther (the replays' noise can make the curvature
+/// far too large). After [`MAX_PROBES`] a step doubles outward from the farthest point inside
+/// until one is past. Inside a bracket at most a tenth of the reach wide the edge is
+/// interpolated on the depth (exact for a parabola); a wider one is closed by Brent's root
+/// finding to a hundredth of the reach.
 fn edge(
     at: Continuous,
     name: &str,
@@ -543,8 +550,6 @@ fn edge(
             known.add((v - x).abs(), f);
         }
     }
-    // The edge is at least as far as the farthest point inside it: where jitter in the
-    // replays made the curvature too large, that distance, not `d`, sets the precision.
     let reach = |known: &Bracket| d.max(known.inside.0);
     memo.phase.set(Phase::Bracket);
     let mut step = d;
