@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use regex::Regex;
 use serde_json::Value;
 use yomi_e2e::{json_out, run_ok, temp_dir, yomi_in};
 
@@ -179,4 +180,46 @@ fn a_stud_population_imports_and_fits_back_its_slow_play() {
     ])));
     let [lo, hi] = interval(&out);
     assert!(lo <= 0.5 && 0.5 <= hi && fitted_leads_held_out(&out), "{out}");
+}
+
+/// `cmd` run on a pseudo-terminal (util-linux `script`): everything the terminal showed, stdout
+/// and stderr together, escape codes and all.
+fn on_a_terminal(cmd: &std::process::Command) -> String {
+    let quote = |s: &std::ffi::OsStr| format!("'{}'", s.to_string_lossy().replace('\'', r"'\''"));
+    let env =
+        cmd.get_envs().filter_map(|(k, v)| Some(format!("{}={}", k.to_string_lossy(), quote(v?))));
+    let words = std::iter::once(quote(cmd.get_program())).chain(cmd.get_args().map(quote));
+    let line = env.chain(words).collect::<Vec<_>>().join(" ");
+    let out = run_ok(std::process::Command::new("script").args(["-qec", &line, "/dev/null"]));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// On a terminal `fit` and `humanlike` show how far their replays have got while they run (a
+/// 2,000-game `delta-nash` fit replays for many minutes), then clear that line and print the
+/// report; into a pipe or a file they print the report alone.
+#[test]
+fn fit_and_humanlike_show_their_progress_on_a_terminal_only() {
+    let data = temp_dir();
+    population(data.path(), 60, 11);
+    let fit = || fit_command(data.path(), "syn");
+    let shown = on_a_terminal(&fit());
+    let replays = Regex::new(r"fit \S+ about \d+\.\d replays of \d+ decisions, \d+s").unwrap();
+    assert!(replays.is_match(&shown), "no progress line on the terminal:\n{shown}");
+    assert!(shown.contains(r#""fitted":[{"ci95":"#), "no report:\n{shown}");
+    let humanlike = || {
+        let mut cmd = yomi_in(data.path());
+        cmd.args(["humanlike", "sevens/dvalue", "--records", "syn"]);
+        cmd
+    };
+    let shown = on_a_terminal(&humanlike());
+    let bar = Regex::new(r"humanlike \S+ \d+/\d+ decisions, \d+s \(eta \d+s\)").unwrap();
+    assert!(bar.is_match(&shown), "no progress bar on the terminal:\n{shown}");
+    assert!(shown.contains("top-1"), "no report:\n{shown}");
+    for mut cmd in [fit(), humanlike()] {
+        let out = run_ok(&mut cmd);
+        let (stdout, stderr) =
+            (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(stderr.is_empty(), "{cmd:?} wrote to a stderr that is no terminal:\n{stderr}");
+        assert!(!stdout.contains('\u{1b}'), "escape codes in a pipe:\n{stdout}");
+    }
 }

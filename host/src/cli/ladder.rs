@@ -13,7 +13,8 @@ use yomi_plugin::ladder::{Knob, Ladder, Rung, LIMIT, STRENGTH};
 use yomi_protocol::Options;
 
 use crate::cli::common::Common;
-use crate::cli::play::{bar, parse_game_options, runtime};
+use crate::cli::play::{parse_game_options, runtime};
+use crate::cli::progress::bar;
 use crate::matches::seat::{BotSeat, SeatEnv};
 use crate::registry::Registry;
 use crate::tournament::finished;
@@ -112,7 +113,7 @@ pub fn ladder(common: &Common, args: LadderArgs) -> anyhow::Result<ExitCode> {
                 seats.len(),
                 t.scheduled()
             );
-            let bar = bar(t.schedule.total(), "ladder");
+            let bar = bar(t.schedule.total(), "ladder", "games");
             let env = SeatEnv { data_dir: Some(common.data_dir()), ..SeatEnv::default() };
             runtime()?
                 .block_on(tournaments::run(

@@ -9,6 +9,7 @@ mod common;
 mod humans;
 mod ladder;
 mod play;
+mod progress;
 mod records;
 mod text;
 

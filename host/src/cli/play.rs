@@ -5,12 +5,12 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
 use yomi_protocol::ops::tournaments::Summary;
 use yomi_protocol::Options;
 
 use crate::cli::common::Common;
+use crate::cli::progress::bar;
 use crate::cli::records;
 use crate::matches::clock::TimeControl;
 use crate::matches::policy::{OnFailure, Policy};
@@ -220,19 +220,6 @@ pub(crate) fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     Ok(tokio::runtime::Builder::new_multi_thread().enable_all().build()?)
 }
 
-pub(crate) fn bar(total: u64, what: &str) -> ProgressBar {
-    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(total);
-    let style = ProgressStyle::with_template(&format!(
-        "{what} {{bar:40}} {{pos}}/{{len}} games, {{elapsed}} (eta {{eta}})"
-    ))
-    .unwrap_or_else(|_| ProgressStyle::default_bar());
-    bar.set_style(style);
-    bar
-}
-
 /// `yomi match`.
 pub fn play_match(common: &Common, args: MatchArgs) -> anyhow::Result<ExitCode> {
     let registry = common.registry()?;
@@ -247,7 +234,7 @@ pub fn play_match(common: &Common, args: MatchArgs) -> anyhow::Result<ExitCode> 
     let mut plan = MatchPlan::new(&registry, spec).map_err(|e| anyhow::anyhow!(e.message))?;
     plan.keep_games = args.transcript.is_some();
     plan.log_as_text = true;
-    let bar = bar(plan.spec.games as u64, "match");
+    let bar = bar(plan.spec.games as u64, "match", "games");
     let data_dir = Some(common.data_dir());
     let env = SeatEnv { data_dir, deadline: plan.spec.policy.deadline(), ..SeatEnv::default() };
     let PlayedMatch { result, log } = runtime()?
@@ -352,7 +339,7 @@ pub fn tournament(common: &Common, args: TournamentArgs) -> anyhow::Result<ExitC
         t.scheduled(),
         records::resume_command(common, &t.id)
     );
-    let bar = bar(t.schedule.total(), "tournament");
+    let bar = bar(t.schedule.total(), "tournament", "games");
     let env = SeatEnv { data_dir: Some(common.data_dir()), ..SeatEnv::default() };
     let summary = runtime
         .block_on(tournaments::run(

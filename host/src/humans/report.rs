@@ -175,6 +175,11 @@ impl FitJob {
             .saturating_add(self.held.decisions() as u64 * held)
     }
 
+    /// Decisions in the plays the fit replays (four in five of the records' plays).
+    pub fn fitting_decisions(&self) -> u64 {
+        self.train.decisions() as u64
+    }
+
     /// Fits, writes the preset into `data_dir` and gives the report `yomi fit --json` prints.
     /// Blocks: the optimiser asks for each replay on `runtime` in turn.
     pub fn run(
