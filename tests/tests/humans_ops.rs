@@ -10,14 +10,14 @@ use yomi_e2e::{error_code, json_out, run_ok, temp_dir, yomi_in, Conn, Server};
 const PLAYER: &str = "player-token-for-tests";
 const OPERATOR: &str = "operator-token-for-tests";
 
-/// Record set `sim` in `data`: six games of three D-value players at temperature 1.
-fn records(data: &Path) {
+/// Record set `sim` in `data`: `games` games of three D-value players at temperature 1.
+fn records(data: &Path, games: u32) {
     let path = data.join("match.jsonl");
     let bot = "sevens/dvalue:temperature=1";
     run_ok(
         yomi_in(data)
             .args(["match", "--game", "sevens", "--bot", bot, "--bot", bot, "--bot", bot])
-            .args(["--games", "6", "--seed", "4", "--transcript"])
+            .args(["--games", &games.to_string(), "--seed", "4", "--transcript"])
             .arg(&path),
     );
     run_ok(yomi_in(data).args(["records", "import", "sim"]).arg(&path));
@@ -46,7 +46,7 @@ fn send(conn: &mut Conn, id: &str, op: &str, params: Value) {
 #[test]
 fn humanlike_run_is_the_commands_report_for_an_operator_only() {
     let data = temp_dir();
-    records(data.path());
+    records(data.path(), 6);
     let server = server(data.path(), &[]);
     let params = json!({"bot": "sevens/dvalue:temperature=1", "records": "sim", "resamples": 200});
     let mut player = session(&server, PLAYER);
@@ -91,7 +91,7 @@ fn presets(report: &Value) -> u64 {
 #[test]
 fn an_oversized_request_is_refused_before_any_replay_naming_the_limit() {
     let data = temp_dir();
-    records(data.path());
+    records(data.path(), 6);
     let server = server(data.path(), &["--max-replayed-decisions", "100"]);
     let mut op = session(&server, OPERATOR);
     for (what, params) in [
@@ -120,11 +120,11 @@ fn an_oversized_request_is_refused_before_any_replay_naming_the_limit() {
 #[test]
 fn a_fit_reports_progress_serves_others_and_stops_on_cancel() {
     let data = temp_dir();
-    records(data.path());
+    // Four weights searched by Nelder–Mead on 60 games: seconds of replays, long enough to be
+    // seen in progress (an event every half second) and cancelled.
+    records(data.path(), 60);
     let server = server(data.path(), &[]);
     let mut op = session(&server, OPERATOR);
-    // Four weights searched by Nelder–Mead for up to 1,000 iterations: seconds of replays, long
-    // enough to be seen in progress and cancelled.
     let options = ["temperature", "w_outside", "w_run", "w_hold_ak"];
     let fit = json!({"bot": "sevens/dvalue", "records": "sim", "fit": options, "iterations": 1000});
     send(&mut op, "fit", "fit.run", fit);
