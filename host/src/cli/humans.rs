@@ -10,7 +10,7 @@ use yomi_protocol::ops::humans::{
 };
 
 use crate::cli::common::Common;
-use crate::cli::progress::{bar, spinner, Follow};
+use crate::cli::progress::{bar, following, spinner};
 use crate::humans::from_transcript;
 use crate::humans::record::Record;
 use crate::humans::replay::Running;
@@ -125,13 +125,13 @@ pub fn humanlike(common: &Common, args: HumanlikeArgs) -> anyhow::Result<ExitCod
     };
     let job = HumanlikeJob::prepare(&*common.registry()?, &common.data_dir(), p).map_err(err)?;
     let (running, bar) = (Running::local(), bar(job.cost(), "humanlike", "decisions"));
-    let follow = {
-        let bar = bar.clone();
-        Follow::new(running.replayed.clone(), move |n| bar.set_position(n))
-    };
-    let out = super::play::runtime()?.block_on(job.run(&running));
-    drop(follow);
-    bar.finish_and_clear();
+    let runtime = super::play::runtime()?;
+    let out = following(
+        &bar,
+        running.replayed.clone(),
+        |bar, n| bar.set_position(n),
+        || runtime.block_on(job.run(&running)),
+    );
     let out = out.map_err(err)?;
     if args.json {
         outln!("{out}")?;
@@ -220,17 +220,14 @@ pub fn fit(common: &Common, args: FitArgs) -> anyhow::Result<ExitCode> {
     let data_dir = common.data_dir();
     let job = FitJob::prepare(common.registry()?, &data_dir, p).map_err(err)?;
     let runtime = super::play::runtime()?;
-    let (running, line) = (Running::local(), spinner("fit"));
-    let follow = {
-        let (line, fitting) = (line.clone(), job.fitting_decisions().max(1));
-        Follow::new(running.replayed.clone(), move |n| {
-            let replays = n as f64 / fitting as f64;
-            line.set_message(format!("about {replays:.1} replays of {fitting} decisions"))
-        })
+    let (running, fitting) = (Running::local(), job.fitting_decisions().max(1));
+    let show = move |line: &indicatif::ProgressBar, n| {
+        let replays = n as f64 / fitting as f64;
+        line.set_message(format!("about {replays:.1} replays of {fitting} decisions"))
     };
-    let out = job.run(&data_dir, runtime.handle(), &running);
-    drop(follow);
-    line.finish_and_clear();
+    let out = following(&spinner("fit"), running.replayed.clone(), show, || {
+        job.run(&data_dir, runtime.handle(), &running)
+    });
     let out = out.map_err(err)?;
     if args.json {
         outln!("{out}")?;

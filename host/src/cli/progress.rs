@@ -46,15 +46,33 @@ fn styled(bar: ProgressBar, template: &str) -> ProgressBar {
     bar
 }
 
-/// Shows a counter that work on other threads advances: `show` gets its value every
-/// [`POLL`] until the follower is dropped (and once more then).
-pub(crate) struct Follow {
+/// Runs `work` while `show` draws `counter` (advanced by work on other threads) on `line`
+/// every [`POLL`], then clears the line.
+pub(crate) fn following<T>(
+    line: &ProgressBar,
+    counter: Arc<AtomicU64>,
+    show: impl Fn(&ProgressBar, u64) + Send + 'static,
+    work: impl FnOnce() -> T,
+) -> T {
+    let follow = {
+        let line = line.clone();
+        Follow::new(counter, move |n| show(&line, n))
+    };
+    let out = work();
+    drop(follow);
+    line.finish_and_clear();
+    out
+}
+
+/// Reads a counter every [`POLL`] until dropped (and once more then), also when the work it
+/// follows panics.
+struct Follow {
     done: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
 
 impl Follow {
-    pub(crate) fn new(counter: Arc<AtomicU64>, show: impl Fn(u64) + Send + 'static) -> Follow {
+    fn new(counter: Arc<AtomicU64>, show: impl Fn(u64) + Send + 'static) -> Follow {
         let done = Arc::new(AtomicBool::new(false));
         let stop = done.clone();
         let thread = std::thread::spawn(move || loop {

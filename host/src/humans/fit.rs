@@ -372,7 +372,7 @@ pub fn fit(
                 }
                 let run = brent(tolerance.unwrap_or(0.0).max(finest), iterations)?;
                 let x = run.state().get_best_param().copied().unwrap_or(*lo);
-                let options = Continuous { memo: &memo, space, base: &base }.options(&[x]);
+                let options = at.options(&[x]);
                 (memo.log_likelihood(&options)?, options)
             }
             _ => {
@@ -391,7 +391,7 @@ pub fn fit(
                     .run()
                     .map_err(|e| memo.failed(e))?;
                 let x = run.state().get_best_param().cloned().unwrap_or(x0);
-                let options = Continuous { memo: &memo, space, base: &base }.options(&x);
+                let options = at.options(&x);
                 (memo.log_likelihood(&options)?, options)
             }
         };
