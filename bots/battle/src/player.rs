@@ -394,7 +394,8 @@ impl Player {
                 x[k] = 1.0;
                 x
             };
-            return expectation::estimate(values.len(), max_draws, seed, |rng| {
+            let classes = expectation::classes(&values);
+            return expectation::estimate(&classes, max_draws, seed, |rng| {
                 let e = p.replacement_noise(&values, rng);
                 (
                     one(p.noisy_replacement(&values, &e, 1.0)),
@@ -404,7 +405,8 @@ impl Player {
         }
         let w = own_view(&table.matrix(s), side);
         let biased = p.biased_rows(&table.engine, s, side, actions);
-        expectation::estimate(w.rows, max_draws, seed, |rng| {
+        let keys: Vec<_> = (0..w.rows).map(|i| (&w.w[i][..w.cols], biased[i])).collect();
+        expectation::estimate(&expectation::classes(&keys), max_draws, seed, |rng| {
             let e = p.noise(&w, rng);
             (p.noisy_equilibrium(&w, &biased, &e, 1.0), p.noisy_equilibrium(&w, &biased, &e, -1.0))
         })
@@ -452,7 +454,10 @@ impl Player {
         if self.mc.is_none() && !self.exploiting() && self.draws() {
             let max_draws = runs * self.personality.samples();
             let e = self.noise_expectation(table, seen, actions.as_slice(), max_draws);
-            return EstimatedPolicy { probs: e.probs, noise_draws: Some(e.draws) };
+            return EstimatedPolicy {
+                probs: e.probs,
+                noise_draws: (e.draws > 0).then_some(e.draws),
+            };
         }
         let mut rng = self.rng.clone();
         let mut mean = vec![0.0; actions.as_slice().len()];
