@@ -57,11 +57,18 @@ fn request(d: &Decision) -> ActRequest {
     ActRequest::new(d.observation.clone(), d.legal.clone())
 }
 
+/// What a game's check met: positions with more than one action, and those of them whose
+/// policy is exactly even (δ-Nash's decided positions, where every action is exchangeable).
+struct Checked {
+    mixed: usize,
+    even: usize,
+}
+
 /// Checks `bot` at every decision of seat 0 in a game: `draws` fresh agents that met the same
-/// history before it. Returns how many positions had more than one action.
-fn check_game(bot: &str, overrides: Value, draws: u64) -> usize {
+/// history before it.
+fn check_game(bot: &str, overrides: Value, draws: u64) -> Checked {
     let steps = history(bot, &overrides);
-    let mut mixed = 0;
+    let (mut mixed, mut even) = (0, 0);
     let mut decisions = 0;
     for (k, step) in steps.iter().enumerate() {
         let Step::Decide(d) = step else { continue };
@@ -79,6 +86,7 @@ fn check_game(bot: &str, overrides: Value, draws: u64) -> usize {
         match sampling_check(fresh, &request(d), draws) {
             Ok((policy, p)) => {
                 mixed += usize::from(policy.len() > 1);
+                even += usize::from(policy.len() > 1 && policy.iter().all(|e| e.p == policy[0].p));
                 assert!(p > 1e-3, "{bot} {overrides} step {k}: p = {p}, policy {policy:?}");
             }
             // A policy too spread for the draws: an action it plays rarely.
@@ -87,38 +95,41 @@ fn check_game(bot: &str, overrides: Value, draws: u64) -> usize {
         }
     }
     assert!(decisions > 3, "{bot}: a game gives seat 0 several decisions");
-    mixed
+    Checked { mixed, even }
 }
 
 #[test]
 fn the_random_players_actions_follow_its_policy() {
-    assert!(check_game("random", json!({}), 600) > 3);
+    assert!(check_game("random", json!({}), 600).mixed > 3);
 }
 
 /// Nash samples the equilibrium it solves: the policy is the LP's mixed strategy.
 #[test]
 fn the_nash_players_actions_follow_its_equilibrium() {
-    assert!(check_game("nash", json!({}), 600) > 0);
+    assert!(check_game("nash", json!({}), 600).mixed > 0);
 }
 
 /// δ-Nash's policy is the mean of its noisy equilibria over the noise: every noise model, and
-/// a bias.
+/// a bias; in decided positions, exactly even.
 #[test]
 fn the_delta_nash_players_actions_follow_its_policy_under_each_noise_model() {
+    let mut even = 0;
     for noise in ["uniform", "uniform-variable", "normal", "normal-variable"] {
-        let mixed = check_game("delta-nash", json!({"noise": noise, "delta": 0.2, "n": 3}), 800);
-        assert!(mixed > 1, "{noise}: only {mixed} mixed positions");
+        let c = check_game("delta-nash", json!({"noise": noise, "delta": 0.2, "n": 3}), 800);
+        assert!(c.mixed > 1, "{noise}: only {} mixed positions", c.mixed);
+        even += c.even;
     }
+    assert!(even > 0, "no decided position was checked");
     let biased = json!({"noise": "normal-variable", "delta": 0.1, "bias": "switch", "alpha": 0.1});
-    assert!(check_game("delta-nash", biased, 800) > 1);
+    assert!(check_game("delta-nash", biased, 800).mixed > 1);
 }
 
 /// Monte Carlo's policy is over its playouts: soft-max and greedy.
 #[test]
 fn the_monte_carlo_players_actions_follow_its_policy() {
-    assert!(check_game("mc", json!({"playouts": 4, "replacement_playouts": 10}), 400) > 1);
+    assert!(check_game("mc", json!({"playouts": 4, "replacement_playouts": 10}), 400).mixed > 1);
     let greedy = json!({"policy": "greedy", "playouts": 4, "replacement_playouts": 10});
-    assert!(check_game("mc", greedy, 200) > 1);
+    assert!(check_game("mc", greedy, 200).mixed > 1);
 }
 
 /// The exploiter, confident from its first observation (threshold 0), best-responds to the
