@@ -4,6 +4,7 @@
 //! win-rate matrix of a position into the mixed strategy such a player samples from.
 
 use rand::Rng;
+use rand_distr::StandardNormal;
 use serde::Serialize;
 use yomi_plugin::api::opt;
 use yomi_plugin::rng::standard_normal;
@@ -49,15 +50,29 @@ impl Noise {
     }
 
     /// One draw of the noise added to an entry whose true value is `p`.
-    fn sample(self, delta: f64, p: f64, rng: &mut impl Rng) -> f64 {
+    fn sample(self, delta: f64, p: f64, draws: Draws, rng: &mut impl Rng) -> f64 {
         let variable = delta * (1.0 + 4.0 * p * (1.0 - p));
+        let mut normal = || match draws {
+            Draws::Recorded => standard_normal(rng),
+            Draws::Fast => rng.sample::<f64, _>(StandardNormal),
+        };
         match self {
             Noise::Uniform => delta * (2.0 * rng.gen::<f64>() - 1.0),
             Noise::UniformVariable => variable * (2.0 * rng.gen::<f64>() - 1.0),
-            Noise::Normal => delta / 3f64.sqrt() * standard_normal(rng),
-            Noise::NormalVariable => variable * standard_normal(rng),
+            Noise::Normal => delta / 3f64.sqrt() * normal(),
+            Noise::NormalVariable => variable * normal(),
         }
     }
+}
+
+/// How the noise's normal values are drawn. A decision draws them by Box–Muller, one value a
+/// call, so a recorded seed replays the matches and reproduction rows made with it; a policy
+/// estimate may draw the same law any way, and takes the ziggurat (`rand_distr`), which needs
+/// neither a logarithm nor a cosine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Draws {
+    Recorded,
+    Fast,
 }
 
 /// The four biases of paper §6.2, or none.
@@ -255,11 +270,11 @@ impl Personality {
     }
 
     /// One draw of the noise of every entry of `w` (row by row, the order `act` draws them).
-    pub fn noise(&self, w: &Matrix, rng: &mut impl Rng) -> [[f64; MAX]; MAX] {
+    pub fn noise(&self, w: &Matrix, draws: Draws, rng: &mut impl Rng) -> [[f64; MAX]; MAX] {
         let mut e = [[0.0; MAX]; MAX];
         for (i, row) in e.iter_mut().enumerate().take(w.rows) {
             for (j, x) in row.iter_mut().enumerate().take(w.cols) {
-                *x = self.noise.sample(self.delta, w.w[i][j], rng);
+                *x = self.noise.sample(self.delta, w.w[i][j], draws, rng);
             }
         }
         e
@@ -310,8 +325,8 @@ impl Personality {
     }
 
     /// One draw of the noise of each replacement candidate's value.
-    pub fn replacement_noise(&self, values: &[f64], rng: &mut impl Rng) -> Vec<f64> {
-        values.iter().map(|v| self.noise.sample(self.delta, *v, rng)).collect()
+    pub fn replacement_noise(&self, values: &[f64], draws: Draws, rng: &mut impl Rng) -> Vec<f64> {
+        values.iter().map(|v| self.noise.sample(self.delta, *v, draws, rng)).collect()
     }
 
     /// The δ-Nash strategy for `side` in a turn: `w` is the true matrix in the player's own view
@@ -329,7 +344,7 @@ impl Personality {
         let mut probs = vec![0.0; w.rows];
         let mut samples = Vec::with_capacity(self.samples());
         for _ in 0..self.samples() {
-            let e = self.noise(w, rng);
+            let e = self.noise(w, Draws::Recorded, rng);
             let row = self.noisy_equilibrium(w, &biased, &e, 1.0);
             for (acc, x) in probs.iter_mut().zip(&row[..w.rows]) {
                 *acc += x;
@@ -349,7 +364,7 @@ impl Personality {
         let mut probs = vec![0.0; values.len()];
         let mut samples = Vec::with_capacity(self.samples());
         for _ in 0..self.samples() {
-            let e = self.replacement_noise(values, rng);
+            let e = self.replacement_noise(values, Draws::Recorded, rng);
             let best = self.noisy_replacement(values, &e, 1.0);
             probs[best] += 1.0;
             let mut one = vec![0.0; values.len()];
@@ -392,19 +407,21 @@ mod tests {
     #[test]
     fn noise_has_the_stated_spread() {
         let mut rng = seeded(5);
-        for (noise, p, sd) in [
+        let models = [
             (Noise::Uniform, 0.5, 0.1 / 3f64.sqrt()),
             (Noise::Normal, 0.5, 0.1 / 3f64.sqrt()),
             (Noise::UniformVariable, 0.5, 0.2 / 3f64.sqrt()),
             (Noise::NormalVariable, 0.5, 0.2),
             (Noise::NormalVariable, 0.0, 0.1),
-        ] {
-            let xs: Vec<f64> = (0..40_000).map(|_| noise.sample(0.1, p, &mut rng)).collect();
+        ];
+        let both = [Draws::Recorded, Draws::Fast];
+        for ((noise, p, sd), draws) in models.into_iter().flat_map(|m| both.map(|d| (m, d))) {
+            let xs: Vec<f64> = (0..40_000).map(|_| noise.sample(0.1, p, draws, &mut rng)).collect();
             let mean = xs.iter().sum::<f64>() / xs.len() as f64;
             let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / xs.len() as f64;
             assert!(
                 mean.abs() < 0.01 && (var.sqrt() / sd - 1.0).abs() < 0.03,
-                "{noise:?} p={p}: sd {} vs {sd}",
+                "{noise:?} {draws:?} p={p}: sd {} vs {sd}",
                 var.sqrt()
             );
         }

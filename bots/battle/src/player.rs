@@ -20,7 +20,7 @@ use crate::exploit::{best_response, grid, Opponent};
 use crate::lp::{self, MAX};
 use crate::mc::{self, Mc};
 use crate::payload::{self, Event, Observation, Step};
-use crate::personality::{self, own_view, sample_index, Bias, Noise, Personality, NOISES};
+use crate::personality::{self, own_view, sample_index, Bias, Draws, Noise, Personality, NOISES};
 use crate::rules::Rules;
 use crate::service;
 use crate::solver::Table;
@@ -396,7 +396,7 @@ impl Player {
             };
             let classes = expectation::classes(&values);
             return expectation::estimate(&classes, max_draws, seed, |rng| {
-                let e = p.replacement_noise(&values, rng);
+                let e = p.replacement_noise(&values, Draws::Fast, rng);
                 (
                     one(p.noisy_replacement(&values, &e, 1.0)),
                     one(p.noisy_replacement(&values, &e, -1.0)),
@@ -407,7 +407,7 @@ impl Player {
         let biased = p.biased_rows(&table.engine, s, side, actions);
         let keys: Vec<_> = (0..w.rows).map(|i| (&w.w[i][..w.cols], biased[i])).collect();
         expectation::estimate(&expectation::classes(&keys), max_draws, seed, |rng| {
-            let e = p.noise(&w, rng);
+            let e = p.noise(&w, Draws::Fast, rng);
             (p.noisy_equilibrium(&w, &biased, &e, 1.0), p.noisy_equilibrium(&w, &biased, &e, -1.0))
         })
     }
