@@ -6,8 +6,8 @@
 //!   used twice, as e and −e, and the pair's mean is one sample (most of an equilibrium's
 //!   response to small noise is odd in it, and cancels);
 //! - a stopping rule: draws stop once every action's standard error is at most [`TARGET_SE`]
-//!   (asked after [`MIN_PAIRS`], then every [`CHECK_PAIRS`]), or when the allowance of work is
-//!   spent;
+//!   (asked every [`CHECK_PAIRS`]) and either every action has been played in [`SEEN_PAIRS`]
+//!   pairs or [`MIN_PAIRS`] are drawn, or when the allowance of work is spent;
 //! - no draws at all where there is one action: its probability is 1;
 //! - exchangeable actions: actions whose true payoffs are the same in every column and whose
 //!   bias is the same meet noise of the same law, so they have the same probability (the noisy
@@ -25,13 +25,20 @@ use crate::lp::MAX;
 /// sees errors of about 0.015 at p = 0.5, so this is well under what it can see.
 pub const TARGET_SE: f64 = 0.003;
 
-/// Antithetic pairs drawn before the stopping rule is first asked: an action that none of 2,500
-/// independent noises made the player play is under 0.12 % at 95 % confidence (the rule of
-/// three), so the estimate says 0 only of actions about that rare.
+/// Antithetic pairs drawn before the estimate may stop with an action it has not seen played
+/// [`SEEN_PAIRS`] times: an action that none of 2,500 independent noises made the player play is
+/// under 0.12 % at 95 % confidence (the rule of three), so the estimate says 0 only of actions
+/// about that rare.
 pub const MIN_PAIRS: usize = 2500;
 
-/// Antithetic pairs between two later asks: a position needs 2,500 to 7,500 pairs, and asking
-/// only every 2,500 drew up to 2,499 pairs more than the rule needed.
+/// Pairs in which every action must have been played for the estimate to stop before
+/// [`MIN_PAIRS`]: no action is then said to be 0, and the rarest is known to about a fifth of
+/// itself (1/√30), as near as [`MIN_PAIRS`] knows an action of 0.5 %. Where the standard error
+/// is small early, most positions stop after a few hundred pairs instead of 2,500.
+pub const SEEN_PAIRS: usize = 30;
+
+/// Antithetic pairs between two asks of the stopping rule: a position needs 250 to 7,500 pairs,
+/// and asking only every 2,500 drew up to 2,499 pairs more than the rule needed.
 pub const CHECK_PAIRS: usize = 250;
 
 /// The estimate and what it cost.
@@ -76,6 +83,7 @@ pub fn estimate(
     let max_pairs = (max_draws / 2).max(1);
     let (mut sum, mut squares) = ([0.0f64; MAX], [0.0f64; MAX]);
     let mut pairs = 0;
+    let mut seen = [0usize; MAX];
     let se = |sum: &[f64; MAX], squares: &[f64; MAX], n: usize| {
         let n = n as f64;
         (0..len)
@@ -94,11 +102,13 @@ pub fn estimate(
         }
         for (i, &c) in classes.iter().enumerate() {
             let x = class_sum[c] / members[c] as f64;
+            seen[i] += usize::from(x > 0.0);
             sum[i] += x;
             squares[i] += x * x;
         }
         pairs += 1;
-        let asked = pairs >= MIN_PAIRS && (pairs - MIN_PAIRS).is_multiple_of(CHECK_PAIRS);
+        let known = pairs >= MIN_PAIRS || seen[..len].iter().all(|&k| k >= SEEN_PAIRS);
+        let asked = known && pairs.is_multiple_of(CHECK_PAIRS);
         if asked && se(&sum, &squares, pairs) <= TARGET_SE {
             break;
         }
@@ -178,11 +188,29 @@ mod tests {
         assert!(2 * paired.draws < apart.draws, "{paired:?} against {apart:?}");
     }
 
-    /// A strategy that never varies is exact after the first check.
+    /// A strategy that never varies is exact at the first check that may stop it: the first of
+    /// all when it plays every action, after [`MIN_PAIRS`] when it leaves some unplayed.
     #[test]
-    fn a_constant_strategy_stops_at_the_first_check() {
+    fn a_constant_strategy_stops_at_the_first_check_allowed() {
         let pure = |_: &mut SeededRng| ([1.0, 0.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0, 0.0]);
         let e = estimate(&[0, 1, 2], 1_000_000, 1, pure);
         assert_eq!((e.probs, e.se, e.draws), (vec![1.0, 0.0, 0.0], 0.0, 2 * MIN_PAIRS));
+        let mixed = |_: &mut SeededRng| ([0.5, 0.25, 0.25, 0.0, 0.0], [0.5, 0.25, 0.25, 0.0, 0.0]);
+        let e = estimate(&[0, 1, 2], 1_000_000, 1, mixed);
+        assert_eq!((e.probs, e.se, e.draws), (vec![0.5, 0.25, 0.25], 0.0, 2 * CHECK_PAIRS));
+    }
+
+    /// An action played rarely keeps the draws going to [`MIN_PAIRS`] even when every error is
+    /// already small: one played in about one draw of a thousand is seen too seldom to stop.
+    #[test]
+    fn a_rarely_played_action_is_drawn_for_until_the_minimum() {
+        let rare = |u: f64| {
+            let mut s = [0.0; MAX];
+            s[usize::from(u < 0.001)] = 1.0;
+            s
+        };
+        let e = estimate(&[0, 1], 1_000_000, 5, |rng| (rare(rng.gen()), rare(rng.gen())));
+        assert_eq!(e.draws, 2 * MIN_PAIRS, "{e:?}");
+        assert!(e.probs[1] < 0.004, "{e:?}");
     }
 }
