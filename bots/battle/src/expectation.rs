@@ -8,12 +8,11 @@
 //! - a stopping rule: draws stop once every action's standard error is at most [`TARGET_SE`]
 //!   (asked every [`CHECK_PAIRS`]) and either every action has been played in [`SEEN_PAIRS`]
 //!   pairs or [`MIN_PAIRS`] are drawn, or when the allowance of work is spent;
-//! - no draws at all where there is one action: its probability is 1;
 //! - exchangeable actions: actions whose true payoffs are the same in every column and whose
 //!   bias is the same meet noise of the same law, so they have the same probability (the noisy
 //!   game's equilibrium is unique almost surely, and permuting such rows permutes it). Each
-//!   sample is averaged over each such class, and where every action is in one class (a decided
-//!   position, whatever is played) the policy is uniform without a draw;
+//!   sample is averaged over each such class, and where every action is in one class (a single
+//!   action, or a decided position, whatever is played) the policy is uniform without a draw;
 //! - a seed from the position, not the agent: the estimate is a function of the position and
 //!   the personality alone, and leaves the agent's RNG stream untouched.
 
