@@ -169,9 +169,9 @@ fn saddle(m: &Matrix) -> Option<Equilibrium> {
             (best_row, maximin) = (i, low);
         }
     }
+    let (_, highs) = column_bounds(m);
     let (mut best_col, mut minimax) = (0, f64::INFINITY);
-    for j in 0..m.cols {
-        let high = (0..m.rows).map(|i| m.w[i][j]).fold(f64::NEG_INFINITY, f64::max);
+    for (j, &high) in highs[..m.cols].iter().enumerate() {
         if high < minimax {
             (best_col, minimax) = (j, high);
         }
@@ -184,6 +184,20 @@ fn saddle(m: &Matrix) -> Option<Equilibrium> {
     })
 }
 
+/// Each column's lowest and highest entry over the game's rows (for all five columns: callers
+/// read their own). Taken a row at a time, five columns side by side, so no chain of 25
+/// dependent comparisons forms; min and max are exact, so the order does not change them.
+fn column_bounds(m: &Matrix) -> ([f64; MAX], [f64; MAX]) {
+    let (mut low, mut high) = (m.w[0], m.w[0]);
+    for r in &m.w[1..m.rows] {
+        for ((l, h), &x) in low.iter_mut().zip(&mut high).zip(r) {
+            *l = l.min(x);
+            *h = h.max(x);
+        }
+    }
+    (low, high)
+}
+
 /// Column of the right-hand side in the tableau.
 const RHS: usize = 2 * MAX;
 
@@ -192,14 +206,9 @@ const RHS: usize = 2 * MAX;
 /// (the objective row's slack coefficients) over Σy.
 fn simplex(m: &Matrix) -> Equilibrium {
     let (rows, cols) = (m.rows, m.cols);
-    let mut min = f64::INFINITY;
-    let mut max = f64::NEG_INFINITY;
-    for r in &m.w[..rows] {
-        for &x in &r[..cols] {
-            min = min.min(x);
-            max = max.max(x);
-        }
-    }
+    let (low, high) = column_bounds(m);
+    let min = low[..cols].iter().copied().fold(f64::INFINITY, f64::min);
+    let max = high[..cols].iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let shift = 1.0 - min;
     let eps = 1e-13 * (1.0 + max - min);
     // t[i][..cols] = B, t[i][MAX + i] = slack, t[i][RHS] = 1; t[rows] is the objective row.
@@ -218,11 +227,17 @@ fn simplex(m: &Matrix) -> Equilibrium {
     // Bland's rule: the lowest-index improving column enters; the lowest-index basic variable
     // among the ratio-test ties leaves. Terminates on every input.
     while let Some(enter) = columns().find(|&j| t[rows][j] < -eps) {
+        // Every row's ratio first, then the choice: the divisions do not wait on the branches.
+        let mut ratios = [f64::INFINITY; MAX];
+        for (ratio, row) in ratios.iter_mut().zip(&t[..rows]) {
+            if row[enter] > eps {
+                *ratio = row[RHS] / row[enter];
+            }
+        }
         let mut leave: Option<usize> = None;
         let mut best = f64::INFINITY;
-        for i in 0..rows {
+        for (i, &ratio) in ratios[..rows].iter().enumerate() {
             if t[i][enter] > eps {
-                let ratio = t[i][RHS] / t[i][enter];
                 let better = match leave {
                     None => true,
                     Some(l) => {
