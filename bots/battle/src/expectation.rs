@@ -106,8 +106,8 @@ pub fn estimate(
             squares[i] += x * x;
         }
         pairs += 1;
-        let known = pairs >= MIN_PAIRS || seen[..len].iter().all(|&k| k >= SEEN_PAIRS);
-        let asked = known && pairs.is_multiple_of(CHECK_PAIRS);
+        let asked = pairs.is_multiple_of(CHECK_PAIRS)
+            && (pairs >= MIN_PAIRS || seen[..len].iter().all(|&k| k >= SEEN_PAIRS));
         if asked && se(&sum, &squares, pairs) <= TARGET_SE {
             break;
         }

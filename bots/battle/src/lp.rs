@@ -228,6 +228,7 @@ fn simplex(m: &Matrix) -> Equilibrium {
     // among the ratio-test ties leaves. Terminates on every input.
     while let Some(enter) = columns().find(|&j| t[rows][j] < -eps) {
         // Every row's ratio first, then the choice: the divisions do not wait on the branches.
+        // A row that does not limit the step keeps an infinite ratio (the others are finite).
         let mut ratios = [f64::INFINITY; MAX];
         for (ratio, row) in ratios.iter_mut().zip(&t[..rows]) {
             if row[enter] > eps {
@@ -237,7 +238,7 @@ fn simplex(m: &Matrix) -> Equilibrium {
         let mut leave: Option<usize> = None;
         let mut best = f64::INFINITY;
         for (i, &ratio) in ratios[..rows].iter().enumerate() {
-            if t[i][enter] > eps {
+            if ratio.is_finite() {
                 let better = match leave {
                     None => true,
                     Some(l) => {
