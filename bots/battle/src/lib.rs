@@ -12,8 +12,9 @@
 //!   [`first_move`] times the first decision after new parties; [`usage`] reads the process's
 //!   CPU time and peak memory for both;
 //! - the bots: [`random`]; [`player`] (`nash`, `delta-nash`, `mc`, `exploiter`) built on
-//!   [`personality`] (noise and bias), [`mc`] and [`exploit`]; [`repro`] regenerates the paper's
-//!   tables.
+//!   [`personality`] (noise and bias), [`expectation`] (δ-Nash's policy, estimated over the
+//!   noise) and [`memo`] (those estimates, kept with their table), [`mc`] and [`exploit`];
+//!   [`repro`] regenerates the paper's tables.
 
 pub mod analysis;
 pub mod cache;
@@ -27,6 +28,7 @@ pub mod first_move;
 pub mod game;
 pub mod lp;
 pub mod mc;
+pub mod memo;
 pub mod openings;
 pub mod payload;
 pub mod personality;

@@ -14,7 +14,7 @@ use crate::engine::{Action, Engine, State};
 use crate::lp::{self, Matrix, MAX};
 
 /// The four noise models of paper §5.4.2 (p is the true entry).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Noise {
     /// U(−δ, δ).
@@ -76,7 +76,7 @@ pub enum Draws {
 }
 
 /// The four biases of paper §6.2, or none.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Bias {
     None,
@@ -129,7 +129,7 @@ impl Bias {
 
 /// Which win rate eq. (6.1) corrects (issue: the paper's figure 6.1–6.2 bias rates are larger than
 /// ours, so both readings are measured in REPRODUCTION.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BiasOn {
     /// The noise-perturbed p_δ inside each of the n noisy matrices, before each is solved: the
@@ -189,6 +189,18 @@ pub struct Personality {
     pub clamp_bias: bool,
 }
 
+/// A personality as a key of a map: each option, the floats by their bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PersonalityKey {
+    noise: Noise,
+    delta: u64,
+    n: usize,
+    bias: Bias,
+    alpha: u64,
+    bias_on: BiasOn,
+    clamp_bias: bool,
+}
+
 /// The mixed strategy a personality plays in one decision, with what went into it.
 #[derive(Debug, Clone)]
 pub struct Mix {
@@ -200,6 +212,14 @@ pub struct Mix {
 }
 
 impl Personality {
+    /// The personality as a key: equal keys are the same options (every field is named here,
+    /// so a new option cannot be left out).
+    pub fn key(&self) -> PersonalityKey {
+        let Personality { noise, delta, n, bias, alpha, bias_on, clamp_bias } = *self;
+        let (delta, alpha) = (delta.to_bits(), alpha.to_bits());
+        PersonalityKey { noise, delta, n, bias, alpha, bias_on, clamp_bias }
+    }
+
     /// The exact Nash player.
     pub const NASH: Personality = Personality {
         noise: Noise::Uniform,

@@ -19,6 +19,7 @@ use crate::explain::{BiasShown, Explanation};
 use crate::exploit::{best_response, grid, Opponent};
 use crate::lp::{self, MAX};
 use crate::mc::{self, Mc};
+use crate::memo::EstimateKey;
 use crate::payload::{self, Event, Observation, Step};
 use crate::personality::{self, own_view, sample_index, Bias, Draws, Noise, Personality, NOISES};
 use crate::rules::Rules;
@@ -378,7 +379,34 @@ impl Player {
 
     /// The personality's strategy averaged over its noise ([`expectation`]): at most
     /// `max_draws` noisy equilibria (or replacement choices), from the position's own seed.
+    /// The table's memo answers a position asked before with the same personality and
+    /// allowance ([`crate::memo`]).
     fn noise_expectation(
+        &self,
+        table: &Table,
+        seen: &Seen,
+        actions: &[Action],
+        max_draws: usize,
+    ) -> Estimate {
+        let key = self.estimate_key(seen, max_draws);
+        table
+            .estimates
+            .get_or_compute(key, || self.fresh_expectation(table, seen, actions, max_draws))
+    }
+
+    /// What the estimate at `seen` depends on besides the table.
+    fn estimate_key(&self, seen: &Seen, max_draws: usize) -> EstimateKey {
+        EstimateKey {
+            personality: self.personality.key(),
+            max_draws,
+            state: seen.state,
+            side: seen.side as u8,
+            replacing: seen.replacing,
+        }
+    }
+
+    /// [`noise_expectation`](Player::noise_expectation), drawn afresh.
+    fn fresh_expectation(
         &self,
         table: &Table,
         seen: &Seen,
@@ -635,5 +663,27 @@ mod tests {
         assert_eq!(mc(None), 3, "a costly decision gets few draws: 250,000 playouts each");
         assert_eq!(mc(Some(0)), 1);
         assert_eq!(player(Kind::Nash, json!({}), Some(u64::MAX)).policy_runs(), 1, "no randomness");
+    }
+
+    /// A position's estimate is remembered with its table: asked again, by any agent of the
+    /// same personality, it is the remembered estimate, which is what drawing afresh gives;
+    /// another personality gets its own.
+    #[test]
+    fn a_positions_estimate_is_remembered_with_its_table() {
+        let rules = serde_json::to_value(Rules::preset("thesis").unwrap()).unwrap();
+        let state = json!({"active": ["A", "D"], "hp": [[5, 5, 5], [5, 4, 4]], "turn": 1});
+        let obs = json!({"you": 0, "phase": "choose", "rules": rules, "state": state});
+        let obs: Observation = serde_json::from_value(obs).unwrap();
+        let bot = player(Kind::DeltaNash, json!({"delta": 0.3}), Some(10));
+        let position = bot.position(&obs).unwrap();
+        let max_draws = bot.policy_runs() * bot.personality.samples();
+        let (table, seen) = (&position.table, &position.seen);
+        let fresh = bot.fresh_expectation(table, seen, position.actions.as_slice(), max_draws);
+        assert_eq!(bot.estimated_policy(&position).probs, fresh.probs);
+        let key = bot.estimate_key(seen, max_draws);
+        let remembered = table.estimates.get_or_compute(key, || panic!("not remembered"));
+        assert_eq!(remembered, fresh);
+        let other = player(Kind::DeltaNash, json!({"delta": 0.2}), Some(10));
+        assert_ne!(other.estimated_policy(&position).probs, fresh.probs, "its own estimate");
     }
 }

@@ -22,6 +22,7 @@ mod changes;
 
 use crate::engine::{Action, Engine, State, Status};
 use crate::lp::Matrix;
+use crate::memo::{EstimateKey, Memo};
 use crate::rules::{MAX_HP, MAX_TURN_LIMIT};
 use block::Outcomes;
 
@@ -51,6 +52,9 @@ pub struct Table {
     /// rest were copied from the next turn.
     pub solved: u64,
     pub seconds: f64,
+    /// δ-Nash policy estimates at this table's positions, shared by every agent on its rules
+    /// ([`crate::memo`]).
+    pub estimates: Memo<EstimateKey>,
 }
 
 impl Table {
@@ -92,6 +96,7 @@ impl Table {
             layers: vec![Vec::new(); count],
             solved: 0,
             seconds: 0.0,
+            estimates: Memo::default(),
         }
     }
 
