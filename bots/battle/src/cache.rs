@@ -42,9 +42,9 @@ pub fn threads() -> usize {
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
-/// Rule sets kept in memory at once (22 to 66 MB each): custom parties must not grow memory
-/// without bound. Past it the least recently used table is dropped; agents keep the tables they
-/// hold.
+/// Rule sets kept in memory at once (22 to 66 MB each, and up to about 54 MB more of remembered
+/// policy estimates, [`crate::memo`]): custom parties must not grow memory without bound. Past
+/// it the least recently used table is dropped; agents keep the tables they hold.
 const KEEP: usize = 8;
 
 /// New rule sets one agent may have solved: each costs about 0.25 s of CPU (0.5 s for the

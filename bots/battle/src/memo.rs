@@ -6,7 +6,9 @@
 //!
 //! The memo is bounded: it keeps two generations of at most [`GENERATION`] estimates. When the
 //! newer fills it becomes the older and the older is dropped, so the positions asked lately stay
-//! and memory stays at most two generations (about 20 MB), dropped with its table.
+//! and memory stays at most two generations, dropped with its table: a full memo raised a
+//! `humanlike` run's peak memory by 54 MB, beside the table's own 22–66 MB (and the process
+//! keeps at most [`crate::cache`]'s eight tables).
 
 use std::collections::HashMap;
 use std::hash::Hash;
