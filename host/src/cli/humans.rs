@@ -81,7 +81,10 @@ fn fits_payload(
             Some((line, _)) if !transcript => format!("line {}", line + 1),
             _ => format!("decision {} of the transcript", i + 1),
         };
-        for (field, value) in [("observation", &record.observation), ("action", &record.action)] {
+        let observation = serde_json::from_str(record.observation.get()).map_err(|e| {
+            yomi_protocol::ErrorInfo::new(yomi_protocol::ErrorCode::Internal, e.to_string())
+        })?;
+        for (field, value) in [("observation", &observation), ("action", &record.action)] {
             yomi_protocol::validate::check(&payload[field], value, field).map_err(|e| {
                 let code = yomi_protocol::ErrorCode::InvalidParams;
                 yomi_protocol::ErrorInfo::new(code, format!("{place}: {e}"))

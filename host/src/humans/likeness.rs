@@ -17,7 +17,8 @@
 use std::collections::BTreeMap;
 
 use rand::Rng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 use yomi_plugin::repro::percentile_ci;
 use yomi_plugin::rng::seeded;
@@ -28,17 +29,27 @@ use super::replay::Scored;
 /// The uniform baseline's score of every decision.
 pub fn score_uniform(plays: &[Vec<&Record>]) -> Vec<Vec<Scored>> {
     let each = |r: &Record| {
-        let n: f64 = r.legal.iter().map(concrete_count).sum::<f64>().max(1.0);
+        let n = concrete_actions(&r.legal).max(1.0);
         Scored { p: 1.0 / n, top: 1.0 / n, think: None }
     };
     plays.iter().map(|play| play.iter().map(|r| each(r)).collect()).collect()
 }
 
-/// How many concrete actions a legal entry stands for: a range's whole amounts, else one.
-fn concrete_count(entry: &Value) -> f64 {
-    let bound = |k: &str| entry.get(k).and_then(Value::as_f64);
-    match (bound("min"), bound("max")) {
-        (Some(lo), Some(hi)) if hi >= lo => (hi.floor() - lo.ceil() + 1.0).max(1.0),
+/// How many concrete actions a legal list stands for.
+fn concrete_actions(legal: &[Box<RawValue>]) -> f64 {
+    legal.iter().map(|entry| concrete_count(entry)).sum()
+}
+
+/// How many concrete actions a legal entry stands for: a range's whole amounts (an object with
+/// numbers `min` and `max`), else one.
+fn concrete_count(entry: &RawValue) -> f64 {
+    #[derive(Deserialize)]
+    struct Range {
+        min: f64,
+        max: f64,
+    }
+    match serde_json::from_str::<Range>(entry.get()) {
+        Ok(Range { min: lo, max: hi }) if hi >= lo => (hi.floor() - lo.ceil() + 1.0).max(1.0),
         _ => 1.0,
     }
 }
@@ -55,7 +66,7 @@ fn stage(i: usize, n: usize) -> &'static str {
 /// A decision's kind: `forced` with one legal action; else the recorded action's shape, the keys
 /// of an object action (`act`, `move`, `switch`, `reveal` ...) or `choice` for a plain one.
 fn kind(record: &Record) -> String {
-    if record.legal.iter().map(concrete_count).sum::<f64>() <= 1.0 {
+    if concrete_actions(&record.legal) <= 1.0 {
         return "forced".into();
     }
     match &record.action {
@@ -188,6 +199,7 @@ pub fn breakdown(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::humans::record::parse_line;
     use serde_json::json;
 
     fn settings() -> Settings {
@@ -211,16 +223,9 @@ mod tests {
 
     #[test]
     fn the_uniform_baseline_counts_a_ranges_amounts() {
-        let record = |legal: Value, action: Value| Record {
-            game: "g".into(),
-            play: "1".into(),
-            seat: 0,
-            observation: json!({}),
-            legal: serde_json::from_value(legal).unwrap(),
-            action,
-            events: vec![],
-            think_ms: None,
-            player: None,
+        let record = |legal: Value, action: Value| {
+            let line = json!({"game": "g", "observation": {}, "legal": legal, "action": action});
+            parse_line(1, &line.to_string()).unwrap()
         };
         let bet = record(
             json!([{"act": "drop"}, {"act": "open", "min": 1, "max": 4}]),

@@ -265,16 +265,10 @@ mod tests {
 
     #[test]
     fn each_seat_of_a_play_is_replayed_on_its_own_and_held_out_with_its_play() {
-        let record = |play: &str, seat: usize| Record {
-            game: "rps".into(),
-            play: play.into(),
-            seat,
-            observation: serde_json::json!({}),
-            legal: vec!["rock".into()],
-            action: "rock".into(),
-            events: Vec::new(),
-            think_ms: None,
-            player: None,
+        let record = |play: &str, seat: usize| {
+            let line = serde_json::json!({"game": "rps", "play": play, "seat": seat,
+                "observation": {}, "legal": ["rock"], "action": "rock"});
+            parse_line(1, &line.to_string()).unwrap()
         };
         let mut records = Vec::new();
         for play in ["a", "b", "c", "d", "e"] {
