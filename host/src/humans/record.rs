@@ -123,17 +123,15 @@ pub fn parse_line(line: usize, text: &str) -> Result<Record, ErrorInfo> {
             return Err(bad(line, "player", what));
         }
     };
-    let (observation, legal, events) = (text_of(&observation), texts(&legal), texts(&events));
+    let texts = |values: &[Value]| values.iter().map(raw).collect();
+    let (observation, legal, events) = (raw(&observation), texts(&legal), texts(&events));
     Ok(Record { game, play, seat, observation, legal, action, events, think_ms, player })
 }
 
-/// A checked value as the JSON text a record keeps.
-fn text_of(value: &Value) -> Box<RawValue> {
+/// A value as the JSON text a record keeps and a bot is handed (what `Call::Act` would write of
+/// it).
+pub fn raw(value: &impl Serialize) -> Box<RawValue> {
     serde_json::value::to_raw_value(value).expect("JSON values serialize")
-}
-
-fn texts(values: &[Value]) -> Vec<Box<RawValue>> {
-    values.iter().map(text_of).collect()
 }
 
 /// Whether two concrete actions are the same move: equal, or one names the fixed amount the

@@ -17,7 +17,7 @@ use yomi_plugin::call::ActText;
 use yomi_plugin::rng::derive_seed;
 use yomi_protocol::{ErrorCode, ErrorInfo};
 
-use super::record::{same_move, Record};
+use super::record::{raw, same_move, Record};
 use super::think_time::{timed, Timed};
 use crate::matches::seat::{SeatEnv, SeatPlan};
 use crate::runtime::costs::Budgets;
@@ -83,11 +83,6 @@ impl Prepared {
     pub fn plays(&self) -> usize {
         self.plays.len()
     }
-}
-
-/// A record's value as the JSON text a bot is handed (what `Call::Act` would write of it).
-fn raw(value: &impl serde::Serialize) -> Box<RawValue> {
-    serde_json::value::to_raw_value(value).expect("JSON values serialize")
 }
 
 /// A recorded event as the value an agent observes: parsed for each replay rather than held
