@@ -104,6 +104,23 @@ fn fit_recovers_the_known_temperature_in_nearly_every_draw() {
     assert!(hits >= 4, "the interval held temperature 2 in {hits} of 5 draws: {covered:?}");
 }
 
+/// Records of a thousand plays or more (here 1,020: 340 games of three seats, 816 of them
+/// fitted on) are first searched on every eighth play, then refined on all of them: the report
+/// counts both kinds of replay, and the interval still holds the truth.
+#[test]
+fn a_large_record_set_is_searched_on_a_part_first() {
+    let data = temp_dir();
+    population(data.path(), 340, 11);
+    let out = json_out(&run_ok(&mut fit_command(data.path(), "syn")));
+    let phases = &out["evaluations_by_phase"];
+    assert!(phases["part"].as_u64().unwrap() > 0, "{out}");
+    let whole: u64 =
+        ["optimum", "curvature", "bracket", "root"].iter().filter_map(|p| phases[p].as_u64()).sum();
+    assert_eq!(whole, out["evaluations"].as_u64().unwrap(), "{out}");
+    let [lo, hi] = interval(&out);
+    assert!(lo <= 2.0 && 2.0 <= hi && fitted_leads_held_out(&out), "{out}");
+}
+
 /// `examples/records/sevens-temperature-2.jsonl` holds the records of the command its README
 /// gives (only the import's batch prefix taken off the play labels), and fits back.
 #[test]

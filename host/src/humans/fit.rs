@@ -1,7 +1,9 @@
 //! `yomi fit` (README, "Fitting a bot to records"): the bot options under which a record set is
 //! most likely. Discrete options (booleans, choices, small integer ranges) are enumerated; for
 //! each combination the continuous ones are found by `argmin` (Brent's method for one option,
-//! Nelder–Mead for several), each value clamped to its declared bounds. The objective is the records' total log-likelihood, scored exactly as
+//! Nelder–Mead for several), each value clamped to its declared bounds. One option on records of
+//! at least [`PART_EVERY`] × [`PART_MIN_PLAYS`] plays is first fitted, interval and all, on every
+//! [`PART_EVERY`]-th play, and the top then refined on all of them from there ([`refine`]). The objective is the records' total log-likelihood, scored exactly as
 //! `yomi humanlike` scores it ([`score_bot`], the same floor).
 //!
 //! Each fitted continuous option gets a 95 % likelihood-ratio interval: the values where the
@@ -146,13 +148,33 @@ impl Space {
 /// The records' total log-likelihood under one set of options.
 pub trait Objective {
     fn log_likelihood(&self, options: &Options) -> Result<f64, ErrorInfo>;
+
+    /// The same objective on a part of the records, and how many times as many decisions the
+    /// whole records hold; None when they are too few to split ([`part`]).
+    fn part(&self) -> Option<(Box<dyn Objective + '_>, f64)> {
+        None
+    }
+}
+
+/// A fit with one continuous option first finds its top and interval on every
+/// [`PART_EVERY`]-th play, at about that fraction of a replay's cost, then refines them on all
+/// plays from there ([`refine`]); the whole range is searched only on the part.
+pub const PART_EVERY: usize = 8;
+/// Fewest plays in the part: below, its top is too loose a guess to start from.
+pub const PART_MIN_PLAYS: usize = 100;
+
+/// The part of `plays` a fit first searches, when they are many enough.
+pub fn part(plays: &Prepared) -> Option<Arc<Prepared>> {
+    (plays.plays() >= PART_EVERY * PART_MIN_PLAYS).then(|| plays.every(PART_EVERY))
 }
 
 /// The objective of a bot on some plays: each set of options resolved by `make` and replayed.
 pub struct Replay<'a> {
     pub runtime: &'a tokio::runtime::Handle,
     pub make: &'a dyn Fn(&Options) -> Result<SeatPlan, ErrorInfo>,
-    pub plays: &'a Arc<Prepared>,
+    pub plays: Arc<Prepared>,
+    /// [`part`] of `plays`.
+    pub part: Option<Arc<Prepared>>,
     pub running: &'a Running,
     pub floor: f64,
     pub seed: u64,
@@ -162,8 +184,15 @@ impl Objective for Replay<'_> {
     fn log_likelihood(&self, options: &Options) -> Result<f64, ErrorInfo> {
         let plan = (self.make)(options)?;
         let scored =
-            self.runtime.block_on(score_bot(&plan, self.plays, self.seed, self.running))?;
+            self.runtime.block_on(score_bot(&plan, &self.plays, self.seed, self.running))?;
         Ok(total_log_likelihood(&scored, self.floor))
+    }
+
+    fn part(&self) -> Option<(Box<dyn Objective + '_>, f64)> {
+        let plays = self.part.clone()?;
+        let ratio = self.plays.decisions() as f64 / plays.decisions().max(1) as f64;
+        let part = Replay { plays, part: None, ..*self };
+        Some((Box::new(part), ratio))
     }
 }
 
@@ -215,7 +244,10 @@ struct Memo<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
-    /// Brent's method or Nelder–Mead looking for the top.
+    /// Replays of the part of the records where the top is first looked for ([`part`]), each
+    /// at about a [`PART_EVERY`]-th of a whole replay's cost.
+    Part,
+    /// Brent's method, Nelder–Mead or [`refine`] looking for the top.
     Optimum,
     /// The two neighbours of the top that give its curvature.
     Curvature,
@@ -348,30 +380,21 @@ pub fn fit(
         let (ll, options) = match space.continuous.as_slice() {
             [] => (memo.log_likelihood(&base)?, base.clone()),
             [(name, lo, hi)] => {
-                let brent = |tolerance: f64, steps: u64| {
-                    let line = Line { at, shift: 0.0, sign: -1.0 };
-                    let solver = BrentOpt::new(*lo, *hi).set_tolerance(1e-4, tolerance);
-                    Executor::new(line, solver)
-                        .configure(|s| s.max_iters(steps))
-                        .run()
-                        .map_err(|e| memo.failed(e))
-                };
-                // Step by step (each run replays the last one's points for free) until the
-                // best point has a neighbour on each side, then once more with the tolerance
-                // their curvature gives.
-                let finest = (hi - lo) * 1e-4;
-                let mut tolerance = None;
-                for steps in BRENT_PROBE_STEPS..iterations {
-                    let probe = brent(finest, steps)?;
-                    tolerance = top_tolerance(&memo.line(&base, name));
-                    let converged = probe.state().get_termination_reason()
-                        != Some(&TerminationReason::MaxItersReached);
-                    if tolerance.is_some() || converged {
-                        break;
+                let x = match objective.part() {
+                    Some((part, ratio)) => {
+                        let one = Space { continuous: space.continuous.clone(), discrete: vec![] };
+                        let located = fit(part.as_ref(), &one, &base, iterations)?;
+                        *memo.by_phase.borrow_mut().entry(Phase::Part).or_default() +=
+                            located.evaluations;
+                        let x = located.options[name].as_f64().unwrap_or(*lo);
+                        let [below, above] = located.fitted[0].ci95.unwrap_or([*lo, *hi]);
+                        // An interval's width shrinks with the square root of the decisions.
+                        let shrink = ratio.sqrt();
+                        let reach = ((x - below) / shrink, (above - x) / shrink);
+                        refine(at, name, x, reach, (*lo, *hi), iterations)?
                     }
-                }
-                let run = brent(tolerance.unwrap_or(0.0).max(finest), iterations)?;
-                let x = run.state().get_best_param().copied().unwrap_or(*lo);
+                    None => brent_top(at, name, (*lo, *hi), iterations)?,
+                };
                 let options = at.options(&[x]);
                 (memo.log_likelihood(&options)?, options)
             }
@@ -423,6 +446,115 @@ pub fn fit(
     Ok(Fit { options, fitted, log_likelihood, evaluations: memo.calls.into_inner(), by_phase })
 }
 
+/// The top along `at`'s one option `name` over its whole range `(lo, hi)`, by Brent's method.
+fn brent_top(
+    at: Continuous,
+    name: &str,
+    (lo, hi): (f64, f64),
+    iterations: u64,
+) -> Result<f64, ErrorInfo> {
+    let memo = at.memo;
+    let brent = |tolerance: f64, steps: u64| {
+        let line = Line { at, shift: 0.0, sign: -1.0 };
+        let solver = BrentOpt::new(lo, hi).set_tolerance(1e-4, tolerance);
+        Executor::new(line, solver)
+            .configure(|s| s.max_iters(steps))
+            .run()
+            .map_err(|e| memo.failed(e))
+    };
+    // Step by step (each run replays the last one's points for free) until the best point has
+    // a neighbour on each side, then once more with the tolerance their curvature gives.
+    let finest = (hi - lo) * 1e-4;
+    let mut tolerance = None;
+    for steps in BRENT_PROBE_STEPS..iterations {
+        let probe = brent(finest, steps)?;
+        tolerance = top_tolerance(&memo.line(at.base, name));
+        let converged =
+            probe.state().get_termination_reason() != Some(&TerminationReason::MaxItersReached);
+        if tolerance.is_some() || converged {
+            break;
+        }
+    }
+    let run = brent(tolerance.unwrap_or(0.0).max(finest), iterations)?;
+    Ok(run.state().get_best_param().copied().unwrap_or(lo))
+}
+
+/// The top along `at`'s one option `name` within `(lo, hi)`, from `x`, where a part of the
+/// records put it, and `reach`, how far below and above it the whole records' interval edges
+/// are expected. The log-likelihood near its top is close to a parabola, and the part's
+/// interval gives its curvature (it falls [`DROP_95`] at the mean reach): so after the replays
+/// at `x` and at each expected edge, the next replay is where that parabola, fitted to the
+/// points near the best by least squares, has its top, until the top is within the distance
+/// where it falls [`TOP_SPREAD`] of a point replayed; the best of them is the top, with a
+/// point replayed at the expected edge on any side where none lies within two reaches. Points
+/// an interval's width apart bend the log-likelihood far more than a replay's noise, so the
+/// first guesses are good, and the edges' points are at hand for [`edge`].
+fn refine(
+    at: Continuous,
+    name: &str,
+    x: f64,
+    reach: (f64, f64),
+    (lo, hi): (f64, f64),
+    iterations: u64,
+) -> Result<f64, ErrorInfo> {
+    let memo = at.memo;
+    let value = |v: f64| memo.log_likelihood(&at.options(&[v]));
+    let least = (hi - lo) * 1e-3;
+    let reach = ((reach.0 + reach.1) / 2.0).max(least);
+    for v in [x, x - reach, x + reach] {
+        value(v.clamp(lo, hi))?;
+    }
+    let curvature = 2.0 * DROP_95 / reach.powi(2);
+    let close = (2.0 * TOP_SPREAD / curvature).sqrt();
+    let best = || {
+        let points = memo.line(at.base, name);
+        points.into_iter().max_by(|p, q| p.1.total_cmp(&q.1)).map_or(x, |p| p.0)
+    };
+    for _ in 0..iterations {
+        let points = memo.line(at.base, name);
+        let top = parabola_top(&points, curvature, 4.0 * DROP_95);
+        let next = top.clamp(best() - 2.0 * reach, best() + 2.0 * reach).clamp(lo, hi);
+        if points.iter().any(|p| (p.0 - next).abs() <= close) {
+            break;
+        }
+        value(next)?;
+    }
+    // The search may have come to the top from one side: a point at the expected edge on the
+    // other gives the curvature and that edge's search a start.
+    let (top, points) = (best(), memo.line(at.base, name));
+    for side in [-1.0, 1.0] {
+        let beside = |p: &&(f64, f64)| (p.0 - top) * side > 0.0 && (p.0 - top).abs() <= 2.0 * reach;
+        let v = (top + side * reach).clamp(lo, hi);
+        if v != top && !points.iter().any(|p| beside(&p)) {
+            value(v)?;
+        }
+    }
+    Ok(best())
+}
+
+/// Where the parabola of `curvature` (minus its second derivative) fitted to `points` by least
+/// squares has its top: fitted to those within `depth` of the best in log-likelihood, or to the
+/// best and its nearest neighbour when that leaves one.
+fn parabola_top(points: &[(f64, f64)], curvature: f64, depth: f64) -> f64 {
+    let top = points.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
+    let mut near: Vec<(f64, f64)> = points.iter().copied().filter(|p| p.1 >= top - depth).collect();
+    if near.len() < 2 {
+        let b = near[0];
+        let beside = points.iter().filter(|p| p.0 != b.0);
+        near.extend(beside.min_by(|p, q| (p.0 - b.0).abs().total_cmp(&(q.0 - b.0).abs())));
+    }
+    // With the curvature known, f + c/2 (x − m)² is a line in x whose slope is c (t − m).
+    let m = near.iter().map(|p| p.0).sum::<f64>() / near.len() as f64;
+    let y: Vec<f64> = near.iter().map(|p| p.1 + curvature / 2.0 * (p.0 - m).powi(2)).collect();
+    let y_mean = y.iter().sum::<f64>() / y.len() as f64;
+    let (mut covariance, mut variance) = (0.0, 0.0);
+    for (p, y) in near.iter().zip(&y) {
+        covariance += (p.0 - m) * (y - y_mean);
+        variance += (p.0 - m).powi(2);
+    }
+    m + covariance / variance / curvature
+}
+
 /// The starting simplex: the start and one step along each option, a tenth of its range (away
 /// from the nearer bound).
 fn simplex(x0: &[f64], space: &Space) -> Vec<Vec<f64>> {
@@ -437,9 +569,11 @@ fn simplex(x0: &[f64], space: &Space) -> Vec<Vec<f64>> {
 }
 
 /// The curvature of the log-likelihood along `at`'s option `name` at the fit `x` (minus its
-/// second derivative), from the two replayed points nearest the fit when both lie within a
-/// hundredth of the option's range (Brent's method ends with such points beside its top), else
-/// from two new neighbours a thousandth of the range away (both on one side at a bound).
+/// second derivative), from the replayed points farthest from the fit among those whose
+/// log-likelihood lies less than twice an interval's fall below it, one on each side where
+/// there are (Brent's method ends with such points beside its top, [`refine`] with points
+/// near the edges), else from two new neighbours a thousandth of the range away (both on one
+/// side at a bound).
 fn curvature(
     at: &Continuous,
     name: &str,
@@ -447,10 +581,15 @@ fn curvature(
     (lo, hi): (f64, f64),
 ) -> Result<f64, ErrorInfo> {
     let h = (hi - lo) / 1000.0;
-    let mut near: Vec<(f64, f64)> =
-        at.memo.line(at.base, name).into_iter().filter(|(v, _)| *v != x).collect();
-    near.sort_by(|a, b| (a.0 - x).abs().total_cmp(&(b.0 - x).abs()));
-    near.retain(|(v, _)| (v - x).abs() <= 10.0 * h);
+    let mut near: Vec<(f64, f64)> = at.memo.line(at.base, name);
+    near.retain(|&(v, f)| v != x && f > ll - 2.0 * DROP_95);
+    // Farthest first: the farther apart, the less a replay's noise bends the parabola.
+    near.sort_by(|a, b| (b.0 - x).abs().total_cmp(&(a.0 - x).abs()));
+    let below = near.iter().position(|p| p.0 < x);
+    let above = near.iter().position(|p| p.0 > x);
+    if let (Some(b), Some(a)) = (below, above) {
+        near = vec![near[b], near[a]];
+    }
     if near.len() < 2 {
         at.memo.phase.set(Phase::Curvature);
         let steps = match (x - h < lo, x + h > hi) {
@@ -518,6 +657,16 @@ impl Bracket {
                 self.outside = Some((t, depth));
             }
         }
+    }
+
+    /// The replayed point whose depth is nearest the edge's, when within a fortieth of it
+    /// (about 2.5 % of the interval's half-width away for a parabola, above a replay's noise):
+    /// the line through it and the replayed point nearest it (the top, while there is none)
+    /// crosses the edge's depth close to where the log-likelihood does.
+    fn at_edge(&self) -> Option<(f64, f64)> {
+        let off = |p: &(f64, f64)| (p.1 - self.edge).abs();
+        let near = self.known.iter().copied().min_by(|a, b| off(a).total_cmp(&off(b)))?;
+        (off(&near) <= self.edge / 40.0).then_some(near)
     }
 
     /// Whether the edge is known to lie within `width`.
@@ -598,11 +747,18 @@ fn edge(
     let reach = |known: &Bracket| d.max(known.inside.0);
     memo.phase.set(Phase::Bracket);
     let mut step = d;
+    // Probes in a row that landed on the same side of the edge, each pushing the next one
+    // three times as far past its guess (a lopsided log-likelihood keeps the guesses short).
+    let (mut side, mut streak) = (None, 0);
     for probe in 0..MAX_PROBES + MAX_DOUBLINGS as usize {
-        if known.within(reach(&known) / 10.0) || (probe >= MAX_PROBES && known.outside.is_some()) {
+        if known.within(reach(&known) / 10.0)
+            || known.at_edge().is_some()
+            || (probe >= MAX_PROBES && known.outside.is_some())
+        {
             break;
         }
-        let t = match known.next(reach(&known) / 100.0, probe == 0) {
+        let push = reach(&known) / 100.0 * 3f64.powi(streak);
+        let t = match known.next(push, probe == 0) {
             _ if probe >= MAX_PROBES => {
                 step *= 2.0;
                 known.inside.0 + step
@@ -615,7 +771,14 @@ fn edge(
         if t >= room && f >= target {
             return Ok(bound);
         }
+        streak = if side == Some(f >= target) { streak + 1 } else { 0 };
+        side = Some(f >= target);
         known.add(t.min(room), f);
+    }
+    if let Some(p) = known.at_edge() {
+        let others = known.known.iter().filter(|q| q.0 != p.0);
+        let nearest = others.min_by(|a, b| (a.0 - p.0).abs().total_cmp(&(b.0 - p.0).abs()));
+        return Ok(point(known.cross(nearest.copied().unwrap_or((0.0, 0.0)), p)));
     }
     let ((a, ga), Some((o, go))) = (known.inside, known.outside) else {
         return Ok(bound);
@@ -708,6 +871,56 @@ mod tests {
         let fit = super::fit(&Skewed::default(), &Space::new(&specs, &[]).unwrap(), &start, 100);
         let [lo, hi] = fit.unwrap().fitted[0].ci95.unwrap();
         assert!(lo == 2.5 && (hi - 4.685782).abs() < 0.01, "[{lo}, {hi}]");
+    }
+
+    /// Records eight times the size of a part of them: the part's log-likelihood is a parabola
+    /// one unit wide at 3.4 (a part's top lies off the whole's), the whole's eight times as
+    /// sharp at 3, each with [`Jittery`]'s noise; whole replays counted.
+    #[derive(Default)]
+    struct Eightfold {
+        whole: RefCell<usize>,
+    }
+    struct Part;
+    fn jitter(t: f64) -> f64 {
+        ((t * 1e6).sin() * 43_758.545_3).fract() * 0.03
+    }
+    impl Objective for Part {
+        fn log_likelihood(&self, o: &Options) -> Result<f64, ErrorInfo> {
+            let t = o["t"].as_f64().unwrap();
+            Ok(-(t - 3.4).powi(2) / 2.0 + jitter(t))
+        }
+    }
+    impl Objective for Eightfold {
+        fn log_likelihood(&self, o: &Options) -> Result<f64, ErrorInfo> {
+            *self.whole.borrow_mut() += 1;
+            let t = o["t"].as_f64().unwrap();
+            Ok(-4.0 * (t - 3.0).powi(2) + jitter(t))
+        }
+        fn part(&self) -> Option<(Box<dyn Objective + '_>, f64)> {
+            Some((Box::new(Part), 8.0))
+        }
+    }
+
+    /// The whole range is searched on the part; the whole records are replayed only near
+    /// their top and edges, and give their own top and interval.
+    #[test]
+    fn a_part_of_the_records_locates_the_top_the_whole_refines() {
+        let specs = vec![OptionSpec::float("t", 0.0, Some(0.0), Some(20.0), "t")];
+        let start = Options::from([("t".into(), json!(0.0))]);
+        let whole = Eightfold::default();
+        let fit = fit(&whole, &Space::new(&specs, &[]).unwrap(), &start, 100).unwrap();
+        let t = fit.options["t"].as_f64().unwrap();
+        assert!((t - 3.0).abs() < 0.1, "t = {t}");
+        // −4 u² falls 1.920729 at |u| = 0.692946.
+        let [lo, hi] = fit.fitted[0].ci95.unwrap();
+        assert!((lo - 2.307).abs() < 0.03 && (hi - 3.693).abs() < 0.03, "[{lo}, {hi}]");
+        assert_eq!(fit.evaluations, whole.whole.into_inner(), "each point replayed once");
+        assert!(
+            fit.by_phase[&Phase::Part] >= 10,
+            "the range searched on the part: {:?}",
+            fit.by_phase
+        );
+        assert!(fit.evaluations <= 10, "{:?}", fit.by_phase);
     }
 
     /// The parabola of [`Parabola`] along `t` with a replay's estimation noise: a jitter of up

@@ -36,6 +36,7 @@ pub struct Scored {
 }
 
 /// One recorded decision, ready to be asked again.
+#[derive(Clone)]
 struct Decision {
     events: Vec<Box<RawValue>>,
     observation: Box<RawValue>,
@@ -47,6 +48,9 @@ struct Decision {
 /// A record set's plays, read once and replayed any number of times.
 pub struct Prepared {
     plays: Vec<(String, Vec<Decision>)>,
+    /// Each play's number in the record set, which seeds its agent: a part of the plays
+    /// ([`Prepared::every`]) replays each of them as the whole set does.
+    numbers: Vec<u64>,
     decisions: usize,
 }
 
@@ -70,8 +74,25 @@ impl Prepared {
                 (label, decisions)
             })
             .collect();
+        let numbers = (0..plays.len() as u64).collect();
+        Arc::new(Prepared::of(plays, numbers))
+    }
+
+    fn of(plays: Vec<(String, Vec<Decision>)>, numbers: Vec<u64>) -> Prepared {
         let decisions = plays.iter().map(|(_, d)| d.len()).sum();
-        Arc::new(Prepared { plays, decisions })
+        Prepared { plays, numbers, decisions }
+    }
+
+    /// Every `k`-th play, from the first.
+    pub fn every(&self, k: usize) -> Arc<Prepared> {
+        let (numbers, plays) = self
+            .numbers
+            .iter()
+            .zip(&self.plays)
+            .step_by(k.max(1))
+            .map(|(n, p)| (*n, p.clone()))
+            .unzip();
+        Arc::new(Prepared::of(plays, numbers))
     }
 
     /// How many decisions one replay asks for.
@@ -136,7 +157,8 @@ pub async fn score_bot(
                 };
                 on_game_thread(move |scope| async move {
                     let play = &prepared.plays[i];
-                    score_play(&plan, play, derive_seed(seed, i as u64), &running, scope).await
+                    let seed = derive_seed(seed, prepared.numbers[i]);
+                    score_play(&plan, play, seed, &running, scope).await
                 })
                 .await
                 .map(|scored| (i, scored))

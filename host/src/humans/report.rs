@@ -127,6 +127,8 @@ pub struct FitJob {
     name: String,
     records: Vec<Record>,
     train: Arc<Prepared>,
+    /// The part of `train` the fit first searches ([`fitting::part`]).
+    train_part: Option<Arc<Prepared>>,
     held: Arc<Prepared>,
     /// Games on each side of the hold-out: (fitted on, held out).
     games: (usize, usize),
@@ -162,15 +164,29 @@ impl FitJob {
         let games = (store::games(&train), store::games(&held));
         let uniform_held = fitting::total_log_likelihood(&score_uniform(&held), p.floor);
         let (train, held) = (Prepared::new(&train), Prepared::new(&held));
-        Ok(FitJob { p, name, records, train, held, games, uniform_held, bot, space, registry })
+        let train_part = fitting::part(&train);
+        Ok(FitJob {
+            p,
+            name,
+            records,
+            train,
+            train_part,
+            held,
+            games,
+            uniform_held,
+            bot,
+            space,
+            registry,
+        })
     }
 
-    /// Most decisions it replays: the fit's bound on its replays of the fitting plays, then the
-    /// held-out plays once for the fit and once per preset.
+    /// Most decisions it replays: the fit's bound on its replays of the fitting plays and of
+    /// their part, then the held-out plays once for the fit and once per preset.
     pub fn cost(&self) -> u64 {
         let fit = self.space.max_replays(self.p.iterations);
         let held = 1 + self.bot.presets.len() as u64;
-        (self.train.decisions() as u64)
+        let part = self.train_part.as_ref().map_or(0, |p| p.decisions());
+        ((self.train.decisions() + part) as u64)
             .saturating_mul(fit)
             .saturating_add(self.held.decisions() as u64 * held)
     }
@@ -196,21 +212,23 @@ impl FitJob {
             let seat = BotSeat { options: options.clone(), preset: None, ..seat.clone() };
             SeatPlan::resolve(&self.registry, game, &SeatSpec::Bot(seat))
         };
-        let objective = |plays| fitting::Replay {
+        let objective = |plays: &Arc<Prepared>, part: &Option<Arc<Prepared>>| fitting::Replay {
             runtime,
             make: &make,
-            plays,
+            plays: plays.clone(),
+            part: part.clone(),
             running,
             floor: p.floor,
             seed: p.seed,
         };
         let clock = std::time::Instant::now();
-        let result = fitting::fit(&objective(&self.train), &self.space, start, p.iterations)?;
+        let train = objective(&self.train, &self.train_part);
+        let result = fitting::fit(&train, &self.space, start, p.iterations)?;
         let seconds = clock.elapsed().as_secs_f64();
         let per_decision = |ll: f64| ll / self.held.decisions().max(1) as f64;
         let held_ll = |o: &Options| {
             Ok::<_, ErrorInfo>(per_decision(fitting::Objective::log_likelihood(
-                &objective(&self.held),
+                &objective(&self.held, &None),
                 o,
             )?))
         };
