@@ -126,6 +126,17 @@ impl Space {
         combinations.saturating_mul(per_combination).saturating_add(c * per_interval)
     }
 
+    /// Most replays of the records' part ([`part`]) [`fit`] asks for with `iterations`: with one
+    /// continuous option, a whole fit of it (interval and all) per combination of discrete
+    /// options; none otherwise.
+    pub fn max_part_replays(&self, iterations: u64) -> u64 {
+        if self.continuous.len() != 1 {
+            return 0;
+        }
+        let one = Space { continuous: self.continuous.clone(), discrete: vec![] };
+        (self.each_discrete().len() as u64).saturating_mul(one.max_replays(iterations))
+    }
+
     /// Every combination of discrete values, as option sets.
     fn each_discrete(&self) -> Vec<Options> {
         let mut all = vec![Options::new()];
@@ -389,8 +400,7 @@ pub fn fit(
                         let x = located.options[name].as_f64().unwrap_or(*lo);
                         let [below, above] = located.fitted[0].ci95.unwrap_or([*lo, *hi]);
                         // An interval's width shrinks with the square root of the decisions.
-                        let shrink = ratio.sqrt();
-                        let reach = ((x - below) / shrink, (above - x) / shrink);
+                        let reach = (above - below) / 2.0 / ratio.sqrt();
                         refine(at, name, x, reach, (*lo, *hi), iterations)?
                     }
                     None => brent_top(at, name, (*lo, *hi), iterations)?,
@@ -480,9 +490,10 @@ fn brent_top(
 }
 
 /// The top along `at`'s one option `name` within `(lo, hi)`, from `x`, where a part of the
-/// records put it, and `reach`, how far below and above it the whole records' interval edges
-/// are expected. The log-likelihood near its top is close to a parabola, and the part's
-/// interval gives its curvature (it falls [`DROP_95`] at the mean reach): so after the replays
+/// records put it, and `reach`, how far from it the whole records' interval edges are
+/// expected (half the part's interval, narrowed by the square root of how many times as many
+/// decisions the whole holds). The log-likelihood near its top is close to a parabola, and the part's
+/// interval gives its curvature (it falls [`DROP_95`] at `reach`): so after the replays
 /// at `x` and at each expected edge, the next replay is where that parabola, fitted to the
 /// points near the best by least squares, has its top, until the top is within the distance
 /// where it falls [`TOP_SPREAD`] of a point replayed; the best of them is the top, with a
@@ -493,14 +504,13 @@ fn refine(
     at: Continuous,
     name: &str,
     x: f64,
-    reach: (f64, f64),
+    reach: f64,
     (lo, hi): (f64, f64),
     iterations: u64,
 ) -> Result<f64, ErrorInfo> {
     let memo = at.memo;
     let value = |v: f64| memo.log_likelihood(&at.options(&[v]));
-    let least = (hi - lo) * 1e-3;
-    let reach = ((reach.0 + reach.1) / 2.0).max(least);
+    let reach = reach.max((hi - lo) * 1e-3);
     for v in [x, x - reach, x + reach] {
         value(v.clamp(lo, hi))?;
     }
@@ -513,6 +523,9 @@ fn refine(
     for _ in 0..iterations {
         let points = memo.line(at.base, name);
         let top = parabola_top(&points, curvature, 4.0 * DROP_95);
+        if !top.is_finite() {
+            break;
+        }
         let next = top.clamp(best() - 2.0 * reach, best() + 2.0 * reach).clamp(lo, hi);
         if points.iter().any(|p| (p.0 - next).abs() <= close) {
             break;
@@ -569,11 +582,12 @@ fn simplex(x0: &[f64], space: &Space) -> Vec<Vec<f64>> {
 }
 
 /// The curvature of the log-likelihood along `at`'s option `name` at the fit `x` (minus its
-/// second derivative), from the replayed points farthest from the fit among those whose
-/// log-likelihood lies less than twice an interval's fall below it, one on each side where
-/// there are (Brent's method ends with such points beside its top, [`refine`] with points
-/// near the edges), else from two new neighbours a thousandth of the range away (both on one
-/// side at a bound).
+/// second derivative), from a replayed point on each side: the farthest from the fit whose
+/// log-likelihood lies less than twice an interval's fall below it, else the nearest less than
+/// eight times (Brent's method ends with points beside its top, [`refine`] with points near the
+/// edges; two new neighbours a thousandth of the range away would differ by less than a noisy
+/// replay's noise). With no point on one side (at a bound), the two farthest within twice the
+/// fall, else two new neighbours on the other side.
 fn curvature(
     at: &Continuous,
     name: &str,
@@ -581,15 +595,27 @@ fn curvature(
     (lo, hi): (f64, f64),
 ) -> Result<f64, ErrorInfo> {
     let h = (hi - lo) / 1000.0;
-    let mut near: Vec<(f64, f64)> = at.memo.line(at.base, name);
-    near.retain(|&(v, f)| v != x && f > ll - 2.0 * DROP_95);
-    // Farthest first: the farther apart, the less a replay's noise bends the parabola.
-    near.sort_by(|a, b| (b.0 - x).abs().total_cmp(&(a.0 - x).abs()));
-    let below = near.iter().position(|p| p.0 < x);
-    let above = near.iter().position(|p| p.0 > x);
-    if let (Some(b), Some(a)) = (below, above) {
-        near = vec![near[b], near[a]];
-    }
+    let line: Vec<(f64, f64)> = at.memo.line(at.base, name);
+    let away = |p: &&(f64, f64)| (p.0 - x).abs();
+    let fallen = |p: &&(f64, f64), by: f64| p.1 > ll - by;
+    // Per side the farthest point within twice an interval's fall (the farther apart, the less
+    // a replay's noise bends the parabola), else the nearest within eight times it.
+    let side = |below: bool| {
+        let on_side = line.iter().filter(move |p| p.0 != x && (p.0 < x) == below);
+        let within = on_side.clone().filter(|p| fallen(p, 2.0 * DROP_95));
+        let farthest = within.max_by(|a, b| away(a).total_cmp(&away(b)));
+        let wider = on_side.filter(|p| fallen(p, 8.0 * DROP_95));
+        farthest.or_else(|| wider.min_by(|a, b| away(a).total_cmp(&away(b)))).copied()
+    };
+    let mut near = match (side(true), side(false)) {
+        (Some(b), Some(a)) => vec![b, a],
+        _ => {
+            let mut within: Vec<(f64, f64)> =
+                line.iter().filter(|p| p.0 != x && fallen(p, 2.0 * DROP_95)).copied().collect();
+            within.sort_by(|a, b| away(&b).total_cmp(&away(&a)));
+            within
+        }
+    };
     if near.len() < 2 {
         at.memo.phase.set(Phase::Curvature);
         let steps = match (x - h < lo, x + h > hi) {
@@ -718,7 +744,7 @@ impl Bracket {
 /// far too large). After [`MAX_PROBES`] a step doubles outward from the farthest point inside
 /// until one is past. Inside a bracket at most a tenth of the reach wide the edge is
 /// interpolated on the depth (exact for a parabola); a wider one is closed by Brent's root
-/// finding to a hundredth of the reach.
+/// finding to a twentieth of the reach (near an edge a noisy replay moves it about that much).
 fn edge(
     at: Continuous,
     name: &str,
@@ -789,7 +815,7 @@ fn edge(
     }
     memo.phase.set(Phase::Root);
     let line = Line { at, shift: target, sign: 1.0 };
-    let solver = BrentRoot::new(point(a), point(o), reach / 100.0);
+    let solver = BrentRoot::new(point(a), point(o), reach / 20.0);
     let run = Executor::new(line, solver)
         .configure(|s| s.max_iters(iterations))
         .run()
@@ -908,7 +934,8 @@ mod tests {
         let specs = vec![OptionSpec::float("t", 0.0, Some(0.0), Some(20.0), "t")];
         let start = Options::from([("t".into(), json!(0.0))]);
         let whole = Eightfold::default();
-        let fit = fit(&whole, &Space::new(&specs, &[]).unwrap(), &start, 100).unwrap();
+        let space = Space::new(&specs, &[]).unwrap();
+        let fit = fit(&whole, &space, &start, 100).unwrap();
         let t = fit.options["t"].as_f64().unwrap();
         assert!((t - 3.0).abs() < 0.1, "t = {t}");
         // −4 u² falls 1.920729 at |u| = 0.692946.
@@ -921,6 +948,9 @@ mod tests {
             fit.by_phase
         );
         assert!(fit.evaluations <= 10, "{:?}", fit.by_phase);
+        // Within the bounds a fit is admitted under.
+        assert!(fit.by_phase[&Phase::Part] as u64 <= space.max_part_replays(100));
+        assert!(fit.evaluations as u64 <= space.max_replays(100));
     }
 
     /// The parabola of [`Parabola`] along `t` with a replay's estimation noise: a jitter of up

@@ -185,9 +185,10 @@ impl FitJob {
     pub fn cost(&self) -> u64 {
         let fit = self.space.max_replays(self.p.iterations);
         let held = 1 + self.bot.presets.len() as u64;
-        let part = self.train_part.as_ref().map_or(0, |p| p.decisions());
-        ((self.train.decisions() + part) as u64)
+        let part = self.train_part.as_ref().map_or(0, |p| p.decisions() as u64);
+        (self.train.decisions() as u64)
             .saturating_mul(fit)
+            .saturating_add(part.saturating_mul(self.space.max_part_replays(self.p.iterations)))
             .saturating_add(self.held.decisions() as u64 * held)
     }
 
