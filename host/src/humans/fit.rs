@@ -516,17 +516,16 @@ fn refine(
     }
     let curvature = 2.0 * DROP_95 / reach.powi(2);
     let close = (2.0 * TOP_SPREAD / curvature).sqrt();
-    let best = || {
-        let points = memo.line(at.base, name);
-        points.into_iter().max_by(|p, q| p.1.total_cmp(&q.1)).map_or(x, |p| p.0)
-    };
+    let best =
+        |points: &[(f64, f64)]| points.iter().max_by(|p, q| p.1.total_cmp(&q.1)).map_or(x, |p| p.0);
     for _ in 0..iterations {
         let points = memo.line(at.base, name);
         let top = parabola_top(&points, curvature, 4.0 * DROP_95);
         if !top.is_finite() {
             break;
         }
-        let next = top.clamp(best() - 2.0 * reach, best() + 2.0 * reach).clamp(lo, hi);
+        let b = best(&points);
+        let next = top.clamp(b - 2.0 * reach, b + 2.0 * reach).clamp(lo, hi);
         if points.iter().any(|p| (p.0 - next).abs() <= close) {
             break;
         }
@@ -534,7 +533,8 @@ fn refine(
     }
     // The search may have come to the top from one side: a point at the expected edge on the
     // other gives the curvature and that edge's search a start.
-    let (top, points) = (best(), memo.line(at.base, name));
+    let points = memo.line(at.base, name);
+    let top = best(&points);
     for side in [-1.0, 1.0] {
         let beside = |p: &&(f64, f64)| (p.0 - top) * side > 0.0 && (p.0 - top).abs() <= 2.0 * reach;
         let v = (top + side * reach).clamp(lo, hi);
@@ -542,7 +542,7 @@ fn refine(
             value(v)?;
         }
     }
-    Ok(best())
+    Ok(best(&memo.line(at.base, name)))
 }
 
 /// Where the parabola of `curvature` (minus its second derivative) fitted to `points` by least
@@ -907,6 +907,7 @@ mod tests {
         whole: RefCell<usize>,
     }
     struct Part;
+    /// A replay's estimation noise at `t`: up to ±0.03, changing with every value.
     fn jitter(t: f64) -> f64 {
         ((t * 1e6).sin() * 43_758.545_3).fract() * 0.03
     }
@@ -962,8 +963,7 @@ mod tests {
         fn log_likelihood(&self, o: &Options) -> Result<f64, ErrorInfo> {
             *self.0.borrow_mut() += 1;
             let t = o["t"].as_f64().unwrap();
-            let jitter = ((t * 1e6).sin() * 43_758.545_3).fract() * 0.03;
-            Ok(-(t - 3.0).powi(2) / 2.0 + jitter)
+            Ok(-(t - 3.0).powi(2) / 2.0 + jitter(t))
         }
     }
 
